@@ -1,0 +1,67 @@
+/** Configuration comes only from the environment, parsed once here. Every variable is in the README. */
+
+export type UpstreamMode = 'live' | 'fixtures'
+
+export interface Config {
+  port: number
+  host: string
+  /** unset → embedded PGlite under dataDir */
+  databaseUrl: string | null
+  dataDir: string
+  /** pool size for real PostgreSQL; the embedded database always uses one connection */
+  databasePoolSize: number
+  upstreamMode: UpstreamMode
+  /** bearer for the operator surfaces; unset → they answer AUTH_INVALID_KEY to everyone */
+  adminToken: string | null
+  /** public address used in links (docs_url, magic links); no trailing slash */
+  baseUrl: string
+  logLevel: 'debug' | 'info' | 'warn' | 'error'
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+function int(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`)
+  const n = Number(raw)
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`)
+  return n
+}
+
+function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`)
+  }
+  return raw as T
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535)
+  const host = env.HOST || '127.0.0.1'
+  const databaseUrl = env.DATABASE_URL || null
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://')
+  }
+  const adminToken = env.ADMIN_TOKEN || null
+  if (adminToken !== null && adminToken.length < 32) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 32 characters (generate one with `openssl rand -hex 32`)')
+  }
+  const baseUrl = (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '')
+  if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new ConfigError(`BASE_URL must be an http(s) URL, got "${baseUrl}"`)
+  return {
+    port,
+    host,
+    databaseUrl,
+    dataDir: env.DATA_DIR || './data',
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
+    upstreamMode: oneOf(env, 'UPSTREAM_MODE', ['live', 'fixtures'] as const, 'live'),
+    adminToken,
+    baseUrl,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
+  }
+}

@@ -1,0 +1,58 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox'
+import type { Config } from '../config.ts'
+import type { Clock } from '../lib/clock.ts'
+import type { Logger } from '../lib/log.ts'
+import type { Sql } from '../store/db.ts'
+import type { MetaInput } from './envelope.ts'
+
+/** What the composition root hands every surface. */
+export interface AppDeps {
+  config: Config
+  sql: Sql
+  dbKind: 'postgres' | 'embedded'
+  clock: Clock
+  logger: Logger
+  /** when this process loaded its code: the freshness of data computed from code */
+  startedAt: Date
+}
+
+/** Per-request facts the outer layer and the routes share (see request-state.ts). */
+export interface RequestState {
+  correlationId: string
+  startedAt: number
+  /** the matched route template, for logs */
+  route: string | null
+  consumerId: string | null
+}
+
+type In<S, Fallback> = S extends TSchema ? Static<S> : Fallback
+
+/** The validated inputs a handler declares it reads, by the schemas its registry entry names. */
+export interface RequestSchemas {
+  params?: TSchema
+  query?: TSchema
+  body?: TSchema
+}
+
+export interface HandlerContext<R extends RequestSchemas = RequestSchemas> {
+  params: In<R['params'], Record<string, string>>
+  query: In<R['query'], Record<string, unknown>>
+  body: In<R['body'], unknown>
+  request: Request
+  deps: AppDeps
+  state: RequestState
+  now: Date
+}
+
+export interface HandlerOutput {
+  data: unknown
+  meta?: MetaInput
+  status?: number
+  headers?: Record<string, string>
+  /** `data` already serialised and hashed, for hot static answers */
+  precomputed?: { json: string; hash: string }
+}
+
+export type Handler<R extends RequestSchemas = RequestSchemas> = (ctx: HandlerContext<R>) => HandlerOutput | Response | Promise<HandlerOutput | Response>
+
+export type { TObject }

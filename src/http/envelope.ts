@@ -1,0 +1,92 @@
+/**
+ * The spec's envelopes. Success: `{success: true, data, _meta}`. Error: `{success: false,
+ * error_code, explanation, _meta}` plus `retryable`, `fix_hint`, `fix_hint_en`, `docs_url` — every
+ * code in our catalogue carries them.
+ */
+import { canonicalJson } from '../lib/canonical-json.ts'
+import { sha256Hex } from '../lib/hash.ts'
+import { SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
+import { RULEBOOK_VERSION } from '../domain/rulebook/version.ts'
+import { CATALOGUE } from '../errors/catalogue.ts'
+import { docsUrl } from '../errors/registry.ts'
+import { explain } from '../errors/explain.ts'
+import type { AppError } from '../errors/app-error.ts'
+
+/** What a handler may say about its answer; the rest of `_meta` is filled in here. */
+export interface MetaInput {
+  data_freshness?: Date
+  last_verified?: Date
+  data_source?: string
+  served_from?: 'cache' | 'live' | 'static'
+  stale?: boolean
+  legal_basis?: string
+  rule_count?: number
+  applicable_count?: number
+  not_applicable_count?: number
+  insufficient_data_count?: number
+  source_snapshot_id?: string
+}
+
+export interface TrustMetadata {
+  rulebook_version: string
+  data_freshness: string
+  last_verified: string
+  source: string
+  schema_version: string
+  data_source?: string
+  served_from?: 'cache' | 'live' | 'static'
+  stale?: boolean
+  legal_basis?: string
+  rule_count?: number
+  applicable_count?: number
+  not_applicable_count?: number
+  insufficient_data_count?: number
+  response_timestamp: string
+  response_hash?: string
+  source_snapshot_id?: string
+}
+
+/** `sha256:` + hex of the RFC 8785 canonical JSON of `data`. */
+export function responseHash(data: unknown): string {
+  return `sha256:${sha256Hex(canonicalJson(data))}`
+}
+
+export function buildMeta(input: MetaInput, now: Date, hash?: string): TrustMetadata {
+  const { data_freshness, last_verified, source_snapshot_id, ...rest } = input
+  return {
+    rulebook_version: RULEBOOK_VERSION,
+    data_freshness: (data_freshness ?? now).toISOString(),
+    last_verified: (last_verified ?? data_freshness ?? now).toISOString(),
+    source: SERVICE_NAME,
+    schema_version: SCHEMA_VERSION,
+    ...rest,
+    response_timestamp: now.toISOString(),
+    ...(hash ? { response_hash: hash } : {}),
+    ...(source_snapshot_id ? { source_snapshot_id } : {}),
+  }
+}
+
+export function successBody(data: unknown, meta: MetaInput, now: Date) {
+  return { success: true as const, data, _meta: buildMeta(meta, now, responseHash(data)) }
+}
+
+export function errorBody(err: AppError, now: Date, baseUrl: string) {
+  const entry = CATALOGUE[err.code]
+  const explanation = explain(err.code, err.options.context)
+  return {
+    success: false as const,
+    error_code: err.code,
+    explanation: err.options.details ? { ...explanation, details: err.options.details } : explanation,
+    retryable: entry.retryable,
+    fix_hint: entry.fix_hint_en,
+    fix_hint_en: entry.fix_hint_en,
+    docs_url: docsUrl(baseUrl, err.code),
+    ...err.options.extra,
+    _meta: buildMeta({}, now),
+  }
+}
+
+export function errorResponse(err: AppError, now: Date, baseUrl: string): Response {
+  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', ...err.options.headers })
+  return new Response(JSON.stringify(errorBody(err, now, baseUrl)), { status: err.status, headers })
+}

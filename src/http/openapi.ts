@@ -1,0 +1,180 @@
+/**
+ * The OpenAPI 3.1 document, generated from the operation registry and the error catalogue so it
+ * cannot drift from the routes: each path comes from `operations`, each schema is the TypeBox
+ * schema the route validates with, and `ErrorCode` is the catalogue's key list.
+ */
+import type { TObject, TSchema } from '@sinclair/typebox'
+import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue.ts'
+import { SCHEMA_VERSION } from '../lib/service.ts'
+import { COMMON_ERRORS, allOperations as operations, type Operation } from '../operations.ts'
+import { Explanation, TrustMetadata } from '../schemas/common.ts'
+
+type Json = Record<string, unknown>
+
+/** TypeBox schemas carry symbol keys; JSON drops them and leaves plain JSON Schema 2020-12. */
+export function jsonSchema(schema: TSchema): Json {
+  return JSON.parse(JSON.stringify(schema)) as Json
+}
+
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, '{$1}')
+}
+
+function parameters(schema: TObject | undefined, where: 'path' | 'query'): Json[] {
+  if (!schema) return []
+  const required = new Set(schema.required ?? [])
+  return Object.entries(schema.properties).map(([name, s]) => {
+    const { description, ...rest } = jsonSchema(s as TSchema)
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    }
+  })
+}
+
+const CORRELATION_HEADER = {
+  'X-Correlation-ID': {
+    description: 'Echo of the caller’s id when it matched `^[A-Za-z0-9._:-]{8,128}$`, otherwise a new UUID.',
+    schema: { type: 'string' },
+  },
+}
+
+function errorResponses(op: Operation): Json {
+  const codes = new Set<ErrorCode>([...op.errors, ...(op.path.startsWith('/api/v1') ? COMMON_ERRORS : [])])
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of codes) {
+    const status = CATALOGUE[code].status
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  const out: Json = {}
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    list.sort()
+    out[String(status)] = {
+      description: list.map((c) => `\`${c}\``).join(', '),
+      headers: {
+        ...CORRELATION_HEADER,
+        ...(list.includes('METHOD_NOT_ALLOWED') ? { Allow: { description: 'methods the path supports', schema: { type: 'string' } } } : {}),
+      },
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/ErrorEnvelope' },
+              { type: 'object', properties: { error_code: { enum: list } } },
+            ],
+          },
+        },
+      },
+    }
+  }
+  return out
+}
+
+function successResponse(op: Operation): Json {
+  const headers: Json = { ...CORRELATION_HEADER }
+  for (const [name, description] of Object.entries(op.responseHeaders ?? {})) headers[name] = { description, schema: { type: 'string' } }
+  if (op.format === 'html') {
+    return { description: 'HTML page', headers, content: { 'text/html': { schema: { type: 'string' } } } }
+  }
+  const body =
+    op.format === 'envelope'
+      ? {
+          type: 'object',
+          required: ['success', 'data', '_meta'],
+          properties: {
+            success: { const: true },
+            data: op.response ? jsonSchema(op.response) : {},
+            _meta: { $ref: '#/components/schemas/TrustMetadata' },
+          },
+        }
+      : op.response
+        ? jsonSchema(op.response)
+        : {}
+  return { description: op.summary, headers, content: { 'application/json': { schema: body } } }
+}
+
+function operationObject(op: Operation): Json {
+  const responses: Json = { [String(op.successStatus)]: successResponse(op) }
+  if (op.responseHeaders?.ETag) responses['304'] = { description: 'Not modified: `If-None-Match` matched the current `ETag`.' }
+  if (op.id === 'getHealth') {
+    responses['503'] = { description: 'The database does not answer; same body with `status: degraded`.', content: (successResponse(op) as { content: Json }).content }
+  }
+  Object.assign(responses, errorResponses(op))
+  const params = [...parameters(op.request.params, 'path'), ...parameters(op.request.query, 'query')]
+  if (op.responseHeaders?.ETag) {
+    params.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'an ETag from an earlier response' })
+  }
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    ...(op.category === 'B' ? { security: [{ apiKey: [] }] } : op.category === 'admin' ? { security: [{ adminToken: [] }] } : { security: [] }),
+    ...(params.length ? { parameters: params } : {}),
+    ...(op.request.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.request.body) } } } }
+      : {}),
+    responses,
+    ...(op.scope ? { 'x-scope': op.scope } : {}),
+    ...(op.costOre ? { 'x-cost-ore': op.costOre } : {}),
+    ...(op.mcpTool ? { 'x-mcp-tool': op.mcpTool } : {}),
+  }
+}
+
+const ErrorEnvelope = {
+  type: 'object',
+  title: 'ErrorEnvelope',
+  required: ['success', 'error_code', 'explanation', '_meta', 'retryable', 'fix_hint', 'fix_hint_en', 'docs_url'],
+  properties: {
+    success: { const: false },
+    error_code: { $ref: '#/components/schemas/ErrorCode' },
+    explanation: { $ref: '#/components/schemas/Explanation' },
+    retryable: { type: 'boolean', description: 'true: an identical retry after a short backoff (or `Retry-After`) can succeed' },
+    fix_hint: { type: 'string', description: 'English; equals `fix_hint_en`' },
+    fix_hint_en: { type: 'string' },
+    docs_url: { type: 'string', format: 'uri' },
+    _meta: { $ref: '#/components/schemas/TrustMetadata' },
+  },
+  additionalProperties: true,
+  description: 'Some codes add members, e.g. `top_up_url`, `balance_ore` and `cost_ore` on `INSUFFICIENT_CREDITS`.',
+}
+
+export function buildOpenApi(baseUrl: string): Json {
+  const paths: Record<string, Json> = {}
+  for (const op of operations) {
+    const p = openApiPath(op.path)
+    paths[p] = { ...paths[p], [op.method.toLowerCase()]: operationObject(op) }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Plikt',
+      version: SCHEMA_VERSION,
+      description:
+        'Machine-readable, trustworthy answers about Norwegian regulatory obligations for software agents.\n\n' +
+        'Every `/api/v1` response uses an envelope: `{success: true, data, _meta}` or `{success: false, error_code, ' +
+        'explanation, _meta, retryable, fix_hint, fix_hint_en, docs_url}`. `_meta.response_hash` is `sha256:` + the hex ' +
+        'SHA-256 of the RFC 8785 JSON Canonicalization Scheme (JCS) serialisation of `data`, so a client can verify ' +
+        'the payload it received. Times a Norwegian reads are Europe/Oslo; `_meta` times are UTC with `Z`. Branch on ' +
+        '`error_code`, never on the text; the closed list is the `ErrorCode` schema and `GET /api/v1/errors`.',
+    },
+    servers: [{ url: baseUrl }],
+    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: {
+        ErrorCode: { type: 'string', enum: [...ERROR_CODES], description: 'The closed list of error codes; identical to `GET /api/v1/errors`.' },
+        ErrorEnvelope,
+        Explanation: jsonSchema(Explanation),
+        TrustMetadata: jsonSchema(TrustMetadata),
+      },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`svc_free_…`, `svc_live_…`, `svc_test_…`).' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The operator’s ADMIN_TOKEN.' },
+      },
+    },
+  }
+}

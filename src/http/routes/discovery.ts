@@ -1,0 +1,104 @@
+import { canonicalJson } from '../../lib/canonical-json.ts'
+import { sha256Hex } from '../../lib/hash.ts'
+import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../errors/catalogue.ts'
+import type { Handler } from '../context.ts'
+import { buildOpenApi } from '../openapi.ts'
+import { ifNoneMatch, notModified } from '../etag.ts'
+// File imports so the single binary carries the docs UI: /docs must work without internet.
+import swaggerCss from '../../../node_modules/swagger-ui-dist/swagger-ui.css' with { type: 'file' }
+// @ts-expect-error -- a file import yields the path, not the script's exports
+import swaggerJs from '../../../node_modules/swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
+
+export const DOCS_ASSETS: Record<string, { path: string; type: string }> = {
+  'swagger-ui.css': { path: swaggerCss, type: 'text/css; charset=utf-8' },
+  'swagger-ui-bundle.js': { path: swaggerJs as string, type: 'text/javascript; charset=utf-8' },
+}
+
+/** Scripts only from this origin: the docs page works offline and runs nothing inline. */
+const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+
+const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true });\n`
+DOCS_ASSETS['init.js'] = { path: '', type: 'text/javascript; charset=utf-8' }
+
+export function docsAsset(name: string): Response | null {
+  const asset = DOCS_ASSETS[name]
+  if (!asset) return null
+  const body = name === 'init.js' ? INIT_JS : Bun.file(asset.path)
+  return new Response(body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' } })
+}
+
+const openApiCache = new Map<string, { json: string; etag: string }>()
+
+function openApiFor(baseUrl: string) {
+  let hit = openApiCache.get(baseUrl)
+  if (!hit) {
+    const doc = buildOpenApi(baseUrl)
+    hit = { json: JSON.stringify(doc), etag: `"${sha256Hex(canonicalJson(doc))}"` }
+    openApiCache.set(baseUrl, hit)
+  }
+  return hit
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}
+
+function html(body: string, csp = DOCS_CSP): Response {
+  return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } })
+}
+
+let errorDocsHtml: string | undefined
+
+function errorDocsPage(): string {
+  return (errorDocsHtml ??= renderErrorDocs())
+}
+
+function renderErrorDocs(): string {
+  const sections = ERROR_CODES.map((code) => {
+    const e: CatalogueEntry = CATALOGUE[code]
+    const x = e.explanation
+    const steps = (list: readonly string[]) => `<ol>${list.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ol>`
+    const handover = x.handover
+      ? `<p><strong>Overlevering / handover</strong> (${escapeHtml(x.handover.who)}, ${escapeHtml(x.handover.where)}): ${escapeHtml(x.handover.what)} — <em lang="en">${escapeHtml(x.handover.what_en)}</em></p>`
+      : ''
+    return `<section id="${code}">
+<h2><code>${code}</code></h2>
+<p>HTTP ${e.status} · ${e.category} · retryable: ${e.retryable}</p>
+<div lang="nb"><p><strong>${escapeHtml(x.summary)}</strong> ${escapeHtml(x.why)}</p>${steps(x.fix_steps)}</div>
+<div lang="en"><p><strong>${escapeHtml(x.summary_en)}</strong> ${escapeHtml(x.why_en)}</p>${steps(x.fix_steps_en)}</div>
+${x.legal_basis ? `<p>Rettsgrunnlag / legal basis: ${escapeHtml(x.legal_basis)}</p>` : ''}
+${x.relevant_link ? `<p><a href="${escapeHtml(x.relevant_link)}">${escapeHtml(x.relevant_link)}</a></p>` : ''}
+${handover}
+</section>`
+  }).join('\n')
+  return `<!doctype html>
+<html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Plikt – feilkoder / error codes</title>
+<style>body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.45}section{border-top:1px solid #ddd;padding-top:.5rem}code{font-size:1.05em}</style>
+</head><body>
+<h1>Feilkoder / Error codes</h1>
+<p>Branch on <code>error_code</code>. Machine-readable: <a href="/api/v1/errors">/api/v1/errors</a>; full explanations: <code>POST /api/v1/explain</code>.</p>
+${sections}
+</body></html>`
+}
+
+export const discoveryHandlers = {
+  getOpenApi: (({ request, deps }) => {
+    const { json, etag } = openApiFor(deps.config.baseUrl)
+    if (ifNoneMatch(request, etag)) return notModified(etag)
+    return new Response(json, { headers: { etag, 'cache-control': 'no-cache', 'content-type': 'application/json; charset=utf-8' } })
+  }) satisfies Handler,
+
+  getApiDocs: (() =>
+    html(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Plikt API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head><body>
+<div id="ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/init.js"></script>
+</body></html>`)) satisfies Handler,
+
+  getErrorDocs: (() => html(errorDocsPage())) satisfies Handler,
+}

@@ -1,0 +1,70 @@
+/**
+ * The outermost layer, around Elysia, so it sees every response — including the ones Elysia makes
+ * itself: correlation id, the 256 KB body limit, and one structured log line per request.
+ */
+import { AppError } from '../errors/app-error.ts'
+import type { AppDeps } from './context.ts'
+import { errorResponse } from './envelope.ts'
+import { beginRequest, shareState } from './request-state.ts'
+
+export const BODY_LIMIT_BYTES = 256 * 1024
+
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      throw new AppError('REQUEST_TOO_LARGE')
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks)
+}
+
+/** Refuses bodies over the limit without reading more than limit + one chunk. */
+async function limitBody(request: Request): Promise<Request> {
+  if (request.body === null) return request
+  const declared = request.headers.get('content-length')
+  if (declared !== null) {
+    if (Number(declared) > BODY_LIMIT_BYTES) throw new AppError('REQUEST_TOO_LARGE')
+    return request // Bun never delivers more than the declared length
+  }
+  const body = await readCapped(request.body, BODY_LIMIT_BYTES)
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body })
+  shareState(request, copy)
+  return copy
+}
+
+export function createFetch(app: { handle(request: Request): Promise<Response> }, deps: AppDeps) {
+  return async function fetch(request: Request): Promise<Response> {
+    const state = beginRequest(request)
+    let response: Response
+    try {
+      response = await app.handle(await limitBody(request))
+    } catch (e) {
+      if (!(e instanceof AppError)) {
+        deps.logger.error('unhandled error outside routing', {
+          correlation_id: state.correlationId,
+          error: e instanceof Error ? e.message : String(e),
+          stack: e instanceof Error ? e.stack : undefined,
+        })
+      }
+      response = errorResponse(e instanceof AppError ? e : new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl)
+    }
+    response.headers.set('x-correlation-id', state.correlationId)
+    deps.logger.info('request', {
+      method: request.method,
+      route: state.route,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+      correlation_id: state.correlationId,
+      consumer_id: state.consumerId,
+    })
+    return response
+  }
+}

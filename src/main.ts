@@ -1,0 +1,49 @@
+/** Start: config → database → migrations → app → listen; graceful shutdown on SIGINT/SIGTERM. */
+import { ConfigError, loadConfig } from './config.ts'
+import { createHandler } from './app.ts'
+import { systemClock } from './lib/clock.ts'
+import { createLogger } from './lib/log.ts'
+import { DatabaseLockedError, openDatabase } from './store/db.ts'
+import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
+
+async function main() {
+  const config = loadConfig()
+  const logger = createLogger(config.logLevel)
+  const db = await openDatabase(config)
+  try {
+    const result = await migrate(db.sql, await loadMigrations(), (msg) => logger.warn(msg))
+    if (result.applied.length) logger.info('migrations applied', { applied: result.applied })
+  } catch (e) {
+    await db.close()
+    throw e
+  }
+  const fetch = createHandler({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger, startedAt: new Date() })
+  const server = Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: 8 * 1024 * 1024 })
+  const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
+  logger.info('listening', { url: where, database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL' })
+  process.stderr.write(
+    `\nPlikt is listening on ${where} (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})\n` +
+      `  try:  curl ${where}/api/health\n` +
+      `        curl ${where}/api/v1/errors\n` +
+      `  docs: ${where}/docs\n\n`,
+  )
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('shutting down', { signal })
+    // Finish requests in flight, then close the database (which releases the embedded lock).
+    await server.stop(false)
+    await db.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((e: unknown) => {
+  const known = e instanceof ConfigError || e instanceof DatabaseLockedError || e instanceof MigrationError
+  process.stderr.write(`plikt: cannot start: ${known ? (e as Error).message : String((e as Error)?.stack ?? e)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,173 @@
+/**
+ * THE operation registry: every operation once. Routes, the OpenAPI document and (later) MCP
+ * tools/list, /pricing, /capabilities and llms.txt are generated from it, and tests fail when any
+ * of them lists something this file does not.
+ */
+import { Type, type TObject, type TSchema } from '@sinclair/typebox'
+import type { ErrorCode } from './errors/catalogue.ts'
+import { ErrorList, ExplainBody, ExplainResult, Health } from './schemas/common.ts'
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+
+export interface Operation {
+  /** OpenAPI operationId */
+  id: string
+  method: HttpMethod
+  /** Elysia-style template, `:name` for path parameters */
+  path: string
+  /** A = no key; B = API key with scope; admin = ADMIN_TOKEN; session = browser session; discovery = documents */
+  category: 'A' | 'B' | 'admin' | 'session' | 'discovery'
+  /** how the body is rendered: the spec envelope, plain JSON, or HTML */
+  format: 'envelope' | 'json' | 'html'
+  summary: string
+  description?: string
+  tag: string
+  /** the key scope a caller needs (category B) */
+  scope: string | null
+  tierMinimum: 'free' | 'professional' | null
+  /** metered price per successful call, whole øre */
+  costOre: number
+  mcpTool: string | null
+  sandboxMirror: string | null
+  capability: {
+    name_en: string
+    name_nb: string
+    description_en: string
+    description_nb: string
+    data_sources: string[]
+    freshness: 'static' | 'cached' | 'live'
+    status: 'live' | 'dry-run' | 'gated'
+  } | null
+  request: { params?: TObject; query?: TObject; body?: TSchema }
+  /** schema of `data` (envelope) or of the whole body (json); null for HTML */
+  response: TSchema | null
+  successStatus: 200 | 201
+  /** the error codes this operation documents besides the ones every route can give */
+  errors: ErrorCode[]
+  /** response headers worth documenting */
+  responseHeaders?: Record<string, string>
+}
+
+type Def = Omit<Operation, 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors'> &
+  Partial<Pick<Operation, 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors'>>
+
+function op<const Id extends string>(def: Def & { id: Id }): Operation & { id: Id } {
+  return {
+    scope: null,
+    tierMinimum: null,
+    costOre: 0,
+    mcpTool: null,
+    sandboxMirror: null,
+    capability: null,
+    request: {},
+    successStatus: 200,
+    errors: [],
+    ...def,
+  }
+}
+
+/** Codes any /api/v1 route can answer with, documented once rather than per operation. */
+export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR']
+
+export const operations = [
+  op({
+    id: 'getHealth',
+    method: 'GET',
+    path: '/api/health',
+    category: 'A',
+    format: 'json',
+    tag: 'Service',
+    summary: 'Liveness and database check',
+    description: 'Plain JSON outside the envelope. 200 when the database answers, 503 when it does not.',
+    response: Health,
+  }),
+  op({
+    id: 'listErrors',
+    method: 'GET',
+    path: '/api/v1/errors',
+    category: 'A',
+    format: 'envelope',
+    tag: 'Errors',
+    summary: 'The error registry',
+    description:
+      'Every error code the service can answer with, sorted by code. The strong `ETag` validates `data` ' +
+      '(it is derived from `_meta.response_hash`; `_meta.response_timestamp` differs per response); send it ' +
+      'back in `If-None-Match` to get `304 Not Modified`.',
+    response: ErrorList,
+    responseHeaders: { ETag: 'strong validator of `data`' },
+    capability: {
+      name_en: 'Error registry',
+      name_nb: 'Feilkoderegister',
+      description_en: 'Every error code with retry advice, fix hints in English and Norwegian, and a docs link.',
+      description_nb: 'Alle feilkoder med råd om nye forsøk, tips til retting på norsk og engelsk, og lenke til dokumentasjon.',
+      data_sources: ['plikt'],
+      freshness: 'static',
+      status: 'live',
+    },
+  }),
+  op({
+    id: 'explainError',
+    method: 'POST',
+    path: '/api/v1/explain',
+    category: 'A',
+    format: 'envelope',
+    tag: 'Errors',
+    summary: 'Explain an error code in Norwegian and English',
+    description:
+      'The full bilingual explanation of a code, with the optional context substituted into the texts (a neutral ' +
+      'noun stands in for a missing value). The code is matched case-insensitively; an uncatalogued code is ' +
+      'explained as `UNKNOWN`. No upstream is called and nothing is stored.',
+    request: { body: ExplainBody },
+    response: ExplainResult,
+    errors: ['VALIDATION_FAILED'],
+    mcpTool: 'explain_compliance_error',
+    capability: {
+      name_en: 'Error explainer',
+      name_nb: 'Forklaring av feilkoder',
+      description_en: 'Explains any error code: what happened, why, what to do, and who must act when an agent cannot.',
+      description_nb: 'Forklarer en feilkode: hva som skjedde, hvorfor, hva du gjør, og hvem som må gjøre noe når en agent ikke kan.',
+      data_sources: ['plikt'],
+      freshness: 'static',
+      status: 'live',
+    },
+  }),
+  op({
+    id: 'getOpenApi',
+    method: 'GET',
+    path: '/openapi.json',
+    category: 'discovery',
+    format: 'json',
+    tag: 'Discovery',
+    summary: 'This OpenAPI 3.1 document',
+    response: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }),
+  }),
+  op({
+    id: 'getApiDocs',
+    method: 'GET',
+    path: '/docs',
+    category: 'discovery',
+    format: 'html',
+    tag: 'Discovery',
+    summary: 'Interactive API reference (works offline)',
+    response: null,
+  }),
+  op({
+    id: 'getErrorDocs',
+    method: 'GET',
+    path: '/docs/errors',
+    category: 'discovery',
+    format: 'html',
+    tag: 'Discovery',
+    summary: 'Every error code explained; the target of each `docs_url`',
+    response: null,
+  }),
+] as const satisfies readonly Operation[]
+
+export type OperationId = (typeof operations)[number]['id']
+
+/** The registry as plain `Operation`s, for code that walks every entry. */
+export const allOperations: readonly Operation[] = operations
+
+export function operationById(id: OperationId): Operation {
+  return allOperations.find((o) => o.id === id)!
+}

@@ -1,0 +1,130 @@
+/** TypeBox schemas shared by REST validation, the OpenAPI document and MCP tool input schemas. */
+import { Type } from '@sinclair/typebox'
+import { PLACEHOLDERS } from '../errors/catalogue.ts'
+
+export const Handover = Type.Object(
+  {
+    who: Type.Union([
+      Type.Literal('company_admin'),
+      Type.Literal('accountant'),
+      Type.Literal('portal_user'),
+      Type.Literal('service_support'),
+    ]),
+    where: Type.String({ description: 'URL or location where the person acts' }),
+    what: Type.String({ description: 'what the person must do (bokmål)' }),
+    what_en: Type.String(),
+    why: Type.String({ description: 'why an agent cannot do it (bokmål)' }),
+    why_en: Type.String(),
+  },
+  { title: 'Handover' },
+)
+
+export const FieldIssue = Type.Object({
+  field: Type.String({ description: 'dotted path into the input, e.g. `context.org_number`' }),
+  message: Type.String(),
+})
+
+export const Explanation = Type.Object(
+  {
+    summary: Type.String({ maxLength: 140, description: 'bokmål' }),
+    summary_en: Type.String({ maxLength: 140 }),
+    why: Type.String({ maxLength: 240, description: 'bokmål' }),
+    why_en: Type.String({ maxLength: 240 }),
+    fix_steps: Type.Array(Type.String(), { minItems: 2, maxItems: 5, description: 'imperative steps, bokmål' }),
+    fix_steps_en: Type.Array(Type.String(), { minItems: 2, maxItems: 5 }),
+    relevant_link: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    legal_basis: Type.Union([Type.String(), Type.Null()], { description: 'legal-database style reference' }),
+    handover: Type.Union([Handover, Type.Null()], { description: 'null when an agent can resolve the error' }),
+    details: Type.Optional(Type.Array(FieldIssue, { description: 'filled on VALIDATION_FAILED' })),
+  },
+  { title: 'Explanation' },
+)
+
+const contextValue = Type.String({ minLength: 1, maxLength: 64 })
+
+export const ExplainContext = Type.Object(
+  {
+    org_number: Type.Optional(Type.String({ pattern: '^[0-9]{9}$', description: '9-digit organisation number' })),
+    role: Type.Optional(contextValue),
+    scope: Type.Optional(contextValue),
+    field: Type.Optional(contextValue),
+    upstream_system: Type.Optional(contextValue),
+  },
+  { additionalProperties: false },
+)
+// Keep the explainer's context keys and the catalogue's placeholders the same set.
+void (PLACEHOLDERS satisfies readonly (keyof typeof ExplainContext.properties)[])
+
+export const ExplainBody = Type.Object(
+  {
+    error_code: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$', description: 'an error code; matched case-insensitively' }),
+    context: Type.Optional(ExplainContext),
+  },
+  { additionalProperties: false },
+)
+
+export const ErrorRegistryEntry = Type.Object({
+  code: Type.String(),
+  retryable: Type.Boolean(),
+  fix_hint_en: Type.String(),
+  fix_hint_nb: Type.String(),
+  docs_url: Type.String({ format: 'uri' }),
+  category: Type.Union(
+    ['auth', 'scope', 'validation', 'not_found', 'rate_limit', 'upstream', 'internal', 'billing'].map((c) => Type.Literal(c)),
+  ),
+})
+
+export const ErrorList = Type.Object({
+  errors: Type.Array(ErrorRegistryEntry, { description: 'every catalogued code, sorted by code' }),
+})
+
+export const ExplainResult = Type.Object({
+  explanation: Type.Composite([Explanation, Type.Object({ error_code: Type.String() })]),
+  requested_error_code: Type.String({ description: 'the code as asked for' }),
+  catalogued: Type.Boolean({ description: 'false when the code is unknown and the explanation is that of UNKNOWN' }),
+})
+
+export const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  service: Type.String(),
+  version: Type.String(),
+  database: Type.Object({
+    status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+    kind: Type.Union([Type.Literal('postgres'), Type.Literal('embedded')]),
+    latency_ms: Type.Union([Type.Number(), Type.Null()]),
+  }),
+  time: Type.String({ format: 'date-time' }),
+})
+
+export const TrustMetadata = Type.Object(
+  {
+    rulebook_version: Type.String({ description: 'current rulebook version' }),
+    data_freshness: Type.String({ format: 'date-time', description: 'when the data was last fetched (UTC)' }),
+    last_verified: Type.String({ format: 'date-time', description: 'when the data was last verified against its source (UTC)' }),
+    source: Type.String({ description: 'the service that answered: `plikt`' }),
+    schema_version: Type.String({ description: 'equals the OpenAPI info.version' }),
+    data_source: Type.Optional(Type.String({ description: 'authoritative publisher, on registry-backed endpoints' })),
+    served_from: Type.Optional(
+      Type.Union([Type.Literal('cache'), Type.Literal('live'), Type.Literal('static')], {
+        description: '`static` = computed from code with no store or upstream read',
+      }),
+    ),
+    stale: Type.Optional(Type.Boolean({ description: 'an upstream was unreachable and a cached row within the limit was served' })),
+    legal_basis: Type.Optional(Type.String()),
+    rule_count: Type.Optional(Type.Integer({ minimum: 0 })),
+    applicable_count: Type.Optional(Type.Integer({ minimum: 0 })),
+    not_applicable_count: Type.Optional(Type.Integer({ minimum: 0 })),
+    insufficient_data_count: Type.Optional(Type.Integer({ minimum: 0 })),
+    response_timestamp: Type.String({ format: 'date-time', pattern: 'Z$', description: 'UTC with `Z`' }),
+    response_hash: Type.Optional(
+      Type.String({
+        pattern: '^sha256:[0-9a-f]{64}$',
+        description:
+          '`sha256:` + lowercase hex SHA-256 of the RFC 8785 (JCS) canonical JSON of `data`. Present on every success; ' +
+          'absent on errors, which carry no `data`.',
+      }),
+    ),
+    source_snapshot_id: Type.Optional(Type.String({ description: 'id of the archived upstream payload this answer used' })),
+  },
+  { title: 'TrustMetadata', additionalProperties: false },
+)

@@ -1,0 +1,7 @@
+// Tests read response bodies whose shape each assertion states; `any` keeps them readable.
+declare global {
+  interface Response {
+    json(): Promise<any>
+  }
+}
+export {}

@@ -1,0 +1,88 @@
+/**
+ * Test harness: one migrated database per test run (embedded PGlite in memory, or the PostgreSQL
+ * database named by DATABASE_URL), and the real app on an ephemeral port with a pinned clock.
+ */
+import postgres from 'postgres'
+import { loadConfig, type Config } from '../src/config.ts'
+import { createHandler } from '../src/app.ts'
+import { fixedClock } from '../src/lib/clock.ts'
+import { createLogger } from '../src/lib/log.ts'
+import { openEmbedded, openPostgres, type Database } from '../src/store/db.ts'
+import { loadMigrations, migrate } from '../src/store/migrate.ts'
+
+export const PINNED_NOW = '2026-03-14T09:30:00.000Z'
+export const onPostgres = Boolean(process.env.DATABASE_URL)
+
+let shared: Promise<Database> | undefined
+
+/** The run's shared, migrated database. */
+export function testDatabase(): Promise<Database> {
+  shared ??= (async () => {
+    const db = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL, 5) : await openEmbedded(null)
+    await migrate(db.sql, await loadMigrations())
+    return db
+  })()
+  return shared
+}
+
+/**
+ * A fresh, empty database for tests that need their own schema (migrations, outages):
+ * a new database on the PostgreSQL server, or a new in-memory PGlite. Dropped on close.
+ */
+export async function scratchDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL
+  if (!url) return openEmbedded(null)
+  const name = `plikt_scratch_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`
+  const admin = postgres(url, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create database ${name}`)
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  const db = await openPostgres(u.toString(), 3)
+  return {
+    ...db,
+    close: async () => {
+      await db.close()
+      await admin.unsafe(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    },
+  }
+}
+
+export interface TestApp {
+  url: string
+  /** fetch relative to the app */
+  get(path: string, init?: RequestInit): Promise<Response>
+  post(path: string, body: unknown, init?: RequestInit): Promise<Response>
+  logs: string[]
+  clock: ReturnType<typeof fixedClock>
+  config: Config
+  stop(): Promise<void>
+}
+
+export async function startApp(opts: { env?: Record<string, string>; db?: Database } = {}): Promise<TestApp> {
+  const db = opts.db ?? (await testDatabase())
+  const config = { ...loadConfig({ PORT: '0', ...opts.env }) }
+  const clock = fixedClock(PINNED_NOW)
+  const logs: string[] = []
+  const logger = createLogger('debug', (line) => logs.push(line))
+  const handler = createHandler({ config, sql: db.sql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) })
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: handler })
+  const url = `http://127.0.0.1:${server.port}`
+  return {
+    url,
+    logs,
+    clock,
+    config,
+    get: (path, init) => fetch(url + path, init),
+    post: (path, body, init) =>
+      fetch(url + path, {
+        method: 'POST',
+        ...init,
+        headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string>) },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    stop: async () => {
+      server.stop(true)
+    },
+  }
+}

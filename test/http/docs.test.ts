@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { existsSync } from 'node:fs'
+import { chromium, type Browser } from 'playwright-core'
+import { ERROR_CODES } from '../../src/errors/catalogue.ts'
+import { startApp, type TestApp } from '../helpers.ts'
+
+const CHROMIUM = '/usr/bin/chromium'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startApp()
+})
+afterAll(() => app.stop())
+
+describe('/docs', () => {
+  test('serves a page that loads only same-origin assets', async () => {
+    const res = await app.get('/docs')
+    expect(res.headers.get('content-type')).toContain('text/html')
+    const html = await res.text()
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
+    expect(refs.length).toBeGreaterThan(0)
+    for (const ref of refs) expect(ref.startsWith('/')).toBe(true)
+    for (const ref of refs) expect((await app.get(ref)).status).toBe(200)
+  })
+
+  test('an unknown asset is a 404 in the envelope', async () => {
+    const res = await app.get('/docs/assets/nope.js')
+    expect(res.status).toBe(404)
+    expect((await res.json()).error_code).toBe('NOT_FOUND')
+  })
+
+  test('/docs/errors has an anchor for every code, so every docs_url resolves', async () => {
+    const html = await (await app.get('/docs/errors')).text()
+    for (const code of ERROR_CODES) expect(html).toContain(`id="${code}"`)
+  })
+})
+
+// A real browser with every request off this machine refused: the docs must render offline.
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('/docs in headless Chromium', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    })
+  })
+  afterAll(() => browser?.close())
+
+  test('renders every operation of the OpenAPI document without leaving localhost', async () => {
+    const page = await browser.newPage()
+    const offsite: string[] = []
+    const pageErrors: string[] = []
+    await page.route('**/*', (route) => {
+      const u = new URL(route.request().url())
+      if (u.hostname === '127.0.0.1') return route.continue()
+      offsite.push(u.href)
+      return route.abort()
+    })
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    await page.goto(`${app.url}/docs`)
+    await page.waitForSelector('.opblock', { timeout: 20_000 })
+    const doc = await (await app.get('/openapi.json')).json()
+    const expected = Object.values<Record<string, unknown>>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0)
+    expect(await page.locator('.opblock').count()).toBe(expected)
+    expect(await page.locator('.info .title').innerText()).toContain('Plikt')
+    expect(offsite).toEqual([])
+    expect(pageErrors).toEqual([])
+    await page.close()
+  }, 60_000)
+})

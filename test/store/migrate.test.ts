@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadMigrations, migrate, MigrationError } from '../../src/store/migrate.ts'
+import type { Database } from '../../src/store/db.ts'
+import { scratchDatabase } from '../helpers.ts'
+
+let db: Database
+let dir: string
+beforeAll(async () => {
+  db = await scratchDatabase()
+  dir = mkdtempSync(join(tmpdir(), 'plikt-mig-'))
+})
+afterAll(async () => {
+  await db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const write = (name: string, text: string) => writeFileSync(join(dir, name), text)
+
+test('applies migrations in numeric order and records each with its checksum', async () => {
+  write('0002_second.sql', 'insert into t (v) values (2);')
+  write('0001_first.sql', 'create table t (v int);')
+  write('notes.txt', 'ignored')
+  const result = await migrate(db.sql, await loadMigrations(dir))
+  expect(result.applied).toEqual(['0001_first.sql', '0002_second.sql'])
+  const rows = await db.sql`select version, name, checksum from schema_migrations order by version`
+  expect(rows.map((r) => [r.version, r.name])).toEqual([[1, 'first'], [2, 'second']])
+  expect(rows[0]!.checksum).toMatch(/^[0-9a-f]{64}$/)
+  expect((await db.sql`select v from t`).map((r) => r.v)).toEqual([2])
+})
+
+test('a second run applies nothing', async () => {
+  const result = await migrate(db.sql, await loadMigrations(dir))
+  expect(result).toEqual({ applied: [], skipped: 2 })
+})
+
+test('concurrent runs apply a new migration exactly once', async () => {
+  write('0003_third.sql', 'insert into t (v) values (3);')
+  const ms = await loadMigrations(dir)
+  const results = await Promise.all([migrate(db.sql, ms), migrate(db.sql, ms), migrate(db.sql, ms)])
+  expect(results.flatMap((r) => r.applied)).toEqual(['0003_third.sql'])
+  expect((await db.sql`select count(*)::int as n from t where v = 3`)[0]!.n).toBe(1)
+})
+
+test('a changed, already applied migration stops with a clear message', async () => {
+  write('0001_first.sql', 'create table t (v bigint);')
+  const ms = await loadMigrations(dir)
+  await expect(migrate(db.sql, ms)).rejects.toThrow(MigrationError)
+  await expect(migrate(db.sql, ms)).rejects.toThrow(/0001_first\.sql was changed after it was applied/)
+  write('0001_first.sql', 'create table t (v int);')
+})
+
+test('a failing migration applies nothing from the batch', async () => {
+  write('0004_good.sql', 'insert into t (v) values (4);')
+  write('0005_bad.sql', 'insert into no_such_table values (1);')
+  await expect(migrate(db.sql, await loadMigrations(dir))).rejects.toThrow()
+  expect((await db.sql`select count(*)::int as n from t where v = 4`)[0]!.n).toBe(0)
+  expect((await db.sql`select max(version)::int as v from schema_migrations`)[0]!.v).toBe(3)
+  rmSync(join(dir, '0005_bad.sql'))
+  rmSync(join(dir, '0004_good.sql'))
+})
+
+test('two files with one number are refused', async () => {
+  write('0003_dupe.sql', 'select 1;')
+  await expect(loadMigrations(dir)).rejects.toThrow(/share number 0003/)
+  rmSync(join(dir, '0003_dupe.sql'))
+})
+
+test('a migration the build does not know is tolerated only when newer than every file', async () => {
+  await db.sql`insert into schema_migrations (version, name, checksum) values (99, 'future', 'x')`
+  const warnings: string[] = []
+  await migrate(db.sql, await loadMigrations(dir), (w) => warnings.push(w))
+  expect(warnings.join()).toContain('0099_future.sql')
+  rmSync(join(dir, '0002_second.sql'))
+  await expect(migrate(db.sql, await loadMigrations(dir))).rejects.toThrow(/0002_second\.sql was applied but its file is gone/)
+})
