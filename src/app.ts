@@ -6,7 +6,7 @@ import { Elysia } from 'elysia'
 import type { TObject } from '@sinclair/typebox'
 import { allOperations, type Operation, type OperationId } from './operations.ts'
 import type { AppDeps, Handler, HandlerOutput } from './http/context.ts'
-import { buildMeta, responseHash } from './http/envelope.ts'
+import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
 import { ifNoneMatch, notModified } from './http/etag.ts'
 import { renderError } from './http/errors.ts'
 import { stateOf } from './http/request-state.ts'
@@ -40,7 +40,6 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request):
     return new Response(String(out.data), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
   }
   if (op.format === 'json') return new Response(JSON.stringify(out.data), { status, headers })
-  const json = out.precomputed?.json ?? JSON.stringify(out.data)
   const hash = out.precomputed?.hash ?? responseHash(out.data)
   if (op.responseHeaders?.ETag) {
     // The tag validates `data`; `_meta.response_timestamp` is per response and not part of it.
@@ -49,10 +48,11 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request):
     headers.etag = etag
     headers['cache-control'] = 'no-cache'
   }
-  return new Response(`{"success":true,"data":${json},"_meta":${JSON.stringify(buildMeta(out.meta ?? {}, now, hash))}}`, {
-    status,
-    headers,
-  })
+  const meta = out.meta ?? {}
+  const body = out.precomputed
+    ? precomputedBody(out.precomputed, meta, now)
+    : `{"success":true,"data":${JSON.stringify(out.data)},"_meta":${JSON.stringify(buildMeta(meta, now, hash))}}`
+  return new Response(body, { status, headers })
 }
 
 export function createApp(deps: AppDeps) {
@@ -63,11 +63,13 @@ export function createApp(deps: AppDeps) {
     app.route(
       op.method,
       op.path,
-      async (ctx: { params: any; query: any; body: any; request: Request }) => {
+      (ctx: { params: any; query: any; body: any; request: Request }) => {
         const now = deps.clock.now()
         const state = stateOf(ctx.request)
-        const out = await handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now })
-        return out instanceof Response ? out : render(op, out, now, ctx.request)
+        const out = handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now })
+        const finish = (o: HandlerOutput | Response) => (o instanceof Response ? o : render(op, o, now, ctx.request))
+        // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
+        return out instanceof Promise ? out.then(finish) : finish(out)
       },
       {
         ...(op.request.params ? { params: op.request.params } : {}),

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Sql } from '../store/db.ts'
-import type { MetaInput } from './envelope.ts'
+import type { MetaInput, PrecomputedData } from './envelope.ts'
 
 /** What the composition root hands every surface. */
 export interface AppDeps {
@@ -49,8 +49,8 @@ export interface HandlerOutput {
   meta?: MetaInput
   status?: number
   headers?: Record<string, string>
-  /** `data` already serialised and hashed, for hot static answers */
-  precomputed?: { json: string; hash: string }
+  /** `data` already serialised, hashed and encoded, for hot static answers (then `data` is ignored) */
+  precomputed?: PrecomputedData
 }
 
 export type Handler<R extends RequestSchemas = RequestSchemas> = (ctx: HandlerContext<R>) => HandlerOutput | Response | Promise<HandlerOutput | Response>

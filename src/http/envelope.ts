@@ -66,8 +66,25 @@ export function buildMeta(input: MetaInput, now: Date, hash?: string): TrustMeta
   }
 }
 
-export function successBody(data: unknown, meta: MetaInput, now: Date) {
-  return { success: true as const, data, _meta: buildMeta(meta, now, responseHash(data)) }
+/**
+ * A success body for data that never changes while the process runs, serialised, hashed and
+ * UTF-8 encoded once: per response only `_meta` is added.
+ */
+export interface PrecomputedData {
+  hash: string
+  /** the bytes of `{"success":true,"data":<data>,"_meta":` */
+  prefix: Uint8Array
+}
+
+const encoder = new TextEncoder()
+const CLOSE = encoder.encode('}')
+
+export function precompute(data: unknown): PrecomputedData {
+  return { hash: responseHash(data), prefix: encoder.encode(`{"success":true,"data":${JSON.stringify(data)},"_meta":`) }
+}
+
+export function precomputedBody(p: PrecomputedData, meta: MetaInput, now: Date): Blob {
+  return new Blob([p.prefix, JSON.stringify(buildMeta(meta, now, p.hash)), CLOSE])
 }
 
 export function errorBody(err: AppError, now: Date, baseUrl: string) {

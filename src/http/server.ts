@@ -26,14 +26,19 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
   return Buffer.concat(chunks)
 }
 
-/** Refuses bodies over the limit without reading more than limit + one chunk. */
-async function limitBody(request: Request): Promise<Request> {
-  if (request.body === null) return request
+/**
+ * Refuses bodies over the limit without reading more than limit + one chunk. Only a body without
+ * Content-Length needs reading here (Bun never delivers more than a declared length).
+ */
+function needsBuffering(request: Request): boolean {
+  if (request.body === null) return false
   const declared = request.headers.get('content-length')
-  if (declared !== null) {
-    if (Number(declared) > BODY_LIMIT_BYTES) throw new AppError('REQUEST_TOO_LARGE')
-    return request // Bun never delivers more than the declared length
-  }
+  if (declared === null) return true
+  if (Number(declared) > BODY_LIMIT_BYTES) throw new AppError('REQUEST_TOO_LARGE')
+  return false
+}
+
+async function bufferBody(request: Request & { body: ReadableStream<Uint8Array> }): Promise<Request> {
   const body = await readCapped(request.body, BODY_LIMIT_BYTES)
   const copy = new Request(request.url, { method: request.method, headers: request.headers, body })
   shareState(request, copy)
@@ -45,7 +50,7 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
     const state = beginRequest(request)
     let response: Response
     try {
-      response = await app.handle(await limitBody(request))
+      response = await app.handle(needsBuffering(request) ? await bufferBody(request as Request & { body: ReadableStream<Uint8Array> }) : request)
     } catch (e) {
       if (!(e instanceof AppError)) {
         deps.logger.error('unhandled error outside routing', {

@@ -25,6 +25,8 @@ const FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/
 const LOCK_KEY = 7_311_962_025_000_001n
 
 export const DEFAULT_SQL_DIR = join(import.meta.dir, '..', '..', 'sql')
+/** Inside a `bun build --compile` binary modules live on Bun's virtual file system. */
+const COMPILED = import.meta.dir.includes('$bunfs')
 
 function parse(files: { name: string; text: string }[]): Migration[] {
   const out: Migration[] = []
@@ -44,8 +46,8 @@ function parse(files: { name: string; text: string }[]): Migration[] {
 
 /** Migrations from a directory, or — inside the single binary — from the embedded files. */
 export async function loadMigrations(dir: string = DEFAULT_SQL_DIR): Promise<Migration[]> {
-  const embedded = (Bun.embeddedFiles as (Blob & { name: string })[]).filter((f) => FILE.test(f.name))
-  if (embedded.length > 0 && dir === DEFAULT_SQL_DIR) {
+  if (COMPILED && dir === DEFAULT_SQL_DIR) {
+    const embedded = (Bun.embeddedFiles as (Blob & { name: string })[]).filter((f) => FILE.test(f.name))
     return parse(await Promise.all(embedded.map(async (f) => ({ name: f.name, text: await f.text() }))))
   }
   let names: string[]

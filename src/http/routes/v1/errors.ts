@@ -1,18 +1,16 @@
-import { canonicalJson } from '../../../lib/canonical-json.ts'
-import { sha256Hex } from '../../../lib/hash.ts'
 import { registryEntries } from '../../../errors/registry.ts'
 import { explain, resolveCode } from '../../../errors/explain.ts'
 import type { Handler } from '../../context.ts'
+import { precompute, type PrecomputedData } from '../../envelope.ts'
 import type { ExplainBody } from '../../../schemas/common.ts'
 
-/** The registry never changes while the process runs: serialise and hash it once per base URL. */
-const registryCache = new Map<string, { json: string; hash: string }>()
+/** The registry never changes while the process runs: serialise it once per base URL. */
+const registryCache = new Map<string, PrecomputedData>()
 
-function registryFor(baseUrl: string) {
+function registryFor(baseUrl: string): PrecomputedData {
   let hit = registryCache.get(baseUrl)
   if (!hit) {
-    const data = { errors: registryEntries(baseUrl) }
-    hit = { json: JSON.stringify(data), hash: `sha256:${sha256Hex(canonicalJson(data))}` }
+    hit = precompute({ errors: registryEntries(baseUrl) })
     registryCache.set(baseUrl, hit)
   }
   return hit
