@@ -14,10 +14,12 @@ import { createFetch } from './http/server.ts'
 import { discoveryHandlers, docsAsset } from './http/routes/discovery.ts'
 import { serviceHandlers } from './http/routes/service.ts'
 import { errorHandlers } from './http/routes/v1/errors.ts'
+import { publicHandlers } from './http/routes/v1/public.ts'
 
 export const handlers: Record<OperationId, Handler<any>> = {
   ...serviceHandlers,
   ...errorHandlers,
+  ...publicHandlers,
   ...discoveryHandlers,
 }
 

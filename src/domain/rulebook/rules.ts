@@ -1,0 +1,647 @@
+/**
+ * The rulebook, version 1.0.0: every obligation Plikt knows, as data a person can read and extend.
+ *
+ * Each rule says who it concerns (`entity_types`), which facts its condition reads per entity type
+ * (`reads`: a Tier 2 fact there makes `tier_2_required` true), how it decides (`applies`), what the
+ * law is (`legal_reference`), when it falls due (`periods`) and whether a due date on a weekend or
+ * holiday moves (`shift`). Sources: shared research notes on Norwegian law, cited per rule.
+ *
+ * Adding a rule: append an entry, give it tests (test/domain/rulebook), and bump RULEBOOK_VERSION
+ * (version.ts): minor for a new rule or a new period, major when an existing date or verdict
+ * changes. The README says the same.
+ */
+import { addDays, daysInMonth, ymd, type LocalDate } from '../../lib/local-date.ts'
+import type { CompanyFacts, EntityType, FactName } from './facts.ts'
+
+export type Category = 'tax' | 'reporting' | 'registration' | 'audit'
+/** The spec's frequencies, plus `per_pay_run` for withholding from 2026. */
+export type Frequency = 'annual' | 'quarterly' | 'monthly' | 'bimonthly' | 'one_time' | 'per_pay_run'
+export type Result = 'applicable' | 'not_applicable' | 'insufficient_data'
+
+export interface Verdict {
+  result: Result
+  reason_nb: string
+  reason_en: string
+  /** the facts whose absence made the verdict `insufficient_data` */
+  missing: FactName[]
+}
+
+export interface Period {
+  /** the id suffix: `<rule id>-<key>` is the per-period obligation id */
+  key: string
+  /** `YYYY-Tn`, `YYYY-A`, `YYYY-MM`, `YYYY` or `YYYY-Pn` */
+  label: string
+  /** last day of the period the obligation covers */
+  end: LocalDate
+  /** the date the law names, before any shift */
+  legal_due: LocalDate
+  /** where one period's basis differs from the rule's (a law changed between years) */
+  legal_reference?: string
+}
+
+export type ShiftPolicy =
+  | { policy: 'next_business_day'; basis: string }
+  | { policy: 'none'; reason_nb: string; reason_en: string }
+
+export interface Rule {
+  id: string
+  name_nb: string
+  name_en: string
+  description_nb: string
+  description_en: string
+  category: Category
+  frequency: Frequency
+  entity_types: EntityType[]
+  /** the facts the condition reads, per entity type it concerns */
+  reads: Partial<Record<EntityType, FactName[]>>
+  condition_nb: string
+  condition_en: string
+  applies(facts: CompanyFacts): Verdict
+  legal_reference: string
+  due_rule_nb: string
+  due_rule_en: string
+  shift: ShiftPolicy
+  /** the periods of income/period year `year` (an empty list when the rule has no calendar date) */
+  periods(year: number): Period[]
+  /**
+   * For an applicable company: whether a duty falls due in the window [.., windowEnd] without a
+   * calendar date (withholding after each payout; registration once the threshold is passed).
+   */
+  undated?(facts: CompanyFacts, windowEnd: LocalDate): boolean
+  recurring: boolean
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verdict helpers
+
+const yes = (reason_nb: string, reason_en: string): Verdict => ({ result: 'applicable', reason_nb, reason_en, missing: [] })
+const no = (reason_nb: string, reason_en: string): Verdict => ({ result: 'not_applicable', reason_nb, reason_en, missing: [] })
+const unknown = (missing: FactName[], reason_nb: string, reason_en: string): Verdict => ({
+  result: 'insufficient_data',
+  reason_nb,
+  reason_en,
+  missing,
+})
+
+/** Payroll is known from the flag, or implied by a positive head count. */
+function payroll(f: CompanyFacts): boolean | null {
+  if (f.has_payroll !== null) return f.has_payroll
+  return f.employee_count !== null && f.employee_count > 0 ? true : null
+}
+
+function employerVerdict(f: CompanyFacts, what_nb: string, what_en: string): Verdict {
+  const p = payroll(f)
+  if (p === true) return yes(`Virksomheten utbetaler lønn og skal ${what_nb}.`, `The company pays salary and must ${what_en}.`)
+  if (p === false) return no('Virksomheten utbetaler ikke lønn.', 'The company pays no salary.')
+  return unknown(
+    ['has_payroll'],
+    'Enhetsregisteret viser ikke sikkert om virksomheten utbetaler lønn (antall ansatte under 5 skjules).',
+    'The register does not show reliably whether the company pays salary (head counts below 5 are hidden).',
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Period helpers
+
+function bimonthlyTerms(year: number, due: (n: number) => LocalDate): Period[] {
+  return [1, 2, 3, 4, 5, 6].map((n) => ({
+    key: `${n}-${year}`,
+    label: `${year}-T${n}`,
+    end: ymd(year, n * 2, daysInMonth(year, n * 2)),
+    legal_due: due(n),
+  }))
+}
+
+function annual(year: number, legal_due: LocalDate, extra: Partial<Period> = {}): Period[] {
+  return [{ key: `${year}`, label: `${year}`, end: ymd(year, 12, 31), legal_due, ...extra }]
+}
+
+/** Term n of the six two-month terms, due the 15th of the month after the term (T6: 15 January). */
+const fifteenthAfterTerm = (year: number) => (n: number) => (n === 6 ? ymd(year + 1, 1, 15) : ymd(year, n * 2 + 1, 15))
+
+// ---------------------------------------------------------------------------------------------
+// Laws, cited in lovdata style: name (id) § section
+
+const SKTFVL = 'skatteforvaltningsloven (LOV-2016-05-27-14)'
+const SKTFVFS = 'skatteforvaltningsforskriften (FOR-2016-11-23-1360)'
+const SKTBL = 'skattebetalingsloven (LOV-2005-06-17-67)'
+const MVAL = 'merverdiavgiftsloven (LOV-2009-06-19-58)'
+const AOPPL = 'a-opplysningsloven (LOV-2012-06-22-43)'
+const AOPPLF = 'a-opplysningsforskriften (FOR-2014-06-24-857)'
+const RSKL = 'regnskapsloven (LOV-1998-07-17-56)'
+const ASL = 'aksjeloven (LOV-1997-06-13-44)'
+const REVL = 'revisorloven (LOV-2020-11-20-128)'
+const RRHL = 'lov om register over reelle rettighetshavere (LOV-2019-03-01-2)'
+
+const FILING_SHIFT: ShiftPolicy = {
+  policy: 'next_business_day',
+  basis: `${SKTFVL} § 5-5 annet ledd, jf. domstolloven (LOV-1915-08-13-5) § 149`,
+}
+const PAYMENT_SHIFT: ShiftPolicy = { policy: 'next_business_day', basis: `${SKTBL} § 10-2` }
+const FILING_AND_PAYMENT_SHIFT: ShiftPolicy = {
+  policy: 'next_business_day',
+  basis: `${SKTFVL} § 5-5 annet ledd (levering) og ${SKTBL} § 10-2 (betaling)`,
+}
+const ACCOUNTS_NO_SHIFT: ShiftPolicy = {
+  policy: 'none',
+  reason_nb:
+    'Fristen flyttes ikke når den faller på en helg eller helligdag: regnskapsloven har ingen slik regel, og forsinkelsesgebyret løper fra 1. august (§ 8-3 første ledd).',
+  reason_en:
+    'The deadline does not move when it falls on a weekend or holiday: the Accounting Act has no such rule, and the late fee runs from 1 August (section 8-3 (1)).',
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const RULES: Rule[] = [
+  {
+    id: 'aksjonaerregisteroppgave',
+    name_nb: 'Aksjonærregisteroppgaven',
+    name_en: 'Shareholder register return',
+    description_nb: 'Oppgave til Skatteetaten over aksjonærer og endringer i aksjekapital og eierskap i løpet av året. Leveres også når ingenting er endret.',
+    description_en: 'Return to the Tax Administration on shareholders and changes in share capital and ownership during the year. Filed even when nothing changed.',
+    category: 'reporting',
+    frequency: 'annual',
+    entity_types: ['AS'],
+    reads: { AS: [] },
+    condition_nb: 'Alle aksjeselskap, også når ingenting er endret eller selskapet ble avviklet i løpet av året.',
+    condition_en: 'Every limited company, also when nothing changed or the company was wound up during the year.',
+    applies: () => yes('Aksjeselskap skal alltid levere aksjonærregisteroppgaven.', 'A limited company must always file the shareholder register return.'),
+    legal_reference: `${SKTFVL} § 7-7; ${SKTFVFS} § 7-7-1`,
+    due_rule_nb: '31. januar året etter inntektsåret.',
+    due_rule_en: '31 January of the year after the income year.',
+    shift: FILING_SHIFT,
+    periods: (y) => annual(y, ymd(y + 1, 1, 31)),
+    recurring: true,
+  },
+  {
+    id: 'a-melding',
+    name_nb: 'A-melding',
+    name_en: 'A-melding (monthly employer report)',
+    description_nb: 'Månedlig melding om inntekt, arbeidsforhold og skattetrekk for hver ansatt.',
+    description_en: 'Monthly report of income, employment and tax withheld for each employee.',
+    category: 'reporting',
+    frequency: 'monthly',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: { AS: ['has_payroll'], ENK: ['has_payroll'], ANS: ['has_payroll'], DA: ['has_payroll'], NUF: ['has_payroll'] },
+    condition_nb: 'Virksomheter som utbetaler lønn eller annen godtgjørelse, eller har ansatte. Et enkeltpersonforetak uten ansatte leverer ikke.',
+    condition_en: 'Companies that pay salary or other remuneration, or have employees. A sole proprietorship without employees files none.',
+    applies: (f) => employerVerdict(f, 'levere a-melding hver måned', 'file an a-melding every month'),
+    legal_reference: `${AOPPL} § 4; ${AOPPLF} § 2-1`,
+    due_rule_nb: 'Den 5. i måneden etter.',
+    due_rule_en: 'The 5th of the following month.',
+    shift: { policy: 'next_business_day', basis: `${AOPPLF} § 2-1` },
+    periods: (y) =>
+      Array.from({ length: 12 }, (_, i) => {
+        const m = i + 1
+        const mm = String(m).padStart(2, '0')
+        return { key: `${y}-${mm}`, label: `${y}-${mm}`, end: ymd(y, m, daysInMonth(y, m)), legal_due: m === 12 ? ymd(y + 1, 1, 5) : ymd(y, m + 1, 5) }
+      }),
+    recurring: true,
+  },
+  {
+    id: 'arbeidsgiveravgift-termin',
+    name_nb: 'Arbeidsgiveravgift',
+    name_en: "Employer's national insurance contribution",
+    description_nb: 'Betaling av arbeidsgiveravgift for de to foregående kalendermånedene, seks terminer i året.',
+    description_en: "Payment of the employer's contribution for the two preceding calendar months, six terms a year.",
+    category: 'tax',
+    frequency: 'bimonthly',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: { AS: ['has_payroll'], ENK: ['has_payroll'], ANS: ['has_payroll'], DA: ['has_payroll'], NUF: ['has_payroll'] },
+    condition_nb: 'Arbeidsgivere, det vil si virksomheter som utbetaler lønn.',
+    condition_en: 'Employers, that is companies that pay salary.',
+    applies: (f) => employerVerdict(f, 'betale arbeidsgiveravgift', "pay the employer's contribution"),
+    legal_reference: `${SKTBL} § 10-10 annet ledd`,
+    due_rule_nb: '15. i måneden etter hver tomånederstermin: 15. mars, 15. mai, 15. juli, 15. september, 15. november og 15. januar.',
+    due_rule_en: '15th of the month after each two-month term: 15 March, 15 May, 15 July, 15 September, 15 November and 15 January.',
+    shift: PAYMENT_SHIFT,
+    periods: (y) =>
+      bimonthlyTerms(y, fifteenthAfterTerm(y)).map((p) =>
+        // The 2026 reform split § 10-10 into ledd; earlier terms fall under the old wording.
+        y <= 2025 ? { ...p, legal_reference: `${SKTBL} § 10-10 (ordlyd før 1. januar 2026)` } : p,
+      ),
+    recurring: true,
+  },
+  {
+    id: 'arsregnskap',
+    name_nb: 'Årsregnskap til Regnskapsregisteret',
+    name_en: 'Annual accounts to the Register of Company Accounts',
+    description_nb: 'Fastsatt årsregnskap, årsberetning og revisjonsberetning sendes Regnskapsregisteret innen én måned etter fastsetting.',
+    description_en: 'The adopted annual accounts, directors’ report and auditor’s report go to the Register of Company Accounts within one month of adoption.',
+    category: 'reporting',
+    frequency: 'annual',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: [],
+      NUF: ['norwegian_tax_liability'],
+      ANS: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner'],
+      DA: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner'],
+      ENK: ['total_assets_nok', 'employee_count'],
+    },
+    condition_nb:
+      'Aksjeselskap alltid. NUF som driver virksomhet og er skattepliktig i Norge. ANS/DA med minst 5 mill. kr i salgsinntekt, 5 årsverk, over 5 deltakere eller en deltaker med begrenset ansvar. ENK med eiendeler over 20 mill. kr eller over 20 årsverk.',
+    condition_en:
+      'Limited companies always. A NUF doing business and taxable in Norway. ANS/DA with NOK 5 million in sales, 5 FTEs, more than 5 partners or a partner with limited liability. ENK with assets over NOK 20 million or over 20 FTEs.',
+    applies: (f) => accountsDuty(f),
+    legal_reference: `${RSKL} §§ 1-2, 3-1, 8-2 og 8-3 første ledd`,
+    due_rule_nb: 'Senest 31. juli året etter regnskapsåret (forsinkelsesgebyr fra 1. august).',
+    due_rule_en: '31 July of the year after the accounting year at the latest (late fee from 1 August).',
+    shift: ACCOUNTS_NO_SHIFT,
+    periods: (y) =>
+      annual(
+        y,
+        // The 2020 accounts: the fee dates were postponed by two months by forskrift (covid-19).
+        y === 2020 ? ymd(2021, 9, 30) : ymd(y + 1, 7, 31),
+        y === 2020 ? { legal_reference: `${RSKL} § 8-3 første ledd; gebyrfristen for regnskapsåret 2020 utsatt ved forskrift (covid-19)` } : {},
+      ),
+    recurring: true,
+  },
+  {
+    id: 'forskuddsskatt-personlig',
+    name_nb: 'Forskuddsskatt for personlige skattytere',
+    name_en: 'Advance tax, individuals',
+    description_nb: 'Innehaveren av et enkeltpersonforetak betaler utskrevet forskuddsskatt i fire terminer i inntektsåret.',
+    description_en: 'The owner of a sole proprietorship pays assessed advance tax in four instalments during the income year.',
+    category: 'tax',
+    frequency: 'quarterly',
+    entity_types: ['ENK'],
+    reads: { ENK: ['advance_tax_assessed'] },
+    condition_nb: 'Når Skatteetaten har skrevet ut forskuddsskatt (ikke under 2 000 kr).',
+    condition_en: 'When the Tax Administration has assessed advance tax (not below NOK 2,000).',
+    applies: (f) => advanceTaxVerdict(f),
+    legal_reference: `${SKTBL} § 10-20 første ledd, endret ved LOV-2020-12-21-166`,
+    due_rule_nb: '15. mars, 15. juni, 15. september og 15. desember i inntektsåret.',
+    due_rule_en: '15 March, 15 June, 15 September and 15 December of the income year.',
+    shift: PAYMENT_SHIFT,
+    periods: (y) => {
+      // From income year 2021 the 2nd and 4th instalments moved from 15 May/15 Nov to 15 Jun/15 Dec.
+      const months = y >= 2021 ? [3, 6, 9, 12] : [3, 5, 9, 11]
+      return months.map((m, i) => ({
+        key: `${i + 1}-${y}`,
+        label: `${y}-P${i + 1}`,
+        end: ymd(y, 12, 31),
+        legal_due: ymd(y, m, 15),
+        ...(y < 2021 ? { legal_reference: `${SKTBL} § 10-20 første ledd (ordlyd før LOV-2020-12-21-166)` } : {}),
+      }))
+    },
+    recurring: true,
+  },
+  {
+    id: 'forskuddsskatt-upersonlig',
+    name_nb: 'Forskuddsskatt for upersonlige skattytere',
+    name_en: 'Advance tax, companies',
+    description_nb: 'Selskapet betaler utskrevet forskuddsskatt for inntektsåret i to terminer året etter.',
+    description_en: 'The company pays the assessed advance tax for the income year in two instalments the year after.',
+    category: 'tax',
+    frequency: 'annual',
+    entity_types: ['AS', 'NUF'],
+    reads: { AS: ['advance_tax_assessed'], NUF: ['advance_tax_assessed'] },
+    condition_nb: 'Når Skatteetaten har skrevet ut forskuddsskatt (ikke under 2 000 kr).',
+    condition_en: 'When the Tax Administration has assessed advance tax (not below NOK 2,000).',
+    applies: (f) => advanceTaxVerdict(f),
+    legal_reference: `${SKTBL} § 10-20 tredje ledd`,
+    due_rule_nb: '15. februar og 15. april året etter inntektsåret.',
+    due_rule_en: '15 February and 15 April of the year after the income year.',
+    shift: PAYMENT_SHIFT,
+    periods: (y) => [
+      { key: `1-${y}`, label: `${y}-P1`, end: ymd(y, 12, 31), legal_due: ymd(y + 1, 2, 15) },
+      { key: `2-${y}`, label: `${y}-P2`, end: ymd(y, 12, 31), legal_due: ymd(y + 1, 4, 15) },
+    ],
+    recurring: true,
+  },
+  {
+    id: 'forskuddstrekk',
+    name_nb: 'Forskuddstrekk',
+    name_en: 'Tax withheld from pay',
+    description_nb:
+      'Skattetrekk fra lønn betales til Skatteetaten. Trekk fra januar 2026 betales senest første virkedag etter utbetalingen; trekk til og med desember 2025 ble betalt annenhver måned sammen med arbeidsgiveravgiften.',
+    description_en:
+      'Tax withheld from pay is paid to the Tax Administration. Withholding from January 2026 is due the first working day after the payout; withholding up to December 2025 was paid every other month with the employer’s contribution.',
+    category: 'tax',
+    frequency: 'per_pay_run',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: { AS: ['has_payroll'], ENK: ['has_payroll'], ANS: ['has_payroll'], DA: ['has_payroll'], NUF: ['has_payroll'] },
+    condition_nb: 'Arbeidsgivere som trekker skatt i lønn.',
+    condition_en: 'Employers that withhold tax from pay.',
+    applies: (f) => employerVerdict(f, 'trekke og betale forskuddstrekk', 'withhold and pay tax from pay'),
+    legal_reference: `${SKTBL} § 10-10 første ledd, endret ved LOV-2025-06-20-63 (i kraft 1. januar 2026)`,
+    due_rule_nb: 'Senest første virkedag etter hver lønnsutbetaling (fra 2026). Terminer til og med 2025: som arbeidsgiveravgiften.',
+    due_rule_en: 'The first working day after each payout at the latest (from 2026). Terms up to 2025: as the employer’s contribution.',
+    shift: PAYMENT_SHIFT,
+    // From 2026 the due date depends on each payout, which no register shows: no calendar dates.
+    periods: (y) => (y <= 2025 ? bimonthlyTerms(y, fifteenthAfterTerm(y)).map((p) => ({ ...p, legal_reference: `${SKTBL} § 10-10, jf. § 5-11 (ordlyd før 1. januar 2026)` })) : []),
+    undated: (_f, windowEnd) => windowEnd >= '2026-01-01',
+    recurring: true,
+  },
+  {
+    id: 'mva-arstermin',
+    name_nb: 'Mva-melding, årstermin',
+    name_en: 'Annual VAT return',
+    description_nb: 'Virksomheter med omsetning under 1 million kroner kan søke om å levere én mva-melding for hele året.',
+    description_en: 'Businesses with turnover under NOK 1 million may apply to file one VAT return for the whole year.',
+    category: 'tax',
+    frequency: 'annual',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: ['mva_registered', 'mva_annual_term'],
+      ENK: ['mva_registered', 'mva_annual_term'],
+      ANS: ['mva_registered', 'mva_annual_term'],
+      DA: ['mva_registered', 'mva_annual_term'],
+      NUF: ['mva_registered', 'mva_annual_term'],
+    },
+    condition_nb: 'Mva-registrerte virksomheter som Skatteetaten har godkjent for årstermin (søknad innen 1. februar).',
+    condition_en: 'VAT-registered businesses approved for the annual term (application by 1 February).',
+    applies: (f) => {
+      if (f.mva_registered === false) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
+      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.mva_annual_term === true) return yes('Godkjent for årstermin: leverer én mva-melding for året.', 'Approved for the annual term: files one VAT return for the year.')
+      if (f.mva_annual_term === false) return no('Leverer mva-melding for alminnelig tomånederstermin.', 'Files VAT returns for the ordinary two-month terms.')
+      return unknown(['mva_annual_term'], 'Det er ukjent om virksomheten er godkjent for årstermin.', 'Whether the business is approved for the annual term is unknown.')
+    },
+    legal_reference: `${SKTFVFS} §§ 8-3-3 og 8-3-10 annet ledd; ${SKTBL} § 10-30`,
+    due_rule_nb: '10. mars året etter (primærnæring: 10. april).',
+    due_rule_en: '10 March of the following year (primary industries: 10 April).',
+    shift: FILING_AND_PAYMENT_SHIFT,
+    periods: (y) => [{ key: `${y}`, label: `${y}-A`, end: ymd(y, 12, 31), legal_due: ymd(y + 1, 3, 10) }],
+    recurring: true,
+  },
+  {
+    id: 'mva-registrering',
+    name_nb: 'Registrering i Merverdiavgiftsregisteret',
+    name_en: 'VAT registration',
+    description_nb: 'Virksomheter med avgiftspliktig omsetning og uttak over 50 000 kr i løpet av tolv måneder skal registrere seg.',
+    description_en: 'Businesses whose taxable sales and withdrawals exceed NOK 50,000 within twelve months must register.',
+    category: 'registration',
+    frequency: 'one_time',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: ['mva_registered', 'annual_turnover_nok'],
+      ENK: ['mva_registered', 'annual_turnover_nok'],
+      ANS: ['mva_registered', 'annual_turnover_nok'],
+      DA: ['mva_registered', 'annual_turnover_nok'],
+      NUF: ['mva_registered', 'annual_turnover_nok'],
+    },
+    condition_nb: 'Avgiftspliktig omsetning over 50 000 kr i løpet av tolv måneder (140 000 kr for veldedige organisasjoner).',
+    condition_en: 'Taxable sales over NOK 50,000 within twelve months (NOK 140,000 for charities).',
+    applies: (f) => {
+      if (f.mva_registered === true) return yes('Registrert i Merverdiavgiftsregisteret.', 'Registered for VAT.')
+      if (f.annual_turnover_nok === null) {
+        return unknown(
+          f.mva_registered === null ? ['mva_registered', 'annual_turnover_nok'] : ['annual_turnover_nok'],
+          'Ikke registrert, og omsetningen er ukjent.',
+          'Not registered, and the turnover is unknown.',
+        )
+      }
+      return f.annual_turnover_nok > 50_000
+        ? yes('Omsetningen er over 50 000 kr: virksomheten skal registrere seg.', 'Turnover is above NOK 50,000: the business must register.')
+        : no('Omsetningen er ikke over 50 000 kr.', 'Turnover is not above NOK 50,000.')
+    },
+    legal_reference: `${MVAL} §§ 2-1 og 2-4; ${SKTFVL} § 8-13`,
+    due_rule_nb: 'Når grensen passeres; forhåndsregistrering er mulig.',
+    due_rule_en: 'When the threshold is passed; registration in advance is possible.',
+    shift: FILING_SHIFT,
+    periods: () => [],
+    undated: (f) => f.mva_registered !== true,
+    recurring: false,
+  },
+  {
+    id: 'mva-termin',
+    name_nb: 'Mva-melding, alminnelig termin',
+    name_en: 'VAT return, two-month term',
+    description_nb: 'Mva-melding og betaling for hver tomånederstermin, seks terminer i året.',
+    description_en: 'VAT return and payment for each two-month term, six terms a year.',
+    category: 'tax',
+    frequency: 'bimonthly',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: { AS: ['mva_registered'], ENK: ['mva_registered'], ANS: ['mva_registered'], DA: ['mva_registered'], NUF: ['mva_registered'] },
+    condition_nb: 'Virksomheter registrert i Merverdiavgiftsregisteret, med mindre de er godkjent for årstermin.',
+    condition_en: 'Businesses registered for VAT, unless approved for the annual term.',
+    applies: (f) => {
+      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (!f.mva_registered) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
+      if (f.mva_annual_term === true) return no('Godkjent for årstermin: leverer én mva-melding for året i stedet.', 'Approved for the annual term: files one VAT return for the year instead.')
+      return yes(
+        'Registrert i Merverdiavgiftsregisteret; alminnelig termin er to måneder.',
+        'Registered for VAT; the ordinary term is two months.',
+      )
+    },
+    legal_reference: `${SKTFVFS} §§ 8-3-1 og 8-3-10 første ledd; ${SKTBL} § 10-30`,
+    due_rule_nb: 'En måned og ti dager etter terminen: 10. april, 10. juni, 31. august, 10. oktober, 10. desember og 10. februar.',
+    due_rule_en: 'One month and ten days after the term: 10 April, 10 June, 31 August, 10 October, 10 December and 10 February.',
+    shift: FILING_AND_PAYMENT_SHIFT,
+    // Term 3 (May–June) has the summer exception: 31 August (§ 8-3-10 first ledd, second sentence).
+    periods: (y) => bimonthlyTerms(y, (n) => (n === 3 ? ymd(y, 8, 31) : n === 6 ? ymd(y + 1, 2, 10) : ymd(y, n * 2 + 2, 10))),
+    recurring: true,
+  },
+  {
+    id: 'reelle-rettighetshavere',
+    name_nb: 'Registrering av reelle rettighetshavere',
+    name_en: 'Beneficial owners register',
+    description_nb: 'Opplysninger om reelle rettighetshavere registreres i Brønnøysundregistrene, og endringer meldes innen 14 dager.',
+    description_en: 'Beneficial owners are registered with the Brønnøysund Register Centre, and changes are reported within 14 days.',
+    category: 'registration',
+    frequency: 'one_time',
+    entity_types: ['AS', 'ANS', 'DA', 'NUF'],
+    reads: { AS: [], ANS: [], DA: [], NUF: [] },
+    condition_nb: 'Selskaper og andre sammenslutninger som driver virksomhet eller er registrert her. Ikke enkeltpersonforetak. Et NUF med eieropplysninger i et annet EØS-register oppgir hvilket register.',
+    condition_en: 'Companies and other entities doing business or registered here. Not sole proprietorships. A NUF whose owner data are in another EEA register names that register.',
+    applies: (f) =>
+      f.entity_type === 'NUF'
+        ? yes(
+            'Plikten gjelder NUF; har foretaket eieropplysningene i et annet EØS-register, oppgis hvilket register i stedet.',
+            'The duty covers a NUF; if its owner data are in another EEA register, that register is named instead.',
+          )
+        : yes('Plikten gjelder alle selskaper av denne typen.', 'The duty covers every company of this type.'),
+    legal_reference: `${RRHL} §§ 2 og 3 første ledd; forskrift 21. juni 2021 til loven § 1-2`,
+    due_rule_nb: 'Plikten gjaldt fra 31. juli 2025; nye enheter innen 14 dager etter registreringen, endringer innen 14 dager.',
+    due_rule_en: 'Mandatory from 31 July 2025; new entities within 14 days of registration, changes within 14 days.',
+    shift: {
+      policy: 'none',
+      reason_nb: 'Ingen regel om å flytte denne fristen til neste virkedag er funnet.',
+      reason_en: 'No rule moving this deadline to the next working day has been found.',
+    },
+    periods: (y) => (y === 2025 ? [{ key: '2025', label: '2025', end: ymd(2025, 7, 31), legal_due: ymd(2025, 7, 31) }] : []),
+    recurring: false,
+  },
+  {
+    id: 'revisjon',
+    name_nb: 'Revisjonsplikt',
+    name_en: 'Statutory audit',
+    description_nb: 'Årsregnskapet revideres av en statsautorisert eller registrert revisor; revisjonsberetningen sendes med årsregnskapet.',
+    description_en: 'The annual accounts are audited by a state-authorised or registered auditor; the auditor’s report goes with the accounts.',
+    category: 'audit',
+    frequency: 'annual',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: ['annual_turnover_nok', 'total_assets_nok', 'employee_count'],
+      NUF: ['norwegian_tax_liability', 'annual_turnover_nok', 'total_assets_nok', 'employee_count'],
+      ENK: ['total_assets_nok', 'employee_count', 'annual_turnover_nok'],
+      ANS: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner', 'total_assets_nok'],
+      DA: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner', 'total_assets_nok'],
+    },
+    condition_nb:
+      'AS (og NUF som tilsvarer AS) kan velge bort revisjon med driftsinntekter under 7 mill. kr, balansesum under 27 mill. kr og høyst 10 årsverk. Andre regnskapspliktige har revisjonsplikt fra 5 mill. kr i driftsinntekter.',
+    condition_en:
+      'An AS (and a NUF equivalent to one) may opt out with operating revenue under NOK 7 million, balance under NOK 27 million and at most 10 FTEs. Other entities with accounts duty must be audited from NOK 5 million in operating revenue.',
+    applies: (f) => auditDuty(f),
+    legal_reference: `${REVL} § 2-1; ${ASL} § 7-6 med forskrift om terskelverdier`,
+    due_rule_nb: 'Revisjonsberetningen sendes sammen med årsregnskapet, senest 31. juli året etter.',
+    due_rule_en: 'The auditor’s report is filed with the annual accounts, by 31 July of the following year.',
+    shift: ACCOUNTS_NO_SHIFT,
+    periods: (y) => annual(y, y === 2020 ? ymd(2021, 9, 30) : ymd(y + 1, 7, 31)),
+    recurring: true,
+  },
+  {
+    id: 'selskapsmelding',
+    name_nb: 'Selskapsmelding',
+    name_en: 'Partnership tax return',
+    description_nb: 'Selskapsmelding for ansvarlige selskaper; deltakerne leverer i tillegg egen skattemelding.',
+    description_en: 'Tax return of the partnership; the partners also file their own tax returns.',
+    category: 'tax',
+    frequency: 'annual',
+    entity_types: ['ANS', 'DA'],
+    reads: { ANS: [], DA: [] },
+    condition_nb: 'Alle ansvarlige selskaper (ANS og DA).',
+    condition_en: 'Every general partnership (ANS and DA).',
+    applies: () => yes('Ansvarlige selskaper skal alltid levere selskapsmelding.', 'A general partnership must always file the partnership return.'),
+    legal_reference: `${SKTFVL} § 8-9; ${SKTFVFS} § 8-2-3`,
+    due_rule_nb: '31. mai året etter inntektsåret.',
+    due_rule_en: '31 May of the year after the income year.',
+    shift: FILING_SHIFT,
+    periods: (y) => annual(y, ymd(y + 1, 5, 31)),
+    recurring: true,
+  },
+  {
+    id: 'skattemelding-naering',
+    name_nb: 'Skattemelding for næringsdrivende',
+    name_en: 'Tax return for sole traders',
+    description_nb: 'Innehaveren leverer skattemelding med næringsspesifikasjon for foretaket.',
+    description_en: 'The owner files a tax return with the business specification for the sole proprietorship.',
+    category: 'tax',
+    frequency: 'annual',
+    entity_types: ['ENK'],
+    reads: { ENK: [] },
+    condition_nb: 'Alle enkeltpersonforetak.',
+    condition_en: 'Every sole proprietorship.',
+    applies: () => yes('Innehaveren av et enkeltpersonforetak skal alltid levere skattemelding for næringsdrivende.', 'The owner of a sole proprietorship must always file the tax return for sole traders.'),
+    legal_reference: `${SKTFVL} § 8-2; ${SKTFVFS} § 8-2-3`,
+    due_rule_nb: '31. mai året etter inntektsåret.',
+    due_rule_en: '31 May of the year after the income year.',
+    shift: FILING_SHIFT,
+    periods: (y) => annual(y, ymd(y + 1, 5, 31)),
+    recurring: true,
+  },
+  {
+    id: 'skattemelding-upersonlig',
+    name_nb: 'Skattemelding for formues- og inntektsskatt for selskaper',
+    name_en: 'Company tax return',
+    description_nb: 'Selskapets skattemelding med næringsspesifikasjon.',
+    description_en: 'The company’s tax return with the business specification.',
+    category: 'tax',
+    frequency: 'annual',
+    entity_types: ['AS', 'NUF'],
+    reads: { AS: [], NUF: ['norwegian_tax_liability'] },
+    condition_nb: 'Alle aksjeselskap; NUF som er skattepliktige til Norge.',
+    condition_en: 'Every limited company; a NUF with tax liability to Norway.',
+    applies: (f) => {
+      if (f.entity_type === 'AS') return yes('Aksjeselskap skal alltid levere skattemelding.', 'A limited company must always file a tax return.')
+      if (f.norwegian_tax_liability === true) return yes('Foretaket er skattepliktig til Norge.', 'The branch is taxable in Norway.')
+      if (f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
+      return unknown(['norwegian_tax_liability'], 'Det er ukjent om foretaket er skattepliktig til Norge.', 'Whether the branch is taxable in Norway is unknown.')
+    },
+    legal_reference: `${SKTFVL} § 8-2; ${SKTFVFS} § 8-2-3`,
+    due_rule_nb: '31. mai året etter inntektsåret.',
+    due_rule_en: '31 May of the year after the income year.',
+    shift: FILING_SHIFT,
+    periods: (y) => annual(y, ymd(y + 1, 5, 31)),
+    recurring: true,
+  },
+]
+
+// ---------------------------------------------------------------------------------------------
+// Conditions too long to read inline
+
+function advanceTaxVerdict(f: CompanyFacts): Verdict {
+  if (f.advance_tax_assessed === true) return yes('Skatteetaten har skrevet ut forskuddsskatt.', 'The Tax Administration has assessed advance tax.')
+  if (f.advance_tax_assessed === false) return no('Det er ikke skrevet ut forskuddsskatt.', 'No advance tax has been assessed.')
+  return unknown(['advance_tax_assessed'], 'Det er ukjent om det er skrevet ut forskuddsskatt.', 'Whether advance tax has been assessed is unknown.')
+}
+
+const NOK = (n: number) => `${(n / 1_000_000).toLocaleString('nb-NO')} mill. kr`
+const NOK_EN = (n: number) => `NOK ${(n / 1_000_000).toLocaleString('en-GB')} million`
+
+/** Regnskapsplikt (rskl. § 1-2): the thresholds by entity type. */
+export function accountsDuty(f: CompanyFacts): Verdict {
+  switch (f.entity_type) {
+    case 'AS':
+      return yes('Aksjeselskap har alltid regnskapsplikt.', 'A limited company always has the duty to keep and file accounts.')
+    case 'NUF':
+      if (f.norwegian_tax_liability === true) return yes('Foretaket driver virksomhet og er skattepliktig i Norge.', 'The branch does business and is taxable in Norway.')
+      if (f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig i Norge.', 'The branch is not taxable in Norway.')
+      return unknown(['norwegian_tax_liability'], 'Det er ukjent om foretaket er skattepliktig i Norge.', 'Whether the branch is taxable in Norway is unknown.')
+    case 'ENK': {
+      if ((f.total_assets_nok ?? 0) > 20_000_000) return yes(`Eiendelene er over ${NOK(20_000_000)}.`, `Assets exceed ${NOK_EN(20_000_000)}.`)
+      if ((f.employee_count ?? 0) > 20) return yes('Foretaket har over 20 årsverk.', 'The business has more than 20 FTEs.')
+      const missing = (['total_assets_nok', 'employee_count'] as const).filter((k) => f[k] === null)
+      if (missing.length) return unknown([...missing], 'Eiendeler og årsverk avgjør regnskapsplikten, og minst én av dem er ukjent.', 'Assets and FTEs decide the duty, and at least one is unknown.')
+      return no(`Eiendeler under ${NOK(20_000_000)} og høyst 20 årsverk.`, `Assets under ${NOK_EN(20_000_000)} and at most 20 FTEs.`)
+    }
+    case 'ANS':
+    case 'DA': {
+      // Duty unless ALL hold: sales < 5 M, < 5 FTEs, ≤ 5 partners, no limited-liability partner.
+      if ((f.annual_turnover_nok ?? 0) >= 5_000_000) return yes(`Salgsinntekten er minst ${NOK(5_000_000)}.`, `Sales are at least ${NOK_EN(5_000_000)}.`)
+      if ((f.employee_count ?? 0) >= 5) return yes('Selskapet har minst 5 årsverk.', 'The partnership has at least 5 FTEs.')
+      if ((f.partner_count ?? 0) > 5) return yes('Selskapet har over 5 deltakere.', 'The partnership has more than 5 partners.')
+      if (f.has_limited_liability_partner === true) return yes('En deltaker er et selskap med begrenset ansvar.', 'A partner is a company with limited liability.')
+      const missing = (['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner'] as const).filter((k) => f[k] === null)
+      if (missing.length) return unknown([...missing], 'Salgsinntekt, årsverk og deltakere avgjør regnskapsplikten, og noe av dette er ukjent.', 'Sales, FTEs and partners decide the duty, and some of it is unknown.')
+      return no('Under alle grensene for regnskapsplikt for ansvarlige selskaper.', 'Below every threshold of the accounts duty for partnerships.')
+    }
+  }
+}
+
+/** Revisjonsplikt (revl. § 2-1, asl. § 7-6). */
+export function auditDuty(f: CompanyFacts): Verdict {
+  if (f.entity_type === 'AS' || f.entity_type === 'NUF') {
+    if (f.entity_type === 'NUF') {
+      const duty = accountsDuty(f)
+      if (duty.result !== 'applicable') return duty.result === 'not_applicable' ? no('Foretaket har ikke regnskapsplikt i Norge.', 'The branch has no accounts duty in Norway.') : duty
+    }
+    if ((f.annual_turnover_nok ?? 0) >= 7_000_000) return yes(`Driftsinntektene er minst ${NOK(7_000_000)}.`, `Operating revenue is at least ${NOK_EN(7_000_000)}.`)
+    if ((f.total_assets_nok ?? 0) >= 27_000_000) return yes(`Balansesummen er minst ${NOK(27_000_000)}.`, `The balance-sheet total is at least ${NOK_EN(27_000_000)}.`)
+    if ((f.employee_count ?? 0) > 10) return yes('Selskapet har over 10 årsverk.', 'The company has more than 10 FTEs.')
+    const missing = (['annual_turnover_nok', 'total_assets_nok', 'employee_count'] as const).filter((k) => f[k] === null)
+    if (missing.length) return unknown([...missing], 'Driftsinntekter, balansesum og årsverk avgjør om selskapet kan velge bort revisjon, og noe av dette er ukjent.', 'Revenue, balance and FTEs decide whether the company may opt out of audit, and some of it is unknown.')
+    return no(
+      'Under alle tersklene: selskapet kan velge bort revisjon ved vedtak i generalforsamlingen.',
+      'Below every threshold: the company may opt out of audit by a decision of the general meeting.',
+    )
+  }
+  const duty = accountsDuty(f)
+  if (duty.result === 'not_applicable') return no('Uten regnskapsplikt er det heller ingen revisjonsplikt.', 'Without a duty to file accounts there is no audit duty either.')
+  if (duty.result === 'insufficient_data') return { ...duty, reason_nb: `Revisjonsplikten følger regnskapsplikten. ${duty.reason_nb}`, reason_en: `The audit duty follows the accounts duty. ${duty.reason_en}` }
+  if ((f.annual_turnover_nok ?? 0) >= 5_000_000) return yes(`Driftsinntektene er minst ${NOK(5_000_000)}.`, `Operating revenue is at least ${NOK_EN(5_000_000)}.`)
+  if (f.entity_type !== 'ENK') {
+    if ((f.partner_count ?? 0) > 5) return yes('Ansvarlige selskaper med over 5 deltakere har alltid revisjonsplikt.', 'A partnership with more than 5 partners must always be audited.')
+    if (f.has_limited_liability_partner === true && ((f.total_assets_nok ?? 0) > 20_000_000 || (f.employee_count ?? 0) > 10)) {
+      return yes('Deltaker med begrenset ansvar og balansesum over 20 mill. kr eller over 10 årsverk.', 'A limited-liability partner and a balance over NOK 20 million or more than 10 FTEs.')
+    }
+  }
+  const needed: FactName[] = f.entity_type === 'ENK' ? ['annual_turnover_nok'] : ['annual_turnover_nok', 'partner_count', 'has_limited_liability_partner']
+  if (f.entity_type !== 'ENK' && f.has_limited_liability_partner === true) needed.push('total_assets_nok', 'employee_count')
+  const missing = needed.filter((k) => f[k] === null)
+  if (missing.length) return unknown(missing, 'Driftsinntektene avgjør revisjonsplikten, og noe av grunnlaget er ukjent.', 'Operating revenue decides the audit duty, and some of the basis is unknown.')
+  return no(`Driftsinntekter under ${NOK(5_000_000)}: ingen revisjonsplikt.`, `Operating revenue under ${NOK_EN(5_000_000)}: no audit duty.`)
+}
+
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.id === id)
+}
+
+/** The last day a rule's one-time duty runs for a company registered on `registered` (rrhl.: 14 days). */
+export function beneficialOwnersDue(registered: LocalDate | null): LocalDate {
+  const start = ymd(2025, 7, 31)
+  if (!registered) return start
+  const due = addDays(registered, 14)
+  return due > start ? due : start
+}

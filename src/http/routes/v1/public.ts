@@ -1,0 +1,36 @@
+import { osloDate } from '../../../lib/oslo-time.ts'
+import type { EntityType } from '../../../domain/rulebook/facts.ts'
+import { publicDeadlines, publicObligations } from '../../../domain/rulebook/public.ts'
+import type { PublicDeadlinesQuery, PublicObligationsQuery } from '../../../schemas/rulebook.ts'
+import type { Handler } from '../../context.ts'
+import { precompute, type PrecomputedData } from '../../envelope.ts'
+
+/** The basis of every weekend/holiday shift in the calendar. */
+const SHIFT_BASIS = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'
+
+// The rulebook is fixed for the life of the process (one rulebook version): each answer is
+// computed, serialised and hashed once, on first request.
+const deadlinesByYear = new Map<number, PrecomputedData>()
+const obligationsByType = new Map<EntityType, PrecomputedData>()
+
+export const publicHandlers = {
+  getPublicDeadlines: (({ query, now, deps }) => {
+    const year = query.year ?? Number(osloDate(now).slice(0, 4))
+    let hit = deadlinesByYear.get(year)
+    if (!hit) {
+      hit = precompute({ year, timezone: 'Europe/Oslo', deadlines: publicDeadlines(year) })
+      deadlinesByYear.set(year, hit)
+    }
+    return { data: undefined, precomputed: hit, meta: { served_from: 'static', data_freshness: deps.startedAt, legal_basis: SHIFT_BASIS } }
+  }) satisfies Handler<{ query: typeof PublicDeadlinesQuery }>,
+
+  getPublicObligations: (({ query, deps }) => {
+    const type = query.entity_type
+    let hit = obligationsByType.get(type)
+    if (!hit) {
+      hit = precompute({ entity_type: type, obligations: publicObligations(type) })
+      obligationsByType.set(type, hit)
+    }
+    return { data: undefined, precomputed: hit, meta: { served_from: 'static', data_freshness: deps.startedAt } }
+  }) satisfies Handler<{ query: typeof PublicObligationsQuery }>,
+}

@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox'
+import { ENTITY_TYPES } from '../domain/rulebook/facts.ts'
+
+const Lit = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
+
+export const EntityType = Lit(ENTITY_TYPES, 'AS, ENK, ANS, DA or NUF')
+const Category = Lit(['tax', 'reporting', 'registration', 'audit'] as const)
+const Frequency = Lit(['annual', 'quarterly', 'monthly', 'bimonthly', 'one_time', 'per_pay_run'] as const, '`per_pay_run`: withholding from 2026, due after each payout')
+const Note = Type.Object({ nb: Type.String(), en: Type.String() })
+const OsloInstant = (description: string) => Type.String({ format: 'date-time', description })
+const SkippedDay = Type.Object({
+  date: Type.String({ format: 'date' }),
+  kind: Lit(['saturday', 'sunday', 'public_holiday'] as const),
+  name_nb: Type.Optional(Type.String()),
+  name_en: Type.Optional(Type.String()),
+})
+
+export const PublicDeadlinesQuery = Type.Object(
+  {
+    year: Type.Optional(Type.Integer({ minimum: 2020, maximum: 2100, description: 'calendar year (Oslo); default the current year' })),
+  },
+  { additionalProperties: false },
+)
+
+export const UniversalDeadline = Type.Object({
+  obligation_id: Type.String({ description: 'per-period id `<rule id>-<period key>`, e.g. `mva-termin-6-2026`, `a-melding-2026-03`, `aksjonaerregisteroppgave-2025`' }),
+  rule_id: Type.String({ description: 'the obligation in `/public/obligations`' }),
+  name_nb: Type.String(),
+  name_en: Type.String(),
+  category: Category,
+  period: Type.String({ description: '`YYYY-Tn` two-month term, `YYYY-A` annual VAT, `YYYY-MM` month, `YYYY` income or accounting year, `YYYY-Pn` instalment' }),
+  deadline: OsloInstant('end of the due day in Europe/Oslo, e.g. `2026-04-07T23:59:59+02:00`'),
+  submission_window_closes: OsloInstant('the same instant as `deadline`'),
+  adjusted_from: Type.Union([OsloInstant('the legal due date before a weekend/holiday shift'), Type.Null()]),
+  business_day_adjusted: Type.Boolean(),
+  adjustment: Type.Union([Type.Object({ reason: Note, skipped: Type.Array(SkippedDay) }), Type.Null()], { description: 'why the date moved' }),
+  not_adjusted_reason: Type.Union([Note, Type.Null()], { description: 'why a date on a weekend or holiday did not move (annual accounts)' }),
+  legal_reference: Type.String(),
+  applies_to_entity_types: Type.Array(EntityType),
+})
+
+export const PublicDeadlines = Type.Object({
+  year: Type.Integer(),
+  timezone: Type.Literal('Europe/Oslo'),
+  deadlines: Type.Array(UniversalDeadline, { description: 'every deadline falling in the year, by date' }),
+})
+
+export const PublicObligationsQuery = Type.Object({ entity_type: EntityType }, { additionalProperties: false })
+
+export const UniversalObligation = Type.Object({
+  obligation_id: Type.String(),
+  name_nb: Type.String(),
+  name_en: Type.String(),
+  description_nb: Type.String(),
+  description_en: Type.String(),
+  category: Category,
+  frequency: Frequency,
+  condition_nb: Type.String(),
+  condition_en: Type.String(),
+  tier_2_required: Type.Boolean({ description: 'true: deciding it for a specific company needs commercial (Tier 2) data' }),
+  tier_2_facts: Type.Array(Type.String()),
+  due_rule_nb: Type.String(),
+  due_rule_en: Type.String(),
+  moves_to_next_business_day: Type.Boolean(),
+  legal_reference: Type.String(),
+})
+
+export const PublicObligations = Type.Object({
+  entity_type: EntityType,
+  obligations: Type.Array(UniversalObligation),
+})

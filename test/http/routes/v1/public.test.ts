@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Value } from '@sinclair/typebox/value'
+import { PublicDeadlines, PublicObligations } from '../../../../src/schemas/rulebook.ts'
+import { canonicalJson } from '../../../../src/lib/canonical-json.ts'
+import { sha256Hex } from '../../../../src/lib/hash.ts'
+import { startApp, type TestApp } from '../../../helpers.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startApp()
+})
+afterAll(() => app.stop())
+
+describe('GET /api/v1/public/deadlines', () => {
+  test('defaults to the current Oslo year and matches its schema', async () => {
+    const body = await (await app.get('/api/v1/public/deadlines')).json()
+    expect(body.data.year).toBe(2026)
+    expect(Value.Check(PublicDeadlines, body.data)).toBe(true)
+    expect(body._meta).toMatchObject({ rulebook_version: '1.0.0', served_from: 'static' })
+    expect(body._meta.legal_basis).toContain('§ 5-5')
+    expect(body._meta.response_hash).toBe(`sha256:${sha256Hex(canonicalJson(body.data))}`)
+  })
+
+  test('the default year follows Oslo midnight, not UTC', async () => {
+    app.clock.set('2026-12-31T23:30:00Z') // 00:30 on 1 January 2027 in Oslo
+    try {
+      expect((await (await app.get('/api/v1/public/deadlines')).json()).data.year).toBe(2027)
+    } finally {
+      app.clock.set('2026-03-14T09:30:00.000Z')
+    }
+  })
+
+  test('gives the shifted March 2026 a-melding with the legal date and why it moved', async () => {
+    const { data } = await (await app.get('/api/v1/public/deadlines?year=2026')).json()
+    const e = data.deadlines.find((d: { obligation_id: string }) => d.obligation_id === 'a-melding-2026-03')
+    expect(e).toMatchObject({
+      rule_id: 'a-melding',
+      period: '2026-03',
+      deadline: '2026-04-07T23:59:59+02:00',
+      submission_window_closes: '2026-04-07T23:59:59+02:00',
+      adjusted_from: '2026-04-05T23:59:59+02:00',
+      business_day_adjusted: true,
+      applies_to_entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    })
+    expect(e.adjustment.reason.nb).toContain('andre påskedag')
+    expect(e.adjustment.skipped.map((s: { date: string }) => s.date)).toEqual(['2026-04-05', '2026-04-06'])
+    expect(e.legal_reference).toContain('a-opplysningsforskriften')
+  })
+
+  test('lists an entry under the year its deadline falls in', async () => {
+    const y2026 = (await (await app.get('/api/v1/public/deadlines?year=2026')).json()).data.deadlines.map((d: { obligation_id: string }) => d.obligation_id)
+    expect(y2026).toContain('mva-termin-6-2025')
+    expect(y2026).not.toContain('mva-termin-6-2026')
+  })
+
+  test('is sorted by deadline', async () => {
+    const { data } = await (await app.get('/api/v1/public/deadlines?year=2027')).json()
+    const dates = data.deadlines.map((d: { deadline: string }) => d.deadline.slice(0, 10))
+    expect(dates).toEqual([...dates].sort())
+  })
+
+  test('is byte-identical between calls for the same year', async () => {
+    const a = await (await app.get('/api/v1/public/deadlines?year=2031')).json()
+    const b = await (await app.get('/api/v1/public/deadlines?year=2031')).json()
+    expect(a.data).toEqual(b.data)
+    expect(a._meta.response_hash).toBe(b._meta.response_hash)
+  })
+
+  test.each(['2020', '2100'])('accepts the bound %s', async (year) => {
+    expect((await app.get(`/api/v1/public/deadlines?year=${year}`)).status).toBe(200)
+  })
+
+  test.each(['2019', '2101', 'abc', '2026.5', '', '-2026', '20260'])('rejects year=%p with VALIDATION_FAILED on year', async (year) => {
+    const res = await app.get(`/api/v1/public/deadlines?year=${year}`)
+    expect(res.status).toBe(400)
+    const body = await res.json()
+    expect(body.error_code).toBe('VALIDATION_FAILED')
+    expect(body.explanation.details.map((d: { field: string }) => d.field)).toContain('year')
+  })
+
+  test('rejects an unknown query parameter', async () => {
+    const res = await app.get('/api/v1/public/deadlines?yaer=2026')
+    expect(res.status).toBe(400)
+    expect((await res.json()).explanation.details.map((d: { field: string }) => d.field)).toContain('yaer')
+  })
+})
+
+describe('GET /api/v1/public/obligations', () => {
+  test.each(['AS', 'ENK', 'ANS', 'DA', 'NUF'])('lists the obligations of %s and matches the schema', async (type) => {
+    const body = await (await app.get(`/api/v1/public/obligations?entity_type=${type}`)).json()
+    expect(body.data.entity_type).toBe(type)
+    expect(Value.Check(PublicObligations, body.data)).toBe(true)
+    const ids = body.data.obligations.map((o: { obligation_id: string }) => o.obligation_id)
+    expect(ids).toEqual([...ids].sort())
+  })
+
+  test('marks what needs Tier 2 data for an AS as the rulebook matrix says', async () => {
+    const { data } = await (await app.get('/api/v1/public/obligations?entity_type=AS')).json()
+    const t2 = Object.fromEntries(data.obligations.map((o: { obligation_id: string; tier_2_required: boolean }) => [o.obligation_id, o.tier_2_required]))
+    expect(t2).toMatchObject({
+      aksjonaerregisteroppgave: false,
+      arsregnskap: false,
+      'skattemelding-upersonlig': false,
+      'reelle-rettighetshavere': false,
+      'mva-termin': false,
+      'a-melding': true,
+      'arbeidsgiveravgift-termin': true,
+      revisjon: true,
+      'forskuddsskatt-upersonlig': true,
+      'mva-arstermin': true,
+    })
+  })
+
+  test('a sole proprietorship needs Tier 2 data for its accounts duty but not for its tax return', async () => {
+    const { data } = await (await app.get('/api/v1/public/obligations?entity_type=ENK')).json()
+    const byId = Object.fromEntries(data.obligations.map((o: { obligation_id: string }) => [o.obligation_id, o]))
+    expect(byId.arsregnskap.tier_2_required).toBe(true)
+    expect(byId['skattemelding-naering'].tier_2_required).toBe(false)
+    expect(byId['reelle-rettighetshavere']).toBeUndefined()
+  })
+
+  test.each(['', 'as', 'ASA', 'SA'])('rejects entity_type=%p with VALIDATION_FAILED', async (type) => {
+    const res = await app.get(`/api/v1/public/obligations?entity_type=${type}`)
+    expect(res.status).toBe(400)
+    expect((await res.json()).explanation.details.map((d: { field: string }) => d.field)).toContain('entity_type')
+  })
+
+  test('requires entity_type', async () => {
+    const res = await app.get('/api/v1/public/obligations')
+    expect(res.status).toBe(400)
+    expect((await res.json()).explanation.details).toContainEqual({ field: 'entity_type', message: 'is required' })
+  })
+})
