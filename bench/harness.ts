@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
 import autocannon from 'autocannon'
 
 export interface LoadResult {
@@ -35,8 +36,7 @@ end`
   const args = ['-t', '1', '-c', String(o.connections), '-d', `${o.seconds}s`, '--latency', '-s', path]
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}: ${v}`)
   const out = spawnSync('wrk', [...args, o.url], { encoding: 'utf8' })
-  const line = out.stdout.trim().split('\n').at(-1)!
-  const r = JSON.parse(line)
+  const r = JSON.parse(out.stdout.trim().split('\n').at(-1)!)
   return { tool: 'wrk', rps: r.rps, p50_ms: r.p50, p99_ms: r.p99, non2xx: r.non2xx }
 }
 
@@ -60,4 +60,50 @@ export async function startServer(script: string, env: Record<string, string> = 
     const m = /ready (\d+)/.exec(text)
     if (m) return { port: Number(m[1]), stop: () => proc.kill() }
   }
+}
+
+export const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+export const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
+
+export function machine(): string {
+  return `${cpus().length} × ${cpus()[0]?.model.trim()}, Bun ${Bun.version}; client and servers on the same machine`
+}
+
+/**
+ * One GET path of the real service beside a bare Bun.serve answering with the bytes the service
+ * sent, for each case of request headers (`$ETAG` in a value is replaced by the response's ETag).
+ * Returns a Markdown section.
+ */
+export async function compareWithBare(title: string, command: string, path: string, cases: [string, Record<string, string>][]): Promise<string> {
+  const plikt = await startServer('bench/servers/plikt.ts')
+  const sample = await fetch(`http://127.0.0.1:${plikt.port}${path}`)
+  const etag = sample.headers.get('etag') ?? ''
+  const bodyFile = `/tmp/plikt-bench-${process.pid}.json`
+  writeFileSync(bodyFile, new Uint8Array(await sample.arrayBuffer()))
+  const bare = await startServer('bench/servers/bare.ts', { BODY_FILE: bodyFile, ETAG: etag })
+  const rows: string[] = []
+  try {
+    for (const [name, raw] of cases) {
+      const headers = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.replace('$ETAG', etag)]))
+      const urls = [plikt, bare].map((s) => `http://127.0.0.1:${s.port}${path}`)
+      for (const url of urls) await load({ url, headers, seconds: 2, connections }) // warm-up
+      const [p, b] = [await load({ url: urls[0]!, headers, seconds, connections }), await load({ url: urls[1]!, headers, seconds, connections })]
+      rows.push(
+        `| ${name} | ${p.rps.toFixed(0)} | ${p.p50_ms.toFixed(2)} / ${p.p99_ms.toFixed(2)} | ${b.rps.toFixed(0)} | ${b.p50_ms.toFixed(2)} / ${b.p99_ms.toFixed(2)} | ${((p.rps / b.rps) * 100).toFixed(0)} % | ${p.tool} |`,
+      )
+    }
+  } finally {
+    plikt.stop()
+    bare.stop()
+  }
+  return [
+    `### ${title} — ${new Date().toISOString().slice(0, 10)}`,
+    '',
+    `Command: \`${command}\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}); machine: ${machine()}.`,
+    '',
+    '| case | Plikt req/s | Plikt p50 / p99 ms | bare req/s | bare p50 / p99 ms | ratio | client |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n')
 }

@@ -35,9 +35,9 @@ function coerceQuery(schema: TObject | undefined, query: Record<string, unknown>
   }
 }
 
-function render(op: Operation, out: HandlerOutput, now: Date, request: Request): Response {
+function render(op: Operation, out: HandlerOutput, now: Date, request: Request, correlationId: string): Response {
   const status = out.status ?? op.successStatus
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...out.headers }
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...out.headers }
   if (op.format === 'html') {
     return new Response(String(out.data), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
   }
@@ -46,7 +46,7 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request):
   if (op.responseHeaders?.ETag) {
     // The tag validates `data`; `_meta.response_timestamp` is per response and not part of it.
     const etag = `"${hash.slice('sha256:'.length)}"`
-    if (ifNoneMatch(request, etag)) return notModified(etag)
+    if (ifNoneMatch(request, etag)) return notModified(etag, { 'x-correlation-id': correlationId })
     headers.etag = etag
     headers['cache-control'] = 'no-cache'
   }
@@ -69,7 +69,11 @@ export function createApp(deps: AppDeps) {
         const now = deps.clock.now()
         const state = stateOf(ctx.request)
         const out = handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now })
-        const finish = (o: HandlerOutput | Response) => (o instanceof Response ? o : render(op, o, now, ctx.request))
+        const finish = (o: HandlerOutput | Response) => {
+          if (o instanceof Response) return o
+          state.correlationStamped = true
+          return render(op, o, now, ctx.request, state.correlationId)
+        }
         // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
         return out instanceof Promise ? out.then(finish) : finish(out)
       },

@@ -23,6 +23,8 @@ export interface RequestState {
   /** the matched route template, for logs */
   route: string | null
   consumerId: string | null
+  /** set once the response was built with X-Correlation-ID, so the outer layer need not touch its headers */
+  correlationStamped: boolean
 }
 
 type In<S, Fallback> = S extends TSchema ? Static<S> : Fallback

@@ -74,17 +74,39 @@ export interface PrecomputedData {
   hash: string
   /** the bytes of `{"success":true,"data":<data>,"_meta":` */
   prefix: Uint8Array
+  /** the last body built: bodies built in the same millisecond with the same `_meta` are identical */
+  last?: { ms: number; meta: MetaInput; body: Uint8Array }
 }
 
 const encoder = new TextEncoder()
-const CLOSE = encoder.encode('}')
 
 export function precompute(data: unknown): PrecomputedData {
   return { hash: responseHash(data), prefix: encoder.encode(`{"success":true,"data":${JSON.stringify(data)},"_meta":`) }
 }
 
-export function precomputedBody(p: PrecomputedData, meta: MetaInput, now: Date): Blob {
-  return new Blob([p.prefix, JSON.stringify(buildMeta(meta, now, p.hash)), CLOSE])
+function sameMeta(a: MetaInput, b: MetaInput): boolean {
+  const ka = Object.keys(a) as (keyof MetaInput)[]
+  if (ka.length !== Object.keys(b).length) return false
+  for (const k of ka) {
+    const x = a[k]
+    const y = b[k]
+    if (x instanceof Date && y instanceof Date ? x.getTime() !== y.getTime() : x !== y) return false
+  }
+  return true
+}
+
+export function precomputedBody(p: PrecomputedData, meta: MetaInput, now: Date): Uint8Array {
+  const ms = now.getTime()
+  if (p.last && p.last.ms === ms && sameMeta(p.last.meta, meta)) return p.last.body
+  const tail = `${JSON.stringify(buildMeta(meta, now, p.hash))}}`
+  // One allocation with `_meta` encoded in place; a Blob or a concatenation cost more than the
+  // rest of the request together (bench/RESULTS.md).
+  const out = Buffer.allocUnsafe(p.prefix.length + tail.length * 3)
+  out.set(p.prefix, 0)
+  const { written } = encoder.encodeInto(tail, out.subarray(p.prefix.length))
+  const body = out.subarray(0, p.prefix.length + written)
+  p.last = { ms, meta, body }
+  return body
 }
 
 export function errorBody(err: AppError, now: Date, baseUrl: string) {
@@ -103,7 +125,8 @@ export function errorBody(err: AppError, now: Date, baseUrl: string) {
   }
 }
 
-export function errorResponse(err: AppError, now: Date, baseUrl: string): Response {
+export function errorResponse(err: AppError, now: Date, baseUrl: string, correlationId?: string): Response {
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', ...err.options.headers })
+  if (correlationId) headers.set('x-correlation-id', correlationId)
   return new Response(JSON.stringify(errorBody(err, now, baseUrl)), { status: err.status, headers })
 }

@@ -61,7 +61,8 @@ export function toAppError(code: string | number, error: unknown, request: Reque
 export function renderError(code: string | number, error: unknown, request: Request, deps: AppDeps): Response {
   const known = toAppError(code, error, request)
   const state = stateOf(request)
-  if (known) return errorResponse(known, deps.clock.now(), deps.config.baseUrl)
+  state.correlationStamped = true
+  if (known) return errorResponse(known, deps.clock.now(), deps.config.baseUrl, state.correlationId)
   const err = error instanceof Error ? error : new Error(String(error))
   deps.logger.error('unhandled error', {
     correlation_id: state.correlationId,
@@ -69,5 +70,5 @@ export function renderError(code: string | number, error: unknown, request: Requ
     error: err.message,
     stack: err.stack,
   })
-  return errorResponse(new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl)
+  return errorResponse(new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.correlationId)
 }

@@ -59,9 +59,12 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
           stack: e instanceof Error ? e.stack : undefined,
         })
       }
-      response = errorResponse(e instanceof AppError ? e : new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl)
+      response = errorResponse(e instanceof AppError ? e : new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.correlationId)
+      state.correlationStamped = true
     }
-    response.headers.set('x-correlation-id', state.correlationId)
+    // Routes and the error renderer stamp it when they build the response; reading
+    // `response.headers` otherwise would make Bun materialise a Headers object per request.
+    if (!state.correlationStamped) response.headers.set('x-correlation-id', state.correlationId)
     deps.logger.info('request', {
       method: request.method,
       route: state.route,
