@@ -19,6 +19,7 @@ const SkippedDay = Type.Object({
 export const PublicDeadlinesQuery = Type.Object(
   {
     year: Type.Optional(Type.Integer({ minimum: 2020, maximum: 2100, description: 'calendar year (Oslo); default the current year' })),
+    entity_type: Type.Optional(Type.Union(ENTITY_TYPES.map((v) => Type.Literal(v)), { description: 'only the deadlines that can concern this company type' })),
   },
   { additionalProperties: false },
 )
@@ -42,6 +43,7 @@ export const UniversalDeadline = Type.Object({
 
 export const PublicDeadlines = Type.Object({
   year: Type.Integer(),
+  entity_type: Type.Union([EntityType, Type.Null()], { description: 'the filter asked for, or null' }),
   timezone: Type.Literal('Europe/Oslo'),
   deadlines: Type.Array(UniversalDeadline, { description: 'every deadline falling in the year, by date' }),
 })

@@ -22,11 +22,12 @@ export interface UniversalDeadline {
   applies_to_entity_types: EntityType[]
 }
 
-/** Every deadline that falls in calendar year `year` (Oslo), in date order. */
-export function publicDeadlines(year: number): UniversalDeadline[] {
+/** Every deadline that falls in calendar year `year` (Oslo), in date order; optionally for one company type. */
+export function publicDeadlines(year: number, entityType?: EntityType): UniversalDeadline[] {
   const from = ymd(year, 1, 1)
   const to = ymd(year, 12, 31)
-  return RULES.flatMap((rule) => instancesBetween(rule, from, to))
+  return RULES.filter((rule) => !entityType || rule.entity_types.includes(entityType))
+    .flatMap((rule) => instancesBetween(rule, from, to))
     .sort((a, b) => (a.due === b.due ? (a.id < b.id ? -1 : 1) : a.due < b.due ? -1 : 1))
     .map((inst) => {
       const deadline = endOfOsloDay(inst.due)

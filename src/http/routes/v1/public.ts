@@ -10,16 +10,18 @@ const SHIFT_BASIS = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsl
 
 // The rulebook is fixed for the life of the process (one rulebook version): each answer is
 // computed, serialised and hashed once, on first request.
-const deadlinesByYear = new Map<number, PrecomputedData>()
+const deadlinesByYear = new Map<string, PrecomputedData>()
 const obligationsByType = new Map<EntityType, PrecomputedData>()
 
 export const publicHandlers = {
   getPublicDeadlines: (({ query, now, deps }) => {
     const year = query.year ?? Number(osloDate(now).slice(0, 4))
-    let hit = deadlinesByYear.get(year)
+    const type = query.entity_type ?? null
+    const key = `${year}:${type ?? ''}`
+    let hit = deadlinesByYear.get(key)
     if (!hit) {
-      hit = precompute({ year, timezone: 'Europe/Oslo', deadlines: publicDeadlines(year) })
-      deadlinesByYear.set(year, hit)
+      hit = precompute({ year, entity_type: type, timezone: 'Europe/Oslo', deadlines: publicDeadlines(year, type ?? undefined) })
+      deadlinesByYear.set(key, hit)
     }
     return { data: undefined, precomputed: hit, meta: { served_from: 'static', data_freshness: deps.startedAt, legal_basis: SHIFT_BASIS } }
   }) satisfies Handler<{ query: typeof PublicDeadlinesQuery }>,

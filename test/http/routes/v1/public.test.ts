@@ -78,6 +78,25 @@ describe('GET /api/v1/public/deadlines', () => {
     expect(body.explanation.details.map((d: { field: string }) => d.field)).toContain('year')
   })
 
+  test('filters to the deadlines that can concern one company type', async () => {
+    const { data } = await (await app.get('/api/v1/public/deadlines?year=2026&entity_type=AS')).json()
+    expect(data.entity_type).toBe('AS')
+    const rules = new Set(data.deadlines.map((d: { rule_id: string }) => d.rule_id))
+    expect(rules.has('aksjonaerregisteroppgave')).toBe(true)
+    expect(rules.has('selskapsmelding')).toBe(false)
+    expect(rules.has('skattemelding-naering')).toBe(false)
+    expect(data.deadlines.every((d: { applies_to_entity_types: string[] }) => d.applies_to_entity_types.includes('AS'))).toBe(true)
+    const all = (await (await app.get('/api/v1/public/deadlines?year=2026')).json()).data
+    expect(all.entity_type).toBeNull()
+    expect(all.deadlines.length).toBeGreaterThan(data.deadlines.length)
+  })
+
+  test('rejects an unknown entity_type filter', async () => {
+    const res = await app.get('/api/v1/public/deadlines?entity_type=ASA')
+    expect(res.status).toBe(400)
+    expect((await res.json()).explanation.details.map((d: { field: string }) => d.field)).toContain('entity_type')
+  })
+
   test('rejects an unknown query parameter', async () => {
     const res = await app.get('/api/v1/public/deadlines?yaer=2026')
     expect(res.status).toBe(400)
