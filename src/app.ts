@@ -5,7 +5,14 @@
 import { Elysia } from 'elysia'
 import type { TObject } from '@sinclair/typebox'
 import { allOperations, type Operation, type OperationId } from './operations.ts'
-import type { AppDeps, Handler, HandlerOutput } from './http/context.ts'
+import type { AppDeps, Handler, HandlerOutput, RequestState } from './http/context.ts'
+import type { Config } from './config.ts'
+import type { Clock } from './lib/clock.ts'
+import type { Logger } from './lib/log.ts'
+import type { Sql } from './store/db.ts'
+import { admit, execute } from './http/pipeline.ts'
+import { smtpMailer } from './upstream/mail/smtp.ts'
+import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
 import { ifNoneMatch, notModified } from './http/etag.ts'
 import { renderError } from './http/errors.ts'
@@ -35,9 +42,10 @@ function coerceQuery(schema: TObject | undefined, query: Record<string, unknown>
   }
 }
 
-function render(op: Operation, out: HandlerOutput, now: Date, request: Request, correlationId: string): Response {
+function render(op: Operation, out: HandlerOutput, now: Date, request: Request, state: RequestState): Response {
   const status = out.status ?? op.successStatus
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...out.headers }
+  const correlationId = state.correlationId
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...state.extraHeaders, ...out.headers }
   if (op.format === 'html') {
     return new Response(String(out.data), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
   }
@@ -57,33 +65,47 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
   return new Response(body, { status, headers })
 }
 
-export function createApp(deps: AppDeps) {
+/** Extra operations and handlers: how tests register an operation the product does not have yet. */
+export interface Extension {
+  operations: Operation[]
+  handlers: Record<string, Handler<any>>
+}
+
+export function createApp(deps: AppDeps, extension?: Extension) {
   const app = new Elysia({ normalize: false })
   app.onError(({ code, error, request }) => renderError(code, error, request, deps))
-  for (const op of allOperations) {
-    const handler = handlers[op.id as OperationId]!
+  const all = extension ? [...allOperations, ...extension.operations] : allOperations
+  const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
+  for (const op of all) {
+    const handler = table[op.id]!
     app.route(
       op.method,
       op.path,
       (ctx: { params: any; query: any; body: any; request: Request }) => {
-        const now = deps.clock.now()
         const state = stateOf(ctx.request)
-        const out = handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now })
+        const invoke = (): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
+          handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now: deps.clock.now(), principal: state.principal })
         const finish = (o: HandlerOutput | Response) => {
           if (o instanceof Response) return o
           state.correlationStamped = true
-          return render(op, o, now, ctx.request, state.correlationId)
+          return render(op, o, deps.clock.now(), ctx.request, state)
         }
-        // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
-        return out instanceof Promise ? out.then(finish) : finish(out)
+        if (op.idempotency === null && op.costOre === 0) {
+          // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
+          const out = invoke()
+          return out instanceof Promise ? out.then(finish) : finish(out)
+        }
+        return execute(op, { request: ctx.request, body: ctx.body, state }, deps, async () => finish(await invoke()))
       },
       {
         ...(op.request.params ? { params: op.request.params } : {}),
         ...(op.request.query ? { query: op.request.query } : {}),
         ...(op.request.body ? { body: op.request.body } : {}),
         transform: (ctx: { request: Request; query: Record<string, unknown> }) => {
-          stateOf(ctx.request).route = op.path
+          const state = stateOf(ctx.request)
+          state.route = op.path
           coerceQuery(op.request.query, ctx.query)
+          return admit(op, ctx.request, state, deps)
         },
       } as never,
     )
@@ -95,9 +117,15 @@ export function createApp(deps: AppDeps) {
   return app
 }
 
+/** Everything the surfaces need, chosen once: the composition root for main, tests and benchmarks. */
+export function composeDeps(base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date }, overrides: Partial<AppDeps> = {}): AppDeps {
+  const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
+  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, ...overrides }
+}
+
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */
-export function createHandler(deps: AppDeps): (request: Request) => Promise<Response> {
-  const app = createApp(deps)
+export function createHandler(deps: AppDeps, extension?: Extension): (request: Request, server?: { requestIP(r: Request): { address: string } | null }) => Promise<Response> {
+  const app = createApp(deps, extension)
   app.compile()
   return createFetch(app, deps)
 }

@@ -16,6 +16,13 @@ export interface Config {
   /** public address used in links (docs_url, magic links); no trailing slash */
   baseUrl: string
   logLevel: 'debug' | 'info' | 'warn' | 'error'
+  /** take the client address from the first X-Forwarded-For entry (behind a trusted proxy only) */
+  trustProxy: boolean
+  /** smtp(s)://user:pass@host:port; unset → mail goes to the outbox and the log */
+  smtpUrl: string | null
+  mailFrom: string
+  /** the largest top-up request, in øre */
+  topupCeilingOre: number
 }
 
 export class ConfigError extends Error {
@@ -38,6 +45,12 @@ function oneOf<T extends string>(env: Record<string, string | undefined>, name: 
     throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`)
   }
   return raw as T
+}
+
+function smtpUrl(raw: string | undefined): string | null {
+  if (!raw) return null
+  if (!/^smtps?:\/\/[^/\s]+/.test(raw)) throw new ConfigError('SMTP_URL must look like smtp://user:password@host:587 or smtps://…')
+  return raw
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -63,5 +76,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken,
     baseUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
+    trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || 'Plikt <no-reply@localhost>',
+    topupCeilingOre: int(env, 'TOPUP_CEILING_ORE', 100_000, 1_000, 100_000_000),
   }
 }

@@ -1,6 +1,6 @@
 /** Start: config → database → migrations → app → listen; graceful shutdown on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from './config.ts'
-import { createHandler } from './app.ts'
+import { composeDeps, createHandler } from './app.ts'
 import { systemClock } from './lib/clock.ts'
 import { createLogger } from './lib/log.ts'
 import { DatabaseLockedError, openDatabase } from './store/db.ts'
@@ -17,7 +17,8 @@ async function main() {
     await db.close()
     throw e
   }
-  const fetch = createHandler({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger, startedAt: new Date() })
+  const deps = composeDeps({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger })
+  const fetch = createHandler(deps)
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: 8 * 1024 * 1024 })
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
   logger.info('listening', { url: where, database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL' })

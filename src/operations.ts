@@ -10,6 +10,21 @@ import { PublicDeadlines, PublicDeadlinesQuery, PublicObligations, PublicObligat
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
+/**
+ * How a caller proves who it is: nothing; an API key (Category B: with `scope`, or any valid key
+ * when `scope` is null); the browser session cookie (every `/api/v1/account/*` management route);
+ * the operator's ADMIN_TOKEN; or either a session or a key.
+ */
+export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session'
+
+/** An operation's own rate limit, on top of the tier limits every keyed call has. */
+export interface OperationLimit {
+  per: 'ip' | 'key' | 'consumer'
+  max: number
+  window: 'minute' | 'hour'
+  code: 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED'
+}
+
 export interface Operation {
   /** OpenAPI operationId */
   id: string
@@ -20,6 +35,12 @@ export interface Operation {
   category: 'A' | 'B' | 'admin' | 'session' | 'discovery'
   /** how the body is rendered: the spec envelope, plain JSON, or HTML */
   format: 'envelope' | 'json' | 'html'
+  auth: AuthMode
+  limits: OperationLimit[]
+  /** `Idempotency-Key` handling (DESIGN §5): required, optional, or not offered */
+  idempotency: 'required' | 'optional' | null
+  /** request body encoding: JSON (API) or an HTML form (pages) */
+  bodyType: 'json' | 'form'
   summary: string
   description?: string
   tag: string
@@ -49,8 +70,10 @@ export interface Operation {
   responseHeaders?: Record<string, string>
 }
 
-type Def = Omit<Operation, 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors'> &
-  Partial<Pick<Operation, 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors'>>
+type Defaulted = 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors' | 'auth' | 'limits' | 'idempotency' | 'bodyType'
+type Def = Omit<Operation, Defaulted> & Partial<Pick<Operation, Defaulted>>
+
+const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none' }
 
 function op<const Id extends string>(def: Def & { id: Id }): Operation & { id: Id } {
   return {
@@ -63,6 +86,10 @@ function op<const Id extends string>(def: Def & { id: Id }): Operation & { id: I
     request: {},
     successStatus: 200,
     errors: [],
+    auth: AUTH_BY_CATEGORY[def.category],
+    limits: [],
+    idempotency: null,
+    bodyType: 'json',
     ...def,
   }
 }

@@ -4,7 +4,8 @@
  */
 import postgres from 'postgres'
 import { loadConfig, type Config } from '../src/config.ts'
-import { createHandler } from '../src/app.ts'
+import { composeDeps, createHandler, type Extension } from '../src/app.ts'
+import type { AppDeps } from '../src/http/context.ts'
 import { fixedClock } from '../src/lib/clock.ts'
 import { createLogger } from '../src/lib/log.ts'
 import { openEmbedded, openPostgres, type Database } from '../src/store/db.ts'
@@ -53,26 +54,42 @@ export interface TestApp {
   /** fetch relative to the app */
   get(path: string, init?: RequestInit): Promise<Response>
   post(path: string, body: unknown, init?: RequestInit): Promise<Response>
+  /** any method, JSON body */
+  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
   logs: string[]
   clock: ReturnType<typeof fixedClock>
   config: Config
+  deps: AppDeps
   stop(): Promise<void>
 }
 
-export async function startApp(opts: { env?: Record<string, string>; db?: Database } = {}): Promise<TestApp> {
+/** The operator token every test app is configured with. */
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789'
+
+export async function startApp(
+  opts: { env?: Record<string, string>; db?: Database; extension?: Extension; overrides?: Partial<AppDeps>; clock?: ReturnType<typeof fixedClock> } = {},
+): Promise<TestApp> {
   const db = opts.db ?? (await testDatabase())
-  const config = { ...loadConfig({ PORT: '0', ...opts.env }) }
-  const clock = fixedClock(PINNED_NOW)
+  const config = loadConfig({ PORT: '0', ADMIN_TOKEN, ...opts.env })
+  const clock = opts.clock ?? fixedClock(PINNED_NOW)
   const logs: string[] = []
   const logger = createLogger('debug', (line) => logs.push(line))
-  const handler = createHandler({ config, sql: db.sql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) })
+  const deps = composeDeps({ config, sql: db.sql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) }, opts.overrides)
+  const handler = createHandler(deps, opts.extension)
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: handler })
   const url = `http://127.0.0.1:${server.port}`
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(url + path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    })
   return {
     url,
     logs,
     clock,
     config,
+    deps,
     get: (path, init) => fetch(url + path, init),
     post: (path, body, init) =>
       fetch(url + path, {
@@ -81,6 +98,7 @@ export async function startApp(opts: { env?: Record<string, string>; db?: Databa
         headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string>) },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    send,
     stop: async () => {
       server.stop(true)
     },

@@ -1,6 +1,6 @@
 // The real service for benchmarks: in-memory embedded database, migrated, logging off.
 import { loadConfig } from '../../src/config.ts'
-import { createHandler } from '../../src/app.ts'
+import { composeDeps, createHandler } from '../../src/app.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { openEmbedded } from '../../src/store/db.ts'
@@ -9,7 +9,7 @@ import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 const db = await openEmbedded(null)
 await migrate(db.sql, await loadMigrations())
 const config = loadConfig({ PORT: process.env.PORT ?? '0' })
-const fetch = createHandler({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger: createLogger('error'), startedAt: new Date() })
+const fetch = createHandler(composeDeps({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger: createLogger('error') }))
 const server = Bun.serve({ port: config.port, hostname: '127.0.0.1', fetch })
 console.log(`ready ${server.port}`)
 process.on('SIGINT', () => process.exit(0))

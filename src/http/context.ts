@@ -3,6 +3,9 @@ import type { Config } from '../config.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Sql } from '../store/db.ts'
+import type { Principal } from '../domain/access/types.ts'
+import type { Mailer } from '../upstream/mail/port.ts'
+import type { PaymentProvider } from '../upstream/payments/port.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 
 /** What the composition root hands every surface. */
@@ -14,6 +17,9 @@ export interface AppDeps {
   logger: Logger
   /** when this process loaded its code: the freshness of data computed from code */
   startedAt: Date
+  mailer: Mailer
+  /** null: card checkout is not configured (BILLING_NOT_CONFIGURED) */
+  payments: PaymentProvider | null
 }
 
 /** Per-request facts the outer layer and the routes share (see request-state.ts). */
@@ -25,6 +31,11 @@ export interface RequestState {
   consumerId: string | null
   /** set once the response was built with X-Correlation-ID, so the outer layer need not touch its headers */
   correlationStamped: boolean
+  /** the client address (X-Forwarded-For only with TRUST_PROXY) */
+  ip: string
+  principal: Principal
+  /** headers every response to this request carries (rate-limit state, low-balance warning) */
+  extraHeaders: Record<string, string> | null
 }
 
 type In<S, Fallback> = S extends TSchema ? Static<S> : Fallback
@@ -44,6 +55,7 @@ export interface HandlerContext<R extends RequestSchemas = RequestSchemas> {
   deps: AppDeps
   state: RequestState
   now: Date
+  principal: Principal
 }
 
 export interface HandlerOutput {

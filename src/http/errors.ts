@@ -62,7 +62,7 @@ export function renderError(code: string | number, error: unknown, request: Requ
   const known = toAppError(code, error, request)
   const state = stateOf(request)
   state.correlationStamped = true
-  if (known) return errorResponse(known, deps.clock.now(), deps.config.baseUrl, state.correlationId)
+  if (known) return withExtraHeaders(errorResponse(known, deps.clock.now(), deps.config.baseUrl, state.correlationId), state.extraHeaders)
   const err = error instanceof Error ? error : new Error(String(error))
   deps.logger.error('unhandled error', {
     correlation_id: state.correlationId,
@@ -71,4 +71,9 @@ export function renderError(code: string | number, error: unknown, request: Requ
     stack: err.stack,
   })
   return errorResponse(new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.correlationId)
+}
+
+function withExtraHeaders(response: Response, extra: Record<string, string> | null): Response {
+  if (extra) for (const [k, v] of Object.entries(extra)) if (!response.headers.has(k)) response.headers.set(k, v)
+  return response
 }

@@ -15,6 +15,9 @@ export function beginRequest(request: Request): RequestState {
     route: null,
     consumerId: null,
     correlationStamped: false,
+    ip: 'unknown',
+    principal: { kind: 'anonymous' },
+    extraHeaders: null,
   }
   ;(request as WithState)[STATE] = state
   return state

@@ -45,9 +45,20 @@ async function bufferBody(request: Request & { body: ReadableStream<Uint8Array> 
   return copy
 }
 
+type Server = { requestIP(request: Request): { address: string } | null }
+
+function clientIp(request: Request, server: Server | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
+    if (forwarded) return forwarded
+  }
+  return server?.requestIP(request)?.address ?? 'unknown'
+}
+
 export function createFetch(app: { handle(request: Request): Promise<Response> }, deps: AppDeps) {
-  return async function fetch(request: Request): Promise<Response> {
+  return async function fetch(request: Request, server?: Server): Promise<Response> {
     const state = beginRequest(request)
+    state.ip = clientIp(request, server, deps.config.trustProxy)
     let response: Response
     try {
       response = await app.handle(needsBuffering(request) ? await bufferBody(request as Request & { body: ReadableStream<Uint8Array> }) : request)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { ERROR_CODES } from '../../src/errors/catalogue.ts'
-import { createApp } from '../../src/app.ts'
+import { composeDeps, createApp } from '../../src/app.ts'
 import { allOperations } from '../../src/operations.ts'
 import { openApiPath } from '../../src/http/openapi.ts'
 import { startApp, testDatabase, type TestApp } from '../helpers.ts'
@@ -62,7 +62,7 @@ describe('the registry is the single source of routes and documented paths', () 
 
   test('every mounted route is a registry operation, except the docs UI assets', async () => {
     const db = await testDatabase()
-    const elysia = createApp({ config: loadConfig({}), sql: db.sql, dbKind: db.kind, clock: systemClock, logger: createLogger('error'), startedAt: new Date() })
+    const elysia = createApp(composeDeps({ config: loadConfig({}), sql: db.sql, dbKind: db.kind, clock: systemClock, logger: createLogger('error') }))
     const mounted = elysia.routes
       .filter((r) => r.path !== '/docs/assets/:name')
       .map((r) => `${r.method} ${openApiPath(r.path)}`)

@@ -1,0 +1,119 @@
+/** API keys: minting under the three-key cap, revocation, and resolving a bearer to a principal. */
+import { AppError } from '../../errors/app-error.ts'
+import { displayPrefix, hashSecret, newSecret } from '../../lib/tokens.ts'
+import type { Sql } from '../../store/db.ts'
+import * as accounts from '../../store/accounts.ts'
+import { appendAudit } from '../../store/audit.ts'
+import {
+  AVAILABLE_SCOPES,
+  DEFAULT_SCOPES,
+  KEY_PREFIX,
+  MAX_ACTIVE_KEYS,
+  RESERVED_SCOPE_PREFIXES,
+  type Principal,
+  type Tier,
+} from './types.ts'
+
+export interface Actor {
+  /** audit actor, e.g. `session:<id>`, `admin` */
+  actor: string
+  correlationId: string | null
+}
+
+/** Reserved prefixes are refused with SCOPE_RESERVED; anything else unknown is a validation error. */
+export function checkScopes(scopes: string[]): string[] {
+  const out = [...new Set(scopes)]
+  for (const [i, s] of out.entries()) {
+    if (RESERVED_SCOPE_PREFIXES.some((p) => s.startsWith(p))) throw new AppError('SCOPE_RESERVED', { context: { scope: s }, extra: { scope: s } })
+    if (s !== 'read:*' && !(AVAILABLE_SCOPES as readonly string[]).includes(s)) {
+      throw new AppError('VALIDATION_FAILED', { details: [{ field: `scopes.${i}`, message: `is not a scope; use read:* or one of ${AVAILABLE_SCOPES.join(', ')}` }] })
+    }
+  }
+  if (out.length === 0) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'scopes', message: 'must name at least one scope' }] })
+  return out
+}
+
+export function keyPrefixFor(tier: Tier): string {
+  return tier === 'free' ? KEY_PREFIX.free : KEY_PREFIX.live
+}
+
+export interface MintedKey {
+  plaintext_key: string
+  key: accounts.KeyRow
+}
+
+/**
+ * Mints a key for a consumer inside `tx` (the caller's transaction), holding the consumer row lock
+ * so two concurrent mints cannot both pass the three-key check.
+ */
+export async function mintKeyIn(
+  tx: Sql,
+  consumerId: string,
+  opts: { scopes?: string[]; label?: string; source: 'signup' | 'dashboard' | 'admin' | 'issuance' | 'oauth' },
+  by: Actor,
+): Promise<MintedKey> {
+  const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES)
+  const consumer = await accounts.lockConsumer(tx, consumerId)
+  if (!consumer) throw new AppError('NOT_FOUND')
+  if ((await accounts.countActiveKeys(tx, consumerId)) >= MAX_ACTIVE_KEYS) {
+    throw new AppError('MAX_KEYS_REACHED', { extra: { max_active_keys: MAX_ACTIVE_KEYS } })
+  }
+  const prefix = keyPrefixFor(consumer.tier)
+  const plaintext = newSecret(prefix)
+  const key = await accounts.insertKey(tx, {
+    consumerId,
+    keyHash: hashSecret(plaintext),
+    displayPrefix: displayPrefix(plaintext, prefix),
+    label: opts.label ?? `${opts.source} key`,
+    scopes,
+    source: opts.source,
+  })
+  await appendAudit(tx, {
+    consumerId,
+    actor: by.actor,
+    action: 'key_minted',
+    correlationId: by.correlationId,
+    details: { key_id: key.id, display_prefix: key.display_prefix, source: opts.source, scopes: scopes.join(' ') },
+  })
+  return { plaintext_key: plaintext, key }
+}
+
+export function mintKey(sql: Sql, consumerId: string, opts: Parameters<typeof mintKeyIn>[2], by: Actor): Promise<MintedKey> {
+  return sql.begin((tx) => mintKeyIn(tx as unknown as Sql, consumerId, opts, by)) as Promise<MintedKey>
+}
+
+/**
+ * Revokes a key (irreversible). `consumerId` restricts it to the owner's keys; null is the
+ * operator. Another owner's or an unknown id is NOT_FOUND; an already revoked key is reported as such.
+ */
+export async function revokeKey(sql: Sql, keyId: string, consumerId: string | null, by: Actor): Promise<{ key: accounts.KeyRow; already_revoked: boolean }> {
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql
+    const revoked = await accounts.revokeKey(t, keyId, consumerId)
+    if (revoked) {
+      await appendAudit(t, {
+        consumerId: revoked.consumer_id,
+        actor: by.actor,
+        action: 'key_revoked',
+        correlationId: by.correlationId,
+        details: { key_id: revoked.id, display_prefix: revoked.display_prefix },
+      })
+      return { key: revoked, already_revoked: false }
+    }
+    const existing = await accounts.findKey(t, keyId)
+    if (!existing || (consumerId !== null && existing.consumer_id !== consumerId)) throw new AppError('NOT_FOUND')
+    return { key: existing, already_revoked: true }
+  }) as Promise<{ key: accounts.KeyRow; already_revoked: boolean }>
+}
+
+/**
+ * Resolves `Authorization: Bearer <key>`. Every bearer is hashed and looked up — well-formed or not,
+ * ours or the sandbox's — so unknown, malformed and revoked keys take the same path and give the
+ * same AUTH_INVALID_KEY.
+ */
+export async function principalForKey(sql: Sql, bearer: string): Promise<Extract<Principal, { kind: 'key' }>> {
+  const row = await accounts.keyPrincipal(sql, hashSecret(bearer))
+  if (!row || row.revoked) throw new AppError('AUTH_INVALID_KEY')
+  if (!row.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
+  return { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, tier: row.tier }
+}

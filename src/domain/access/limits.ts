@@ -1,0 +1,74 @@
+/**
+ * Rate limits as fixed windows counted in PostgreSQL (one upsert per request), so they hold across
+ * instances. Category B keys get their tier's per-minute and per-day ceilings; operations declare
+ * further limits (per IP, per key, per consumer).
+ */
+import { AppError } from '../../errors/app-error.ts'
+import type { ErrorCode } from '../../errors/catalogue.ts'
+import type { Sql } from '../../store/db.ts'
+import { hit } from '../../store/rate-limits.ts'
+import type { Tier } from './types.ts'
+
+/** Per-day ceilings are our choice (the spec leaves them open); they reset at 00:00 UTC. */
+export const TIER_LIMITS: Record<Tier, { per_minute: number | null; per_day: number | null }> = {
+  free: { per_minute: 30, per_day: 1_000 },
+  starter: { per_minute: 150, per_day: 20_000 },
+  professional: { per_minute: 300, per_day: 100_000 },
+  enterprise: { per_minute: null, per_day: null },
+}
+
+export type WindowName = 'minute' | 'hour' | 'day'
+const WINDOW_MS: Record<WindowName, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }
+
+export interface Limit {
+  /** a stable name for the thing counted, e.g. `key:<id>` or `ip:<addr>:signup` */
+  bucket: string
+  max: number
+  window: WindowName
+  code: Extract<ErrorCode, 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED'>
+}
+
+export function windowStart(now: Date, window: WindowName): Date {
+  const ms = WINDOW_MS[window]
+  return new Date(Math.floor(now.getTime() / ms) * ms)
+}
+
+export function tierLimits(bucket: string, tier: Tier): Limit[] {
+  const t = TIER_LIMITS[tier]
+  const out: Limit[] = []
+  if (t.per_minute !== null) out.push({ bucket, max: t.per_minute, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' })
+  if (t.per_day !== null) out.push({ bucket, max: t.per_day, window: 'day', code: 'RATE_LIMIT_EXCEEDED' })
+  return out
+}
+
+/**
+ * Counts this request in every window and refuses it (429 + Retry-After) if any is over.
+ * Returns the IETF `RateLimit`/`RateLimit-Policy` headers for the response.
+ */
+export async function enforceLimits(sql: Sql, limits: Limit[], now: Date): Promise<Record<string, string>> {
+  if (limits.length === 0) return {}
+  const windows = limits.map((l) => {
+    const start = windowStart(now, l.window)
+    return { bucket: `${l.bucket}:${l.window}`, start, expires: new Date(start.getTime() + WINDOW_MS[l.window]) }
+  })
+  const counts = await hit(sql, windows)
+  const policy: string[] = []
+  const state: string[] = []
+  let refused: { limit: Limit; resetS: number } | null = null
+  limits.forEach((l, i) => {
+    const resetS = Math.max(1, Math.ceil((windows[i]!.expires.getTime() - now.getTime()) / 1000))
+    const remaining = Math.max(0, l.max - counts[i]!)
+    policy.push(`"${l.window}";q=${l.max};w=${WINDOW_MS[l.window] / 1000}`)
+    state.push(`"${l.window}";r=${remaining};t=${resetS}`)
+    if (counts[i]! > l.max && (!refused || resetS > refused.resetS)) refused = { limit: l, resetS }
+  })
+  const headers = { 'ratelimit-policy': policy.join(', '), ratelimit: state.join(', ') }
+  if (refused) {
+    const r = refused as { limit: Limit; resetS: number }
+    throw new AppError(r.limit.code, {
+      headers: { ...headers, 'retry-after': String(r.resetS) },
+      extra: { limit: r.limit.max, window: r.limit.window, retry_after_seconds: r.resetS },
+    })
+  }
+  return headers
+}

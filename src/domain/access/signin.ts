@@ -1,0 +1,87 @@
+/**
+ * Sign-up and sign-in by magic link. Asking for a link always answers the same, whether or not
+ * the e-mail is known. Opening the link once creates the account (with a free key, shown once) or
+ * signs the owner in, and starts a browser session.
+ */
+import { AppError } from '../../errors/app-error.ts'
+import { hashSecret, randomBase62 } from '../../lib/tokens.ts'
+import type { Sql } from '../../store/db.ts'
+import * as accounts from '../../store/accounts.ts'
+import { appendAudit } from '../../store/audit.ts'
+import type { Mailer } from '../../upstream/mail/port.ts'
+import { mintKeyIn, type MintedKey } from './keys.ts'
+
+export const MAGIC_LINK_TTL_MS = 15 * 60_000
+export const SESSION_TTL_MS = 7 * 24 * 3600_000
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+export interface LinkRequest {
+  email: string
+  /** present (with consent) for a sign-up; absent for a returning user */
+  company_name?: string
+}
+
+/**
+ * Sends a sign-in link when the e-mail has an account, a sign-up link when the request carries a
+ * company name, and nothing otherwise — the caller sees the same answer in every case.
+ */
+export async function requestMagicLink(sql: Sql, mailer: Mailer, baseUrl: string, req: LinkRequest, now: Date, correlationId: string): Promise<void> {
+  const email = normaliseEmail(req.email)
+  const existing = await accounts.findConsumerByEmail(sql, email)
+  if (!existing && !req.company_name) return
+  const token = randomBase62(43)
+  await accounts.insertMagicLink(sql, hashSecret(token), email, existing ? null : req.company_name!.trim(), new Date(now.getTime() + MAGIC_LINK_TTL_MS))
+  const link = `${baseUrl}/auth/magic?token=${token}`
+  const signup = !existing
+  await mailer.send({
+    to: email,
+    subject: signup ? 'Fullfør registreringen hos Plikt / Complete your Plikt sign-up' : 'Logg inn hos Plikt / Sign in to Plikt',
+    text:
+      `${signup ? 'Åpne lenken for å opprette kontoen din' : 'Åpne lenken for å logge inn'} (gyldig i 15 minutter, kan brukes én gang):\n${link}\n\n` +
+      `${signup ? 'Open the link to create your account' : 'Open the link to sign in'} (valid for 15 minutes, single use).\n\n` +
+      'Har du ikke bedt om dette, kan du se bort fra e-posten. / If you did not ask for this, ignore this e-mail.\n' +
+      `Ref: ${correlationId}`,
+  })
+}
+
+export interface SignedIn {
+  consumer: accounts.ConsumerRow
+  created: boolean
+  /** only when the account was created just now */
+  firstKey: MintedKey | null
+  sessionToken: string
+  csrfToken: string
+}
+
+/** Uses the link (once), creates or finds the account, and opens a session — all or nothing. */
+export async function completeMagicLink(sql: Sql, token: string, now: Date, correlationId: string): Promise<SignedIn> {
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql
+    const link = await accounts.consumeMagicLink(t, hashSecret(token), now)
+    if (!link) throw new AppError('AUTH_EXPIRED_TOKEN')
+    const { consumer, created } = await accounts.upsertConsumer(t, link.email, link.company_name)
+    if (!consumer.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
+    // A link asked for as a sign-up, opened after the account already exists, signs in instead.
+    const firstKey = created ? await mintKeyIn(t, consumer.id, { label: 'first key', source: 'signup' }, { actor: `consumer:${consumer.id}`, correlationId }) : null
+    const sessionToken = randomBase62(43)
+    const csrfToken = randomBase62(32)
+    const sessionId = await accounts.insertSession(t, hashSecret(sessionToken), consumer.id, csrfToken, new Date(now.getTime() + SESSION_TTL_MS))
+    await appendAudit(t, { consumerId: consumer.id, actor: `session:${sessionId}`, action: created ? 'sign_up' : 'sign_in', correlationId, details: {} })
+    return { consumer, created, firstKey, sessionToken, csrfToken }
+  }) as Promise<SignedIn>
+}
+
+export async function sessionPrincipal(sql: Sql, sessionToken: string, now: Date) {
+  const row = await accounts.findSession(sql, hashSecret(sessionToken), now)
+  if (!row) return null
+  if (!row.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
+  return { kind: 'session' as const, sessionId: row.id, consumerId: row.consumer_id, tier: row.tier, csrfToken: row.csrf_token }
+}
+
+export async function signOut(sql: Sql, sessionId: string, consumerId: string, correlationId: string): Promise<void> {
+  await accounts.endSession(sql, sessionId)
+  await appendAudit(sql, { consumerId, actor: `session:${sessionId}`, action: 'sign_out', correlationId, details: {} })
+}

@@ -1,0 +1,41 @@
+/** Who is calling, as the access pipeline established it. */
+export const TIERS = ['free', 'starter', 'professional', 'enterprise'] as const
+export type Tier = (typeof TIERS)[number]
+
+export function tierAtLeast(tier: Tier, minimum: Tier): boolean {
+  return TIERS.indexOf(tier) >= TIERS.indexOf(minimum)
+}
+
+export type Principal =
+  | { kind: 'key'; keyId: string; consumerId: string; scopes: string[]; tier: Tier }
+  | { kind: 'session'; sessionId: string; consumerId: string; tier: Tier; csrfToken: string }
+  | { kind: 'admin' }
+  | { kind: 'anonymous' }
+
+export const KEY_PREFIX = { free: 'svc_free_', test: 'svc_test_', live: 'svc_live_' } as const
+export const ISSUANCE_PREFIX = 'svc_issue_'
+export const SANDBOX_BEARER_PREFIX = 'svc_sandbox_test_'
+
+/** Scopes a key can carry (spec: capabilities `available_scopes`), plus the `read:*` wildcard. */
+export const AVAILABLE_SCOPES = [
+  'read:register',
+  'read:portal',
+  'read:directorate',
+  'read:centralbank',
+  'read:changes',
+  'read:audit',
+  'read:actions',
+  'read:rulebook',
+  'subscribe:webhooks',
+  'admin:keys',
+] as const
+export const DEFAULT_SCOPES = ['read:*']
+/** Human-gated: never assignable to a key. */
+export const RESERVED_SCOPE_PREFIXES = ['write:', 'act:', 'delegate:'] as const
+
+export function scopeGranted(held: readonly string[], required: string): boolean {
+  return held.some((s) => s === required || (s.endsWith(':*') && required.startsWith(s.slice(0, -1))))
+}
+
+export const MAX_ACTIVE_KEYS = 3
+export const MAX_OUTSTANDING_ISSUANCE_TOKENS = 3

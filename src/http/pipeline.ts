@@ -1,0 +1,226 @@
+/**
+ * The request pipeline of DESIGN §5, in order. `admit` runs before Elysia validates the input:
+ * credential → scope and tier → rate limits. `execute` runs after validation: idempotency →
+ * metering → handler → settle or refund. Each step is declared by the operation's registry entry.
+ */
+import { AppError } from '../errors/app-error.ts'
+import type { ErrorCode } from '../errors/catalogue.ts'
+import { canonicalJson } from '../lib/canonical-json.ts'
+import { safeEqual, sha256Hex } from '../lib/hash.ts'
+import { principalForKey } from '../domain/access/keys.ts'
+import { enforceLimits, tierLimits, type Limit } from '../domain/access/limits.ts'
+import { sessionPrincipal } from '../domain/access/signin.ts'
+import { scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
+import { chargeBeforeWork, LOW_BALANCE_ORE, refund, settle, type Charge } from '../domain/billing/metering.ts'
+import { appendAudit } from '../store/audit.ts'
+import * as idem from '../store/idempotency.ts'
+import type { Operation } from '../operations.ts'
+import type { AppDeps, RequestState } from './context.ts'
+
+export const SESSION_COOKIE = 'plikt_session'
+
+export function bearerOf(request: Request): string | null {
+  const h = request.headers.get('authorization')
+  if (h === null) return null
+  const m = /^Bearer[ ]+(.+)$/i.exec(h.trim())
+  // A header that is present but not a bearer is a bad credential, never "no credential".
+  return m ? m[1]!.trim() : ''
+}
+
+export function cookieOf(request: Request, name: string): string | null {
+  const header = request.headers.get('cookie')
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=')
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim())
+  }
+  return null
+}
+
+/** Codes worth an audit row: a credential was presented and refused. */
+const AUDITED: ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'SCOPE_INSUFFICIENT', 'PLAN_INSUFFICIENT']
+
+async function authenticate(op: Operation, request: Request, deps: AppDeps): Promise<Principal> {
+  const now = deps.clock.now()
+  switch (op.auth) {
+    case 'none':
+      return { kind: 'anonymous' }
+    case 'admin': {
+      const bearer = bearerOf(request)
+      if (bearer === null) throw new AppError('AUTH_MISSING')
+      if (!deps.config.adminToken || !safeEqual(bearer, deps.config.adminToken)) throw new AppError('AUTH_INVALID_KEY')
+      return { kind: 'admin' }
+    }
+    case 'key': {
+      const bearer = bearerOf(request)
+      if (bearer === null) throw new AppError('AUTH_MISSING')
+      return principalForKey(deps.sql, bearer)
+    }
+    case 'session':
+    case 'key_or_session': {
+      const token = cookieOf(request, SESSION_COOKIE)
+      const session = token ? await sessionPrincipal(deps.sql, token, now) : null
+      if (session) return session
+      const bearer = bearerOf(request)
+      if (op.auth === 'key_or_session' && bearer !== null) return principalForKey(deps.sql, bearer)
+      // Account management needs the browser session; a key is refused here (spec: Credentials).
+      throw new AppError('AUTH_MISSING', { extra: { sign_in_url: `${deps.config.baseUrl}/login` } })
+    }
+  }
+}
+
+function authorise(op: Operation, p: Principal): void {
+  if (p.kind !== 'key') return
+  if (op.scope && !scopeGranted(p.scopes, op.scope)) throw new AppError('SCOPE_INSUFFICIENT', { context: { scope: op.scope }, extra: { required_scope: op.scope } })
+  if (op.tierMinimum && !tierAtLeast(p.tier, op.tierMinimum)) throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.tierMinimum, tier: p.tier } })
+}
+
+/** Session-authenticated writes must carry the session's CSRF token (form field or header). */
+export function checkCsrf(p: Principal, sent: string | null): void {
+  if (p.kind !== 'session') return
+  if (!sent || !safeEqual(sent, p.csrfToken)) {
+    throw new AppError('VALIDATION_FAILED', { details: [{ field: 'csrf_token', message: 'is missing or does not belong to this session' }] })
+  }
+}
+
+function limitsFor(op: Operation, p: Principal, ip: string): Limit[] {
+  const out: Limit[] = p.kind === 'key' ? tierLimits(`key:${p.keyId}`, p.tier) : []
+  for (const l of op.limits) {
+    const who = l.per === 'ip' ? `ip:${ip}` : l.per === 'key' && p.kind === 'key' ? `key:${p.keyId}` : 'consumerId' in p ? `consumer:${p.consumerId}` : `ip:${ip}`
+    out.push({ bucket: `${who}:${op.id}`, max: l.max, window: l.window, code: l.code })
+  }
+  return out
+}
+
+/**
+ * Category A and discovery: 1000 requests a minute per IP, counted in this process only — a soft
+ * limit by design (spec: Limits), so the public calendar costs no database write per request.
+ */
+const SOFT_LIMIT_PER_MINUTE = 1000
+let softWindow = 0
+const softCounts = new Map<string, number>()
+
+function softLimit(ip: string, now: Date): void {
+  const minute = Math.floor(now.getTime() / 60_000)
+  if (minute !== softWindow) {
+    softWindow = minute
+    softCounts.clear()
+  }
+  const n = (softCounts.get(ip) ?? 0) + 1
+  softCounts.set(ip, n)
+  if (n > SOFT_LIMIT_PER_MINUTE) {
+    throw new AppError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(60 - (Math.floor(now.getTime() / 1000) % 60)) } })
+  }
+}
+
+/** Credential, scope/tier and rate limits: everything decided before the input is even read. */
+export async function admit(op: Operation, request: Request, state: RequestState, deps: AppDeps): Promise<void> {
+  if (op.auth === 'none' && op.limits.length === 0) {
+    softLimit(state.ip, deps.clock.now())
+    return
+  }
+  let principal: Principal | null = null
+  try {
+    principal = await authenticate(op, request, deps)
+    authorise(op, principal)
+  } catch (e) {
+    if (e instanceof AppError && AUDITED.includes(e.code)) {
+      await appendAudit(deps.sql, {
+        consumerId: principal && 'consumerId' in principal ? principal.consumerId : null,
+        actor: principal?.kind === 'key' ? `key:${principal.keyId}` : 'anonymous',
+        action: 'authorization_failed',
+        correlationId: state.correlationId,
+        details: { error_code: e.code, operation: op.id, ip: state.ip },
+      })
+    }
+    throw e
+  }
+  state.principal = principal
+  if ('consumerId' in principal) state.consumerId = principal.consumerId
+  const headers = await enforceLimits(deps.sql, limitsFor(op, principal, state.ip), deps.clock.now())
+  if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+const IDEMPOTENCY_TTL_MS = 24 * 3600_000
+/** An in-progress claim older than this belongs to a request whose process died. */
+const IDEMPOTENCY_STALE_MS = 60_000
+
+function idempotencyScope(p: Principal): string {
+  switch (p.kind) {
+    case 'key':
+      return `key:${p.keyId}`
+    case 'session':
+      return `consumer:${p.consumerId}`
+    case 'admin':
+      return 'admin'
+    case 'anonymous':
+      return 'anonymous'
+  }
+}
+
+async function readBody(response: Response): Promise<string> {
+  return response.clone().text()
+}
+
+/**
+ * Runs the handler behind idempotency and metering. Nothing is charged for a call that fails, and
+ * a replayed Idempotency-Key returns the stored answer without running anything again.
+ */
+export async function execute(
+  op: Operation,
+  ctx: { request: Request; body: unknown; state: RequestState },
+  deps: AppDeps,
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const { request, state } = ctx
+  const principal = state.principal
+  let claimed: { scope: string; key: string } | null = null
+  if (op.idempotency) {
+    const key = request.headers.get('idempotency-key')
+    if (key === null) {
+      if (op.idempotency === 'required') throw new AppError('IDEMPOTENCY_KEY_REQUIRED')
+    } else {
+      if (!UUID.test(key)) throw new AppError('IDEMPOTENCY_KEY_INVALID_FORMAT', { context: { field: 'Idempotency-Key' } })
+      const now = deps.clock.now()
+      const scope = idempotencyScope(principal)
+      const fingerprint = sha256Hex(`${op.id}\n${new URL(request.url).pathname}\n${canonicalJson(ctx.body ?? null)}`)
+      const existing = await idem.claim(deps.sql, scope, key.toLowerCase(), op.id, fingerprint, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS), new Date(now.getTime() - IDEMPOTENCY_STALE_MS))
+      if (existing) {
+        if (existing.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_MISMATCH')
+        if (existing.state === 'in_progress') throw new AppError('IDEMPOTENCY_IN_PROGRESS', { headers: { 'retry-after': '1' } })
+        state.correlationStamped = true
+        return new Response(existing.response_body, {
+          status: existing.response_status ?? 200,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true', 'x-correlation-id': state.correlationId },
+        })
+      }
+      claimed = { scope, key: key.toLowerCase() }
+    }
+  }
+  let charge: Charge | null = null
+  try {
+    if (op.costOre > 0 && principal.kind === 'key') {
+      charge = await chargeBeforeWork(deps.sql, principal.consumerId, op.costOre, op.id, state.correlationId, deps.config.baseUrl)
+      state.extraHeaders = { ...state.extraHeaders, 'x-credits-balance-ore': String(charge.balanceAfter) }
+      if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
+    }
+    const response = await run()
+    if (response.status >= 400) throw new ResponseFailure(response)
+    if (charge) await settle(deps.sql, charge)
+    if (claimed) await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await readBody(response))
+    return response
+  } catch (e) {
+    if (charge) await refund(deps.sql, charge, `refund: ${e instanceof AppError ? e.code : 'failed call'}`).catch((err) => deps.logger.error('refund failed; the sweep will retry', { correlation_id: state.correlationId, error: String(err) }))
+    if (claimed) await idem.release(deps.sql, claimed.scope, claimed.key).catch(() => {})
+    if (e instanceof ResponseFailure) return e.response
+    throw e
+  }
+}
+
+/** A handler that answered with an error status: treated as a failure for money and idempotency. */
+class ResponseFailure extends Error {
+  constructor(readonly response: Response) {
+    super('response failure')
+  }
+}

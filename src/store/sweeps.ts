@@ -1,0 +1,14 @@
+/** Deletes what has expired. Safe to run on several instances at once: every statement is idempotent. */
+import type { Sql } from './db.ts'
+
+export async function sweepExpired(sql: Sql, now: Date): Promise<Record<string, number>> {
+  const dayAgo = new Date(now.getTime() - 24 * 3600_000)
+  const count = async (q: PromiseLike<readonly unknown[]>) => (await q).length
+  return {
+    rate_limit_windows: await count(sql`delete from rate_limit_windows where expires_at < ${now} returning 1`),
+    idempotency_records: await count(sql`delete from idempotency_records where expires_at < ${now} returning 1`),
+    magic_links: await count(sql`delete from magic_links where expires_at < ${dayAgo} returning 1`),
+    sessions: await count(sql`delete from sessions where expires_at < ${dayAgo} or ended_at < ${dayAgo} returning 1`),
+    outbox_emails: await count(sql`delete from outbox_emails where created_at < ${dayAgo} returning 1`),
+  }
+}
