@@ -22,11 +22,19 @@ import { discoveryHandlers, docsAsset } from './http/routes/discovery.ts'
 import { serviceHandlers } from './http/routes/service.ts'
 import { errorHandlers } from './http/routes/v1/errors.ts'
 import { publicHandlers } from './http/routes/v1/public.ts'
+import { accountHandlers } from './http/routes/v1/account.ts'
+import { adminHandlers } from './http/routes/v1/admin.ts'
+import { billingHandlers } from './http/routes/v1/billing.ts'
+import { pageHandlers } from './http/routes/pages/account.ts'
 
 export const handlers: Record<OperationId, Handler<any>> = {
   ...serviceHandlers,
   ...errorHandlers,
   ...publicHandlers,
+  ...accountHandlers,
+  ...billingHandlers,
+  ...adminHandlers,
+  ...pageHandlers,
   ...discoveryHandlers,
 }
 
@@ -104,6 +112,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         transform: (ctx: { request: Request; query: Record<string, unknown> }) => {
           const state = stateOf(ctx.request)
           state.route = op.path
+          state.format = op.format
           coerceQuery(op.request.query, ctx.query)
           return admit(op, ctx.request, state, deps)
         },

@@ -28,6 +28,8 @@ export interface RequestState {
   startedAt: number
   /** the matched route template, for logs */
   route: string | null
+  /** how the matched operation answers: errors on a page are pages too */
+  format: 'envelope' | 'json' | 'html' | null
   consumerId: string | null
   /** set once the response was built with X-Correlation-ID, so the outer layer need not touch its headers */
   correlationStamped: boolean

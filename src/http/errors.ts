@@ -8,6 +8,8 @@ import type { AppDeps } from './context.ts'
 import { errorResponse } from './envelope.ts'
 import { stateOf } from './request-state.ts'
 import { allowedMethods } from './route-match.ts'
+import { explain } from '../errors/explain.ts'
+import { esc, htmlResponse, page, redirect } from './html.ts'
 
 interface TypeBoxIssue {
   path: string
@@ -62,6 +64,7 @@ export function renderError(code: string | number, error: unknown, request: Requ
   const known = toAppError(code, error, request)
   const state = stateOf(request)
   state.correlationStamped = true
+  if (state.format === 'html' && known) return errorPage(known, state.correlationId)
   if (known) return withExtraHeaders(errorResponse(known, deps.clock.now(), deps.config.baseUrl, state.correlationId), state.extraHeaders)
   const err = error instanceof Error ? error : new Error(String(error))
   deps.logger.error('unhandled error', {
@@ -76,4 +79,20 @@ export function renderError(code: string | number, error: unknown, request: Requ
 function withExtraHeaders(response: Response, extra: Record<string, string> | null): Response {
   if (extra) for (const [k, v] of Object.entries(extra)) if (!response.headers.has(k)) response.headers.set(k, v)
   return response
+}
+
+/** Pages answer in HTML: a signed-out visitor goes to the sign-in page, anything else gets the explanation. */
+function errorPage(err: AppError, correlationId: string): Response {
+  if (err.code === 'AUTH_MISSING') return redirect('/login', { 'x-correlation-id': correlationId })
+  const x = explain(err.code, err.options.context)
+  const details = err.options.details?.length ? `<ul>${err.options.details.map((d) => `<li><code>${esc(d.field)}</code>: ${esc(d.message)}</li>`).join('')}</ul>` : ''
+  const html = page(
+    x.summary,
+    `<h1>${esc(x.summary)}</h1><p lang="en">${esc(x.summary_en)}</p>
+<div class="error"><p>${esc(x.why)}</p><p lang="en">${esc(x.why_en)}</p>${details}</div>
+<ol>${x.fix_steps.map((s) => `<li>${esc(s)}</li>`).join('')}</ol>
+<p class="note">Feilkode / error code <code>${esc(err.code)}</code> · ref. <code>${esc(correlationId)}</code></p>
+<p><a href="/dashboard">Til dashbordet / To the dashboard</a></p>`,
+  )
+  return htmlResponse(html, err.status, { 'x-correlation-id': correlationId, ...err.options.headers })
 }

@@ -96,6 +96,14 @@ function successResponse(op: Operation): Json {
   return { description: op.summary, headers, content: { 'application/json': { schema: body } } }
 }
 
+const SECURITY: Record<Operation['auth'], Json[]> = {
+  none: [],
+  key: [{ apiKey: [] }],
+  admin: [{ adminToken: [] }],
+  session: [{ session: [] }],
+  key_or_session: [{ apiKey: [] }, { session: [] }],
+}
+
 function operationObject(op: Operation): Json {
   const responses: Json = { [String(op.successStatus)]: successResponse(op) }
   if (op.responseHeaders?.ETag) responses['304'] = { description: 'Not modified: `If-None-Match` matched the current `ETag`.' }
@@ -112,10 +120,10 @@ function operationObject(op: Operation): Json {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
-    ...(op.category === 'B' ? { security: [{ apiKey: [] }] } : op.category === 'admin' ? { security: [{ adminToken: [] }] } : { security: [] }),
+    security: SECURITY[op.auth],
     ...(params.length ? { parameters: params } : {}),
     ...(op.request.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.request.body) } } } }
+      ? { requestBody: { required: true, content: { [op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: jsonSchema(op.request.body) } } } }
       : {}),
     responses,
     ...(op.scope ? { 'x-scope': op.scope } : {}),
@@ -174,6 +182,7 @@ export function buildOpenApi(baseUrl: string): Json {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`svc_free_…`, `svc_live_…`, `svc_test_…`).' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator’s ADMIN_TOKEN.' },
+        session: { type: 'apiKey', in: 'cookie', name: 'plikt_session', description: 'The browser session from magic-link sign-in; writes also need `X-CSRF-Token`.' },
       },
     },
   }

@@ -1,0 +1,57 @@
+/** Server-rendered pages: one layout, escaped text, no scripts, no CDN. Bokmål first, English beside it. */
+
+export function esc(s: string | number | null | undefined): string {
+  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}
+
+/** No script runs on our pages; forms post back to this origin only. */
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+const STYLE = `
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
+h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem;border-top:1px solid #ddd;padding-top:1rem}
+label{display:block;margin:.6rem 0 .2rem;font-weight:600}input[type=text],input[type=email],input[type=number]{width:100%;max-width:28rem;padding:.45rem;font-size:1rem;border:1px solid #777;border-radius:4px}
+button{margin-top:.8rem;padding:.5rem 1rem;font-size:1rem;border:1px solid #1b4e8c;background:#1b4e8c;color:#fff;border-radius:4px;cursor:pointer}
+button.secondary{background:#fff;color:#1b4e8c}button:focus,input:focus,a:focus{outline:3px solid #f0b400;outline-offset:2px}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e3e3e3;vertical-align:top}
+.secret{font-family:ui-monospace,monospace;background:#fff7d6;border:1px solid #e0c200;padding:.6rem;word-break:break-all;display:block}
+.note{color:#444}.error{border-left:4px solid #b00020;padding:.4rem .8rem;background:#fdecee}[lang=en]{color:#444}
+nav{display:flex;gap:1rem;align-items:center;justify-content:space-between}
+`
+
+export function page(title: string, body: string, opts: { signedIn?: { csrf: string } } = {}): string {
+  const nav = opts.signedIn
+    ? `<nav><a href="/dashboard">Dashbord</a><form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${esc(opts.signedIn.csrf)}"><button class="secondary" type="submit">Logg ut / Sign out</button></form></nav>`
+    : '<nav><a href="/login">Logg inn / Sign in</a></nav>'
+  return `<!doctype html>
+<html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} – Plikt</title><style>${STYLE}</style></head>
+<body><header>${nav}</header><main>
+${body}
+</main></body></html>`
+}
+
+export function htmlResponse(html: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(html, {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...headers },
+  })
+}
+
+export function redirect(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } })
+}
+
+/** Bokmål and English side by side. */
+export function bi(nb: string, en: string): string {
+  return `<span>${nb}</span> <span lang="en">/ ${en}</span>`
+}
+
+export function nok(ore: number): string {
+  return `${(ore / 100).toLocaleString('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kr`
+}
+
+export function osloTime(d: Date | string | null): string {
+  if (!d) return '–'
+  return new Date(d).toLocaleString('nb-NO', { timeZone: 'Europe/Oslo', dateStyle: 'short', timeStyle: 'short' })
+}

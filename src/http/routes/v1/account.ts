@@ -1,0 +1,96 @@
+import { AppError } from '../../../errors/app-error.ts'
+import { mintKey, revokeKey } from '../../../domain/access/keys.ts'
+import { redeemIssuanceToken } from '../../../domain/access/issuance.ts'
+import { usageOf } from '../../../domain/access/usage.ts'
+import { requestMagicLink } from '../../../domain/access/signin.ts'
+import { MAX_ACTIVE_KEYS, type Principal } from '../../../domain/access/types.ts'
+import { topUpUrl } from '../../../domain/billing/metering.ts'
+import * as accounts from '../../../store/accounts.ts'
+import { readBalance } from '../../../store/credits.ts'
+import type { IdParam, MintKeyBody, RedeemBody, SignupBody } from '../../../schemas/access.ts'
+import type { Handler } from '../../context.ts'
+import { checkCsrf } from '../../pipeline.ts'
+
+export function keyMetadata(k: accounts.KeyRow) {
+  return {
+    id: k.id,
+    label: k.label,
+    display_prefix: k.display_prefix,
+    scopes: k.scopes,
+    source: k.source,
+    created_at: k.created_at.toISOString(),
+    is_revoked: k.revoked_at !== null,
+    revoked_at: k.revoked_at?.toISOString() ?? null,
+  }
+}
+
+export function actorOf(p: Principal): string {
+  switch (p.kind) {
+    case 'key':
+      return `key:${p.keyId}`
+    case 'session':
+      return `session:${p.sessionId}`
+    default:
+      return p.kind
+  }
+}
+
+function consumerOf(p: Principal): string {
+  if (p.kind !== 'key' && p.kind !== 'session') throw new AppError('AUTH_MISSING')
+  return p.consumerId
+}
+
+export const accountHandlers = {
+  signup: (async ({ body, deps, now, state }) => {
+    if (body.company_name !== undefined && body.consent !== true) {
+      throw new AppError('VALIDATION_FAILED', { details: [{ field: 'consent', message: 'must be true to sign up' }] })
+    }
+    await requestMagicLink(deps.sql, deps.mailer, deps.config.baseUrl, { email: body.email, ...(body.company_name ? { company_name: body.company_name } : {}) }, now, state.correlationId)
+    return { data: { ok: true } }
+  }) satisfies Handler<{ body: typeof SignupBody }>,
+
+  redeemIssuanceToken: (async ({ body, deps, now, state }) => {
+    const minted = await redeemIssuanceToken(deps.sql, body.token, now, state.correlationId)
+    return { data: { plaintext_key: minted.plaintext_key, scopes: minted.key.scopes, key: keyMetadata(minted.key) } }
+  }) satisfies Handler<{ body: typeof RedeemBody }>,
+
+  getAccount: (async ({ principal, deps }) => {
+    if (principal.kind !== 'session') throw new AppError('AUTH_MISSING')
+    const c = (await accounts.findConsumer(deps.sql, principal.consumerId))!
+    return {
+      data: {
+        consumer: { id: c.id, email: c.email, company_name: c.company_name, tier: c.tier, active: c.active, created_at: c.created_at.toISOString() },
+        csrf_token: principal.csrfToken,
+      },
+    }
+  }) satisfies Handler,
+
+  listAccountKeys: (async ({ principal, deps }) => {
+    const keys = await accounts.listKeys(deps.sql, consumerOf(principal), true)
+    return { data: { keys: keys.map(keyMetadata), active_count: keys.filter((k) => !k.revoked_at).length, max_active_keys: MAX_ACTIVE_KEYS } }
+  }) satisfies Handler,
+
+  createAccountKey: (async ({ principal, body, deps, state, request }) => {
+    checkCsrf(principal, request.headers.get('x-csrf-token'))
+    const minted = await mintKey(deps.sql, consumerOf(principal), { ...(body.scopes ? { scopes: body.scopes } : {}), ...(body.label ? { label: body.label } : {}), source: 'dashboard' }, { actor: actorOf(principal), correlationId: state.correlationId })
+    return { data: { plaintext_key: minted.plaintext_key, scopes: minted.key.scopes, key: keyMetadata(minted.key) } }
+  }) satisfies Handler<{ body: typeof MintKeyBody }>,
+
+  revokeAccountKey: (async ({ principal, params, deps, state, request }) => {
+    checkCsrf(principal, request.headers.get('x-csrf-token'))
+    const r = await revokeKey(deps.sql, params.id, consumerOf(principal), { actor: actorOf(principal), correlationId: state.correlationId })
+    return { data: { key: keyMetadata(r.key), already_revoked: r.already_revoked } }
+  }) satisfies Handler<{ params: typeof IdParam }>,
+
+  getUsage: (async ({ principal, deps, now }) => {
+    const consumerId = consumerOf(principal)
+    const consumer = (await accounts.findConsumer(deps.sql, consumerId))!
+    const keys = principal.kind === 'key' ? [(await accounts.findKey(deps.sql, principal.keyId))!] : await accounts.listKeys(deps.sql, consumerId, false)
+    return { data: await usageOf(deps.sql, consumer.tier, keys, now) }
+  }) satisfies Handler,
+
+  getCreditBalance: (async ({ principal, deps }) => {
+    const b = await readBalance(deps.sql, consumerOf(principal))
+    return { data: { balance_ore: b.balance_ore, currency: 'NOK', updated_at: b.updated_at?.toISOString() ?? null, top_up_url: topUpUrl(deps.config.baseUrl) }, meta: { served_from: 'live' } }
+  }) satisfies Handler,
+}

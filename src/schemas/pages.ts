@@ -1,0 +1,15 @@
+/** Bodies of the HTML forms (application/x-www-form-urlencoded: every value is a string). */
+import { Type } from '@sinclair/typebox'
+
+export const LoginForm = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' }),
+    company_name: Type.Optional(Type.String({ maxLength: 200 })),
+    consent: Type.Optional(Type.String({ maxLength: 10 })),
+  },
+  { additionalProperties: false },
+)
+export const MagicQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false })
+export const TokenForm = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false })
+export const CsrfForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })
+export const KeyForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }), label: Type.Optional(Type.String({ maxLength: 80 })) }, { additionalProperties: false })
