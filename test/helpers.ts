@@ -70,14 +70,17 @@ export async function startApp(
   opts: { env?: Record<string, string>; db?: Database; extension?: Extension; overrides?: Partial<AppDeps>; clock?: ReturnType<typeof fixedClock> } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await testDatabase())
-  const config = loadConfig({ PORT: '0', ADMIN_TOKEN, ...opts.env })
+  // The port is known only once the server listens, and links in e-mails must carry it: listen
+  // first, then configure BASE_URL and install the real handler.
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('starting', { status: 503 }) })
+  const url = `http://127.0.0.1:${server.port}`
+  // TRUST_PROXY lets each test speak from its own address (X-Forwarded-For), so per-IP limits stay per test.
+  const config = loadConfig({ PORT: String(server.port), BASE_URL: url, ADMIN_TOKEN, TRUST_PROXY: 'true', ...opts.env })
   const clock = opts.clock ?? fixedClock(PINNED_NOW)
   const logs: string[] = []
   const logger = createLogger('debug', (line) => logs.push(line))
   const deps = composeDeps({ config, sql: db.sql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) }, opts.overrides)
-  const handler = createHandler(deps, opts.extension)
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: handler })
-  const url = `http://127.0.0.1:${server.port}`
+  server.reload({ fetch: createHandler(deps, opts.extension) })
   const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(url + path, {
       method,

@@ -11,8 +11,8 @@ export interface WindowHit {
  */
 export async function hit(sql: Sql, windows: { bucket: string; start: Date; expires: Date }[]): Promise<number[]> {
   const buckets = windows.map((w) => w.bucket)
-  const starts = windows.map((w) => w.start)
-  const expires = windows.map((w) => w.expires)
+  const starts = windows.map((w) => w.start.toISOString())
+  const expires = windows.map((w) => w.expires.toISOString())
   const rows = await sql<{ bucket: string; hits: number }[]>`
     insert into rate_limit_windows (bucket, window_start, hits, expires_at)
     select * from unnest(${buckets}::text[], ${starts}::timestamptz[], array_fill(1, array[${windows.length}::int]), ${expires}::timestamptz[])
