@@ -18,6 +18,8 @@ export interface LoadResult {
 export interface LoadOptions {
   url: string
   headers?: Record<string, string>
+  /** rotate these Authorization values across requests (many callers rather than one) */
+  bearers?: string[]
   seconds: number
   connections: number
 }
@@ -26,7 +28,16 @@ const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0
 
 function wrk(o: LoadOptions): LoadResult {
   // A Lua report prints the numbers as JSON on the last line.
-  const script = `done = function(summary, latency, requests)
+  const rotate = o.bearers?.length
+    ? `local keys = {${o.bearers.map((b) => `"${b}"`).join(',')}}
+local i = 0
+request = function()
+  i = (i % #keys) + 1
+  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. keys[i] })
+end
+`
+    : ''
+  const script = `${rotate}done = function(summary, latency, requests)
   io.write(string.format('{"rps":%f,"p50":%f,"p99":%f,"non2xx":%d}\\n',
     summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
     summary.errors.status))
@@ -41,7 +52,8 @@ end`
 }
 
 async function cannon(o: LoadOptions): Promise<LoadResult> {
-  const r = await autocannon({ url: o.url, headers: o.headers, duration: o.seconds, connections: o.connections })
+  const requests = o.bearers?.map((b) => ({ method: 'GET' as const, headers: { ...o.headers, authorization: `Bearer ${b}` } }))
+  const r = await autocannon({ url: o.url, headers: o.headers, duration: o.seconds, connections: o.connections, ...(requests ? { requests } : {}) })
   return { tool: 'autocannon', rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx }
 }
 

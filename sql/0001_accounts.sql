@@ -114,7 +114,9 @@ create table topup_requests (
 create index topup_requests_pending on topup_requests (consumer_id) where status = 'pending';
 
 -- Fixed windows: one row per (bucket, window start), incremented by one upsert per request.
-create table rate_limit_windows (
+-- Unlogged: counters are soft state (a crash only resets them), and skipping the WAL makes the
+-- per-request upsert cheap. Unlogged tables are not replicated; every instance uses the primary.
+create unlogged table rate_limit_windows (
   bucket text not null,
   window_start timestamptz not null,
   hits integer not null,

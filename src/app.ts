@@ -11,6 +11,7 @@ import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
 import { admit, execute } from './http/pipeline.ts'
+import { HoldSettler } from './domain/billing/metering.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
@@ -129,7 +130,8 @@ export function createApp(deps: AppDeps, extension?: Extension) {
 /** Everything the surfaces need, chosen once: the composition root for main, tests and benchmarks. */
 export function composeDeps(base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date }, overrides: Partial<AppDeps> = {}): AppDeps {
   const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
-  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, ...overrides }
+  const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; the sweep refunds them', { error: String(e) }))
+  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, settler, ...overrides }
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */

@@ -5,6 +5,7 @@ import { systemClock } from './lib/clock.ts'
 import { createLogger } from './lib/log.ts'
 import { DatabaseLockedError, openDatabase } from './store/db.ts'
 import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
+import { startJobs } from '../jobs/runner.ts'
 
 async function main() {
   const config = loadConfig()
@@ -19,6 +20,7 @@ async function main() {
   }
   const deps = composeDeps({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger })
   const fetch = createHandler(deps)
+  const jobs = startJobs(deps)
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: 8 * 1024 * 1024 })
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
   logger.info('listening', { url: where, database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL' })
@@ -36,6 +38,8 @@ async function main() {
     logger.info('shutting down', { signal })
     // Finish requests in flight, then close the database (which releases the embedded lock).
     await server.stop(false)
+    await deps.settler.flush()
+    await jobs.stop()
     await db.close()
     process.exit(0)
   }

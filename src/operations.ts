@@ -77,7 +77,7 @@ type Def = Omit<Operation, Defaulted> & Partial<Pick<Operation, Defaulted>>
 
 const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none' }
 
-function op<const Id extends string>(def: Def & { id: Id }): Operation & { id: Id } {
+export function op<const Id extends string>(def: Def & { id: Id }): Operation & { id: Id } {
   return {
     scope: null,
     tierMinimum: null,

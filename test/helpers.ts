@@ -21,6 +21,10 @@ export function testDatabase(): Promise<Database> {
   shared ??= (async () => {
     const db = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL, 5) : await openEmbedded(null)
     await migrate(db.sql, await loadMigrations())
+    // Tests run on a pinned clock, so a re-used PostgreSQL database would still hold this run's
+    // windows and replay records from the last one: start each run without them.
+    await db.sql`delete from rate_limit_windows`
+    await db.sql`delete from idempotency_records`
     return db
   })()
   return shared

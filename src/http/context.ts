@@ -6,6 +6,8 @@ import type { Sql } from '../store/db.ts'
 import type { Principal } from '../domain/access/types.ts'
 import type { Mailer } from '../upstream/mail/port.ts'
 import type { PaymentProvider } from '../upstream/payments/port.ts'
+import type { HoldSettler } from '../domain/billing/metering.ts'
+import type { Limit } from '../domain/access/limits.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 
 /** What the composition root hands every surface. */
@@ -20,6 +22,7 @@ export interface AppDeps {
   mailer: Mailer
   /** null: card checkout is not configured (BILLING_NOT_CONFIGURED) */
   payments: PaymentProvider | null
+  settler: HoldSettler
 }
 
 /** Per-request facts the outer layer and the routes share (see request-state.ts). */
@@ -38,6 +41,8 @@ export interface RequestState {
   principal: Principal
   /** headers every response to this request carries (rate-limit state, low-balance warning) */
   extraHeaders: Record<string, string> | null
+  /** a metered call's limits, counted together with the charge in one commit */
+  deferredLimits: Limit[] | null
 }
 
 type In<S, Fallback> = S extends TSchema ? Static<S> : Fallback

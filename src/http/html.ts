@@ -16,6 +16,8 @@ button.secondary{background:#fff;color:#1b4e8c}button:focus,input:focus,a:focus{
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e3e3e3;vertical-align:top}
 .secret{font-family:ui-monospace,monospace;background:#fff7d6;border:1px solid #e0c200;padding:.6rem;word-break:break-all;display:block}
 .note{color:#444}.error{border-left:4px solid #b00020;padding:.4rem .8rem;background:#fdecee}[lang=en]{color:#444}
+button [lang=en]{color:inherit}.table-wrap{overflow-x:auto}.empty{color:#555;font-style:italic}
+.flash{border:2px solid #e0c200;padding:.8rem;margin:1rem 0;background:#fffbea}.flash h2{border-top:0;margin-top:0;padding-top:0}
 nav{display:flex;gap:1rem;align-items:center;justify-content:space-between}
 `
 
@@ -43,6 +45,12 @@ export function redirect(location: string, headers: Record<string, string> = {})
 }
 
 /** Bokmål and English side by side. */
+/** A table that scrolls sideways on a narrow screen instead of widening the page. */
+export function table(head: string, rows: string, emptyNb: string, emptyEn: string, columns: number): string {
+  const body = rows || `<tr><td colspan="${columns}" class="empty">${bi(emptyNb, emptyEn)}</td></tr>`
+  return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`
+}
+
 export function bi(nb: string, en: string): string {
   return `<span>${nb}</span> <span lang="en">/ ${en}</span>`
 }

@@ -8,10 +8,10 @@ import type { ErrorCode } from '../errors/catalogue.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { safeEqual, sha256Hex } from '../lib/hash.ts'
 import { principalForKey } from '../domain/access/keys.ts'
-import { enforceLimits, tierLimits, type Limit } from '../domain/access/limits.ts'
+import { enforceLimits, judgeLimits, tierLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
 import { sessionPrincipal } from '../domain/access/signin.ts'
 import { scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
-import { chargeBeforeWork, LOW_BALANCE_ORE, refund, settle, type Charge } from '../domain/billing/metering.ts'
+import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/billing/metering.ts'
 import { appendAudit } from '../store/audit.ts'
 import * as idem from '../store/idempotency.ts'
 import type { Operation } from '../operations.ts'
@@ -137,7 +137,13 @@ export async function admit(op: Operation, request: Request, state: RequestState
   }
   state.principal = principal
   if ('consumerId' in principal) state.consumerId = principal.consumerId
-  const headers = await enforceLimits(deps.sql, limitsFor(op, principal, state.ip), deps.clock.now())
+  const limits = limitsFor(op, principal, state.ip)
+  if (op.costOre > 0 && principal.kind === 'key') {
+    // Counted with the charge, in one commit (execute): the metered path's one write.
+    state.deferredLimits = limits
+    return
+  }
+  const headers = await enforceLimits(deps.sql, limits, deps.clock.now())
   if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
 }
 
@@ -201,13 +207,23 @@ export async function execute(
   let charge: Charge | null = null
   try {
     if (op.costOre > 0 && principal.kind === 'key') {
-      charge = await chargeBeforeWork(deps.sql, principal.consumerId, op.costOre, op.id, state.correlationId, deps.config.baseUrl)
-      state.extraHeaders = { ...state.extraHeaders, 'x-credits-balance-ore': String(charge.balanceAfter) }
+      const limits = state.deferredLimits ?? []
+      const now = deps.clock.now()
+      const windows = windowsFor(limits, now)
+      const counted = await countAndCharge(deps.sql, windows, (counts) => judgeLimits(limits, windows, counts, now), {
+        consumerId: principal.consumerId,
+        costOre: op.costOre,
+        operationId: op.id,
+        correlationId: state.correlationId,
+        baseUrl: deps.config.baseUrl,
+      })
+      charge = counted.charge
+      state.extraHeaders = { ...state.extraHeaders, ...counted.headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
       if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
     }
     const response = await run()
     if (response.status >= 400) throw new ResponseFailure(response)
-    if (charge) await settle(deps.sql, charge)
+    if (charge) deps.settler.settle(charge)
     if (claimed) await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await readBody(response))
     return response
   } catch (e) {

@@ -19,6 +19,7 @@ export function beginRequest(request: Request): RequestState {
     ip: 'unknown',
     principal: { kind: 'anonymous' },
     extraHeaders: null,
+    deferredLimits: null,
   }
   ;(request as WithState)[STATE] = state
   return state

@@ -1,4 +1,5 @@
 /** Prepaid credits: the ledger, the balance kept with it in one statement, holds, and top-up requests. */
+import type postgres from 'postgres'
 import type { Sql } from './db.ts'
 
 export interface Balance {
@@ -51,9 +52,55 @@ export async function debitWithHold(sql: Sql, consumerId: string, cost: number, 
   return { balance_ore: Number(row.balance_ore), ledger_id: Number(row.ledger_id) }
 }
 
-/** The call succeeded: the debit stands. */
-export async function settleHold(sql: Sql, ledgerId: number): Promise<void> {
-  await sql`delete from credit_holds where ledger_id = ${ledgerId}`
+/**
+ * For a metered call, in one statement (one commit): count the call in its rate-limit windows and,
+ * only if every window is within its ceiling, take the price from the balance with a hold.
+ * `max` of an unlimited window is null.
+ */
+export async function countAndDebit(
+  sql: Sql,
+  windows: { bucket: string; start: Date; expires: Date; max: number | null }[],
+  consumerId: string,
+  cost: number,
+  operationId: string,
+  correlationId: string,
+): Promise<{ hits: number[]; charged: { balance_ore: number; ledger_id: number } | null }> {
+  const rows = windows.map((w) => ({ bucket: w.bucket, window_start: w.start, hits: 1, expires_at: w.expires }))
+  // postgres.js's multi-row insert helper; our `Sql` alias narrows its parameter types too far for it.
+  const values = (sql as unknown as postgres.Sql)(rows, 'bucket', 'window_start', 'hits', 'expires_at') as never
+  const limited = windows.filter((w) => w.max !== null)
+  const [row] = await sql<{ hits: number[]; buckets: string[]; balance_ore: string | null; ledger_id: string | null }[]>`
+    with w as (
+      insert into rate_limit_windows ${values}
+      on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
+      returning bucket, hits
+    ), b as (
+      update credit_balances set balance_ore = balance_ore - ${cost}, updated_at = now()
+      where consumer_id = ${consumerId} and balance_ore >= ${cost}
+        and not exists (
+          select 1 from w join unnest(${limited.map((x) => x.bucket)}::text[], ${limited.map((x) => x.max!)}::int[]) as c(bucket, max) using (bucket)
+          where w.hits > c.max)
+      returning balance_ore
+    ), l as (
+      insert into credit_ledger (consumer_id, amount_ore, kind, reason, operation_id, correlation_id)
+      select ${consumerId}, ${-cost}, 'debit', 'metered call', ${operationId}, ${correlationId} from b
+      returning id
+    ), h as (
+      insert into credit_holds (ledger_id, consumer_id) select id, ${consumerId} from l
+      returning ledger_id
+    )
+    select array(select hits from w order by bucket) as hits, array(select bucket from w order by bucket) as buckets,
+           (select balance_ore from b) as balance_ore, (select ledger_id from h) as ledger_id`
+  const byBucket = new Map(row!.buckets.map((b, i) => [b, row!.hits[i]!]))
+  return {
+    hits: windows.map((w) => byBucket.get(w.bucket) ?? 0),
+    charged: row!.ledger_id === null ? null : { balance_ore: Number(row!.balance_ore), ledger_id: Number(row!.ledger_id) },
+  }
+}
+
+/** The calls succeeded: their debits stand. */
+export async function settleHolds(sql: Sql, ledgerIds: number[]): Promise<void> {
+  await sql`delete from credit_holds where ledger_id = any(${ledgerIds.map(String)}::bigint[])`
 }
 
 /**
@@ -106,6 +153,11 @@ const topupCols = 'id, consumer_id, amount_ore::int as amount_ore, status, creat
 export async function countPendingTopups(sql: Sql, consumerId: string, now: Date): Promise<number> {
   const [row] = await sql<{ n: number }[]>`select count(*)::int as n from topup_requests where consumer_id = ${consumerId} and status = 'pending' and expires_at > ${now}`
   return row!.n
+}
+
+export async function oldestPendingExpiry(sql: Sql, consumerId: string, now: Date): Promise<Date | null> {
+  const [row] = await sql<{ e: Date | null }[]>`select min(expires_at) as e from topup_requests where consumer_id = ${consumerId} and status = 'pending' and expires_at > ${now}`
+  return row?.e ?? null
 }
 
 export async function insertTopup(sql: Sql, consumerId: string, keyId: string | null, amountOre: number, expiresAt: Date): Promise<TopupRow> {

@@ -50,7 +50,10 @@ export async function redeemIssuanceToken(sql: Sql, token: string, now: Date, co
     const row = await accounts.lockRedeemableToken(t, hashSecret(token), now)
     if (!row) throw new AppError('ISSUANCE_TOKEN_INVALID')
     const actor = `issuance_token:${row.id}`
-    const minted = await mintKeyIn(t, row.consumer_id, { scopes: DEFAULT_SCOPES, label: `issued from ${row.display_prefix}`, source: 'issuance' }, { actor, correlationId })
+    // A deactivated account's token fails like any other unusable token: indistinguishably.
+    const minted = await mintKeyIn(t, row.consumer_id, { scopes: DEFAULT_SCOPES, label: `issued from ${row.display_prefix}`, source: 'issuance' }, { actor, correlationId }).catch((e: unknown) => {
+      throw e instanceof AppError && e.code === 'AUTH_CONSUMER_INACTIVE' ? new AppError('ISSUANCE_TOKEN_INVALID') : e
+    })
     await accounts.markTokenRedeemed(t, row.id, minted.key.id, now)
     await appendAudit(t, { consumerId: row.consumer_id, actor, action: 'issuance_token_redeemed', correlationId, details: { token_id: row.id, key_id: minted.key.id } })
     return minted

@@ -55,6 +55,7 @@ export async function mintKeyIn(
   const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES)
   const consumer = await accounts.lockConsumer(tx, consumerId)
   if (!consumer) throw new AppError('NOT_FOUND')
+  if (!consumer.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
   if ((await accounts.countActiveKeys(tx, consumerId)) >= MAX_ACTIVE_KEYS) {
     throw new AppError('MAX_KEYS_REACHED', { extra: { max_active_keys: MAX_ACTIVE_KEYS } })
   }

@@ -33,36 +33,45 @@ export function windowStart(now: Date, window: WindowName): Date {
   return new Date(Math.floor(now.getTime() / ms) * ms)
 }
 
+/** An unlimited tier is still counted (usage shows it), never refused. */
 export function tierLimits(bucket: string, tier: Tier): Limit[] {
   const t = TIER_LIMITS[tier]
-  const out: Limit[] = []
-  if (t.per_minute !== null) out.push({ bucket, max: t.per_minute, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' })
-  if (t.per_day !== null) out.push({ bucket, max: t.per_day, window: 'day', code: 'RATE_LIMIT_EXCEEDED' })
-  return out
+  return [
+    { bucket, max: t.per_minute ?? Number.POSITIVE_INFINITY, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' },
+    { bucket, max: t.per_day ?? Number.POSITIVE_INFINITY, window: 'day', code: 'RATE_LIMIT_EXCEEDED' },
+  ]
+}
+
+export interface CountedWindow {
+  bucket: string
+  start: Date
+  expires: Date
+  max: number | null
+}
+
+export function windowsFor(limits: Limit[], now: Date): CountedWindow[] {
+  return limits.map((l) => {
+    const start = windowStart(now, l.window)
+    return { bucket: `${l.bucket}:${l.window}`, start, expires: new Date(start.getTime() + WINDOW_MS[l.window]), max: Number.isFinite(l.max) ? l.max : null }
+  })
 }
 
 /**
- * Counts this request in every window and refuses it (429 + Retry-After) if any is over.
- * Returns the IETF `RateLimit`/`RateLimit-Policy` headers for the response.
+ * Judges the counts after this request: the IETF `RateLimit`/`RateLimit-Policy` headers, or a 429
+ * (with Retry-After: the longest wait) when any window is over its ceiling.
  */
-export async function enforceLimits(sql: Sql, limits: Limit[], now: Date): Promise<Record<string, string>> {
-  if (limits.length === 0) return {}
-  const windows = limits.map((l) => {
-    const start = windowStart(now, l.window)
-    return { bucket: `${l.bucket}:${l.window}`, start, expires: new Date(start.getTime() + WINDOW_MS[l.window]) }
-  })
-  const counts = await hit(sql, windows)
+export function judgeLimits(limits: Limit[], windows: CountedWindow[], counts: number[], now: Date): Record<string, string> {
   const policy: string[] = []
   const state: string[] = []
   let refused: { limit: Limit; resetS: number } | null = null
   limits.forEach((l, i) => {
+    if (!Number.isFinite(l.max)) return
     const resetS = Math.max(1, Math.ceil((windows[i]!.expires.getTime() - now.getTime()) / 1000))
-    const remaining = Math.max(0, l.max - counts[i]!)
     policy.push(`"${l.window}";q=${l.max};w=${WINDOW_MS[l.window] / 1000}`)
-    state.push(`"${l.window}";r=${remaining};t=${resetS}`)
+    state.push(`"${l.window}";r=${Math.max(0, l.max - counts[i]!)};t=${resetS}`)
     if (counts[i]! > l.max && (!refused || resetS > refused.resetS)) refused = { limit: l, resetS }
   })
-  const headers = { 'ratelimit-policy': policy.join(', '), ratelimit: state.join(', ') }
+  const headers: Record<string, string> = policy.length ? { 'ratelimit-policy': policy.join(', '), ratelimit: state.join(', ') } : {}
   if (refused) {
     const r = refused as { limit: Limit; resetS: number }
     throw new AppError(r.limit.code, {
@@ -71,4 +80,11 @@ export async function enforceLimits(sql: Sql, limits: Limit[], now: Date): Promi
     })
   }
   return headers
+}
+
+/** Counts this request in every window (one upsert) and judges it. */
+export async function enforceLimits(sql: Sql, limits: Limit[], now: Date): Promise<Record<string, string>> {
+  if (limits.length === 0) return {}
+  const windows = windowsFor(limits, now)
+  return judgeLimits(limits, windows, await hit(sql, windows), now)
 }

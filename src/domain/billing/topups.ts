@@ -32,7 +32,13 @@ export async function requestTopup(
     const t = tx as unknown as Sql
     await accounts.lockConsumer(t, p.consumerId)
     if ((await credits.countPendingTopups(t, p.consumerId, now)) >= MAX_PENDING_TOPUPS) {
-      throw new AppError('RATE_LIMITED', { extra: { pending_topups: MAX_PENDING_TOPUPS, reason: 'at most 3 pending top-up requests per account' } })
+      // A slot frees when the oldest pending request expires (or is approved before that).
+      const oldest = await credits.oldestPendingExpiry(t, p.consumerId, now)
+      const wait = Math.max(1, Math.ceil(((oldest?.getTime() ?? now.getTime() + TOPUP_TTL_MS) - now.getTime()) / 1000))
+      throw new AppError('RATE_LIMITED', {
+        headers: { 'retry-after': String(wait) },
+        extra: { pending_topups: MAX_PENDING_TOPUPS, retry_after_seconds: wait, reason: 'at most 3 pending top-up requests per account' },
+      })
     }
     const row = await credits.insertTopup(t, p.consumerId, p.keyId, p.amountOre, new Date(now.getTime() + TOPUP_TTL_MS))
     await appendAudit(t, { consumerId: p.consumerId, actor: by.actor, action: 'topup_requested', correlationId: by.correlationId, details: { topup_id: row.id, amount_ore: p.amountOre } })

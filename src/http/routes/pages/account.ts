@@ -13,7 +13,7 @@ import * as credits from '../../../store/credits.ts'
 import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../../schemas/pages.ts'
 import type { IdParam } from '../../../schemas/access.ts'
 import type { AppDeps, Handler } from '../../context.ts'
-import { bi, esc, htmlResponse, nok, osloTime, page, redirect } from '../../html.ts'
+import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../../html.ts'
 import { checkCsrf, SESSION_COOKIE } from '../../pipeline.ts'
 
 type Session = Extract<Principal, { kind: 'session' }>
@@ -30,10 +30,11 @@ function sessionCookie(token: string, deps: AppDeps, maxAgeS: number): string {
 
 const csrfField = (csrf: string) => `<input type="hidden" name="csrf_token" value="${esc(csrf)}">`
 
+/** A secret shown once: its own heading and a status region, so screen readers announce it. */
 function secretBlock(labelNb: string, labelEn: string, secret: string): string {
-  return `<p><strong>${bi(labelNb, labelEn)}</strong></p>
+  return `<section class="flash" role="status" aria-labelledby="secret-heading"><h2 id="secret-heading">${bi(labelNb, labelEn)}</h2>
 <output class="secret" id="secret">${esc(secret)}</output>
-<p class="note">${bi('Kopier den nå: den vises ikke igjen, og vi lagrer den bare som en hash.', 'Copy it now: it is not shown again, and we store only its hash.')}</p>`
+<p class="note">${bi('Kopier den nå: den vises ikke igjen, og vi lagrer den bare som en hash.', 'Copy it now: it is not shown again, and we store only its hash.')}</p></section>`
 }
 
 async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Promise<string> {
@@ -49,7 +50,7 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
   const keyRows = keys
     .map(
       (k) => `<tr><td><code>${esc(k.display_prefix)}</code></td><td>${esc(k.label)}</td><td>${esc(k.scopes.join(' '))}</td><td>${osloTime(k.created_at)}</td>
-<td>${k.revoked_at ? bi('trukket tilbake', 'revoked') : `<form method="post" action="/dashboard/keys/${esc(k.id)}/revoke">${csrfField(s.csrfToken)}<button class="secondary" type="submit" aria-label="Trekk tilbake ${esc(k.display_prefix)}">Trekk tilbake / Revoke</button></form>`}</td></tr>`,
+<td>${k.revoked_at ? bi('trukket tilbake', 'revoked') : `<form method="post" action="/dashboard/keys/${esc(k.id)}/revoke">${csrfField(s.csrfToken)}<button class="secondary" type="submit" aria-label="Trekk tilbake / Revoke ${esc(k.display_prefix)}">Trekk tilbake / Revoke</button></form>`}</td></tr>`,
     )
     .join('')
   const tokenRows = tokens
@@ -65,29 +66,29 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
   const per = (n: number | null) => (n === null ? 'ubegrenset / unlimited' : String(n))
   return page(
     'Dashbord',
-    `${flash}<h1>${bi('Dashbord', 'Dashboard')}</h1>
+    `<h1>${bi('Dashbord', 'Dashboard')}</h1>${flash}
 <p>${esc(consumer.company_name ?? consumer.email)} · ${esc(consumer.email)} · ${bi('plan', 'plan')}: <strong>${esc(consumer.tier)}</strong></p>
 
 <h2 id="keys">${bi('API-nøkler', 'API keys')}</h2>
 <p class="note">${bi(`Høyst ${MAX_ACTIVE_KEYS} aktive nøkler. Bytt nøkkel slik: lag en ny, ta den i bruk, og trekk tilbake den gamle.`, `At most ${MAX_ACTIVE_KEYS} active keys. To rotate: mint a new one, switch to it, then revoke the old one.`)}</p>
-<table><thead><tr><th>${bi('Nøkkel', 'Key')}</th><th>${bi('Navn', 'Label')}</th><th>Scopes</th><th>${bi('Laget', 'Created')}</th><th></th></tr></thead><tbody>${keyRows}</tbody></table>
+${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Navn', 'Label')}</th><th>Scopes</th><th>${bi('Laget', 'Created')}</th><th></th>`, keyRows, 'Ingen nøkler ennå.', 'No keys yet.', 5)}
 <form method="post" action="/dashboard/keys">${csrfField(s.csrfToken)}
 <label for="label">${bi('Navn på ny nøkkel', 'Label for a new key')}</label><input id="label" name="label" type="text" maxlength="80" placeholder="prod-agent">
 <button type="submit">${bi('Lag ny nøkkel', 'Mint a key')}</button></form>
 
 <h2 id="issuance">${bi('Utstedelsestokener', 'Issuance tokens')}</h2>
 <p class="note">${bi(`Et token gir en agent én nøkkel (read:*) uten innlogging: gyldig i 24 timer, kan brukes én gang, høyst ${MAX_OUTSTANDING_ISSUANCE_TOKENS} om gangen.`, `A token lets an agent get one read:* key without signing in: valid 24 hours, single use, at most ${MAX_OUTSTANDING_ISSUANCE_TOKENS} at a time.`)}</p>
-<table><thead><tr><th>Token</th><th>${bi('Utløper', 'Expires')}</th><th>Status</th><th></th></tr></thead><tbody>${tokenRows}</tbody></table>
+${table(`<th>Token</th><th>${bi('Utløper', 'Expires')}</th><th>Status</th><th></th>`, tokenRows, 'Ingen tokener ennå.', 'No tokens yet.', 4)}
 <form method="post" action="/dashboard/issuance-tokens">${csrfField(s.csrfToken)}<button type="submit">${bi('Lag utstedelsestoken', 'Mint an issuance token')}</button></form>
 
 <h2 id="usage">${bi('Bruk', 'Usage')}</h2>
 <p>${bi('Grenser', 'Ceilings')}: ${per(usage.ceilings.per_minute)} ${bi('per minutt', 'per minute')}, ${per(usage.ceilings.per_day)} ${bi('per døgn (UTC)', 'per day (UTC)')}</p>
-<table><thead><tr><th>${bi('Nøkkel', 'Key')}</th><th>${bi('Dette minuttet', 'This minute')}</th><th>${bi('I dag', 'Today')}</th></tr></thead><tbody>${usageRows}</tbody></table>
+${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Dette minuttet', 'This minute')}</th><th>${bi('I dag', 'Today')}</th>`, usageRows, 'Ingen aktive nøkler.', 'No active keys.', 3)}
 
 <h2 id="credits">${bi('Kreditt', 'Credits')}</h2>
 <p>${bi('Saldo', 'Balance')}: <strong id="balance">${nok(balance.balance_ore)}</strong></p>
 <p class="note">${bi('En agent ber om påfyll med POST /api/v1/billing/topup-requests; du godkjenner her.', 'An agent asks for a top-up with POST /api/v1/billing/topup-requests; you approve it here.')}</p>
-<table><thead><tr><th>${bi('Beløp', 'Amount')}</th><th>Status</th><th>${bi('Utløper', 'Expires')}</th><th></th></tr></thead><tbody>${topupRows}</tbody></table>`,
+${table(`<th>${bi('Beløp', 'Amount')}</th><th>Status</th><th>${bi('Utløper', 'Expires')}</th><th></th>`, topupRows, 'Ingen forespørsler om påfyll.', 'No top-up requests.', 4)}`,
     { signedIn: { csrf: s.csrfToken } },
   )
 }

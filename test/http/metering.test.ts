@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
+import { chargeBeforeWork, HOLD_TIMEOUT_MS } from '../../src/domain/billing/metering.ts'
+import { AppError } from '../../src/errors/app-error.ts'
+import { debitWithHold, ledgerSum, readBalance } from '../../src/store/credits.ts'
+import { createLogger } from '../../src/lib/log.ts'
+import { fixedClock } from '../../src/lib/clock.ts'
+import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
+import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { closeGate, gate, METERED_PATH, testExtension } from '../test-operations.ts'
+import { loadMigrations, migrate } from '../../src/store/migrate.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startApp({ extension: testExtension })
+})
+afterAll(() => app.stop())
+
+async function customer(credit: number, tier: 'free' | 'enterprise' = 'enterprise') {
+  const c = await createConsumer(app, tier)
+  if (credit > 0) await addCredits(app, c.id, credit)
+  const { key } = await createKey(app, c.id)
+  return { ...c, key }
+}
+
+const balanceOf = async (id: string) => (await readBalance(app.deps.sql, id)).balance_ore
+const ledger = (id: string) => app.deps.sql<{ kind: string; amount_ore: string }[]>`select kind, amount_ore from credit_ledger where consumer_id = ${id} order by id`
+
+describe('metered calls', () => {
+  test('a successful call costs its price once and reports the balance left', async () => {
+    const c = await customer(1000)
+    const res = await app.get(METERED_PATH, { headers: bearer(c.key) })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-credits-balance-ore')).toBe('950')
+    expect(await balanceOf(c.id)).toBe(950)
+    expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual(['admin_credit 1000', 'debit -50'])
+    // Holds of successful calls are settled in batches.
+    await app.deps.settler.flush()
+    expect((await app.deps.sql`select count(*)::int as n from credit_holds where consumer_id = ${c.id}`)[0]!.n).toBe(0)
+  })
+
+  test('with too little credit: 402 INSUFFICIENT_CREDITS with the recovery contract, and nothing charged', async () => {
+    const c = await customer(40)
+    const res = await app.get(METERED_PATH, { headers: bearer(c.key) })
+    expect(res.status).toBe(402)
+    const body = await res.json()
+    expect(body).toMatchObject({ error_code: 'INSUFFICIENT_CREDITS', retryable: false, balance_ore: 40, cost_ore: 50 })
+    expect(body.top_up_url).toBe(`${app.config.baseUrl}/dashboard#credits`)
+    expect(body.fix_hint).toBeString()
+    expect(body.docs_url).toContain('#INSUFFICIENT_CREDITS')
+    expect(await balanceOf(c.id)).toBe(40)
+    expect((await ledger(c.id)).map((r) => r.kind)).toEqual(['admin_credit'])
+  })
+
+  test('a never-topped-up account gets 402 with balance 0', async () => {
+    const c = await customer(0)
+    const body = await (await app.get(METERED_PATH, { headers: bearer(c.key) })).json()
+    expect(body).toMatchObject({ error_code: 'INSUFFICIENT_CREDITS', balance_ore: 0, cost_ore: 50 })
+  })
+
+  test('a call that fails upstream is refunded in the ledger', async () => {
+    const c = await customer(1000)
+    const res = await app.get(`${METERED_PATH}?outcome=fail`, { headers: bearer(c.key) })
+    expect(res.status).toBe(503)
+    expect(await balanceOf(c.id)).toBe(1000)
+    expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual(['admin_credit 1000', 'debit -50', 'refund 50'])
+    expect(await ledgerSum(app.deps.sql, c.id)).toBe(1000)
+  })
+
+  test('a call that crashes is refunded too', async () => {
+    const c = await customer(1000)
+    expect((await app.get(`${METERED_PATH}?outcome=crash`, { headers: bearer(c.key) })).status).toBe(500)
+    expect(await balanceOf(c.id)).toBe(1000)
+  })
+
+  test('invalid input is refused before anything is charged', async () => {
+    const c = await customer(1000)
+    expect((await app.get(`${METERED_PATH}?outcome=banana`, { headers: bearer(c.key) })).status).toBe(400)
+    expect((await ledger(c.id)).map((r) => r.kind)).toEqual(['admin_credit'])
+  })
+
+  test('a balance left under NOK 10 is flagged on the response', async () => {
+    const c = await customer(1000)
+    const res = await app.get(METERED_PATH, { headers: bearer(c.key) })
+    expect(res.headers.get('x-credits-low')).toBe('true')
+  })
+
+  test('50 concurrent calls with credit for 10: exactly 10 succeed, the balance ends at 0 and the ledger agrees', async () => {
+    const c = await customer(500)
+    const statuses = await Promise.all(Array.from({ length: 50 }, () => app.get(METERED_PATH, { headers: bearer(c.key) }).then(async (r) => (await r.arrayBuffer(), r.status))))
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10)
+    expect(statuses.filter((s) => s === 402)).toHaveLength(40)
+    expect(await balanceOf(c.id)).toBe(0)
+    expect(await ledgerSum(app.deps.sql, c.id)).toBe(0)
+    expect((await ledger(c.id)).filter((r) => r.kind === 'debit')).toHaveLength(10)
+  })
+
+  test('a call in flight holds its charge until it finishes', async () => {
+    const c = await customer(1000)
+    closeGate()
+    const pending = app.get(`${METERED_PATH}?outcome=slow`, { headers: bearer(c.key) })
+    // Wait until the debit and its hold are written.
+    for (let i = 0; i < 100 && (await balanceOf(c.id)) === 1000; i++) await Bun.sleep(10)
+    expect((await app.deps.sql`select count(*)::int as n from credit_holds where consumer_id = ${c.id}`)[0]!.n).toBe(1)
+    gate.release()
+    expect((await pending).status).toBe(200)
+    await app.deps.settler.flush()
+    expect((await app.deps.sql`select count(*)::int as n from credit_holds where consumer_id = ${c.id}`)[0]!.n).toBe(0)
+    expect(await balanceOf(c.id)).toBe(950)
+  })
+})
+
+describe('a process killed mid-call', () => {
+  test('leaves a hold that the expiry sweep refunds, exactly once', async () => {
+    const c = await customer(1000)
+    // What a process that died after the debit leaves behind: a debit and its hold, never settled.
+    const charged = await debitWithHold(app.deps.sql, c.id, 50, 'testMetered', 'killed-call-1')
+    expect(charged!.balance_ore).toBe(950)
+    const clock = fixedClock(new Date(Date.now() + HOLD_TIMEOUT_MS + 60_000).toISOString())
+    const deps = { sql: app.deps.sql, clock, logger: createLogger('error') }
+    const first = await runExpirySweep(deps)
+    expect(first.refunded_holds).toBeGreaterThanOrEqual(1)
+    expect(await balanceOf(c.id)).toBe(1000)
+    await runExpirySweep(deps)
+    expect(await balanceOf(c.id)).toBe(1000)
+    expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual(['admin_credit 1000', 'debit -50', 'refund 50'])
+  })
+
+  test('a hold younger than the timeout is left alone', async () => {
+    const c = await customer(1000)
+    await debitWithHold(app.deps.sql, c.id, 50, 'testMetered', 'in-flight-1')
+    await runExpirySweep({ sql: app.deps.sql, clock: fixedClock(new Date().toISOString()), logger: createLogger('error') })
+    expect(await balanceOf(c.id)).toBe(950)
+  })
+})
+
+describe('metered calls and rate limits', () => {
+  test('a call over the rate limit is refused with 429 and not charged', async () => {
+    const c = await createConsumer(app, 'free')
+    await addCredits(app, c.id, 100_000)
+    const { key } = await createKey(app, c.id)
+    for (let i = 0; i < 30; i++) expect((await app.get(METERED_PATH, { headers: bearer(key) })).status).toBe(200)
+    const res = await app.get(METERED_PATH, { headers: bearer(key) })
+    expect(res.status).toBe(429)
+    expect(res.headers.get('retry-after')).toBeString()
+    expect(await balanceOf(c.id)).toBe(100_000 - 30 * 50)
+  })
+})
+
+describe('fail closed', () => {
+  test('when the balance cannot be read the call is refused with 503 CREDIT_CHECK_UNAVAILABLE', async () => {
+    const db = await scratchDatabase()
+    await migrate(db.sql, await loadMigrations())
+    await db.close()
+    const err = await chargeBeforeWork(db.sql, crypto.randomUUID(), 50, 'testMetered', 'closed-db', 'http://x').catch((e) => e)
+    expect(err).toBeInstanceOf(AppError)
+    expect((err as AppError).code).toBe('CREDIT_CHECK_UNAVAILABLE')
+    expect((err as AppError).status).toBe(503)
+  })
+})
