@@ -29,7 +29,7 @@ try {
     await fetch(`${base}/api/v1/admin/credits`, { method: 'POST', headers: adminH, body: JSON.stringify({ consumer_id: consumer, amount_ore: 100_000_000, reason: 'bench' }) })
     keys.push((await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: adminH, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key)
   }
-  const target = `${base}/api/v1/test/metered`
+  const target = `${base}${process.env.BENCH_PATH ?? '/api/v1/test/metered'}`
   await load({ url: target, bearers: keys, seconds: 2, connections })
   const r = await load({ url: target, bearers: keys, seconds, connections })
   server.stop()

@@ -11,7 +11,7 @@ import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
 import { admit, execute } from './http/pipeline.ts'
-import { HoldSettler } from './domain/billing/metering.ts'
+import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
@@ -131,7 +131,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
 export function composeDeps(base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date }, overrides: Partial<AppDeps> = {}): AppDeps {
   const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
   const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; the sweep refunds them', { error: String(e) }))
-  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, settler, ...overrides }
+  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, settler, charger: new ChargeBatcher(base.sql), ...overrides }
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */

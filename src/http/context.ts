@@ -6,7 +6,7 @@ import type { Sql } from '../store/db.ts'
 import type { Principal } from '../domain/access/types.ts'
 import type { Mailer } from '../upstream/mail/port.ts'
 import type { PaymentProvider } from '../upstream/payments/port.ts'
-import type { HoldSettler } from '../domain/billing/metering.ts'
+import type { ChargeBatcher, HoldSettler } from '../domain/billing/metering.ts'
 import type { Limit } from '../domain/access/limits.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 
@@ -23,6 +23,7 @@ export interface AppDeps {
   /** null: card checkout is not configured (BILLING_NOT_CONFIGURED) */
   payments: PaymentProvider | null
   settler: HoldSettler
+  charger: ChargeBatcher
 }
 
 /** Per-request facts the outer layer and the routes share (see request-state.ts). */

@@ -210,7 +210,7 @@ export async function execute(
       const limits = state.deferredLimits ?? []
       const now = deps.clock.now()
       const windows = windowsFor(limits, now)
-      const counted = await countAndCharge(deps.sql, windows, (counts) => judgeLimits(limits, windows, counts, now), {
+      const counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
         consumerId: principal.consumerId,
         costOre: op.costOre,
         operationId: op.id,

@@ -1,5 +1,4 @@
 /** Prepaid credits: the ledger, the balance kept with it in one statement, holds, and top-up requests. */
-import type postgres from 'postgres'
 import type { Sql } from './db.ts'
 
 export interface Balance {
@@ -28,74 +27,119 @@ export async function credit(sql: Sql, consumerId: string, amountOre: number, ki
   return { balance_ore: Number(row!.balance_ore), ledger_id: Number(row!.ledger_id) }
 }
 
-/**
- * Takes `cost` from the balance if it covers it, writing the debit and a hold in the same statement.
- * Row locking on the balance makes concurrent debits queue; the check constraint keeps it ≥ 0.
- * Returns null when the balance is short.
- */
-export async function debitWithHold(sql: Sql, consumerId: string, cost: number, operationId: string, correlationId: string): Promise<{ balance_ore: number; ledger_id: number } | null> {
-  const [row] = await sql<{ balance_ore: string | null; ledger_id: string | null }[]>`
-    with b as (
-      update credit_balances set balance_ore = balance_ore - ${cost}, updated_at = now()
-      where consumer_id = ${consumerId} and balance_ore >= ${cost}
-      returning balance_ore
-    ), l as (
-      insert into credit_ledger (consumer_id, amount_ore, kind, reason, operation_id, correlation_id)
-      select ${consumerId}, ${-cost}, 'debit', 'metered call', ${operationId}, ${correlationId} from b
-      returning id
-    ), h as (
-      insert into credit_holds (ledger_id, consumer_id) select id, ${consumerId} from l
-      returning ledger_id
-    )
-    select (select balance_ore from b) as balance_ore, (select ledger_id from h) as ledger_id`
-  if (!row || row.ledger_id === null) return null
-  return { balance_ore: Number(row.balance_ore), ledger_id: Number(row.ledger_id) }
+export interface ChargeRequest {
+  consumerId: string
+  cost: number
+  operationId: string
+  correlationId: string
+  /** the call's rate-limit windows; `max` null = counted, never refused */
+  windows: { bucket: string; start: Date; expires: Date; max: number | null }[]
+}
+
+export interface ChargeOutcome {
+  /** the call's count in each of its windows, after it */
+  hits: number[]
+  /** set when the call was within its limits and the balance covered it */
+  charged: { balance_ore: number; ledger_id: number } | null
+  /** the balance the call saw (for the 402 body) */
+  balance_ore: number
 }
 
 /**
- * For a metered call, in one statement (one commit): count the call in its rate-limit windows and,
- * only if every window is within its ceiling, take the price from the balance with a hold.
- * `max` of an unlimited window is null.
+ * Charges a batch of metered calls in ONE transaction (an application-level group commit): counts
+ * every call in its rate-limit windows, then — for the calls within their limits, in order —
+ * takes each price from the balance while it covers it, writing a ledger row and a hold per call.
+ * Locks are taken in one global order (window rows by bucket, balances by consumer id), so
+ * concurrent batches on several instances cannot deadlock.
  */
-export async function countAndDebit(
-  sql: Sql,
-  windows: { bucket: string; start: Date; expires: Date; max: number | null }[],
-  consumerId: string,
-  cost: number,
-  operationId: string,
-  correlationId: string,
-): Promise<{ hits: number[]; charged: { balance_ore: number; ledger_id: number } | null }> {
-  const rows = windows.map((w) => ({ bucket: w.bucket, window_start: w.start, hits: 1, expires_at: w.expires }))
-  // postgres.js's multi-row insert helper; our `Sql` alias narrows its parameter types too far for it.
-  const values = (sql as unknown as postgres.Sql)(rows, 'bucket', 'window_start', 'hits', 'expires_at') as never
-  const limited = windows.filter((w) => w.max !== null)
-  const [row] = await sql<{ hits: number[]; buckets: string[]; balance_ore: string | null; ledger_id: string | null }[]>`
-    with w as (
-      insert into rate_limit_windows ${values}
-      on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
-      returning bucket, hits
-    ), b as (
-      update credit_balances set balance_ore = balance_ore - ${cost}, updated_at = now()
-      where consumer_id = ${consumerId} and balance_ore >= ${cost}
-        and not exists (
-          select 1 from w join unnest(${limited.map((x) => x.bucket)}::text[], ${limited.map((x) => x.max!)}::int[]) as c(bucket, max) using (bucket)
-          where w.hits > c.max)
-      returning balance_ore
-    ), l as (
-      insert into credit_ledger (consumer_id, amount_ore, kind, reason, operation_id, correlation_id)
-      select ${consumerId}, ${-cost}, 'debit', 'metered call', ${operationId}, ${correlationId} from b
-      returning id
-    ), h as (
-      insert into credit_holds (ledger_id, consumer_id) select id, ${consumerId} from l
-      returning ledger_id
+export async function chargeBatch(sql: Sql, reqs: ChargeRequest[]): Promise<ChargeOutcome[]> {
+  return sql.begin(async (txn) => {
+    const tx = txn as unknown as Sql
+    // 1. Rate windows: aggregate the batch per window, count once per window, then give each call
+    //    the count it would have had alone (final − the calls after it in this batch).
+    const perWindow = new Map<string, { bucket: string; start: Date; expires: Date; n: number }>()
+    for (const r of reqs) {
+      for (const w of r.windows) {
+        const k = `${w.bucket}\u0000${w.start.toISOString()}`
+        const e = perWindow.get(k)
+        if (e) e.n++
+        else perWindow.set(k, { bucket: w.bucket, start: w.start, expires: w.expires, n: 1 })
+      }
+    }
+    const ordered = [...perWindow.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : a.start.getTime() - b.start.getTime()))
+    const final = new Map<string, number>()
+    // Independent of each other, so sent together (postgres.js pipelines them on this connection).
+    const consumers = [...new Set(reqs.map((r) => r.consumerId))].sort()
+    const [windowRows, balanceRows] = await Promise.all([
+      ordered.length
+        ? tx<{ bucket: string; window_start: Date; hits: number }[]>`
+            insert into rate_limit_windows (bucket, window_start, hits, expires_at)
+            select * from unnest(${ordered.map((w) => w.bucket)}::text[], ${ordered.map((w) => w.start.toISOString())}::timestamptz[],
+                                 ${ordered.map((w) => w.n)}::int[], ${ordered.map((w) => w.expires.toISOString())}::timestamptz[])
+            on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
+            returning bucket, window_start, hits`
+        : Promise.resolve([]),
+      // Balances locked in consumer-id order: with the windows' bucket order, one global lock order.
+      tx<{ consumer_id: string; balance_ore: string }[]>`
+        select consumer_id, balance_ore from credit_balances where consumer_id = any(${consumers}::uuid[]) order by consumer_id for update`,
+    ])
+    for (const r of windowRows) final.set(`${r.bucket}\u0000${new Date(r.window_start).toISOString()}`, r.hits)
+    const seen = new Map<string, number>()
+    const hits = reqs.map((r) =>
+      r.windows.map((w) => {
+        const k = `${w.bucket}\u0000${w.start.toISOString()}`
+        const k2 = (seen.get(k) ?? 0) + 1
+        seen.set(k, k2)
+        return final.get(k)! - perWindow.get(k)!.n + k2
+      }),
     )
-    select array(select hits from w order by bucket) as hits, array(select bucket from w order by bucket) as buckets,
-           (select balance_ore from b) as balance_ore, (select ledger_id from h) as ledger_id`
-  const byBucket = new Map(row!.buckets.map((b, i) => [b, row!.hits[i]!]))
-  return {
-    hits: windows.map((w) => byBucket.get(w.bucket) ?? 0),
-    charged: row!.ledger_id === null ? null : { balance_ore: Number(row!.balance_ore), ledger_id: Number(row!.ledger_id) },
-  }
+    const within = reqs.map((r, i) => r.windows.every((w, j) => w.max === null || hits[i]![j]! <= w.max))
+
+    // 2. Debits in call order while each account's balance lasts.
+    const balances = new Map(balanceRows.map((b) => [b.consumer_id, Number(b.balance_ore)]))
+    const left = new Map(balances)
+    const charged: { i: number; consumerId: string; cost: number; after: number }[] = []
+    const seenBalance: number[] = []
+    reqs.forEach((r, i) => {
+      const have = left.get(r.consumerId) ?? 0
+      seenBalance[i] = have
+      if (!within[i] || have < r.cost) return
+      left.set(r.consumerId, have - r.cost)
+      charged.push({ i, consumerId: r.consumerId, cost: r.cost, after: have - r.cost })
+    })
+    const ledgerIds = new Map<number, number>()
+    if (charged.length) {
+      // One statement: ledger ids drawn from the identity sequence per call (so each call knows its
+      // row), the balances reduced by each account's total, the ledger rows and the holds written.
+      const rows = await tx<{ id: string; ord: string }[]>`
+        with c as (
+          select nextval(pg_get_serial_sequence('credit_ledger', 'id')) as id, t.*
+          from unnest(${charged.map((c) => c.consumerId)}::uuid[], ${charged.map((c) => c.cost)}::bigint[],
+                      ${charged.map((c) => reqs[c.i]!.operationId)}::text[], ${charged.map((c) => reqs[c.i]!.correlationId)}::text[])
+               with ordinality as t(consumer_id, cost, operation_id, correlation_id, ord)
+        ), u as (
+          update credit_balances b set balance_ore = b.balance_ore - x.total, updated_at = now()
+          from (select consumer_id, sum(cost) as total from c group by consumer_id) x
+          where b.consumer_id = x.consumer_id
+          returning 1
+        ), l as (
+          insert into credit_ledger (id, consumer_id, amount_ore, kind, reason, operation_id, correlation_id) overriding system value
+          select id, consumer_id, -cost, 'debit', 'metered call', operation_id, correlation_id from c
+          returning 1
+        ), h as (
+          insert into credit_holds (ledger_id, consumer_id) select id, consumer_id from c
+          returning 1
+        )
+        select id, ord from c`
+      for (const r of rows) ledgerIds.set(charged[Number(r.ord) - 1]!.i, Number(r.id))
+    }
+    const after = new Map(charged.map((c) => [c.i, c.after]))
+    return reqs.map((_, i) => ({
+      hits: hits[i]!,
+      charged: ledgerIds.has(i) ? { balance_ore: after.get(i)!, ledger_id: ledgerIds.get(i)! } : null,
+      balance_ore: seenBalance[i]!,
+    }))
+  }) as Promise<ChargeOutcome[]>
 }
 
 /** The calls succeeded: their debits stand. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
-import { chargeBeforeWork, HOLD_TIMEOUT_MS } from '../../src/domain/billing/metering.ts'
+import { ChargeBatcher, countAndCharge, HOLD_TIMEOUT_MS } from '../../src/domain/billing/metering.ts'
 import { AppError } from '../../src/errors/app-error.ts'
-import { debitWithHold, ledgerSum, readBalance } from '../../src/store/credits.ts'
+import { chargeBatch, ledgerSum, readBalance } from '../../src/store/credits.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
@@ -114,8 +114,8 @@ describe('a process killed mid-call', () => {
   test('leaves a hold that the expiry sweep refunds, exactly once', async () => {
     const c = await customer(1000)
     // What a process that died after the debit leaves behind: a debit and its hold, never settled.
-    const charged = await debitWithHold(app.deps.sql, c.id, 50, 'testMetered', 'killed-call-1')
-    expect(charged!.balance_ore).toBe(950)
+    const [charged] = await chargeBatch(app.deps.sql, [{ consumerId: c.id, cost: 50, operationId: 'testMetered', correlationId: 'killed-call-1', windows: [] }])
+    expect(charged!.charged!.balance_ore).toBe(950)
     const clock = fixedClock(new Date(Date.now() + HOLD_TIMEOUT_MS + 60_000).toISOString())
     const deps = { sql: app.deps.sql, clock, logger: createLogger('error') }
     const first = await runExpirySweep(deps)
@@ -128,9 +128,36 @@ describe('a process killed mid-call', () => {
 
   test('a hold younger than the timeout is left alone', async () => {
     const c = await customer(1000)
-    await debitWithHold(app.deps.sql, c.id, 50, 'testMetered', 'in-flight-1')
+    await chargeBatch(app.deps.sql, [{ consumerId: c.id, cost: 50, operationId: 'testMetered', correlationId: 'in-flight-1', windows: [] }])
     await runExpirySweep({ sql: app.deps.sql, clock: fixedClock(new Date().toISOString()), logger: createLogger('error') })
     expect(await balanceOf(c.id)).toBe(950)
+  })
+})
+
+describe('group commit', () => {
+  test('one batch charges several accounts and several calls of one account in order, never below zero', async () => {
+    const a = await customer(120)
+    const b = await customer(1000)
+    const w = (bucket: string) => [{ bucket, start: new Date('2026-03-14T09:30:00Z'), expires: new Date('2026-03-14T09:31:00Z'), max: 2 }]
+    const bucket = `unit-batch:${crypto.randomUUID()}`
+    const out = await chargeBatch(app.deps.sql, [
+      { consumerId: a.id, cost: 50, operationId: 'op', correlationId: 'c1', windows: [] },
+      { consumerId: b.id, cost: 50, operationId: 'op', correlationId: 'c2', windows: w(bucket) },
+      { consumerId: a.id, cost: 50, operationId: 'op', correlationId: 'c3', windows: [] },
+      { consumerId: a.id, cost: 50, operationId: 'op', correlationId: 'c4', windows: [] },
+      { consumerId: b.id, cost: 50, operationId: 'op', correlationId: 'c5', windows: w(bucket) },
+      { consumerId: b.id, cost: 50, operationId: 'op', correlationId: 'c6', windows: w(bucket) },
+    ])
+    expect(out.map((o) => (o.charged ? o.charged.balance_ore : null))).toEqual([70, 950, 20, null, 900, null])
+    // The third call of b is its third in the window of two: counted, refused, not charged.
+    expect(out.map((o) => o.hits)).toEqual([[], [1], [], [], [2], [3]])
+    expect(out[3]!.balance_ore).toBe(20)
+    expect(await balanceOf(a.id)).toBe(20)
+    expect(await balanceOf(b.id)).toBe(900)
+    expect(await ledgerSum(app.deps.sql, a.id)).toBe(20)
+    const ids = out.filter((o) => o.charged).map((o) => o.charged!.ledger_id)
+    const rows = await app.deps.sql`select id, correlation_id from credit_ledger where id = any(${ids.map(String)}::bigint[]) order by id`
+    expect(rows.map((r) => r.correlation_id)).toEqual(['c1', 'c2', 'c3', 'c5'])
   })
 })
 
@@ -152,7 +179,7 @@ describe('fail closed', () => {
     const db = await scratchDatabase()
     await migrate(db.sql, await loadMigrations())
     await db.close()
-    const err = await chargeBeforeWork(db.sql, crypto.randomUUID(), 50, 'testMetered', 'closed-db', 'http://x').catch((e) => e)
+    const err = await countAndCharge(new ChargeBatcher(db.sql), [], () => ({}), { consumerId: crypto.randomUUID(), costOre: 50, operationId: 'testMetered', correlationId: 'closed-db', baseUrl: 'http://x' }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AppError)
     expect((err as AppError).code).toBe('CREDIT_CHECK_UNAVAILABLE')
     expect((err as AppError).status).toBe(503)

@@ -86,5 +86,10 @@ export function judgeLimits(limits: Limit[], windows: CountedWindow[], counts: n
 export async function enforceLimits(sql: Sql, limits: Limit[], now: Date): Promise<Record<string, string>> {
   if (limits.length === 0) return {}
   const windows = windowsFor(limits, now)
-  return judgeLimits(limits, windows, await hit(sql, windows), now)
+  // Rows in bucket order: the same lock order as metered batches (store/credits.ts), so no deadlock.
+  const order = windows.map((w, i) => i).sort((a, b) => (windows[a]!.bucket < windows[b]!.bucket ? -1 : 1))
+  const counts = await hit(sql, order.map((i) => windows[i]!))
+  const byIndex: number[] = []
+  order.forEach((i, k) => (byIndex[i] = counts[k]!))
+  return judgeLimits(limits, windows, byIndex, now)
 }

@@ -26,46 +26,80 @@ function unavailable(cause: unknown): AppError {
   return new AppError('CREDIT_CHECK_UNAVAILABLE', { cause, headers: { 'retry-after': '5' } })
 }
 
-async function insufficient(sql: Sql, consumerId: string, costOre: number, baseUrl: string): Promise<AppError> {
-  let balance = 0
-  try {
-    balance = (await credits.readBalance(sql, consumerId)).balance_ore
-  } catch (cause) {
-    return unavailable(cause)
-  }
-  return new AppError('INSUFFICIENT_CREDITS', { extra: { top_up_url: topUpUrl(baseUrl), balance_ore: balance, cost_ore: costOre } })
-}
+/**
+ * Group commit for metered calls: calls that arrive while a batch is being written wait for the
+ * next one, and each batch is one transaction (store/credits.ts `chargeBatch`). Under load a
+ * batch carries many calls, so the database commits once for all of them; alone, a call waits for
+ * nothing. At most four batches are in flight per process.
+ */
+export class ChargeBatcher {
+  private queue: { req: credits.ChargeRequest; resolve: (o: credits.ChargeOutcome) => void; reject: (e: unknown) => void }[] = []
+  private inFlight = 0
 
-export async function chargeBeforeWork(sql: Sql, consumerId: string, costOre: number, operationId: string, correlationId: string, baseUrl: string): Promise<Charge> {
-  let charged: Awaited<ReturnType<typeof credits.debitWithHold>>
-  try {
-    charged = await credits.debitWithHold(sql, consumerId, costOre, operationId, correlationId)
-  } catch (cause) {
-    throw unavailable(cause)
+  constructor(
+    private readonly sql: Sql,
+    private readonly maxInFlight = 4,
+    private readonly maxBatch = 128,
+  ) {}
+
+  charge(req: credits.ChargeRequest): Promise<credits.ChargeOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ req, resolve, reject })
+      if (this.inFlight < this.maxInFlight) void this.drain()
+    })
   }
-  if (charged) return { ledgerId: charged.ledger_id, balanceAfter: charged.balance_ore }
-  throw await insufficient(sql, consumerId, costOre, baseUrl)
+
+  private async drain(): Promise<void> {
+    this.inFlight++
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, this.maxBatch)
+        try {
+          const out = await this.write(batch.map((b) => b.req))
+          batch.forEach((b, i) => b.resolve(out[i]!))
+        } catch (e) {
+          batch.forEach((b) => b.reject(e))
+        }
+      }
+    } finally {
+      this.inFlight--
+    }
+  }
+
+  private async write(reqs: credits.ChargeRequest[]): Promise<credits.ChargeOutcome[]> {
+    try {
+      return await credits.chargeBatch(this.sql, reqs)
+    } catch (e) {
+      // Lock order makes deadlocks impossible between our own batches; retry once in case another
+      // writer (an operator credit, a refund) took the rows in its own order.
+      if ((e as { code?: string }).code === '40P01') return credits.chargeBatch(this.sql, reqs)
+      throw e
+    }
+  }
 }
 
 /**
- * The metered path in one commit: the call is counted in its rate-limit windows and, only when it
- * is within them, charged. `judge` turns the counts into headers or a 429 (nothing charged then).
+ * The metered path: the call is counted in its rate-limit windows and, only when it is within
+ * them, charged — in one transaction shared with whatever other calls are charged at that moment.
+ * `judge` turns the counts into headers or a 429 (nothing charged then).
  */
 export async function countAndCharge(
-  sql: Sql,
+  charger: ChargeBatcher,
   windows: CountedWindow[],
   judge: (counts: number[]) => Record<string, string>,
   p: { consumerId: string; costOre: number; operationId: string; correlationId: string; baseUrl: string },
 ): Promise<{ charge: Charge; headers: Record<string, string> }> {
-  let result: Awaited<ReturnType<typeof credits.countAndDebit>>
+  let out: credits.ChargeOutcome
   try {
-    result = await credits.countAndDebit(sql, windows, p.consumerId, p.costOre, p.operationId, p.correlationId)
+    out = await charger.charge({ consumerId: p.consumerId, cost: p.costOre, operationId: p.operationId, correlationId: p.correlationId, windows })
   } catch (cause) {
     throw unavailable(cause)
   }
-  const headers = judge(result.hits)
-  if (!result.charged) throw await insufficient(sql, p.consumerId, p.costOre, p.baseUrl)
-  return { charge: { ledgerId: result.charged.ledger_id, balanceAfter: result.charged.balance_ore }, headers }
+  const headers = judge(out.hits)
+  if (!out.charged) {
+    throw new AppError('INSUFFICIENT_CREDITS', { extra: { top_up_url: topUpUrl(p.baseUrl), balance_ore: out.balance_ore, cost_ore: p.costOre } })
+  }
+  return { charge: { ledgerId: out.charged.ledger_id, balanceAfter: out.charged.balance_ore }, headers }
 }
 
 export function refund(sql: Sql, charge: Charge, reason: string): Promise<boolean> {
