@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { isBusinessDay, nextBusinessDay } from '../../../src/domain/calendar/business-days.ts'
+import { dow, gaussEaster, shift } from './independent.ts'
 
 const DAY_MS = 86_400_000
 const START = Date.UTC(2020, 0, 1)
@@ -14,31 +15,6 @@ const SPAN_DAYS = Math.round((END - START) / DAY_MS)
 
 function fromIndex(i: number): string {
   return new Date(START + i * DAY_MS).toISOString().slice(0, 10)
-}
-
-function shift(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
-}
-
-function dow(date: string): number {
-  return new Date(`${date}T00:00:00Z`).getUTCDay()
-}
-
-function gaussEaster(year: number): string {
-  const a = year % 19
-  const b = year % 4
-  const c = year % 7
-  const k = Math.floor(year / 100)
-  const p = Math.floor((13 + 8 * k) / 25)
-  const q = Math.floor(k / 4)
-  const M = (15 - p + k - q) % 30
-  const N = (4 + k - q) % 7
-  const d = (19 * a + M) % 30
-  const e = (2 * b + 4 * c + 6 * d + N) % 7
-  let day = 22 + d + e
-  if (d === 29 && e === 6) day = 50 // 19 April
-  else if (d === 28 && e === 6 && (11 * M + 11) % 30 < 19) day = 49 // 18 April
-  return new Date(Date.UTC(year, 2, day)).toISOString().slice(0, 10)
 }
 
 const holidayCache = new Map<number, Set<string>>()

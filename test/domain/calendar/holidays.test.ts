@@ -7,48 +7,12 @@ import { describe, expect, test } from 'bun:test'
 import Holidays from 'date-holidays'
 import { easterSunday, holidayOn, publicHolidays } from '../../../src/domain/calendar/holidays.ts'
 import { isBusinessDay } from '../../../src/domain/calendar/business-days.ts'
+import { dow, gaussEaster, iso, shift } from './independent.ts'
 
 const FIRST_YEAR = 2020
 const LAST_YEAR = 2100
 const YEARS: number[] = []
 for (let y = FIRST_YEAR; y <= LAST_YEAR; y++) YEARS.push(y)
-
-function iso(year: number, month: number, day: number): string {
-  // Date.UTC normalises overflow (e.g. 22 + 30 March → April); read it back as YYYY-MM-DD.
-  return new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10)
-}
-
-function shift(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
-}
-
-/** 0 = Sunday … 6 = Saturday, computed from UTC midnight (no local time zone involved). */
-function dow(date: string): number {
-  return new Date(`${date}T00:00:00Z`).getUTCDay()
-}
-
-/**
- * Easter Sunday by Gauss's algorithm for the Gregorian calendar, with Lilius/Clavius's two
- * exceptions (26 April → 19 April; 25 April → 18 April in the rare case). Deliberately not the
- * anonymous (Meeus/Jones/Butcher) form used in src.
- */
-function gaussEaster(year: number): string {
-  const a = year % 19
-  const b = year % 4
-  const c = year % 7
-  const k = Math.floor(year / 100)
-  const p = Math.floor((13 + 8 * k) / 25)
-  const q = Math.floor(k / 4)
-  const M = (15 - p + k - q) % 30
-  const N = (4 + k - q) % 7
-  const d = (19 * a + M) % 30
-  const e = (2 * b + 4 * c + 6 * d + N) % 7
-  if (d === 29 && e === 6) return iso(year, 4, 19)
-  if (d === 28 && e === 6 && (11 * M + 11) % 30 < 19) return iso(year, 4, 18)
-  return iso(year, 3, 22 + d + e)
-}
 
 describe('easterSunday', () => {
   test('matches the dates printed in rulebook.md §2 (2025–2028)', () => {
