@@ -651,6 +651,3 @@ export type OperationId = (typeof operations)[number]['id']
 /** The registry as plain `Operation`s, for code that walks every entry. */
 export const allOperations: readonly Operation[] = operations
 
-export function operationById(id: OperationId): Operation {
-  return allOperations.find((o) => o.id === id)!
-}

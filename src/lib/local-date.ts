@@ -4,15 +4,6 @@
  */
 export type LocalDate = string
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-export function isLocalDate(s: string): boolean {
-  const m = DATE.exec(s)
-  if (!m) return false
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
-}
-
 export function ymd(year: number, month: number, day: number): LocalDate {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
 }

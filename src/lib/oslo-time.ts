@@ -26,12 +26,6 @@ export function endOfOsloDay(date: LocalDate): string {
   return `${date}T23:59:59${osloOffset(new Date(`${date}T12:00:00Z`))}`
 }
 
-/** The first instant of an Oslo day, as a Date. */
-export function startOfOsloDay(date: LocalDate): Date {
-  // Midnight local is before any DST switch (01:00 UTC), so the offset at 00:00 UTC of that date applies.
-  return new Date(`${date}T00:00:00${osloOffset(new Date(`${date}T00:00:00Z`))}`)
-}
-
 /** An instant rendered as RFC 3339 with Oslo's offset and millisecond precision. */
 export function osloTimestamp(instant: Date): string {
   const offset = osloOffset(instant)

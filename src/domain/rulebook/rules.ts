@@ -634,10 +634,6 @@ export function auditDuty(f: CompanyFacts): Verdict {
   return no(`Driftsinntekter under ${NOK(5_000_000)}: ingen revisjonsplikt.`, `Operating revenue under ${NOK_EN(5_000_000)}: no audit duty.`)
 }
 
-export function ruleById(id: string): Rule | undefined {
-  return RULES.find((r) => r.id === id)
-}
-
 /** The last day a rule's one-time duty runs for a company registered on `registered` (rrhl.: 14 days). */
 export function beneficialOwnersDue(registered: LocalDate | null): LocalDate {
   const start = ymd(2025, 7, 31)
