@@ -21,6 +21,8 @@ export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session'
 
 /** An operation's own rate limit, on top of the tier limits every keyed call has. */
 export interface OperationLimit {
+  /** operations naming the same group share one budget; default: the operation's own */
+  group?: string
   per: 'ip' | 'key' | 'consumer'
   max: number
   window: 'minute' | 'hour'
@@ -289,12 +291,12 @@ export const operations = [
     description:
       'Scopes default to `read:*`; `write:`, `act:` and `delegate:` are reserved (`SCOPE_RESERVED`). At most three ' +
       'active keys (`MAX_KEYS_REACHED`): to rotate, mint the new key, switch, then revoke the old one. The key is ' +
-      'returned once. Needs `X-CSRF-Token` (from `GET /api/v1/account/me`). 30 key changes an hour per account.',
+      'returned once. Needs `X-CSRF-Token` (from `GET /api/v1/account/me`). 30 account writes (keys, tokens, approvals) an hour per account.',
     request: { body: A.MintKeyBody },
     response: A.PlaintextKey,
     successStatus: 201,
     errors: ['AUTH_MISSING', 'VALIDATION_FAILED', 'SCOPE_RESERVED', 'MAX_KEYS_REACHED', 'RATE_LIMITED'],
-    limits: [{ per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [{ group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
   }),
   op({
     id: 'revokeAccountKey',
@@ -307,7 +309,7 @@ export const operations = [
     request: { params: A.IdParam },
     response: A.RevokedKey,
     errors: ['AUTH_MISSING', 'VALIDATION_FAILED', 'RATE_LIMITED'],
-    limits: [{ per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [{ group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
   }),
   op({
     id: 'getUsage',
@@ -537,7 +539,7 @@ export const operations = [
     response: null,
     request: { body: P.KeyForm },
     bodyType: 'form',
-    limits: [{ per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [{ group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
   }),
   op({
     id: 'dashboardRevokeKey',
@@ -550,7 +552,7 @@ export const operations = [
     response: null,
     request: { params: A.IdParam, body: P.CsrfForm },
     bodyType: 'form',
-    limits: [{ per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [{ group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
   }),
   op({
     id: 'dashboardMintToken',
@@ -563,7 +565,7 @@ export const operations = [
     response: null,
     request: { body: P.CsrfForm },
     bodyType: 'form',
-    limits: [{ per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [{ group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
   }),
   op({
     id: 'dashboardRevokeToken',
@@ -576,7 +578,7 @@ export const operations = [
     response: null,
     request: { params: A.IdParam, body: P.CsrfForm },
     bodyType: 'form',
-    limits: [{ per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [{ group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
   }),
   op({
     id: 'topupApprovalPage',
@@ -600,7 +602,7 @@ export const operations = [
     response: null,
     request: { params: A.IdParam, body: P.CsrfForm },
     bodyType: 'form',
-    limits: [{ per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [{ group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }],
   }),
   op({
     id: 'logout',

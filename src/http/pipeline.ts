@@ -87,7 +87,7 @@ function limitsFor(op: Operation, p: Principal, ip: string): Limit[] {
   const out: Limit[] = p.kind === 'key' ? tierLimits(`key:${p.keyId}`, p.tier) : []
   for (const l of op.limits) {
     const who = l.per === 'ip' ? `ip:${ip}` : l.per === 'key' && p.kind === 'key' ? `key:${p.keyId}` : 'consumerId' in p ? `consumer:${p.consumerId}` : `ip:${ip}`
-    out.push({ bucket: `${who}:${op.id}`, max: l.max, window: l.window, code: l.code })
+    out.push({ bucket: `${who}:${l.group ?? op.id}`, max: l.max, window: l.window, code: l.code })
   }
   return out
 }
