@@ -370,6 +370,23 @@ export const operations = [
     response: A.Pricing,
     mcpTool: 'get_pricing',
   }),
+  op({
+    id: 'submitPrivacyRequest',
+    method: 'POST',
+    path: '/api/v1/privacy/dsr',
+    category: 'A',
+    format: 'envelope',
+    tag: 'Privacy',
+    summary: 'Exercise a data-protection right (access, rectification, erasure, restriction, portability, objection)',
+    description:
+      'Records the request and answers with a reference and the date by which a person will reply by e-mail ' +
+      '(one month, GDPR art. 12 (3)). Nothing is changed or deleted automatically. Limited to 10 requests a minute per IP.',
+    request: { body: A.PrivacyRequestBody },
+    response: A.PrivacyRequestReceipt,
+    successStatus: 201,
+    errors: ['VALIDATION_FAILED', 'RATE_LIMIT_EXCEEDED'],
+    limits: [{ per: 'ip', max: 10, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' }],
+  }),
   // -- operator -----------------------------------------------------------------------------------
   op({
     id: 'adminCreateKey',
@@ -456,6 +473,18 @@ export const operations = [
     summary: 'Mail kept because SMTP_URL is unset (newest first; kept one day)',
     request: { query: A.OutboxQuery },
     response: A.Outbox,
+    errors: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'VALIDATION_FAILED'],
+  }),
+  op({
+    id: 'adminListPrivacyRequests',
+    method: 'GET',
+    path: '/api/v1/admin/privacy-requests',
+    category: 'admin',
+    format: 'envelope',
+    tag: 'Operator',
+    summary: 'Open data-subject requests, the one due first first',
+    request: { query: A.PrivacyRequestsQuery },
+    response: A.PrivacyRequests,
     errors: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'VALIDATION_FAILED'],
   }),
   op({

@@ -1,6 +1,7 @@
 /** Request and response schemas of the account, billing and operator operations. */
 import { Type } from '@sinclair/typebox'
 import { AVAILABLE_SCOPES, TIERS } from '../domain/access/types.ts'
+import { PRIVACY_REQUEST_TYPES } from '../domain/access/privacy.ts'
 
 const Uuid = (description?: string) =>
   Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', ...(description ? { description } : {}) })
@@ -150,3 +151,29 @@ export const Outbox = Type.Object({
 })
 
 export const ApprovedTopup = Type.Object({ topup: Topup, balance_ore: Type.Integer() })
+
+export const PrivacyRequestBody = Type.Object(
+  {
+    email: Email,
+    request_type: Type.Union(PRIVACY_REQUEST_TYPES.map((t) => Type.Literal(t)), { description: 'the right exercised (GDPR arts. 15–21)' }),
+    details: Type.Optional(Type.String({ maxLength: 2000, description: 'what the request concerns, in the requester’s words' })),
+  },
+  { additionalProperties: false },
+)
+
+export const PrivacyRequestReceipt = Type.Object({
+  reference: Uuid('quote it in any follow-up'),
+  request_type: Type.String(),
+  status: Type.Literal('received'),
+  received_at: Timestamp,
+  respond_by: Timestamp,
+  message_nb: Type.String(),
+  message_en: Type.String(),
+})
+
+export const PrivacyRequestsQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false })
+export const PrivacyRequests = Type.Object({
+  requests: Type.Array(
+    Type.Object({ id: Uuid(), email: Type.String(), request_type: Type.String(), details: Type.Union([Type.String(), Type.Null()]), status: Type.String(), received_at: Timestamp, respond_by: Timestamp }),
+  ),
+})

@@ -7,7 +7,8 @@ import { MAX_ACTIVE_KEYS, type Principal } from '../../../domain/access/types.ts
 import { topUpUrl } from '../../../domain/billing/metering.ts'
 import * as accounts from '../../../store/accounts.ts'
 import { readBalance } from '../../../store/credits.ts'
-import type { IdParam, MintKeyBody, RedeemBody, SignupBody } from '../../../schemas/access.ts'
+import type { IdParam, MintKeyBody, PrivacyRequestBody, RedeemBody, SignupBody } from '../../../schemas/access.ts'
+import { receivePrivacyRequest } from '../../../domain/access/privacy.ts'
 import type { Handler } from '../../context.ts'
 import { checkCsrf } from '../../pipeline.ts'
 
@@ -88,6 +89,21 @@ export const accountHandlers = {
     const keys = principal.kind === 'key' ? [(await accounts.findKey(deps.sql, principal.keyId))!] : await accounts.listKeys(deps.sql, consumerId, false)
     return { data: await usageOf(deps.sql, consumer.tier, keys, now) }
   }) satisfies Handler,
+
+  submitPrivacyRequest: (async ({ body, deps, now, state }) => {
+    const r = await receivePrivacyRequest(deps.sql, { email: body.email, requestType: body.request_type, details: body.details ?? null }, now, state.correlationId)
+    return {
+      data: {
+        reference: r.id,
+        request_type: r.request_type,
+        status: 'received',
+        received_at: r.received_at.toISOString(),
+        respond_by: r.respond_by.toISOString(),
+        message_nb: 'Vi har mottatt henvendelsen og svarer på e-post senest innen fristen. Oppgi referansen hvis du skriver til oss igjen.',
+        message_en: 'We have received your request and will answer by e-mail within the deadline. Quote the reference if you write to us again.',
+      },
+    }
+  }) satisfies Handler<{ body: typeof PrivacyRequestBody }>,
 
   getCreditBalance: (async ({ principal, deps }) => {
     const b = await readBalance(deps.sql, consumerOf(principal))

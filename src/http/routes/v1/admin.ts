@@ -4,7 +4,8 @@ import { normaliseEmail } from '../../../domain/access/signin.ts'
 import { approveTopupByOperator, creditByOperator } from '../../../domain/billing/topups.ts'
 import * as accounts from '../../../store/accounts.ts'
 import { appendAudit } from '../../../store/audit.ts'
-import type { AdminConsumerBody, AdminConsumerPatch, AdminCreditsBody, AdminKeysQuery, AdminMintKeyBody, IdParam, OutboxQuery } from '../../../schemas/access.ts'
+import { openPrivacyRequests } from '../../../store/privacy.ts'
+import type { PrivacyRequestsQuery, AdminConsumerBody, AdminConsumerPatch, AdminCreditsBody, AdminKeysQuery, AdminMintKeyBody, IdParam, OutboxQuery } from '../../../schemas/access.ts'
 import type { Handler } from '../../context.ts'
 import { keyMetadata } from './account.ts'
 import { topupView } from './billing.ts'
@@ -49,6 +50,15 @@ export const adminHandlers = {
     const rows = await accounts.listOutbox(deps.sql, query.limit ?? 20)
     return { data: { emails: rows.map((r) => ({ id: r.id, to: r.to_email, subject: r.subject, body: r.body_text, created_at: r.created_at.toISOString() })) } }
   }) satisfies Handler<{ query: typeof OutboxQuery }>,
+
+  adminListPrivacyRequests: (async ({ query, deps }) => {
+    const rows = await openPrivacyRequests(deps.sql, query.limit ?? 50)
+    return {
+      data: {
+        requests: rows.map((r) => ({ id: r.id, email: r.email, request_type: r.request_type, details: r.details, status: r.status, received_at: r.received_at.toISOString(), respond_by: r.respond_by.toISOString() })),
+      },
+    }
+  }) satisfies Handler<{ query: typeof PrivacyRequestsQuery }>,
 
   adminApproveTopup: (async ({ params, deps, now, state }) => {
     const done = await approveTopupByOperator(deps.sql, params.id, now, state.correlationId)
