@@ -27,8 +27,10 @@ import { accountHandlers } from './http/routes/v1/account.ts'
 import { adminHandlers } from './http/routes/v1/admin.ts'
 import { billingHandlers } from './http/routes/v1/billing.ts'
 import { pageHandlers } from './http/routes/pages/account.ts'
+import { handleMcp } from './mcp/server.ts'
 
 export const handlers: Record<OperationId, Handler<any>> = {
+  mcp: ({ request, deps, state }) => handleMcp(request, deps, state),
   ...serviceHandlers,
   ...errorHandlers,
   ...publicHandlers,
@@ -109,7 +111,9 @@ export function createApp(deps: AppDeps, extension?: Extension) {
       {
         ...(op.request.params ? { params: op.request.params } : {}),
         ...(op.request.query ? { query: op.request.query } : {}),
-        ...(op.request.body ? { body: op.request.body } : {}),
+        // MCP reads its own body: the SDK's transport parses and answers JSON-RPC itself.
+        ...(op.request.body && op.bodyType !== 'raw' ? { body: op.request.body } : {}),
+        ...(op.bodyType === 'raw' ? { parse: 'none' } : {}),
         transform: (ctx: { request: Request; query: Record<string, unknown> }) => {
           const state = stateOf(ctx.request)
           state.route = op.path

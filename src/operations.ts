@@ -43,8 +43,8 @@ export interface Operation {
   limits: OperationLimit[]
   /** `Idempotency-Key` handling (DESIGN §5): required, optional, or not offered */
   idempotency: 'required' | 'optional' | null
-  /** request body encoding: JSON (API) or an HTML form (pages) */
-  bodyType: 'json' | 'form'
+  /** request body encoding: JSON (API), an HTML form (pages), or raw (read by the handler: MCP) */
+  bodyType: 'json' | 'form' | 'raw'
   summary: string
   description?: string
   tag: string
@@ -644,6 +644,26 @@ export const operations = [
     response: null,
     request: { body: P.CsrfForm },
     bodyType: 'form',
+  }),
+  op({
+    id: 'mcp',
+    method: 'POST',
+    path: '/api/mcp',
+    category: 'A',
+    format: 'json',
+    bodyType: 'raw',
+    tag: 'MCP',
+    summary: 'MCP server: JSON-RPC 2.0 over stateless streamable HTTP (JSON responses)',
+    description:
+      'Tools are listed per credential: with no Authorization header only the keyless tools (get_public_obligations, ' +
+      'get_public_deadlines, explain_compliance_error, get_pricing, redeem_issuance_token; 100 calls an hour per IP); ' +
+      'with a key, the tools its scopes allow. A hidden or unknown tool is JSON-RPC error -32602. Every result is ' +
+      '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
+      '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
+      '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`.',
+    request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
+    response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
+    errors: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],
   }),
   op({
     id: 'getOpenApi',

@@ -1,0 +1,42 @@
+/** The price list: every metered operation's cost, the top-up bounds and the 402 recovery contract. */
+import { LOW_BALANCE_ORE, topUpUrl } from './metering.ts'
+import { MAX_PENDING_TOPUPS, TOPUP_MIN_ORE, TOPUP_TTL_MS } from './topups.ts'
+
+export interface Priced {
+  id: string
+  method: string
+  path: string
+  costOre: number
+  mcpTool: string | null
+}
+
+export function priceList(operations: readonly Priced[], baseUrl: string, ceilingOre: number) {
+  return {
+    currency: 'NOK' as const,
+    unit: 'øre' as const,
+    operations: operations
+      .filter((o) => o.costOre > 0)
+      .map((o) => ({ operation_id: o.id, method: o.method, path: o.path.replace(/:([A-Za-z_]+)/g, '{$1}'), cost_ore: o.costOre, mcp_tool: o.mcpTool })),
+    top_up: {
+      min_ore: TOPUP_MIN_ORE,
+      ceiling_ore: ceilingOre,
+      max_pending_requests: MAX_PENDING_TOPUPS,
+      request_expires_hours: TOPUP_TTL_MS / 3_600_000,
+      request_endpoint: 'POST /api/v1/billing/topup-requests',
+      top_up_url: topUpUrl(baseUrl),
+    },
+    low_balance_warning: {
+      below_ore: LOW_BALANCE_ORE,
+      header: 'X-Credits-Low',
+      description: 'A metered call that leaves less than NOK 10 answers with `X-Credits-Low: true`; every metered call reports `X-Credits-Balance-Ore`.',
+    },
+    insufficient_credits: {
+      status: 402 as const,
+      error_code: 'INSUFFICIENT_CREDITS' as const,
+      retryable: false as const,
+      body_fields: ['retryable', 'fix_hint', 'docs_url', 'top_up_url', 'balance_ore', 'cost_ore'],
+      charged: false as const,
+      description: 'Nothing is charged. Ask a person to approve a top-up (POST /api/v1/billing/topup-requests gives the approval_url), then call again.',
+    },
+  }
+}

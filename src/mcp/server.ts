@@ -1,0 +1,132 @@
+/**
+ * The MCP server at /api/mcp: JSON-RPC 2.0 over stateless streamable HTTP with JSON responses.
+ * A new low-level Server and transport per request (a stateless transport cannot be reused), with
+ * only the tools the caller's credential allows registered — so a hidden tool is simply unknown
+ * (-32602). No Authorization header at all means keyless: only the keyless tools, limited to 100
+ * calls an hour per IP. A header that is present but bad is refused, never treated as keyless.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { Value } from '@sinclair/typebox/value'
+import { principalForKey } from '../domain/access/keys.ts'
+import { enforceLimits } from '../domain/access/limits.ts'
+import { scopeGranted, type Principal } from '../domain/access/types.ts'
+import { AppError } from '../errors/app-error.ts'
+import { CATALOGUE } from '../errors/catalogue.ts'
+import { explain } from '../errors/explain.ts'
+import { docsUrl } from '../errors/registry.ts'
+import { buildMeta, responseHash } from '../http/envelope.ts'
+import { issuesFromValidation } from '../http/errors.ts'
+import { bearerOf } from '../http/pipeline.ts'
+import type { AppDeps, RequestState } from '../http/context.ts'
+import { jsonSchema } from '../http/openapi.ts'
+import { SERVICE_NAME } from '../lib/service.ts'
+import { TOOLS, type Tool } from './tools.ts'
+
+/** The tool manifest's version; `initialize` reports it as the server version. */
+export const MCP_SCHEMA_VERSION = '2026.10.0'
+export const KEYLESS_CALLS_PER_HOUR = 100
+
+function visibleTools(principal: Principal): Tool[] {
+  if (principal.kind === 'anonymous') return TOOLS.filter((t) => t.keyless)
+  if (principal.kind !== 'key') return []
+  return TOOLS.filter((t) => t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope))
+}
+
+function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean) {
+  return {
+    result,
+    justification,
+    metadata,
+    _meta: buildMeta({}, now, failed ? undefined : responseHash(result)),
+  }
+}
+
+function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date) {
+  const entry = CATALOGUE[err.code]
+  const x = explain(err.code, err.options.context)
+  const body = envelope(
+    null,
+    x.summary_en,
+    {
+      tool: tool.name,
+      error_code: err.code,
+      retryable: entry.retryable,
+      remediation: {
+        fix_hint_en: entry.fix_hint_en,
+        fix_hint_nb: entry.fix_hint_nb,
+        docs_url: docsUrl(deps.config.baseUrl, err.code),
+        explanation: err.options.details ? { ...x, details: err.options.details } : x,
+      },
+      ...err.options.extra,
+    },
+    now,
+    true,
+  )
+  return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
+}
+
+function buildServer(principal: Principal, deps: AppDeps, state: RequestState): Server {
+  const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} } })
+  const tools = visibleTools(principal)
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => ({
+      name: t.name,
+      description: `${t.operation.summary}.${t.operation.description ? ` ${t.operation.description}` : ''}`,
+      inputSchema: { type: 'object' as const, ...jsonSchema(t.input) },
+    })),
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const tool = tools.find((t) => t.name === req.params.name)
+    if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
+    const now = deps.clock.now()
+    const args = req.params.arguments ?? {}
+    try {
+      if (principal.kind === 'anonymous') {
+        await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
+      }
+      // The REST twin's own limits apply on this surface too, in the same buckets.
+      for (const l of tool.operation.limits) {
+        if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
+      }
+      if (!Value.Check(tool.input, args)) {
+        throw new AppError('VALIDATION_FAILED', { details: issuesFromValidation({ all: [...Value.Errors(tool.input, args)], type: 'arguments' }) })
+      }
+      const { result, justification } = await tool.run(args, { deps, principal, correlationId: state.correlationId, now })
+      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false)
+      return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
+    } catch (e) {
+      if (e instanceof AppError) return failure(e, tool, deps, now)
+      deps.logger.error('mcp tool failed', { correlation_id: state.correlationId, tool: tool.name, error: e instanceof Error ? e.message : String(e) })
+      return failure(new AppError('INTERNAL_ERROR'), tool, deps, now)
+    }
+  })
+  return server
+}
+
+/** `WWW-Authenticate` for a refused credential while OAuth for MCP is not enabled (spec). */
+const PLAIN_CHALLENGE = 'Bearer realm="svc-mcp", error="invalid_token"'
+
+export async function handleMcp(request: Request, deps: AppDeps, state: RequestState): Promise<Response> {
+  const bearer = bearerOf(request)
+  let principal: Principal = { kind: 'anonymous' }
+  if (bearer !== null) {
+    try {
+      principal = await principalForKey(deps.sql, bearer)
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError(e.code, { headers: { 'www-authenticate': PLAIN_CHALLENGE } })
+      throw e
+    }
+    state.consumerId = principal.consumerId
+  }
+  state.principal = principal
+  const server = buildServer(principal, deps, state)
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+  await server.connect(transport)
+  try {
+    return await transport.handleRequest(request)
+  } finally {
+    void server.close()
+  }
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { canonicalJson } from '../../src/lib/canonical-json.ts'
+import { sha256Hex } from '../../src/lib/hash.ts'
+import { startApp, type TestApp } from '../helpers.ts'
+import { bearer, createConsumer, createKey, freshIp, signIn, postForm } from '../access-helpers.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startApp()
+}, 30_000)
+afterAll(() => app.stop())
+
+const KEYLESS = ['explain_compliance_error', 'get_pricing', 'get_public_deadlines', 'get_public_obligations', 'redeem_issuance_token']
+
+async function connect(headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'plikt-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/api/mcp`), { requestInit: { headers: { ...freshIp(), ...headers } } }))
+  return client
+}
+
+type ToolBody = { result: any; justification: string; metadata: any; _meta: any }
+const body = (r: unknown) => (r as { structuredContent: ToolBody }).structuredContent
+
+describe('keyless (no Authorization header)', () => {
+  test('initialize reports the server name and the manifest version 2026.10.0', async () => {
+    const client = await connect()
+    expect(client.getServerVersion()).toMatchObject({ name: 'plikt', version: '2026.10.0' })
+    await client.close()
+  })
+
+  test('tools/list shows exactly the keyless tools', async () => {
+    const client = await connect()
+    const { tools } = await client.listTools()
+    expect(tools.map((t) => t.name).sort()).toEqual(KEYLESS)
+    const obligations = tools.find((t) => t.name === 'get_public_obligations')!
+    expect(obligations.inputSchema.properties).toHaveProperty('entity_type')
+    await client.close()
+  })
+
+  test('a tool answers {result, justification, metadata, _meta} with the hash of the result', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'AS' } }))
+    expect(r.result.entity_type).toBe('AS')
+    expect(r.result.obligations.map((o: { obligation_id: string }) => o.obligation_id)).toContain('aksjonaerregisteroppgave')
+    expect(r.justification).toContain('Rulebook 1.0.0')
+    expect(r.metadata).toMatchObject({ tool: 'get_public_obligations', operation_id: 'getPublicObligations' })
+    expect(r._meta.response_hash).toBe(`sha256:${sha256Hex(canonicalJson(r.result))}`)
+    await client.close()
+  })
+
+  test('the deadline calendar over MCP equals the REST answer', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'get_public_deadlines', arguments: { year: 2026, entity_type: 'AS' } }))
+    const rest = await (await app.get('/api/v1/public/deadlines?year=2026&entity_type=AS')).json()
+    expect(r.result).toEqual(rest.data)
+    await client.close()
+  })
+
+  test('explain_compliance_error takes the flattened context', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'company_not_found', context_org_number: '984661185' } }))
+    expect(r.result.explanation.error_code).toBe('COMPANY_NOT_FOUND')
+    expect(r.result.explanation.summary).toContain('984661185')
+    await client.close()
+  })
+
+  test('bad arguments give a failed result with VALIDATION_FAILED and the field', async () => {
+    const client = await connect()
+    const res = await client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'ASA' } })
+    expect(res.isError).toBe(true)
+    const r = body(res)
+    expect(r.result).toBeNull()
+    expect(r.metadata).toMatchObject({ error_code: 'VALIDATION_FAILED', retryable: false })
+    expect(r.metadata.remediation.explanation.details.map((d: { field: string }) => d.field)).toContain('entity_type')
+    await client.close()
+  })
+
+  test('a keyed tool is hidden: calling it is JSON-RPC error -32602', async () => {
+    const client = await connect()
+    await expect(client.callTool({ name: 'get_credit_balance', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    await client.close()
+  })
+
+  test('redeem_issuance_token issues a key once; a second use fails like any bad token', async () => {
+    const s = await signIn(app)
+    const html = await (await postForm(app, '/dashboard/issuance-tokens', { csrf_token: s.csrf }, { cookie: s.cookie })).text()
+    const token = /<output class="secret" id="secret">([^<]+)<\/output>/.exec(html)![1]!
+    const client = await connect()
+    const first = body(await client.callTool({ name: 'redeem_issuance_token', arguments: { token } }))
+    expect(first.result.plaintext_key).toMatch(/^svc_free_/)
+    expect(first.result.scopes).toEqual(['read:*'])
+    const again = await client.callTool({ name: 'redeem_issuance_token', arguments: { token } })
+    expect(again.isError).toBe(true)
+    expect(body(again).metadata.error_code).toBe('ISSUANCE_TOKEN_INVALID')
+    await client.close()
+  })
+
+  test('keyless calls are limited to 100 an hour per IP', async () => {
+    const ip = freshIp()
+    const client = await connect(ip)
+    for (let i = 0; i < 100; i++) expect((await client.callTool({ name: 'get_pricing', arguments: {} })).isError).toBeFalsy()
+    const refused = await client.callTool({ name: 'get_pricing', arguments: {} })
+    expect(refused.isError).toBe(true)
+    expect(body(refused).metadata).toMatchObject({ error_code: 'RATE_LIMIT_EXCEEDED', retryable: true })
+    await client.close()
+  })
+})
+
+describe('with a key', () => {
+  test('tools/list shows what the key’s scopes allow, and keyed tools work', async () => {
+    const c = await createConsumer(app)
+    const { key } = await createKey(app, c.id)
+    const client = await connect(bearer(key))
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).toContain('get_credit_balance')
+    expect(names).toContain('get_public_deadlines')
+    const r = body(await client.callTool({ name: 'get_credit_balance', arguments: {} }))
+    expect(r.result).toMatchObject({ balance_ore: 0, currency: 'NOK', updated_at: null })
+    await client.close()
+  })
+
+  test('a key without read:rulebook does not see the rulebook tools', async () => {
+    const c = await createConsumer(app)
+    const { key } = await createKey(app, c.id, ['read:changes'])
+    const client = await connect(bearer(key))
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).not.toContain('get_public_obligations')
+    expect(names).toContain('get_credit_balance')
+    await expect(client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'AS' } })).rejects.toMatchObject({ code: -32602 })
+    await client.close()
+  })
+
+  test('a present but bad header is refused with 401 and the Bearer challenge, never served keyless', async () => {
+    for (const auth of ['Bearer svc_free_nope', 'Basic abc', 'Bearer svc_sandbox_test_x']) {
+      const res = await fetch(`${app.url}/api/mcp`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc-mcp", error="invalid_token"')
+      expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
+    }
+  })
+})
