@@ -12,6 +12,7 @@ import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
 import { admit, execute } from './http/pipeline.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
+import { createVerifier } from './domain/access/oauth.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
@@ -27,10 +28,12 @@ import { accountHandlers } from './http/routes/v1/account.ts'
 import { adminHandlers } from './http/routes/v1/admin.ts'
 import { billingHandlers } from './http/routes/v1/billing.ts'
 import { pageHandlers } from './http/routes/pages/account.ts'
-import { handleMcp } from './mcp/server.ts'
+import { handleMcp, mcpManifest } from './mcp/server.ts'
+import { oauthHandlers } from './http/routes/oauth.ts'
 
 export const handlers: Record<OperationId, Handler<any>> = {
   mcp: ({ request, deps, state }) => handleMcp(request, deps, state),
+  getMcpManifest: ({ deps }) => ({ data: mcpManifest(deps) }),
   ...serviceHandlers,
   ...errorHandlers,
   ...publicHandlers,
@@ -38,6 +41,7 @@ export const handlers: Record<OperationId, Handler<any>> = {
   ...billingHandlers,
   ...adminHandlers,
   ...pageHandlers,
+  ...oauthHandlers,
   ...discoveryHandlers,
 }
 
@@ -135,7 +139,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
 export function composeDeps(base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date }, overrides: Partial<AppDeps> = {}): AppDeps {
   const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
   const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; the sweep refunds them', { error: String(e) }))
-  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, settler, charger: new ChargeBatcher(base.sql), ...overrides }
+  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, settler, charger: new ChargeBatcher(base.sql), oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null, ...overrides }
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */

@@ -23,6 +23,8 @@ export interface Config {
   mailFrom: string
   /** the largest top-up request, in øre */
   topupCeilingOre: number
+  /** OAuth 2.1 for MCP hosts: null when disabled */
+  oauth: { issuer: string; jwksUrl: string; audience: string } | null
 }
 
 export class ConfigError extends Error {
@@ -45,6 +47,20 @@ function oneOf<T extends string>(env: Record<string, string | undefined>, name: 
     throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`)
   }
   return raw as T
+}
+
+/**
+ * OAuth for MCP is on when an authorization server is configured (the production configuration)
+ * and off otherwise (the embedded quick start); OAUTH_ENABLED=false turns it off explicitly.
+ */
+function oauthConfig(env: Record<string, string | undefined>, baseUrl: string): Config['oauth'] {
+  const enabled = oneOf(env, 'OAUTH_ENABLED', ['true', 'false'] as const, env.OAUTH_ISSUER ? 'true' : 'false') === 'true'
+  if (!enabled) return null
+  const issuer = env.OAUTH_ISSUER
+  if (!issuer || !/^https?:\/\/\S+$/.test(issuer)) throw new ConfigError('OAUTH_ENABLED=true needs OAUTH_ISSUER, the authorization server’s issuer URL')
+  const jwksUrl = env.OAUTH_JWKS_URL || `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`
+  if (!/^https?:\/\/\S+$/.test(jwksUrl)) throw new ConfigError(`OAUTH_JWKS_URL must be an http(s) URL, got "${jwksUrl}"`)
+  return { issuer, jwksUrl, audience: env.OAUTH_AUDIENCE || `${baseUrl}/api/mcp` }
 }
 
 function smtpUrl(raw: string | undefined): string | null {
@@ -80,5 +96,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Plikt <no-reply@localhost>',
     topupCeilingOre: int(env, 'TOPUP_CEILING_ORE', 100_000, 1_000, 100_000_000),
+    oauth: oauthConfig(env, baseUrl),
   }
 }

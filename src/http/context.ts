@@ -8,6 +8,7 @@ import type { Mailer } from '../upstream/mail/port.ts'
 import type { PaymentProvider } from '../upstream/payments/port.ts'
 import type { ChargeBatcher, HoldSettler } from '../domain/billing/metering.ts'
 import type { Limit } from '../domain/access/limits.ts'
+import type { Verifier } from '../domain/access/oauth.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 
 /** What the composition root hands every surface. */
@@ -24,6 +25,8 @@ export interface AppDeps {
   payments: PaymentProvider | null
   settler: HoldSettler
   charger: ChargeBatcher
+  /** verifies OAuth access tokens for MCP; null when OAuth is disabled */
+  oauthVerifier: Verifier | null
 }
 
 /** Per-request facts the outer layer and the routes share (see request-state.ts). */

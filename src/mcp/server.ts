@@ -10,6 +10,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { Value } from '@sinclair/typebox/value'
 import { principalForKey } from '../domain/access/keys.ts'
+import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits } from '../domain/access/limits.ts'
 import { scopeGranted, type Principal } from '../domain/access/types.ts'
 import { AppError } from '../errors/app-error.ts'
@@ -105,20 +106,72 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
   return server
 }
 
-/** `WWW-Authenticate` for a refused credential while OAuth for MCP is not enabled (spec). */
-const PLAIN_CHALLENGE = 'Bearer realm="svc-mcp", error="invalid_token"'
+/** `/.well-known/mcp.json`: where the server is, how to talk to it and what it needs. */
+export function mcpManifest(deps: AppDeps) {
+  const base = deps.config.baseUrl
+  return {
+    name: SERVICE_NAME,
+    version: MCP_SCHEMA_VERSION,
+    url: `${base}/api/mcp`,
+    transport: { type: 'streamable-http', response: 'application/json', stateless: true },
+    protocol: 'json-rpc-2.0',
+    authentication: {
+      api_key: { header: 'Authorization', scheme: 'Bearer', how_to_get: `${base}/login` },
+      oauth: deps.config.oauth ? { resource_metadata: resourceMetadataUrl(base), authorization_servers: [deps.config.oauth.issuer] } : null,
+      keyless: { tools: TOOLS.filter((t) => t.keyless).map((t) => t.name), calls_per_hour_per_ip: KEYLESS_CALLS_PER_HOUR },
+    },
+    tools: { keyless: TOOLS.filter((t) => t.keyless).length, total: TOOLS.length, names: TOOLS.map((t) => t.name) },
+    documentation: `${base}/docs`,
+  }
+}
+
+/** Where an MCP host learns how to get a token (RFC 9728). */
+export function resourceMetadataUrl(baseUrl: string): string {
+  return `${baseUrl}/.well-known/oauth-protected-resource/api/mcp`
+}
+
+/**
+ * The 401 challenge. Without OAuth it is the plain one the spec gives; with OAuth it also says
+ * what went wrong and where the protected-resource metadata is.
+ */
+function challenge(deps: AppDeps, description: string): string {
+  if (!deps.config.oauth) return 'Bearer realm="svc-mcp", error="invalid_token"'
+  const quoted = description.replace(/["\\]/g, "'")
+  return `Bearer realm="svc-mcp", error="invalid_token", error_description="${quoted}", resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`
+}
+
+function refused(e: AppError, deps: AppDeps): AppError {
+  return new AppError(e.code, { ...e.options, headers: { ...e.options.headers, 'www-authenticate': challenge(deps, explain(e.code).summary_en) } })
+}
+
+/** With OAuth on, an anonymous `tools/call` of a keyed tool is told to authenticate (401), not "unknown tool". */
+async function callsKeyedTool(request: Request): Promise<boolean> {
+  try {
+    const msg = JSON.parse(await request.clone().text()) as unknown
+    const calls = (Array.isArray(msg) ? msg : [msg]) as { method?: string; params?: { name?: string } }[]
+    return calls.some((m) => m?.method === 'tools/call' && TOOLS.some((t) => t.name === m.params?.name && !t.keyless))
+  } catch {
+    return false
+  }
+}
 
 export async function handleMcp(request: Request, deps: AppDeps, state: RequestState): Promise<Response> {
   const bearer = bearerOf(request)
   let principal: Principal = { kind: 'anonymous' }
   if (bearer !== null) {
     try {
-      principal = await principalForKey(deps.sql, bearer)
+      // A JWT-shaped bearer is an OAuth access token only when OAuth is on; otherwise an unknown key.
+      principal =
+        deps.oauthVerifier && looksLikeJwt(bearer)
+          ? await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
+          : await principalForKey(deps.sql, bearer)
     } catch (e) {
-      if (e instanceof AppError) throw new AppError(e.code, { headers: { 'www-authenticate': PLAIN_CHALLENGE } })
+      if (e instanceof AppError) throw refused(e, deps)
       throw e
     }
     state.consumerId = principal.consumerId
+  } else if (deps.config.oauth && (await callsKeyedTool(request))) {
+    throw refused(new AppError('AUTH_MISSING'), deps)
   }
   state.principal = principal
   const server = buildServer(principal, deps, state)

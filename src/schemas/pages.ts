@@ -13,3 +13,5 @@ export const MagicQuery = Type.Object({ token: Type.String({ minLength: 1, maxLe
 export const TokenForm = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false })
 export const CsrfForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })
 export const KeyForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }), label: Type.Optional(Type.String({ maxLength: 80 })) }, { additionalProperties: false })
+export const ConnectionQuery = Type.Object({ connection: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) }, { additionalProperties: false })
+export const ConnectionForm = Type.Object({ connection: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }), csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })

@@ -146,3 +146,20 @@ describe('with a key', () => {
     }
   })
 })
+
+describe('/.well-known/mcp.json', () => {
+  test('describes the server: URL, transport, authentication and tool counts', async () => {
+    const m = await (await app.get('/.well-known/mcp.json')).json()
+    expect(m).toMatchObject({
+      name: 'plikt',
+      version: '2026.10.0',
+      url: `${app.url}/api/mcp`,
+      transport: { type: 'streamable-http', stateless: true },
+      authentication: { oauth: null, keyless: { calls_per_hour_per_ip: 100 } },
+    })
+    expect(m.authentication.keyless.tools.sort()).toEqual(KEYLESS)
+    const client = await connect()
+    expect(m.tools.keyless).toBe((await client.listTools()).tools.length)
+    await client.close()
+  })
+})

@@ -10,6 +10,7 @@ import { MAX_ACTIVE_KEYS, MAX_OUTSTANDING_ISSUANCE_TOKENS, type Principal } from
 import { usageOf } from '../../../domain/access/usage.ts'
 import * as accounts from '../../../store/accounts.ts'
 import * as credits from '../../../store/credits.ts'
+import * as oauthStore from '../../../store/oauth.ts'
 import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../../schemas/pages.ts'
 import type { IdParam } from '../../../schemas/access.ts'
 import type { AppDeps, Handler } from '../../context.ts'
@@ -45,6 +46,7 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
   const usage = await usageOf(deps.sql, consumer.tier, active, now)
   const balance = await credits.readBalance(deps.sql, s.consumerId)
   const topups = await credits.listTopups(deps.sql, s.consumerId)
+  const connections = await oauthStore.activeConnectionsOf(deps.sql, s.consumerId)
   const tokenStatus = (t: accounts.IssuanceTokenRow) =>
     t.redeemed_at ? bi('innløst', 'redeemed') : t.revoked_at ? bi('trukket tilbake', 'revoked') : t.expires_at <= now ? bi('utløpt', 'expired') : bi('gyldig', 'valid')
   const keyRows = keys
@@ -63,6 +65,10 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
   const topupRows = topups
     .map((t) => `<tr><td>${nok(t.amount_ore)}</td><td>${esc(t.status)}</td><td>${osloTime(t.expires_at)}</td><td>${t.status === 'pending' && t.expires_at > now ? `<a href="/billing/topup/${esc(t.id)}">Godkjenn / Approve</a>` : ''}</td></tr>`)
     .join('')
+  const connectionRows = connections
+    .map((c) => `<tr><td><code>${esc(c.issuer)}</code></td><td><code>${esc(c.subject)}</code></td><td>${osloTime(c.approved_at)}</td>
+<td><form method="post" action="/dashboard/oauth-connections/${esc(c.id)}/disconnect">${csrfField(s.csrfToken)}<button class="secondary" type="submit">Koble fra / Disconnect</button></form></td></tr>`)
+    .join('')
   const per = (n: number | null) => (n === null ? 'ubegrenset / unlimited' : String(n))
   return page(
     'Dashbord',
@@ -80,6 +86,9 @@ ${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Navn', 'Label')}</th><th>Scop
 <p class="note">${bi(`Et token gir en agent én nøkkel (read:*) uten innlogging: gyldig i 24 timer, kan brukes én gang, høyst ${MAX_OUTSTANDING_ISSUANCE_TOKENS} om gangen.`, `A token lets an agent get one read:* key without signing in: valid 24 hours, single use, at most ${MAX_OUTSTANDING_ISSUANCE_TOKENS} at a time.`)}</p>
 ${table(`<th>Token</th><th>${bi('Utløper', 'Expires')}</th><th>Status</th><th></th>`, tokenRows, 'Ingen tokener ennå.', 'No tokens yet.', 4)}
 <form method="post" action="/dashboard/issuance-tokens">${csrfField(s.csrfToken)}<button type="submit">${bi('Lag utstedelsestoken', 'Mint an issuance token')}</button></form>
+
+<h2 id="oauth">${bi('OAuth-tilkoblinger', 'OAuth connections')}</h2>
+${table(`<th>${bi('Utsteder', 'Issuer')}</th><th>${bi('Bruker', 'Subject')}</th><th>${bi('Godkjent', 'Approved')}</th><th></th>`, connectionRows, 'Ingen MCP-klienter er koblet til.', 'No MCP clients are connected.', 4)}
 
 <h2 id="usage">${bi('Bruk', 'Usage')}</h2>
 <p>${bi('Grenser', 'Ceilings')}: ${per(usage.ceilings.per_minute)} ${bi('per minutt', 'per minute')}, ${per(usage.ceilings.per_day)} ${bi('per døgn (UTC)', 'per day (UTC)')}</p>

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { startApp, type TestApp } from '../helpers.ts'
+import { bearer, freshIp, postForm, signIn, type Session } from '../access-helpers.ts'
+import { startAuthServer } from '../support/auth-server.ts'
+
+type AuthServer = Awaited<ReturnType<typeof startAuthServer>>
+let auth: AuthServer
+let app: TestApp
+let aud: string
+beforeAll(async () => {
+  auth = await startAuthServer()
+  app = await startApp({ env: { OAUTH_ISSUER: auth.issuer, OAUTH_JWKS_URL: auth.jwksUrl } })
+  aud = `${app.url}/api/mcp`
+}, 30_000)
+afterAll(async () => {
+  await app.stop()
+  auth.stop()
+})
+
+function rpc(a: TestApp, headers: Record<string, string>, method = 'tools/list', params: object = {}) {
+  return fetch(`${a.url}/api/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...freshIp(), ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+}
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'plikt-oauth-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/api/mcp`), { requestInit: { headers: { ...freshIp(), ...bearer(token) } } }))
+  return client
+}
+
+/** Presents a new subject's token, follows the consent_url as the signed-in owner and approves. */
+async function connectSubject(owner: Session, sub: string): Promise<{ token: string; connection: string }> {
+  const token = await auth.token({ sub, aud })
+  const res = await rpc(app, bearer(token))
+  const body = await res.json()
+  expect(body.error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+  const connection = new URL(body.consent_url).searchParams.get('connection')!
+  const page = await app.get(`/oauth/consent?connection=${connection}`, { headers: { cookie: owner.cookie } })
+  expect(await page.text()).toContain('id="approve"')
+  const approved = await postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
+  expect(approved.status).toBe(200)
+  return { token, connection }
+}
+
+describe('protected-resource metadata (RFC 9728)', () => {
+  test.each(['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-protected-resource'])('%s names the resource, the issuer and identity scopes only', async (path) => {
+    const res = await app.get(path)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({
+      resource: aud,
+      authorization_servers: [auth.issuer],
+      bearer_methods_supported: ['header'],
+      scopes_supported: ['openid', 'profile', 'email', 'phone', 'offline_access'],
+    })
+  })
+})
+
+describe('a valid token', () => {
+  test('of an unmapped subject gives 401 OAUTH_SUBJECT_UNMAPPED with a consent link and the full challenge', async () => {
+    const res = await rpc(app, bearer(await auth.token({ sub: `user-${crypto.randomUUID()}`, aud })))
+    expect(res.status).toBe(401)
+    const challenge = res.headers.get('www-authenticate')!
+    expect(challenge).toStartWith('Bearer realm="svc-mcp", error="invalid_token", error_description="')
+    expect(challenge).toContain(`resource_metadata="${app.url}/.well-known/oauth-protected-resource/api/mcp"`)
+    const body = await res.json()
+    expect(body.error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+    expect(body.consent_url).toStartWith(`${app.url}/oauth/consent?connection=`)
+  })
+
+  test('works once the owner approved: a dedicated key with exactly the OAuth scopes, counted in the cap', async () => {
+    const owner = await signIn(app)
+    const { token } = await connectSubject(owner, `user-${crypto.randomUUID()}`)
+    const client = await connect(token)
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).toContain('get_credit_balance')
+    expect(names).not.toContain('get_public_obligations') // needs read:rulebook, which OAuth keys do not carry
+    const balance = (await client.callTool({ name: 'get_credit_balance', arguments: {} })).structuredContent as { result: { currency: string } }
+    expect(balance.result.currency).toBe('NOK')
+    await client.close()
+    const keys = await app.deps.sql`select scopes, source, label from api_keys where consumer_id = ${owner.consumerId} and revoked_at is null order by created_at`
+    expect(keys).toHaveLength(2)
+    expect(keys[1]).toMatchObject({ source: 'oauth', scopes: ['read:register', 'read:portal', 'read:directorate', 'read:centralbank', 'read:changes'] })
+    expect(keys[1]!.label).toContain(auth.issuer)
+  })
+
+  test('re-approving a connection reuses it', async () => {
+    const owner = await signIn(app)
+    const { connection } = await connectSubject(owner, `user-${crypto.randomUUID()}`)
+    const again = await postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
+    expect(await again.text()).toContain('fantes fra før')
+    expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${owner.consumerId} and source = 'oauth'`)[0]!.n).toBe(1)
+  })
+
+  test('nothing is approved while the account holds three active keys', async () => {
+    const owner = await signIn(app)
+    for (let i = 0; i < 2; i++) await app.send('POST', '/api/v1/account/keys', {}, { cookie: owner.cookie, 'x-csrf-token': owner.csrf })
+    const token = await auth.token({ sub: `user-${crypto.randomUUID()}`, aud })
+    const connection = new URL((await (await rpc(app, bearer(token))).json()).consent_url).searchParams.get('connection')!
+    const res = await postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
+    expect(res.status).toBe(409)
+    expect((await app.deps.sql`select status from oauth_connections where id = ${connection}`)[0]!.status).toBe('pending')
+    expect((await (await rpc(app, bearer(token))).json()).error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+  })
+
+  test('disconnecting revokes the mapping and its key together', async () => {
+    const owner = await signIn(app)
+    const { token, connection } = await connectSubject(owner, `user-${crypto.randomUUID()}`)
+    expect((await rpc(app, bearer(token))).status).toBe(200)
+    const res = await postForm(app, `/dashboard/oauth-connections/${connection}/disconnect`, { csrf_token: owner.csrf }, { cookie: owner.cookie })
+    expect(res.status).toBe(303)
+    expect((await (await rpc(app, bearer(token))).json()).error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+    expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${owner.consumerId} and source = 'oauth' and revoked_at is null`)[0]!.n).toBe(0)
+  })
+})
+
+describe('a rejected token', () => {
+  test.each([
+    ['expired', () => auth.token({ sub: 'u1', aud, expiresIn: -60 }), 'OAUTH_TOKEN_EXPIRED'],
+    ['for another audience', () => auth.token({ sub: 'u1', aud: 'https://elsewhere.example/api/mcp' }), 'OAUTH_AUDIENCE_MISMATCH'],
+    ['from another issuer', () => auth.token({ sub: 'u1', aud, iss: 'https://other-issuer.example' }), 'OAUTH_TOKEN_INVALID'],
+    ['not yet valid (nbf)', () => auth.token({ sub: 'u1', aud, notBefore: 600 }), 'OAUTH_TOKEN_INVALID'],
+    ['alg none', async () => auth.unsigned('u1', aud), 'OAUTH_TOKEN_INVALID'],
+    ['HS256', () => auth.hs256('u1', aud), 'OAUTH_TOKEN_INVALID'],
+  ])('%s → 401 %s', async (_name, make, code) => {
+    const res = await rpc(app, bearer(await make()))
+    expect(res.status).toBe(401)
+    expect((await res.json()).error_code).toBe(code)
+    expect(res.headers.get('www-authenticate')).toContain('resource_metadata=')
+  })
+
+  test('RS256 tokens are accepted as well as ES256', async () => {
+    const res = await rpc(app, bearer(await auth.token({ sub: `user-${crypto.randomUUID()}`, aud, alg: 'RS256' })))
+    expect((await res.json()).error_code).toBe('OAUTH_SUBJECT_UNMAPPED') // verified; only the mapping is missing
+  })
+
+  test('a token signed by a rotated-in key (unknown kid) makes the server fetch the key set again', async () => {
+    await (await rpc(app, bearer(await auth.token({ sub: 'warm', aud })))).arrayBuffer()
+    const before = auth.fetches
+    const kid = await auth.rotate()
+    const res = await rpc(app, bearer(await auth.token({ sub: `user-${crypto.randomUUID()}`, aud, kid })))
+    expect((await res.json()).error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+    expect(auth.fetches).toBe(before + 1)
+  })
+})
+
+describe('fail closed and the flag', () => {
+  test('an unreachable key set gives 503 OAUTH_JWKS_UNAVAILABLE, retryable', async () => {
+    const down = await startAuthServer()
+    down.setDown(true)
+    const a = await startApp({ env: { OAUTH_ISSUER: down.issuer, OAUTH_JWKS_URL: down.jwksUrl } })
+    try {
+      const res = await rpc(a, bearer(await down.token({ sub: 'u', aud: `${a.url}/api/mcp` })))
+      expect(res.status).toBe(503)
+      const body = await res.json()
+      expect(body).toMatchObject({ error_code: 'OAUTH_JWKS_UNAVAILABLE', retryable: true })
+    } finally {
+      await a.stop()
+      down.stop()
+    }
+  })
+
+  test('with OAuth on, an anonymous call of a keyed tool is asked to authenticate (401), not told the tool is unknown', async () => {
+    const res = await rpc(app, {}, 'tools/call', { name: 'get_credit_balance', arguments: {} })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toContain('resource_metadata=')
+    expect((await rpc(app, {}, 'tools/call', { name: 'get_pricing', arguments: {} })).status).toBe(200)
+  })
+
+  test('with OAuth off: metadata is 404 OAUTH_DISABLED and a JWT is just an unknown key with the plain challenge', async () => {
+    const off = await startApp()
+    try {
+      const meta = await off.get('/.well-known/oauth-protected-resource')
+      expect(meta.status).toBe(404)
+      expect((await meta.json()).error_code).toBe('OAUTH_DISABLED')
+      const res = await rpc(off, bearer(await auth.token({ sub: 'u', aud: `${off.url}/api/mcp` })))
+      expect(res.status).toBe(401)
+      expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc-mcp", error="invalid_token"')
+    } finally {
+      await off.stop()
+    }
+  })
+})
