@@ -41,6 +41,9 @@ export interface Operation {
   format: 'envelope' | 'json' | 'html'
   auth: AuthMode
   limits: OperationLimit[]
+  /** limits itself inside (MCP: the key's tier limits, or 100 keyless calls an hour per IP), so the
+   * generic per-IP soft limit of Category A does not apply */
+  selfLimited: boolean
   /** `Idempotency-Key` handling (DESIGN §5): required, optional, or not offered */
   idempotency: 'required' | 'optional' | null
   /** request body encoding: JSON (API), an HTML form (pages), or raw (read by the handler: MCP) */
@@ -74,7 +77,7 @@ export interface Operation {
   responseHeaders?: Record<string, string>
 }
 
-type Defaulted = 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors' | 'auth' | 'limits' | 'idempotency' | 'bodyType'
+type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors' | 'auth' | 'limits' | 'idempotency' | 'bodyType'
 type Def = Omit<Operation, Defaulted> & Partial<Pick<Operation, Defaulted>>
 
 const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none' }
@@ -92,6 +95,7 @@ export function op<const Id extends string>(def: Def & { id: Id }): Operation & 
     errors: [],
     auth: AUTH_BY_CATEGORY[def.category],
     limits: [],
+    selfLimited: false,
     idempotency: null,
     bodyType: 'json',
     ...def,
@@ -652,6 +656,7 @@ export const operations = [
     category: 'A',
     format: 'json',
     bodyType: 'raw',
+    selfLimited: true,
     tag: 'MCP',
     summary: 'MCP server: JSON-RPC 2.0 over stateless streamable HTTP (JSON responses)',
     description:

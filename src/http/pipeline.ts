@@ -116,7 +116,7 @@ function softLimit(ip: string, now: Date): void {
 /** Credential, scope/tier and rate limits: everything decided before the input is even read. */
 export async function admit(op: Operation, request: Request, state: RequestState, deps: AppDeps): Promise<void> {
   if (op.auth === 'none' && op.limits.length === 0) {
-    softLimit(state.ip, deps.clock.now())
+    if (!op.selfLimited) softLimit(state.ip, deps.clock.now())
     return
   }
   let principal: Principal | null = null

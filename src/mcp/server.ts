@@ -11,7 +11,7 @@ import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, M
 import { Value } from '@sinclair/typebox/value'
 import { principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
-import { enforceLimits } from '../domain/access/limits.ts'
+import { enforceLimits, tierLimits } from '../domain/access/limits.ts'
 import { scopeGranted, type Principal } from '../domain/access/types.ts'
 import { AppError } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue.ts'
@@ -86,6 +86,9 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
     try {
       if (principal.kind === 'anonymous') {
         await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
+      } else if (principal.kind === 'key') {
+        // The key's tier limits, in the same windows as its REST calls: one budget per key.
+        await enforceLimits(deps.sql, tierLimits(`key:${principal.keyId}`, principal.tier), now)
       }
       // The REST twin's own limits apply on this surface too, in the same buckets.
       for (const l of tool.operation.limits) {

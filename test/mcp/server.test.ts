@@ -122,6 +122,19 @@ describe('with a key', () => {
     await client.close()
   })
 
+  test('a key’s calls over MCP and REST share its per-minute limit', async () => {
+    const c = await createConsumer(app, 'free')
+    const { key } = await createKey(app, c.id)
+    for (let i = 0; i < 20; i++) expect((await app.get('/api/v1/account/credits/balance', { headers: bearer(key) })).status).toBe(200)
+    const client = await connect(bearer(key))
+    for (let i = 0; i < 10; i++) expect((await client.callTool({ name: 'get_credit_balance', arguments: {} })).isError).toBeFalsy()
+    const refused = await client.callTool({ name: 'get_credit_balance', arguments: {} })
+    expect(refused.isError).toBe(true)
+    expect(body(refused).metadata.error_code).toBe('RATE_LIMIT_EXCEEDED')
+    expect((await app.get('/api/v1/account/credits/balance', { headers: bearer(key) })).status).toBe(429)
+    await client.close()
+  })
+
   test('a key without read:rulebook does not see the rulebook tools', async () => {
     const c = await createConsumer(app)
     const { key } = await createKey(app, c.id, ['read:changes'])
