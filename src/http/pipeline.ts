@@ -75,6 +75,12 @@ function authorise(op: Operation, p: Principal): void {
   if (op.tierMinimum && !tierAtLeast(p.tier, op.tierMinimum)) throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.tierMinimum, tier: p.tier } })
 }
 
+/** The browser session of a page route (its registry entry already demanded one). */
+export function sessionOf(p: Principal): Extract<Principal, { kind: 'session' }> {
+  if (p.kind !== 'session') throw new AppError('AUTH_MISSING')
+  return p
+}
+
 /** Session-authenticated writes must carry the session's CSRF token (form field or header). */
 export function checkCsrf(p: Principal, sent: string | null): void {
   if (p.kind !== 'session') return

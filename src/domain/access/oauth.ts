@@ -11,7 +11,7 @@ import type { Sql } from '../../store/db.ts'
 import * as accounts from '../../store/accounts.ts'
 import { appendAudit } from '../../store/audit.ts'
 import * as oauth from '../../store/oauth.ts'
-import { mintKeyIn, revokeKey } from './keys.ts'
+import { mintKeyIn } from './keys.ts'
 import type { Principal } from './types.ts'
 
 /** The scopes a connection's key carries: company data and changes, nothing that writes. */

@@ -1,17 +1,11 @@
 import { AppError } from '../../errors/app-error.ts'
 import { approveConnection, disconnect, IDENTITY_SCOPES, OAUTH_KEY_SCOPES } from '../../domain/access/oauth.ts'
-import type { Principal } from '../../domain/access/types.ts'
 import * as oauth from '../../store/oauth.ts'
 import type { IdParam } from '../../schemas/access.ts'
 import type { ConnectionForm, ConnectionQuery, CsrfForm } from '../../schemas/pages.ts'
 import type { Handler } from '../context.ts'
 import { bi, esc, htmlResponse, page, redirect } from '../html.ts'
-import { checkCsrf } from '../pipeline.ts'
-
-function sessionOf(p: Principal): Extract<Principal, { kind: 'session' }> {
-  if (p.kind !== 'session') throw new AppError('AUTH_MISSING')
-  return p
-}
+import { checkCsrf, sessionOf } from '../pipeline.ts'
 
 const metadata: Handler = ({ deps }) => {
   const o = deps.config.oauth

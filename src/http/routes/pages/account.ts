@@ -15,14 +15,9 @@ import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../
 import type { IdParam } from '../../../schemas/access.ts'
 import type { AppDeps, Handler } from '../../context.ts'
 import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../../html.ts'
-import { checkCsrf, SESSION_COOKIE } from '../../pipeline.ts'
+import { checkCsrf, SESSION_COOKIE, sessionOf } from '../../pipeline.ts'
 
 type Session = Extract<Principal, { kind: 'session' }>
-
-function sessionOf(p: Principal): Session {
-  if (p.kind !== 'session') throw new AppError('AUTH_MISSING')
-  return p
-}
 
 function sessionCookie(token: string, deps: AppDeps, maxAgeS: number): string {
   const secure = deps.config.baseUrl.startsWith('https://') ? '; Secure' : ''
