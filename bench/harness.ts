@@ -20,6 +20,8 @@ export interface LoadOptions {
   headers?: Record<string, string>
   /** rotate these Authorization values across requests (many callers rather than one) */
   bearers?: string[]
+  /** a random X-Forwarded-For per request from 4 096 client addresses, as behind a real proxy */
+  manyIps?: boolean
   seconds: number
   connections: number
 }
@@ -37,7 +39,13 @@ request = function()
 end
 `
     : ''
-  const script = `${rotate}done = function(summary, latency, requests)
+  const ips = o.manyIps
+    ? `request = function()
+  return wrk.format(nil, nil, { ["X-Forwarded-For"] = "10.0." .. math.random(0, 15) .. "." .. math.random(0, 255) })
+end
+`
+    : ''
+  const script = `${rotate}${ips}done = function(summary, latency, requests)
   io.write(string.format('{"rps":%f,"p50":%f,"p99":%f,"non2xx":%d}\\n',
     summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
     summary.errors.status))
@@ -52,7 +60,8 @@ end`
 }
 
 async function cannon(o: LoadOptions): Promise<LoadResult> {
-  const requests = o.bearers?.map((b) => ({ method: 'GET' as const, headers: { ...o.headers, authorization: `Bearer ${b}` } }))
+  const requests = o.bearers?.map((b) => ({ method: 'GET' as const, headers: { ...o.headers, authorization: `Bearer ${b}` } })) ??
+    (o.manyIps ? Array.from({ length: 256 }, (_, i) => ({ method: 'GET' as const, headers: { ...o.headers, 'x-forwarded-for': `10.0.${i}.1` } })) : undefined)
   const r = await autocannon({ url: o.url, headers: o.headers, duration: o.seconds, connections: o.connections, ...(requests ? { requests } : {}) })
   return { tool: 'autocannon', rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx }
 }
@@ -98,10 +107,12 @@ export async function compareWithBare(title: string, command: string, path: stri
     for (const [name, raw] of cases) {
       const headers = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.replace('$ETAG', etag)]))
       const urls = [plikt, bare].map((s) => `http://127.0.0.1:${s.port}${path}`)
-      for (const url of urls) await load({ url, headers, seconds: 2, connections }) // warm-up
-      const [p, b] = [await load({ url: urls[0]!, headers, seconds, connections }), await load({ url: urls[1]!, headers, seconds, connections })]
+      // Many client addresses, so the per-IP soft limit of Category A does what it does in production
+      // (counts, does not refuse) instead of answering the benchmark with 429s.
+      for (const url of urls) await load({ url, headers, seconds: 2, connections, manyIps: true }) // warm-up
+      const [p, b] = [await load({ url: urls[0]!, headers, seconds, connections, manyIps: true }), await load({ url: urls[1]!, headers, seconds, connections, manyIps: true })]
       rows.push(
-        `| ${name} | ${p.rps.toFixed(0)} | ${p.p50_ms.toFixed(2)} / ${p.p99_ms.toFixed(2)} | ${b.rps.toFixed(0)} | ${b.p50_ms.toFixed(2)} / ${b.p99_ms.toFixed(2)} | ${((p.rps / b.rps) * 100).toFixed(0)} % | ${p.tool} |`,
+        `| ${name} | ${p.rps.toFixed(0)} | ${p.p50_ms.toFixed(2)} / ${p.p99_ms.toFixed(2)} | ${b.rps.toFixed(0)} | ${b.p50_ms.toFixed(2)} / ${b.p99_ms.toFixed(2)} | ${((p.rps / b.rps) * 100).toFixed(0)} % | ${p.tool} | ${p.non2xx} |`,
       )
     }
   } finally {
@@ -113,8 +124,8 @@ export async function compareWithBare(title: string, command: string, path: stri
     '',
     `Command: \`${command}\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}); machine: ${machine()}.`,
     '',
-    '| case | Plikt req/s | Plikt p50 / p99 ms | bare req/s | bare p50 / p99 ms | ratio | client |',
-    '|---|---|---|---|---|---|---|',
+    '| case | Plikt req/s | Plikt p50 / p99 ms | bare req/s | bare p50 / p99 ms | ratio | client | Plikt non-2xx |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n')

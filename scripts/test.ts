@@ -4,7 +4,8 @@ export {}
  * (bun test prints its own summary in another form).
  */
 const args = process.argv.slice(2)
-const proc = Bun.spawn(['bun', 'test', ...args], { stdout: 'inherit', stderr: 'pipe', env: process.env })
+// A fresh embedded database (initdb) can take several seconds on a busy 2-core machine: allow 30 s per test.
+const proc = Bun.spawn(['bun', 'test', '--timeout', '30000', ...args], { stdout: 'inherit', stderr: 'pipe', env: process.env })
 let tail = ''
 const decoder = new TextDecoder()
 for await (const chunk of proc.stderr) {

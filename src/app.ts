@@ -10,7 +10,7 @@ import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
-import { admit, execute } from './http/pipeline.ts'
+import { admit, execute, isPublic, softLimit } from './http/pipeline.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
 import { createVerifier } from './domain/access/oauth.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
@@ -86,6 +86,14 @@ export interface Extension {
   handlers: Record<string, Handler<any>>
 }
 
+function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown> }): RequestState {
+  const state = stateOf(ctx.request)
+  state.route = op.path
+  state.format = op.format
+  coerceQuery(op.request.query, ctx.query)
+  return state
+}
+
 export function createApp(deps: AppDeps, extension?: Extension) {
   const app = new Elysia({ normalize: false })
   app.onError(({ code, error, request }) => renderError(code, error, request, deps))
@@ -118,13 +126,16 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         // MCP reads its own body: the SDK's transport parses and answers JSON-RPC itself.
         ...(op.request.body && op.bodyType !== 'raw' ? { body: op.request.body } : {}),
         ...(op.bodyType === 'raw' ? { parse: 'none' } : {}),
-        transform: (ctx: { request: Request; query: Record<string, unknown> }) => {
-          const state = stateOf(ctx.request)
-          state.route = op.path
-          state.format = op.format
-          coerceQuery(op.request.query, ctx.query)
-          return admit(op, ctx.request, state, deps)
-        },
+        // Keyless routes without limits of their own get a transform that is visibly synchronous:
+        // Elysia composes a slower, awaiting handler around a hook that may return a promise.
+        transform: isPublic(op)
+          ? (ctx: { request: Request; query: Record<string, unknown> }) => {
+              const state = prepare(op, ctx)
+              if (!op.selfLimited) softLimit(state.ip, deps.clock.now())
+            }
+          : async (ctx: { request: Request; query: Record<string, unknown> }) => {
+              await admit(op, ctx.request, prepare(op, ctx), deps)
+            },
       } as never,
     )
   }

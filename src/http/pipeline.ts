@@ -106,7 +106,7 @@ const SOFT_LIMIT_PER_MINUTE = 1000
 let softWindow = 0
 const softCounts = new Map<string, number>()
 
-function softLimit(ip: string, now: Date): void {
+export function softLimit(ip: string, now: Date): void {
   const minute = Math.floor(now.getTime() / 60_000)
   if (minute !== softWindow) {
     softWindow = minute
@@ -119,12 +119,13 @@ function softLimit(ip: string, now: Date): void {
   }
 }
 
+/** Keyless, with no limits of its own: only the soft per-IP limit applies, decided synchronously. */
+export function isPublic(op: Operation): boolean {
+  return op.auth === 'none' && op.limits.length === 0
+}
+
 /** Credential, scope/tier and rate limits: everything decided before the input is even read. */
 export async function admit(op: Operation, request: Request, state: RequestState, deps: AppDeps): Promise<void> {
-  if (op.auth === 'none' && op.limits.length === 0) {
-    if (!op.selfLimited) softLimit(state.ip, deps.clock.now())
-    return
-  }
   let principal: Principal | null = null
   try {
     principal = await authenticate(op, request, deps)
