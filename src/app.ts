@@ -61,9 +61,6 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
   const status = out.status ?? op.successStatus
   const correlationId = state.correlationId
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...state.extraHeaders, ...out.headers }
-  if (op.format === 'html') {
-    return new Response(String(out.data), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
-  }
   if (op.format === 'json') return new Response(JSON.stringify(out.data), { status, headers })
   const hash = out.precomputed?.hash ?? responseHash(out.data)
   if (op.responseHeaders?.ETag) {
@@ -106,12 +103,13 @@ export function createApp(deps: AppDeps, extension?: Extension) {
       op.path,
       (ctx: { params: any; query: any; body: any; request: Request }) => {
         const state = stateOf(ctx.request)
+        const now = deps.clock.now()
         const invoke = (): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
-          handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now: deps.clock.now(), principal: state.principal })
+          handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now, principal: state.principal })
         const finish = (o: HandlerOutput | Response) => {
           if (o instanceof Response) return o
           state.correlationStamped = true
-          return render(op, o, deps.clock.now(), ctx.request, state)
+          return render(op, o, now, ctx.request, state)
         }
         if (op.idempotency === null && op.costOre === 0) {
           // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.

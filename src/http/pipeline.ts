@@ -172,10 +172,6 @@ function idempotencyScope(p: Principal): string {
   }
 }
 
-async function readBody(response: Response): Promise<string> {
-  return response.clone().text()
-}
-
 /**
  * Runs the handler behind idempotency and metering. Nothing is charged for a call that fails, and
  * a replayed Idempotency-Key returns the stored answer without running anything again.
@@ -231,7 +227,7 @@ export async function execute(
     const response = await run()
     if (response.status >= 400) throw new ResponseFailure(response)
     if (charge) deps.settler.settle(charge)
-    if (claimed) await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await readBody(response))
+    if (claimed) await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await response.clone().text())
     return response
   } catch (e) {
     if (charge) await refund(deps.sql, charge, `refund: ${e instanceof AppError ? e.code : 'failed call'}`).catch((err) => deps.logger.error('refund failed; the sweep will retry', { correlation_id: state.correlationId, error: String(err) }))

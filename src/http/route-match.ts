@@ -10,11 +10,7 @@ const compiled: Compiled[] = operations.map((op) => ({
   re: new RegExp(`^${op.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_]+)/g, '[^/]+')}$`),
 }))
 
-/** The operations whose path template matches, whatever their method. */
-export function operationsForPath(pathname: string): Operation[] {
-  return compiled.filter((c) => c.re.test(pathname)).map((c) => c.op)
-}
-
+/** The methods of the operations whose path template matches: for 405 and its Allow header. */
 export function allowedMethods(pathname: string): HttpMethod[] {
-  return [...new Set(operationsForPath(pathname).map((o) => o.method))]
+  return [...new Set(compiled.filter((c) => c.re.test(pathname)).map((c) => c.op.method))]
 }

@@ -2,7 +2,7 @@
 import { ymd } from '../../lib/local-date.ts'
 import { endOfOsloDay } from '../../lib/oslo-time.ts'
 import { FACTS, type EntityType } from './facts.ts'
-import { RULES, type Category, type Frequency } from './rules.ts'
+import { RULES, type Category, type Rule } from './rules.ts'
 import { instancesBetween, keptNote, shiftNote, skippedDays, type DateNote } from './schedule.ts'
 
 export interface UniversalDeadline {
@@ -51,23 +51,15 @@ export function publicDeadlines(year: number, entityType?: EntityType): Universa
     })
 }
 
-export interface UniversalObligation {
+export type UniversalObligation = Pick<
+  Rule,
+  'name_nb' | 'name_en' | 'description_nb' | 'description_en' | 'category' | 'frequency' | 'condition_nb' | 'condition_en' | 'due_rule_nb' | 'due_rule_en' | 'legal_reference'
+> & {
   obligation_id: string
-  name_nb: string
-  name_en: string
-  description_nb: string
-  description_en: string
-  category: Category
-  frequency: Frequency
-  condition_nb: string
-  condition_en: string
   tier_2_required: boolean
   /** the Tier 2 facts the rule needs to decide for a specific company of this type */
   tier_2_facts: string[]
-  due_rule_nb: string
-  due_rule_en: string
   moves_to_next_business_day: boolean
-  legal_reference: string
 }
 
 /** The obligations a company of this type may have, ordered by id. */

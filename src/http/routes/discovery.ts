@@ -4,6 +4,7 @@ import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../errors/catalo
 import type { Handler } from '../context.ts'
 import { buildOpenApi } from '../openapi.ts'
 import { ifNoneMatch, notModified } from '../etag.ts'
+import { esc, htmlResponse } from '../html.ts'
 // File imports so the single binary carries the docs UI: /docs must work without internet.
 import swaggerCss from '../../../node_modules/swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 // @ts-expect-error -- a file import yields the path, not the script's exports
@@ -39,12 +40,9 @@ function openApiFor(baseUrl: string) {
   return hit
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-}
-
-function html(body: string, csp = DOCS_CSP): Response {
-  return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } })
+/** The docs page loads Swagger UI's script from this origin, so it needs a CSP of its own. */
+function html(body: string): Response {
+  return htmlResponse(body, 200, { 'content-security-policy': DOCS_CSP })
 }
 
 let errorDocsHtml: string | undefined
@@ -57,17 +55,17 @@ function renderErrorDocs(): string {
   const sections = ERROR_CODES.map((code) => {
     const e: CatalogueEntry = CATALOGUE[code]
     const x = e.explanation
-    const steps = (list: readonly string[]) => `<ol>${list.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ol>`
+    const steps = (list: readonly string[]) => `<ol>${list.map((s) => `<li>${esc(s)}</li>`).join('')}</ol>`
     const handover = x.handover
-      ? `<p><strong>Overlevering / handover</strong> (${escapeHtml(x.handover.who)}, ${escapeHtml(x.handover.where)}): ${escapeHtml(x.handover.what)} — <em lang="en">${escapeHtml(x.handover.what_en)}</em></p>`
+      ? `<p><strong>Overlevering / handover</strong> (${esc(x.handover.who)}, ${esc(x.handover.where)}): ${esc(x.handover.what)} — <em lang="en">${esc(x.handover.what_en)}</em></p>`
       : ''
     return `<section id="${code}">
 <h2><code>${code}</code></h2>
 <p>HTTP ${e.status} · ${e.category} · retryable: ${e.retryable}</p>
-<div lang="nb"><p><strong>${escapeHtml(x.summary)}</strong> ${escapeHtml(x.why)}</p>${steps(x.fix_steps)}</div>
-<div lang="en"><p><strong>${escapeHtml(x.summary_en)}</strong> ${escapeHtml(x.why_en)}</p>${steps(x.fix_steps_en)}</div>
-${x.legal_basis ? `<p>Rettsgrunnlag / legal basis: ${escapeHtml(x.legal_basis)}</p>` : ''}
-${x.relevant_link ? `<p><a href="${escapeHtml(x.relevant_link)}">${escapeHtml(x.relevant_link)}</a></p>` : ''}
+<div lang="nb"><p><strong>${esc(x.summary)}</strong> ${esc(x.why)}</p>${steps(x.fix_steps)}</div>
+<div lang="en"><p><strong>${esc(x.summary_en)}</strong> ${esc(x.why_en)}</p>${steps(x.fix_steps_en)}</div>
+${x.legal_basis ? `<p>Rettsgrunnlag / legal basis: ${esc(x.legal_basis)}</p>` : ''}
+${x.relevant_link ? `<p><a href="${esc(x.relevant_link)}">${esc(x.relevant_link)}</a></p>` : ''}
 ${handover}
 </section>`
   }).join('\n')
