@@ -1,69 +1,11 @@
 /**
  * An authenticated, rate-limited, metered request on real PostgreSQL (key lookup, two window
- * upserts, debit with hold, settle: four round trips) beside the raw commit rate of the same
- * PostgreSQL — one-statement transactions from postgres.js at the same concurrency — in one run.
- * Target: at least half the commit rate. Needs PostgreSQL (BENCH_PG_URL, default the local server).
+ * upserts, debit with hold, settle) beside the raw commit rate. Target: at least half of it.
  */
-import { appendFileSync } from 'node:fs'
-import postgres from 'postgres'
-import { connections, load, machine, seconds, startServer } from './harness.ts'
+import { meteredVsCommits } from './metered-vs-commits.ts'
 
-const admin = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const name = `plikt_bench_${Date.now()}`
-const root = postgres(admin, { max: 1, onnotice: () => {} })
-await root.unsafe(`create database ${name}`)
-const url = new URL(admin)
-url.pathname = `/${name}`
-const dbUrl = url.toString()
-const pool = Number(process.env.BENCH_POOL ?? 10)
-
-try {
-  const server = await startServer('bench/servers/plikt-pg.ts', { DATABASE_URL: dbUrl, DATABASE_POOL_SIZE: String(pool), ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef0123' })
-  const base = `http://127.0.0.1:${server.port}`
-  const adminH = { authorization: 'Bearer bench-admin-token-0123456789abcdef0123', 'content-type': 'application/json' }
-  // Many callers, as in production: one key per account, so no single balance or window row is hot.
-  const callers = Number(process.env.BENCH_CALLERS ?? 200)
-  const keys: string[] = []
-  for (let i = 0; i < callers; i++) {
-    const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: adminH, body: JSON.stringify({ email: `bench-${i}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
-    await fetch(`${base}/api/v1/admin/credits`, { method: 'POST', headers: adminH, body: JSON.stringify({ consumer_id: consumer, amount_ore: 100_000_000, reason: 'bench' }) })
-    keys.push((await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: adminH, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key)
-  }
-  const target = `${base}${process.env.BENCH_PATH ?? '/api/v1/test/metered'}`
-  await load({ url: target, bearers: keys, seconds: 2, connections })
-  const r = await load({ url: target, bearers: keys, seconds, connections })
-  server.stop()
-
-  // Raw commit rate: the same PostgreSQL, `connections` concurrent one-statement transactions.
-  const sql = postgres(dbUrl, { max: pool, onnotice: () => {} })
-  await sql`create table bench_commits (id bigint generated always as identity primary key, at timestamptz not null default now())`
-  let commits = 0
-  const until = Date.now() + seconds * 1000
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < until) {
-        await sql`insert into bench_commits default values`
-        commits++
-      }
-    }),
-  )
-  await sql.end()
-  const commitRate = commits / seconds
-  const table = [
-    `### Metered request on PostgreSQL vs raw commit rate — ${new Date().toISOString().slice(0, 10)}`,
-    '',
-    `Command: \`npm run bench -- metered\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}, pool ${pool}); PostgreSQL ${(await root`show server_version`)[0]!.server_version} on the same machine; ${machine()}.`,
-    '',
-    '| what | per second | p50 / p99 ms | non-2xx |',
-    '|---|---|---|---|',
-    `| GET /api/v1/test/metered, ${callers} keys (key + 2 limit windows + debit/hold + settle) | ${r.rps.toFixed(0)} | ${r.p50_ms.toFixed(2)} / ${r.p99_ms.toFixed(2)} | ${r.non2xx} |`,
-    `| raw one-statement commits (postgres.js, ${connections} concurrent) | ${commitRate.toFixed(0)} | – | – |`,
-    `| ratio | ${((r.rps / commitRate) * 100).toFixed(0)} % (target ≥ 50 %) | | |`,
-    '',
-  ].join('\n')
-  console.log(table)
-  if (process.argv.includes('--record')) appendFileSync('bench/RESULTS.md', `\n${table}`)
-} finally {
-  await root.unsafe(`drop database if exists ${name} with (force)`)
-  await root.end()
-}
+await meteredVsCommits({
+  path: '/api/v1/test/metered',
+  label: 'Metered request (key + 2 limit windows + debit/hold + settle)',
+  command: 'npm run bench -- metered',
+})

@@ -7,11 +7,14 @@ import type { Clock } from '../src/lib/clock.ts'
 import type { Logger } from '../src/lib/log.ts'
 import type { Sql } from '../src/store/db.ts'
 import { runExpirySweep } from './expiry-sweep.ts'
+import { runRegisterUpdates } from './register-updates.ts'
+import type { BusinessRegister } from '../src/upstream/business-register/port.ts'
 
 export interface JobDeps {
   sql: Sql
   clock: Clock
   logger: Logger
+  register: BusinessRegister
 }
 
 export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
@@ -26,7 +29,7 @@ export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
         running.delete(p)
       }
     })
-  const jobs = [job('expiry-sweep', '* * * * *', () => runExpirySweep(deps))]
+  const jobs = [job('expiry-sweep', '* * * * *', () => runExpirySweep(deps)), job('register-updates', '*/5 * * * *', () => runRegisterUpdates(deps))]
   return {
     async stop() {
       for (const j of jobs) j.stop()

@@ -30,6 +30,14 @@ import { billingHandlers } from './http/routes/v1/billing.ts'
 import { pageHandlers } from './http/routes/pages/account.ts'
 import { handleMcp, mcpManifest } from './mcp/server.ts'
 import { oauthHandlers } from './http/routes/oauth.ts'
+import { companyHandlers } from './http/routes/v1/company.ts'
+import { UpstreamReads } from './domain/sources.ts'
+import { READ_POLICY, UpstreamClient } from './upstream/http.ts'
+import { LiveBusinessRegister } from './upstream/business-register/live.ts'
+import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
+import { mockFilingPortal } from './upstream/filing-portal/mock.ts'
+import { NorgesBankClient } from './upstream/central-bank/live.ts'
+import { toolHandlers } from './http/routes/v1/tools.ts'
 
 export const handlers: Record<OperationId, Handler<any>> = {
   mcp: ({ request, deps, state }) => handleMcp(request, deps, state),
@@ -43,6 +51,8 @@ export const handlers: Record<OperationId, Handler<any>> = {
   ...pageHandlers,
   ...oauthHandlers,
   ...discoveryHandlers,
+  ...companyHandlers,
+  ...toolHandlers,
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -148,7 +158,26 @@ export function createApp(deps: AppDeps, extension?: Extension) {
 export function composeDeps(base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date }, overrides: Partial<AppDeps> = {}): AppDeps {
   const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
   const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; the sweep refunds them', { error: String(e) }))
-  return { ...base, startedAt: base.startedAt ?? new Date(), mailer, payments: null, settler, charger: new ChargeBatcher(base.sql), oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null, ...overrides }
+  // One client (and so one circuit breaker) per upstream system.
+  const policy = { ...READ_POLICY, timeoutMs: base.config.upstreamTimeoutMs }
+  const client = (system: string) => new UpstreamClient(system, policy, base.clock)
+  const register = overrides.register ?? new LiveBusinessRegister(base.config.brregBaseUrl, client('Enhetsregisteret'), client('Fullmakttjenesten'), base.clock)
+  const accounts = new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret'), base.clock)
+  const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
+  const reads = new UpstreamReads({ sql: base.sql, clock: base.clock, logger: base.logger, register, accounts, centralBank })
+  return {
+    ...base,
+    startedAt: base.startedAt ?? new Date(),
+    mailer,
+    payments: null,
+    settler,
+    charger: new ChargeBatcher(base.sql),
+    oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null,
+    register,
+    reads,
+    filingPortal: mockFilingPortal,
+    ...overrides,
+  }
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */

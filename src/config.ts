@@ -11,6 +11,12 @@ export interface Config {
   /** pool size for real PostgreSQL; the embedded database always uses one connection */
   databasePoolSize: number
   upstreamMode: UpstreamMode
+  /** data.brreg.no: Enhetsregisteret, Fullmakttjenesten and Regnskapsregisteret */
+  brregBaseUrl: string
+  /** data.norges-bank.no */
+  norgesBankBaseUrl: string
+  /** per attempt of an upstream read; at most three attempts within 8 s */
+  upstreamTimeoutMs: number
   /** bearer for the operator surfaces; unset → they answer AUTH_INVALID_KEY to everyone */
   adminToken: string | null
   /** public address used in links (docs_url, magic links); no trailing slash */
@@ -63,6 +69,12 @@ function oauthConfig(env: Record<string, string | undefined>, baseUrl: string): 
   return { issuer, jwksUrl, audience: env.OAUTH_AUDIENCE || `${baseUrl}/api/mcp` }
 }
 
+function httpUrl(env: Record<string, string | undefined>, name: string, fallback: string): string {
+  const raw = (env[name] || fallback).replace(/\/+$/, '')
+  if (!/^https?:\/\/[^/\s]+/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`)
+  return raw
+}
+
 function smtpUrl(raw: string | undefined): string | null {
   if (!raw) return null
   if (!/^smtps?:\/\/[^/\s]+/.test(raw)) throw new ConfigError('SMTP_URL must look like smtp://user:password@host:587 or smtps://…')
@@ -89,6 +101,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: env.DATA_DIR || './data',
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     upstreamMode: oneOf(env, 'UPSTREAM_MODE', ['live', 'fixtures'] as const, 'live'),
+    brregBaseUrl: httpUrl(env, 'BRREG_BASE_URL', 'https://data.brreg.no'),
+    norgesBankBaseUrl: httpUrl(env, 'NORGES_BANK_BASE_URL', 'https://data.norges-bank.no'),
+    upstreamTimeoutMs: int(env, 'UPSTREAM_TIMEOUT_MS', 3000, 50, 30_000),
     adminToken,
     baseUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),

@@ -8,7 +8,15 @@ import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
 import { startJobs } from '../jobs/runner.ts'
 
 async function main() {
-  const config = loadConfig()
+  let config = loadConfig()
+  let stopFixtures = async () => {}
+  if (config.upstreamMode === 'fixtures') {
+    // Offline mode: the fixture servers stand in for data.brreg.no and data.norges-bank.no over real HTTP.
+    const { startFixtureServers } = await import('../fixtures/servers/index.ts')
+    const servers = await startFixtureServers({ hostname: '127.0.0.1' })
+    config = { ...config, brregBaseUrl: servers.brregUrl, norgesBankBaseUrl: servers.norgesBankUrl }
+    stopFixtures = servers.stop
+  }
   const logger = createLogger(config.logLevel)
   const db = await openDatabase(config)
   try {
@@ -28,7 +36,8 @@ async function main() {
     `\nPlikt is listening on ${where} (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})\n` +
       `  try:  curl ${where}/api/health\n` +
       `        curl ${where}/api/v1/errors\n` +
-      `  docs: ${where}/docs\n\n`,
+      `  docs: ${where}/docs\n` +
+      (config.upstreamMode === 'fixtures' ? `  upstreams: fixture servers (offline) at ${config.brregBaseUrl} and ${config.norgesBankBaseUrl}\n\n` : '\n'),
   )
 
   let stopping = false
@@ -41,6 +50,7 @@ async function main() {
     await deps.settler.flush()
     await jobs.stop()
     await db.close()
+    await stopFixtures()
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

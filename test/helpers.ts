@@ -10,6 +10,7 @@ import { fixedClock } from '../src/lib/clock.ts'
 import { createLogger } from '../src/lib/log.ts'
 import { openEmbedded, openPostgres, type Database } from '../src/store/db.ts'
 import { loadMigrations, migrate } from '../src/store/migrate.ts'
+import { startFixtureServers, type FixtureServers } from '../fixtures/servers/index.ts'
 
 export const PINNED_NOW = '2026-03-14T09:30:00.000Z'
 export const onPostgres = Boolean(process.env.DATABASE_URL)
@@ -25,6 +26,8 @@ export function testDatabase(): Promise<Database> {
     // windows and replay records from the last one: start each run without them.
     await db.sql`delete from rate_limit_windows`
     await db.sql`delete from idempotency_records`
+    // …and without upstream answers cached at this run's pinned time by an earlier run.
+    await db.sql`delete from upstream_cache`
     return db
   })()
   return shared
@@ -64,6 +67,8 @@ export interface TestApp {
   clock: ReturnType<typeof fixedClock>
   config: Config
   deps: AppDeps
+  /** the upstream fixture servers this app talks to (real HTTP) */
+  fixtures: FixtureServers
   stop(): Promise<void>
 }
 
@@ -78,8 +83,20 @@ export async function startApp(
   // first, then configure BASE_URL and install the real handler.
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('starting', { status: 503 }) })
   const url = `http://127.0.0.1:${server.port}`
+  const fixtures = await startFixtureServers()
   // TRUST_PROXY lets each test speak from its own address (X-Forwarded-For), so per-IP limits stay per test.
-  const config = loadConfig({ PORT: String(server.port), BASE_URL: url, ADMIN_TOKEN, TRUST_PROXY: 'true', ...opts.env })
+  // A short upstream timeout keeps the timeout scenarios quick (three attempts within the budget).
+  const config = loadConfig({
+    PORT: String(server.port),
+    BASE_URL: url,
+    ADMIN_TOKEN,
+    TRUST_PROXY: 'true',
+    UPSTREAM_MODE: 'fixtures',
+    BRREG_BASE_URL: fixtures.brregUrl,
+    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    UPSTREAM_TIMEOUT_MS: '400',
+    ...opts.env,
+  })
   const clock = opts.clock ?? fixedClock(PINNED_NOW)
   const logs: string[] = []
   const logger = createLogger('debug', (line) => logs.push(line))
@@ -97,6 +114,7 @@ export async function startApp(
     clock,
     config,
     deps,
+    fixtures,
     get: (path, init) => fetch(url + path, init),
     post: (path, body, init) =>
       fetch(url + path, {
@@ -108,6 +126,7 @@ export async function startApp(
     send,
     stop: async () => {
       server.stop(true)
+      await fixtures.stop()
     },
   }
 }

@@ -10,6 +10,9 @@ import type { ChargeBatcher, HoldSettler } from '../domain/billing/metering.ts'
 import type { Limit } from '../domain/access/limits.ts'
 import type { Verifier } from '../domain/access/oauth.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
+import type { UpstreamReads } from '../domain/sources.ts'
+import type { FilingPortal } from '../upstream/filing-portal/port.ts'
+import type { BusinessRegister } from '../upstream/business-register/port.ts'
 
 /** What the composition root hands every surface. */
 export interface AppDeps {
@@ -27,6 +30,11 @@ export interface AppDeps {
   charger: ChargeBatcher
   /** verifies OAuth access tokens for MCP; null when OAuth is disabled */
   oauthVerifier: Verifier | null
+  /** the business register's adapter (also read directly by the update-feed job) */
+  register: BusinessRegister
+  /** cached, archived reads of the open registers */
+  reads: UpstreamReads
+  filingPortal: FilingPortal
 }
 
 /** Per-request facts the outer layer and the routes share (see request-state.ts). */

@@ -25,6 +25,8 @@ export interface MetaInput {
   not_applicable_count?: number
   insufficient_data_count?: number
   source_snapshot_id?: string
+  /** every archived upstream answer the data was built from, when more than one */
+  source_snapshot_ids?: string[]
 }
 
 export interface TrustMetadata {
@@ -44,6 +46,7 @@ export interface TrustMetadata {
   response_timestamp: string
   response_hash?: string
   source_snapshot_id?: string
+  source_snapshot_ids?: string[]
 }
 
 /** `sha256:` + hex of the RFC 8785 canonical JSON of `data`. */
@@ -52,7 +55,7 @@ export function responseHash(data: unknown): string {
 }
 
 export function buildMeta(input: MetaInput, now: Date, hash?: string): TrustMetadata {
-  const { data_freshness, last_verified, source_snapshot_id, ...rest } = input
+  const { data_freshness, last_verified, source_snapshot_id, source_snapshot_ids, ...rest } = input
   return {
     rulebook_version: RULEBOOK_VERSION,
     data_freshness: (data_freshness ?? now).toISOString(),
@@ -63,6 +66,7 @@ export function buildMeta(input: MetaInput, now: Date, hash?: string): TrustMeta
     response_timestamp: now.toISOString(),
     ...(hash ? { response_hash: hash } : {}),
     ...(source_snapshot_id ? { source_snapshot_id } : {}),
+    ...(source_snapshot_ids ? { source_snapshot_ids } : {}),
   }
 }
 

@@ -10,6 +10,7 @@ import { stateOf } from './request-state.ts'
 import { allowedMethods } from './route-match.ts'
 import { explain } from '../errors/explain.ts'
 import { esc, htmlResponse, page, redirect } from './html.ts'
+import { ORG_NUMBER_FORMAT } from '../schemas/formats.ts'
 
 interface TypeBoxIssue {
   path: string
@@ -38,11 +39,24 @@ export function issuesFromValidation(error: unknown): FieldIssue[] {
   return out.length > 0 ? out : [{ field: location, message: 'is invalid' }]
 }
 
+/**
+ * A well-formed organisation number whose check digit is wrong has its own code (spec: Conventions);
+ * only when that is the whole complaint — any other fault in the input makes it VALIDATION_FAILED.
+ */
+export function checksumError(error: unknown): AppError | null {
+  const all = (error as { all?: (TypeBoxIssue & { schema?: { format?: string } })[] }).all ?? []
+  if (all.length === 0) return null
+  const bad = all.every((i) => i.schema?.format === ORG_NUMBER_FORMAT && typeof i.value === 'string' && /^\d{9}$/.test(i.value))
+  if (!bad) return null
+  const org = all[0]!.value as string
+  return new AppError('ORG_NUMBER_INVALID_CHECKSUM', { context: { org_number: org }, extra: { org_number: org } })
+}
+
 export function toAppError(code: string | number, error: unknown, request: Request): AppError | null {
   if (error instanceof AppError) return error
   switch (code) {
     case 'VALIDATION':
-      return validationError(issuesFromValidation(error))
+      return checksumError(error) ?? validationError(issuesFromValidation(error))
     case 'PARSE':
       return validationError([{ field: 'body', message: 'is not valid JSON' }])
     case 'INVALID_COOKIE_SIGNATURE':

@@ -207,39 +207,51 @@ export async function execute(
       claimed = { scope, key: key.toLowerCase() }
     }
   }
-  let charge: Charge | null = null
   try {
-    if (op.costOre > 0 && principal.kind === 'key') {
-      const limits = state.deferredLimits ?? []
-      const now = deps.clock.now()
-      const windows = windowsFor(limits, now)
-      const counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
-        consumerId: principal.consumerId,
-        costOre: op.costOre,
-        operationId: op.id,
-        correlationId: state.correlationId,
-        baseUrl: deps.config.baseUrl,
-      })
-      charge = counted.charge
-      state.extraHeaders = { ...state.extraHeaders, ...counted.headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
-      if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
+    const response = await metered(op, state, deps, state.deferredLimits ?? [], run, (r) => r.status >= 400)
+    if (response.status >= 400) {
+      if (claimed) await idem.release(deps.sql, claimed.scope, claimed.key).catch(() => {})
+      return response
     }
-    const response = await run()
-    if (response.status >= 400) throw new ResponseFailure(response)
-    if (charge) deps.settler.settle(charge)
     if (claimed) await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await response.clone().text())
     return response
   } catch (e) {
-    if (charge) await refund(deps.sql, charge, `refund: ${e instanceof AppError ? e.code : 'failed call'}`).catch((err) => deps.logger.error('refund failed; the sweep will retry', { correlation_id: state.correlationId, error: String(err) }))
     if (claimed) await idem.release(deps.sql, claimed.scope, claimed.key).catch(() => {})
-    if (e instanceof ResponseFailure) return e.response
     throw e
   }
 }
 
-/** A handler that answered with an error status: treated as a failure for money and idempotency. */
-class ResponseFailure extends Error {
-  constructor(readonly response: Response) {
-    super('response failure')
+/**
+ * The metering step, the same on every surface (REST and MCP): a keyed call of a priced operation
+ * is charged together with counting the key's limits (one commit), then settled when `run`
+ * succeeds, or refunded when it throws or its outcome `failed`. Nothing is charged for a failure.
+ */
+export async function metered<T>(op: Operation, state: RequestState, deps: AppDeps, limits: Limit[], run: () => Promise<T>, failed: (out: T) => boolean): Promise<T> {
+  const principal = state.principal
+  if (op.costOre === 0 || principal.kind !== 'key') return run()
+  const now = deps.clock.now()
+  const windows = windowsFor(limits, now)
+  const counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
+    consumerId: principal.consumerId,
+    costOre: op.costOre,
+    operationId: op.id,
+    correlationId: state.correlationId,
+    baseUrl: deps.config.baseUrl,
+  })
+  const charge: Charge = counted.charge
+  state.extraHeaders = { ...state.extraHeaders, ...counted.headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
+  if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
+  const giveBack = (reason: string) =>
+    refund(deps.sql, charge, `refund: ${reason}`).catch((err) => deps.logger.error('refund failed; the sweep will retry', { correlation_id: state.correlationId, error: String(err) }))
+  let out: T
+  try {
+    out = await run()
+  } catch (e) {
+    await giveBack(e instanceof AppError ? e.code : 'failed call')
+    throw e
   }
+  if (failed(out)) await giveBack('failed call')
+  else deps.settler.settle(charge)
+  return out
 }
+

@@ -43,3 +43,10 @@ export function weekday(date: LocalDate): number {
 export function yearOf(date: LocalDate): number {
   return Number(date.slice(0, 4))
 }
+
+/** `YYYY-MM-DD` naming a day that exists (no 30 February). */
+export function isLocalDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false
+  const d = toUtc(value)
+  return !Number.isNaN(d.getTime()) && fromUtc(d) === value
+}

@@ -18,8 +18,9 @@ import { CATALOGUE } from '../errors/catalogue.ts'
 import { explain } from '../errors/explain.ts'
 import { docsUrl } from '../errors/registry.ts'
 import { buildMeta, responseHash } from '../http/envelope.ts'
-import { issuesFromValidation } from '../http/errors.ts'
-import { bearerOf } from '../http/pipeline.ts'
+import { checksumError, issuesFromValidation } from '../http/errors.ts'
+import { bearerOf, metered } from '../http/pipeline.ts'
+import type { MetaInput } from '../http/envelope.ts'
 import type { AppDeps, RequestState } from '../http/context.ts'
 import { jsonSchema } from '../http/openapi.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
@@ -35,12 +36,12 @@ function visibleTools(principal: Principal): Tool[] {
   return TOOLS.filter((t) => t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope))
 }
 
-function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean) {
+function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}) {
   return {
     result,
     justification,
     metadata,
-    _meta: buildMeta({}, now, failed ? undefined : responseHash(result)),
+    _meta: buildMeta(meta, now, failed ? undefined : responseHash(result)),
   }
 }
 
@@ -86,7 +87,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
     try {
       if (principal.kind === 'anonymous') {
         await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
-      } else if (principal.kind === 'key') {
+      } else if (principal.kind === 'key' && tool.operation.costOre === 0) {
         // The key's tier limits, in the same windows as its REST calls: one budget per key.
         await enforceLimits(deps.sql, tierLimits(`key:${principal.keyId}`, principal.tier), now)
       }
@@ -95,10 +96,15 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
         if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
       }
       if (!Value.Check(tool.input, args)) {
-        throw new AppError('VALIDATION_FAILED', { details: issuesFromValidation({ all: [...Value.Errors(tool.input, args)], type: 'arguments' }) })
+        const invalid = { all: [...Value.Errors(tool.input, args)], type: 'arguments' }
+        throw checksumError(invalid) ?? new AppError('VALIDATION_FAILED', { details: issuesFromValidation(invalid) })
       }
-      const { result, justification } = await tool.run(args, { deps, principal, correlationId: state.correlationId, now })
-      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false)
+      const run = () => tool.run(args, { deps, principal, correlationId: state.correlationId, now, state })
+      // A priced tool goes through the REST metering step: charged with its limits counted in the
+      // same commit, refunded when it fails.
+      const limits = principal.kind === 'key' ? tierLimits(`key:${principal.keyId}`, principal.tier) : []
+      const { result, justification, meta } = tool.operation.costOre > 0 ? await metered(tool.operation, state, deps, limits, run, () => false) : await run()
+      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
       if (e instanceof AppError) return failure(e, tool, deps, now)

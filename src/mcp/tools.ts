@@ -17,13 +17,27 @@ import { allOperations, type Operation } from '../operations.ts'
 import { readBalance } from '../store/credits.ts'
 import { PublicDeadlinesQuery, PublicObligationsQuery } from '../schemas/rulebook.ts'
 import { RedeemBody } from '../schemas/access.ts'
-import type { AppDeps } from '../http/context.ts'
+import type { AppDeps, Handler, HandlerOutput, RequestState } from '../http/context.ts'
+import type { MetaInput } from '../http/envelope.ts'
+import { companyHandlers } from '../http/routes/v1/company.ts'
+import { exchangeRateWithSources } from '../http/routes/v1/tools.ts'
+import { resolvePair } from '../domain/tools/exchange-rate.ts'
+import { OrgNumber } from '../schemas/company.ts'
+import { ExchangeRatePairInput } from '../schemas/tools.ts'
 
 export interface ToolContext {
   deps: AppDeps
   principal: Principal
   correlationId: string
   now: Date
+  state: RequestState
+}
+
+interface ToolOutput {
+  result: unknown
+  justification: string
+  /** provenance for `_meta` (served_from, data_freshness, source_snapshot_id …) */
+  meta?: MetaInput
 }
 
 export interface Tool {
@@ -33,7 +47,7 @@ export interface Tool {
   /** callable with no Authorization header at all */
   keyless: boolean
   input: TSchema
-  run(args: any, ctx: ToolContext): Promise<{ result: unknown; justification: string }>
+  run(args: any, ctx: ToolContext): Promise<ToolOutput>
 }
 
 const contextValue = Type.String({ minLength: 1, maxLength: 64 })
@@ -140,4 +154,62 @@ export const TOOLS: Tool[] = [
       }
     },
   },
+  {
+    name: 'get_exchange_rate',
+    operation: operation('getExchangeRate'),
+    keyless: true,
+    input: ExchangeRatePairInput,
+    run: async (args: { base: string; quote: string; date?: string }, ctx) => {
+      // The answer is always NOK per one unit of the other currency, whichever side NOK is on.
+      const { currency } = resolvePair(args.base, args.quote)
+      const r = await exchangeRateWithSources(ctx.deps, { currency, ...(args.date !== undefined ? { date: args.date } : {}) }, ctx.now)
+      return { result: r.data, meta: r.meta, justification: `Norges Bank’s published rate for ${currency}, as NOK per one unit, for the date stated in the result.` }
+    },
+  },
+  companyTool('get_company_summary', 'getCompanySummary', Type.Object({ org_number: OrgNumber }, { additionalProperties: false }), (a) => ({ params: { org: a.org_number } }), 'The register unit evaluated by the rulebook: obligations and the next 12 months of deadlines (Tier 1).'),
+  companyTool('get_company_context', 'getCompanyContext', Type.Object({ org_number: OrgNumber }, { additionalProperties: false }), (a) => ({ params: { org: a.org_number } }), 'The open register’s Tier 1 fields for the organisation.'),
+  companyTool('get_company_profile', 'getCompanyProfile', Type.Object({ org_number: OrgNumber }, { additionalProperties: false }), (a) => ({ body: { org_number: a.org_number } }), 'The profile from Enhetsregisteret, with role codes only.'),
+  companyTool('get_company_obligations', 'getCompanyObligations', Type.Object({ org_number: OrgNumber }, { additionalProperties: false }), (a) => ({ params: { org: a.org_number } }), 'Every rule of the rulebook evaluated on the register’s Tier 1 facts.'),
+  companyTool(
+    'get_company_deadlines',
+    'getCompanyDeadlines',
+    Type.Object({ org_number: OrgNumber, horizon_months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'default 12' })) }, { additionalProperties: false }),
+    (a) => ({ params: { org: a.org_number }, query: a.horizon_months === undefined ? {} : { horizon_months: a.horizon_months } }),
+    'The deadlines of the applicable obligations from today (Europe/Oslo).',
+  ),
+  companyTool('get_company_verification', 'verifyCompany', Type.Object({ org_number: OrgNumber }, { additionalProperties: false }), (a) => ({ params: { org: a.org_number } }), 'Register status and the visible signing rule decide the verdict; the other signals are for transparency.'),
+  companyTool('get_company_authority', 'getCompanyAuthority', Type.Object({ org_number: OrgNumber }, { additionalProperties: false }), (a) => ({ params: { org: a.org_number } }), 'Signature and procuration as Brønnøysundregistrene register them; not a legal opinion.'),
+  companyTool('get_company_accounts', 'getCompanyAccounts', Type.Object({ org_number: OrgNumber }, { additionalProperties: false }), (a) => ({ params: { org: a.org_number } }), 'The newest approved annual accounts in Regnskapsregisteret.'),
+  companyTool(
+    'get_company_filing_history',
+    'getFilingHistory',
+    Type.Object(
+      {
+        org_number: OrgNumber,
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0, deprecated: true })),
+      },
+      { additionalProperties: false },
+    ),
+    (a) => ({ params: { org: a.org_number }, query: { ...(a.limit !== undefined ? { limit: a.limit } : {}), ...(a.cursor !== undefined ? { cursor: a.cursor } : {}), ...(a.offset !== undefined ? { offset: a.offset } : {}) } }),
+    'The organisation’s portal submissions, paired with this account’s own submissions where they match.',
+  ),
+  companyTool('search_companies', 'searchCompanies', Type.Object({ name: Type.String({ minLength: 2, maxLength: 100 }) }, { additionalProperties: false }), (a) => ({ query: { name: a.name } }), 'Candidates by name from Enhetsregisteret.'),
 ]
+
+/** A company-data tool: the REST twin's handler, called with the tool's arguments mapped to its inputs. */
+function companyTool(name: string, id: keyof typeof companyHandlers, input: TSchema, toRequest: (args: any) => { params?: unknown; query?: unknown; body?: unknown }, justification: string): Tool {
+  return {
+    name,
+    operation: operation(id),
+    keyless: false,
+    input,
+    run: async (args, ctx) => {
+      const req = toRequest(args)
+      const handler = companyHandlers[id] as Handler<any>
+      const out = (await handler({ params: req.params ?? {}, query: req.query ?? {}, body: req.body, request: new Request('http://mcp.invalid/'), deps: ctx.deps, state: ctx.state, now: ctx.now, principal: ctx.principal })) as HandlerOutput
+      return { result: out.data, meta: out.meta ?? {}, justification }
+    },
+  }
+}

@@ -124,7 +124,12 @@ export const TrustMetadata = Type.Object(
           'absent on errors, which carry no `data`.',
       }),
     ),
-    source_snapshot_id: Type.Optional(Type.String({ description: 'id of the archived upstream payload this answer used' })),
+    source_snapshot_id: Type.Optional(
+      Type.String({ description: 'id of the archived upstream answer this response was built from (the primary one when several were used)' }),
+    ),
+    source_snapshot_ids: Type.Optional(
+      Type.Array(Type.String(), { description: 'every archived upstream answer used, when more than one (e.g. register unit, signature rule, accounts)' }),
+    ),
   },
   { title: 'TrustMetadata', additionalProperties: false },
 )

@@ -72,3 +72,37 @@ export const PublicObligations = Type.Object({
   entity_type: EntityType,
   obligations: Type.Array(UniversalObligation),
 })
+
+const DataTier = Lit(['tier_1', 'tier_2'] as const)
+
+export const CompanyObligationEvaluation = Type.Object({
+  rule_id: Type.String(),
+  obligation_name: Type.String({ description: 'bokmål' }),
+  obligation_name_en: Type.String(),
+  evaluation_result: Lit(['applicable', 'not_applicable', 'insufficient_data'] as const, '`insufficient_data`: a Tier 2 fact the rule reads is unknown'),
+  reason: Type.String({ description: 'bokmål' }),
+  reason_en: Type.String(),
+  legal_reference: Type.String(),
+  frequency: Frequency,
+  category: Category,
+  data_tier_required: DataTier,
+  missing_facts: Type.Array(Type.String(), { description: 'the Tier 2 facts whose absence left the verdict open' }),
+  description: Type.String({ description: 'bokmål' }),
+  description_en: Type.String(),
+})
+
+export const CompanyDeadlineEntry = Type.Object({
+  obligation_id: Type.String({ description: 'the rule id of the obligations endpoint' }),
+  deadline_id: Type.Union([Type.String({ description: 'per-period id, as in the public calendar' }), Type.Null()]),
+  obligation_name: Type.String(),
+  obligation_name_en: Type.String(),
+  period_label: Type.Union([Type.String(), Type.Null()]),
+  due_at: Type.Union([OsloInstant('end of the due day, Europe/Oslo offset'), Type.Null()], { description: 'null when the date depends on an event (e.g. within 14 days of a change)' }),
+  adjusted_for: Type.Union([Type.Object({ reason: Note, skipped: Type.Array(SkippedDay), original_due_at: OsloInstant('the legal date') }), Type.Null()]),
+  business_day_adjusted: Type.Boolean(),
+  not_adjusted_reason: Type.Union([Note, Type.Null()]),
+  due_rule: Type.Union([Note, Type.Null()], { description: 'how the date is set when there is no single calendar date' }),
+  legal_reference: Type.String(),
+  recurring: Type.Boolean(),
+  filing_status: Lit(['upcoming', 'overdue', 'filed'] as const, '`filed` only on tier_2 summaries with visible filings'),
+})

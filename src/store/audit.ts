@@ -33,3 +33,16 @@ export async function auditFor(sql: Sql, consumerId: string, limit = 50): Promis
     select id, occurred_at, consumer_id, actor, action, org_number, correlation_id, details from audit_log
     where consumer_id = ${consumerId} order by occurred_at desc, id limit ${limit}`
 }
+
+/**
+ * The caller's own portal submissions among the given instances: audit rows with action
+ * `filing.submitted` carry the portal's instance id in `details.portal_instance_id`.
+ */
+export async function submissionsByInstance(sql: Sql, consumerId: string, orgNumber: string, instanceIds: string[]): Promise<Map<string, { audit_log_id: string; correlation_id: string | null }>> {
+  const rows = await sql<{ id: string; correlation_id: string | null; instance_id: string }[]>`
+    select id, correlation_id, details->>'portal_instance_id' as instance_id from audit_log
+    where consumer_id = ${consumerId} and org_number = ${orgNumber} and action = 'filing.submitted'
+      and details->>'portal_instance_id' = any(${instanceIds})
+    order by occurred_at`
+  return new Map(rows.map((r) => [r.instance_id, { audit_log_id: r.id, correlation_id: r.correlation_id }]))
+}

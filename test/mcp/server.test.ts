@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { connectMcp, toolBody } from './client.ts'
 import { canonicalJson } from '../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { startApp, type TestApp } from '../helpers.ts'
@@ -12,16 +12,10 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => app.stop())
 
-const KEYLESS = ['explain_compliance_error', 'get_pricing', 'get_public_deadlines', 'get_public_obligations', 'redeem_issuance_token']
+const KEYLESS = ['explain_compliance_error', 'get_exchange_rate', 'get_pricing', 'get_public_deadlines', 'get_public_obligations', 'redeem_issuance_token']
 
-async function connect(headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'plikt-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/api/mcp`), { requestInit: { headers: { ...freshIp(), ...headers } } }))
-  return client
-}
-
-type ToolBody = { result: any; justification: string; metadata: any; _meta: any }
-const body = (r: unknown) => (r as { structuredContent: ToolBody }).structuredContent
+const connect = (headers: Record<string, string> = {}): Promise<Client> => connectMcp(app, headers)
+const body = toolBody
 
 describe('keyless (no Authorization header)', () => {
   test('initialize reports the server name and the manifest version 2026.10.0', async () => {

@@ -1,0 +1,82 @@
+/**
+ * A metered request on real PostgreSQL beside the raw commit rate of the same PostgreSQL —
+ * one-statement transactions from postgres.js at the same concurrency — in one run. Shared by the
+ * metered benchmarks; needs PostgreSQL (BENCH_PG_URL, default the local server).
+ */
+import { appendFileSync } from 'node:fs'
+import postgres from 'postgres'
+import { connections, load, machine, seconds, startServer } from './harness.ts'
+
+export interface MeteredBench {
+  /** the path to load, e.g. /api/v1/test/metered */
+  path: string
+  /** what the request does, for the table */
+  label: string
+  /** the npm command that runs it */
+  command: string
+  /** extra environment of the server */
+  env?: Record<string, string>
+}
+
+export async function meteredVsCommits(b: MeteredBench): Promise<void> {
+  const admin = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+  const name = `plikt_bench_${Date.now()}`
+  const root = postgres(admin, { max: 1, onnotice: () => {} })
+  await root.unsafe(`create database ${name}`)
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  const dbUrl = url.toString()
+  const pool = Number(process.env.BENCH_POOL ?? 10)
+
+  try {
+    const server = await startServer('bench/servers/plikt-pg.ts', { ...b.env, DATABASE_URL: dbUrl, DATABASE_POOL_SIZE: String(pool), ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef0123' })
+    const base = `http://127.0.0.1:${server.port}`
+    const adminH = { authorization: 'Bearer bench-admin-token-0123456789abcdef0123', 'content-type': 'application/json' }
+    // Many callers, as in production: one key per account, so no single balance or window row is hot.
+    const callers = Number(process.env.BENCH_CALLERS ?? 200)
+    const keys: string[] = []
+    for (let i = 0; i < callers; i++) {
+      const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: adminH, body: JSON.stringify({ email: `bench-${i}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
+      await fetch(`${base}/api/v1/admin/credits`, { method: 'POST', headers: adminH, body: JSON.stringify({ consumer_id: consumer, amount_ore: 100_000_000, reason: 'bench' }) })
+      keys.push((await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: adminH, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key)
+    }
+    const target = `${base}${b.path}`
+    // warm up: JIT, pool, and (for company routes) the upstream cache
+    await load({ url: target, bearers: keys, seconds: 2, connections })
+    const r = await load({ url: target, bearers: keys, seconds, connections })
+    server.stop()
+
+    // Raw commit rate: the same PostgreSQL, `connections` concurrent one-statement transactions.
+    const sql = postgres(dbUrl, { max: pool, onnotice: () => {} })
+    await sql`create table bench_commits (id bigint generated always as identity primary key, at timestamptz not null default now())`
+    let commits = 0
+    const until = Date.now() + seconds * 1000
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (Date.now() < until) {
+          await sql`insert into bench_commits default values`
+          commits++
+        }
+      }),
+    )
+    await sql.end()
+    const commitRate = commits / seconds
+    const table = [
+      `### ${b.label.split(' (')[0]} on PostgreSQL vs raw commit rate — ${new Date().toISOString().slice(0, 10)}`,
+      '',
+      `Command: \`${b.command}\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}, pool ${pool}); PostgreSQL ${(await root`show server_version`)[0]!.server_version} on the same machine; ${machine()}.`,
+      '',
+      '| what | per second | p50 / p99 ms | non-2xx |',
+      '|---|---|---|---|',
+      `| GET ${b.path}, ${callers} keys (${b.label}) | ${r.rps.toFixed(0)} | ${r.p50_ms.toFixed(2)} / ${r.p99_ms.toFixed(2)} | ${r.non2xx} |`,
+      `| raw one-statement commits (postgres.js, ${connections} concurrent) | ${commitRate.toFixed(0)} | – | – |`,
+      `| ratio | ${((r.rps / commitRate) * 100).toFixed(0)} % (target ≥ 50 %) | | |`,
+      '',
+    ].join('\n')
+    console.log(table)
+    if (process.argv.includes('--record')) appendFileSync('bench/RESULTS.md', `\n${table}`)
+  } finally {
+    await root.unsafe(`drop database if exists ${name} with (force)`)
+    await root.end()
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Every five minutes: read Enhetsregisteret's update feed from where the last run stopped and make
+ * the cached answers of every changed unit stale at once (they are fetched again on the next
+ * read), purging every copy of a unit the register removed (`Fjernet`). Idempotent: several
+ * instances may run it; the cursor only moves forward.
+ */
+import type { Clock } from '../src/lib/clock.ts'
+import type { Logger } from '../src/lib/log.ts'
+import type { Sql } from '../src/store/db.ts'
+import { invalidateOrganisations, purgeOrganisation, readFeedCursor, writeFeedCursor } from '../src/store/upstream-cache.ts'
+import { mapUpdates } from '../src/upstream/business-register/map.ts'
+import type { BusinessRegister } from '../src/upstream/business-register/port.ts'
+
+export const UNIT_FEED = 'enhetsregisteret:enheter'
+const PAGE = 500
+/** pages per run: a backlog is worked off over several runs rather than in one long one */
+const MAX_PAGES = 20
+/** where a first run starts reading */
+const FIRST_RUN_LOOKBACK_MS = 10 * 60_000
+
+export async function runRegisterUpdates(deps: { sql: Sql; clock: Clock; logger: Logger; register: BusinessRegister }) {
+  let cursor = await readFeedCursor(deps.sql, UNIT_FEED)
+  let invalidated = 0
+  let purged = 0
+  let read = 0
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const raw = cursor === null ? await deps.register.updatesSince(new Date(deps.clock.now().getTime() - FIRST_RUN_LOOKBACK_MS), PAGE) : await deps.register.updates(cursor, PAGE)
+    const updates = mapUpdates(raw)
+    read += updates.length
+    if (updates.length === 0) break
+    for (const u of updates.filter((x) => x.change === 'Fjernet')) purged += (await purgeOrganisation(deps.sql, u.org_number)) >= 0 ? 1 : 0
+    invalidated += await invalidateOrganisations(deps.sql, [...new Set(updates.filter((x) => x.change !== 'Fjernet').map((x) => x.org_number))])
+    cursor = Math.max(...updates.map((u) => u.id)) + 1
+    await writeFeedCursor(deps.sql, UNIT_FEED, cursor, deps.clock.now())
+    if (updates.length < PAGE) break
+  }
+  if (read > 0) deps.logger.info('register update feed', { read, invalidated, purged, next_id: cursor })
+  return { read, invalidated, purged, next_id: cursor }
+}

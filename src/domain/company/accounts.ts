@@ -1,0 +1,64 @@
+/**
+ * The annual-accounts snapshot from Regnskapsregisteret: the newest approved accounts only.
+ * `has_filed_annual_accounts` is tri-state: true = the register has a record; false = it
+ * authoritatively has none for a unit whose form must file; null = unknown, or a form that need
+ * not file (the register then says nothing either way). An unknown org number is 200 with nulls.
+ */
+import type { AccountsLookup } from '../../upstream/accounts-register/map.ts'
+import type { RegisterUnit } from '../../upstream/business-register/map.ts'
+import type { UpstreamReads, Provenance } from '../sources.ts'
+
+/**
+ * Forms that always file annual accounts with Regnskapsregisteret (regnskapsloven § 1-2 with
+ * § 8-2): limited companies, branches of foreign enterprises, cooperatives, foundations,
+ * housing cooperatives and the public-owned forms. ENK, ANS and DA file only above thresholds or
+ * with limited-liability partners, so the register's silence says nothing about them.
+ */
+const MUST_FILE = new Set(['AS', 'ASA', 'NUF', 'SA', 'STI', 'BRL', 'SF', 'IKS', 'SE', 'KF', 'BBL'])
+
+export function mustFile(unit: RegisterUnit): boolean {
+  return MUST_FILE.has(unit.org_form.code)
+}
+
+export function accountsSnapshotOf(org: string, unit: RegisterUnit | null, lookup: AccountsLookup | null) {
+  const covered = unit ? mustFile(unit) : null
+  const record = lookup?.kind === 'found' ? lookup.record : null
+  const hasFiled = record ? true : lookup?.kind === 'none' && covered ? false : null
+  return {
+    org_number: org,
+    has_filed_annual_accounts: hasFiled,
+    last_accounts_year: record ? Number(record.period_to.slice(0, 4)) : null,
+    key_figures: record
+      ? {
+          currency: record.currency,
+          period_from: record.period_from,
+          period_to: record.period_to,
+          accounts_type: record.accounts_type,
+          presentation_basis: record.presentation_plan,
+          accounting_rules: record.accounting_rules,
+          small_company: record.small_company,
+          audited: record.audited,
+          total_assets: record.total_assets,
+          total_equity_and_liabilities: record.total_equity_and_liabilities,
+          total_equity: record.total_equity,
+          total_liabilities: record.total_liabilities,
+          operating_revenue: record.operating_revenue,
+          operating_result: record.operating_result,
+          result_before_tax: record.result_before_tax,
+          annual_result: record.annual_result,
+        }
+      : null,
+    filing_obligation_known: covered,
+    coverage_note_nb: 'Regnskapsregisteret viser bare siste godkjente årsregnskap fra 2018 og senere, ikke banker, forsikringsselskaper eller konsernregnskap.',
+    coverage_note_en: 'Regnskapsregisteret shows only the latest approved annual accounts from 2018 on; no banks, insurers or group accounts.',
+  }
+}
+
+export type AccountsSnapshot = ReturnType<typeof accountsSnapshotOf>
+
+export async function accountsSnapshot(sources: UpstreamReads, org: string): Promise<{ data: AccountsSnapshot; sources: Provenance[] }> {
+  const unit = await sources.unit(org)
+  if (unit.value.kind !== 'found') return { data: accountsSnapshotOf(org, null, null), sources: [unit.source] }
+  const accounts = await sources.accounts(org)
+  return { data: accountsSnapshotOf(org, unit.value.unit, accounts.value), sources: [accounts.source, unit.source] }
+}

@@ -1,0 +1,94 @@
+/**
+ * A registered company's obligations, deadlines and summary: the register unit becomes Tier 1
+ * facts and the rulebook decides. Forms the rulebook does not cover (ASA, SA, foundations …) and
+ * deleted units get no evaluations, with the reason — never a guess from a neighbouring form.
+ */
+import type { RegisterUnit } from '../../upstream/business-register/map.ts'
+import { companyDeadlines, companySummary, countResults, evaluateObligations, UPGRADE_PATH_NB, type DeadlineOptions } from '../rulebook/evaluate.ts'
+import { tier1Facts, type CompanyFacts } from '../rulebook/facts.ts'
+import { entityTypeOf, requireUnit } from './register.ts'
+import type { UpstreamReads, Provenance } from '../sources.ts'
+
+export interface Coverage {
+  covered: boolean
+  org_form: string
+  reason_nb: string | null
+  reason_en: string | null
+}
+
+/** Tier 1 facts from the register; every Tier 2 fact stays unknown until a delegation exists. */
+export function factsOf(unit: RegisterUnit): CompanyFacts | null {
+  const entity_type = entityTypeOf(unit)
+  if (!entity_type || unit.status !== 'active') return null
+  return tier1Facts({
+    org_number: unit.org_number,
+    entity_type,
+    nace_codes: unit.nace.map((n) => n.code),
+    registration_date: unit.registered_date,
+    mva_registered: unit.vat_registered,
+  })
+}
+
+export function coverageOf(unit: RegisterUnit): Coverage {
+  if (unit.status !== 'active') {
+    return { covered: false, org_form: unit.org_form.code, reason_nb: 'Enheten er slettet i Enhetsregisteret og har ingen løpende plikter.', reason_en: 'The unit is deleted from the register and has no ongoing obligations.' }
+  }
+  if (!entityTypeOf(unit)) {
+    return {
+      covered: false,
+      org_form: unit.org_form.code,
+      reason_nb: `Regelverket dekker AS, ENK, ANS, DA og NUF; organisasjonsformen ${unit.org_form.code} er ikke dekket ennå.`,
+      reason_en: `The rulebook covers AS, ENK, ANS, DA and NUF; the organisation form ${unit.org_form.code} is not covered yet.`,
+    }
+  }
+  return { covered: true, org_form: unit.org_form.code, reason_nb: null, reason_en: null }
+}
+
+export interface UnitFacts {
+  unit: RegisterUnit
+  facts: CompanyFacts | null
+  coverage: Coverage
+  sources: Provenance[]
+}
+
+/** The register unit as rulebook facts: the one upstream read the evaluations need. */
+export async function unitFacts(sources: UpstreamReads, org: string): Promise<UnitFacts> {
+  const unit = await requireUnit(sources, org)
+  return { unit: unit.value, facts: factsOf(unit.value), coverage: coverageOf(unit.value), sources: [unit.source] }
+}
+
+export function obligationsOf({ unit, facts, coverage }: UnitFacts) {
+  const obligations = facts ? evaluateObligations(facts) : []
+  return {
+    data: { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, obligations },
+    counts: countResults(obligations),
+  }
+}
+
+export function deadlinesOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOptions) {
+  const result = facts ? companyDeadlines(facts, { ...opts, filed: undefined }) : { from_date: opts.fromDate, to_date: opts.fromDate, deadlines: [], undecided_rules: [] }
+  return { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, horizon_months: opts.horizonMonths, ...result }
+}
+
+export function summaryOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOptions) {
+  if (!facts) {
+    return {
+      data: {
+        org_number: unit.org_number,
+        entity_type: null,
+        org_form: unit.org_form.code,
+        nace_codes: unit.nace.map((n) => n.code),
+        mva_registered: unit.vat_registered,
+        data_tier: 'tier_1' as const,
+        coverage,
+        obligations: [],
+        deadlines: [],
+        undecided_rules: [],
+        upgrade_path: UPGRADE_PATH_NB,
+      },
+      counts: countResults([]),
+    }
+  }
+  const summary = companySummary(facts, 'tier_1', opts)
+  return { data: { ...summary, org_form: unit.org_form.code, coverage }, counts: countResults(summary.obligations) }
+}

@@ -1,0 +1,188 @@
+/**
+ * Reads from the open registers and the central bank through the cache (DESIGN §6). A fresh cached answer is served
+ * without an upstream call; otherwise the upstream is asked, its answer archived (the archive id is
+ * `_meta.source_snapshot_id`) and cached. When the upstream fails or answers something unreadable, a
+ * cached answer younger than the stale limit is served with `stale: true`; older than that, the failure is the answer. A 410 from
+ * the register purges every cached copy of the unit. Concurrent reads of one resource in this
+ * process share one upstream call.
+ */
+import { AppError } from '../errors/app-error.ts'
+import type { Clock } from '../lib/clock.ts'
+import type { Logger } from '../lib/log.ts'
+import type { Sql } from '../store/db.ts'
+import { archiveAnswer, purgeOrganisation, readCached } from '../store/upstream-cache.ts'
+import type { AccountsRegister } from '../upstream/accounts-register/port.ts'
+import { mapAccounts, type AccountsLookup } from '../upstream/accounts-register/map.ts'
+import type { BusinessRegister } from '../upstream/business-register/port.ts'
+import { mapAuthority, mapRoles, mapSearch, mapUnit, type AuthorityLookup, type RolesLookup, type SearchPage, type UnitLookup } from '../upstream/business-register/map.ts'
+import { MalformedUpstream, SYSTEM_NAMES, type RawResponse, type UpstreamSystem } from '../upstream/raw.ts'
+import type { NorgesBankClient } from '../upstream/central-bank/live.ts'
+import { observationsOf, type RateObservation } from '../upstream/central-bank/map.ts'
+import type { LocalDate } from '../lib/local-date.ts'
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+/**
+ * How long an answer is served from the cache without asking (`fresh`), and how old a cached
+ * answer may be when the upstream is down and it is served anyway with `stale: true` (`staleLimit`).
+ * "Not found" answers are fresh for a short time only, so a newly registered unit appears soon.
+ */
+export const FRESHNESS = {
+  unit: { fresh: HOUR, staleLimit: 72 * HOUR },
+  roles: { fresh: HOUR, staleLimit: 72 * HOUR },
+  signature: { fresh: HOUR, staleLimit: 72 * HOUR },
+  accounts: { fresh: 24 * HOUR, staleLimit: 30 * 24 * HOUR },
+  search: { fresh: 15 * MINUTE, staleLimit: 24 * HOUR },
+  /** a window ending before today never changes; one ending today may gain today's rate at 16:00 */
+  rates: { fresh: 15 * MINUTE, staleLimit: 7 * 24 * HOUR },
+  ratesPast: { fresh: 30 * 24 * HOUR, staleLimit: 365 * 24 * HOUR },
+  notFound: { fresh: 10 * MINUTE },
+} as const
+
+type Kind = Exclude<keyof typeof FRESHNESS, 'notFound'>
+
+/** Where an answer came from, for `_meta`. */
+export interface Provenance {
+  system: UpstreamSystem
+  snapshotId: string
+  fetchedAt: Date
+  servedFrom: 'cache' | 'live'
+  stale: boolean
+}
+
+export interface Sourced<T> {
+  value: T
+  source: Provenance
+}
+
+export interface SourceDeps {
+  sql: Sql
+  clock: Clock
+  logger: Logger
+  register: BusinessRegister
+  accounts: AccountsRegister
+  centralBank: NorgesBankClient
+}
+
+/** The catalogued error for an upstream that failed or answered garbage. */
+export function upstreamError(system: UpstreamSystem, e: unknown, org: string | null = null): AppError {
+  const context = { upstream_system: SYSTEM_NAMES[system], ...(org ? { org_number: org } : {}) }
+  const extra = { upstream_system: SYSTEM_NAMES[system] }
+  if (e instanceof MalformedUpstream) {
+    return new AppError(system === 'enhetsregisteret' ? 'COMPANY_LOOKUP_FAILED' : 'GOVERNMENT_API_ERROR', { context, extra: { ...extra, reason: 'unreadable answer' }, cause: e })
+  }
+  if (e instanceof AppError) {
+    // The register's outage has its own code (REGISTER_DOWN); the breaker's Retry-After carries over.
+    if (system === 'enhetsregisteret' && (e.code === 'UPSTREAM_UNAVAILABLE' || e.code === 'UPSTREAM_TIMEOUT')) {
+      return new AppError('REGISTER_DOWN', { context, extra, ...(e.options.headers ? { headers: e.options.headers } : {}), cause: e })
+    }
+    return e
+  }
+  return new AppError('UPSTREAM_UNAVAILABLE', { context, extra, cause: e })
+}
+
+export class UpstreamReads {
+  private readonly inflight = new Map<string, Promise<{ raw: RawResponse; snapshotId: string }>>()
+
+  constructor(private readonly deps: SourceDeps) {}
+
+  unit(org: string): Promise<Sourced<UnitLookup>> {
+    return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org))
+  }
+
+  roles(org: string): Promise<Sourced<RolesLookup>> {
+    return this.read('enhetsregisteret', 'roles', `roller:${org}`, org, () => this.deps.register.roles(org), mapRoles)
+  }
+
+  signature(org: string): Promise<Sourced<AuthorityLookup>> {
+    return this.read('fullmakt', 'signature', `signatur:${org}`, org, () => this.deps.register.signature(org), mapAuthority)
+  }
+
+  prokura(org: string): Promise<Sourced<AuthorityLookup>> {
+    return this.read('fullmakt', 'signature', `prokura:${org}`, org, () => this.deps.register.prokura(org), mapAuthority)
+  }
+
+  accounts(org: string): Promise<Sourced<AccountsLookup>> {
+    return this.read('regnskapsregisteret', 'accounts', `regnskap:${org}`, org, () => this.deps.accounts.accounts(org), mapAccounts)
+  }
+
+  search(name: string, size: number): Promise<Sourced<SearchPage>> {
+    return this.read('enhetsregisteret', 'search', `search:${size}:${name.toLowerCase()}`, null, () => this.deps.register.search(name, size), mapSearch)
+  }
+
+  /** Norges Bank's observations of one currency in a window (empty when there are none). */
+  async exchangeRates(currency: string, from: LocalDate, to: LocalDate, today: LocalDate): Promise<Sourced<RateObservation[]>> {
+    return this.read('norges-bank', to < today ? 'ratesPast' : 'rates', `exr:${currency}:${from}:${to}`, null, () => this.deps.centralBank.exchangeRates([currency], from, to), (raw) => observationsOf(raw, currency))
+  }
+
+  private async read<T>(
+    system: UpstreamSystem,
+    kind: Kind,
+    key: string,
+    org: string | null,
+    fetch: () => Promise<RawResponse>,
+    map: (raw: RawResponse) => T,
+  ): Promise<Sourced<T>> {
+    const now = this.deps.clock.now().getTime()
+    const cached = await readCached(this.deps.sql, system, key)
+    let cachedValue: T | undefined
+    if (cached) {
+      try {
+        cachedValue = map(cached.raw)
+      } catch {
+        cachedValue = undefined // a row we can no longer read is as good as none
+      }
+      const fresh = cached.raw.status === 200 ? FRESHNESS[kind].fresh : FRESHNESS.notFound.fresh
+      if (cachedValue !== undefined && now - cached.raw.fetchedAt.getTime() < fresh) {
+        return { value: cachedValue, source: { system, snapshotId: cached.snapshotId, fetchedAt: cached.raw.fetchedAt, servedFrom: 'cache', stale: false } }
+      }
+    }
+    try {
+      const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map)
+      return { value: map(raw), source: { system, snapshotId, fetchedAt: raw.fetchedAt, servedFrom: 'live', stale: false } }
+    } catch (e) {
+      if (e instanceof AppError && !isTransient(e)) throw e
+      if (cached && cachedValue !== undefined && now - cached.raw.fetchedAt.getTime() < FRESHNESS[kind].staleLimit) {
+        this.deps.logger.warn('upstream failed; serving a stale cached answer', { system, key, error: e instanceof Error ? e.message : String(e) })
+        return { value: cachedValue, source: { system, snapshotId: cached.snapshotId, fetchedAt: cached.raw.fetchedAt, servedFrom: 'cache', stale: true } }
+      }
+      throw upstreamError(system, e, org)
+    }
+  }
+
+  /** One upstream call per resource at a time; its answer is archived (and cached) before anyone uses it. */
+  private fetchOnce<T>(key: string, org: string | null, fetch: () => Promise<RawResponse>, map: (raw: RawResponse) => T) {
+    const running = this.inflight.get(key)
+    if (running) return running
+    const p = (async () => {
+      const raw = await fetch()
+      map(raw) // garbage throws here: it is never archived as an answer, nor cached
+      if (org && raw.status === 410) await purgeOrganisation(this.deps.sql, org)
+      const snapshotId = await archiveAnswer(this.deps.sql, raw, key, org, true)
+      return { raw, snapshotId }
+    })().finally(() => this.inflight.delete(key))
+    this.inflight.set(key, p)
+    return p
+  }
+}
+
+/**
+ * A read whose failure must not fail the whole answer (a degraded section, an unknown signal):
+ * its value, with its provenance recorded in `used`, or the catalogued error it failed with.
+ */
+export async function attempt<T>(read: () => Promise<Sourced<T>>, used: Provenance[]): Promise<T | AppError> {
+  try {
+    const r = await read()
+    used.push(r.source)
+    return r.value
+  } catch (e) {
+    if (e instanceof AppError) return e
+    throw e
+  }
+}
+
+/** Upstream trouble worth falling back to the cache for; anything else is the caller's answer. */
+function isTransient(e: AppError): boolean {
+  return e.code === 'UPSTREAM_UNAVAILABLE' || e.code === 'UPSTREAM_TIMEOUT' || e.code === 'GOVERNMENT_RATE_LIMITED'
+}

@@ -1,0 +1,136 @@
+/** Company data routes: thin adapters from the registry's schemas to domain/company. */
+import { validationError, type AppError } from '../../../errors/app-error.ts'
+import { CATALOGUE } from '../../../errors/catalogue.ts'
+import { explain } from '../../../errors/explain.ts'
+import { addMonths, isLocalDate } from '../../../lib/local-date.ts'
+import { osloDate } from '../../../lib/oslo-time.ts'
+import { accountsSnapshot } from '../../../domain/company/accounts.ts'
+import { signingAuthority } from '../../../domain/company/authority.ts'
+import { filingHistory } from '../../../domain/company/filing-history.ts'
+import { deadlinesOf, obligationsOf, summaryOf, unitFacts } from '../../../domain/company/obligations.ts'
+import type { EvaluationCounts } from '../../../domain/rulebook/evaluate.ts'
+import { companyContext, companyProfile, companyStatuses, requireUnit, searchCompanies } from '../../../domain/company/register.ts'
+import { companySnapshot } from '../../../domain/company/snapshot.ts'
+import { verifyCompany } from '../../../domain/company/verify.ts'
+import { submissionsByInstance } from '../../../store/audit.ts'
+import type * as C from '../../../schemas/company.ts'
+import type { Handler } from '../../context.ts'
+import { metaOf } from '../../provenance.ts'
+import { precompute, type PrecomputedData } from '../../envelope.ts'
+
+type OrgRoute = { params: typeof C.OrgParams }
+
+/**
+ * Rulebook answers depend only on the archived register answer they read and the dates asked
+ * for, so the serialised and hashed body is kept per (snapshot, question): a cached unit costs a
+ * lookup instead of an evaluation and a canonical hash (~0.5 ms). Bounded; oldest out first.
+ */
+const evaluated = new Map<string, { data: unknown; body: PrecomputedData; counts: EvaluationCounts | null }>()
+const EVALUATED_MAX = 2000
+
+function memo(key: string, compute: () => { data: unknown; counts: EvaluationCounts | null }) {
+  let hit = evaluated.get(key)
+  if (!hit) {
+    const r = compute()
+    hit = { data: r.data, body: precompute(r.data), counts: r.counts }
+    if (evaluated.size >= EVALUATED_MAX) evaluated.delete(evaluated.keys().next().value!)
+    evaluated.set(key, hit)
+  }
+  return hit
+}
+
+/** How a failed part of an answer is described inside it (degraded sections, bulk rows). */
+function describe(e: AppError) {
+  const x = explain(e.code, e.options.context)
+  return { error_code: e.code, retryable: CATALOGUE[e.code].retryable, message: x.summary, message_en: x.summary_en }
+}
+
+const LEGAL_BASIS_DEADLINES = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'
+
+/** The whole days of a date the latest from_date may reach; beyond it the calendar is not meaningful. */
+const MAX_FROM_DATE = '2100-12-31'
+
+export const companyHandlers = {
+  searchCompanies: (async ({ query, deps }) => {
+    const name = query.name.trim().replace(/\s+/g, ' ')
+    if (name.length < 2 || name.length > 100) throw validationError([{ field: 'name', message: 'must be 2 to 100 characters after trimming' }])
+    const r = await searchCompanies(deps.reads, name)
+    return { data: r.data, meta: metaOf(r.sources) }
+  }) satisfies Handler<{ query: typeof C.SearchQuery }>,
+
+  getCompanyContext: (async ({ params, deps }) => {
+    const unit = await requireUnit(deps.reads, params.org)
+    return { data: companyContext(unit.value), meta: metaOf([unit.source]) }
+  }) satisfies Handler<OrgRoute>,
+
+  verifyCompany: (async ({ params, deps }) => {
+    const r = await verifyCompany(deps.reads, params.org)
+    return { data: r.data, meta: metaOf(r.sources) }
+  }) satisfies Handler<OrgRoute>,
+
+  getCompanySnapshot: (async ({ params, deps }) => {
+    const r = await companySnapshot(deps.reads, params.org, describe)
+    return { data: r.data, meta: metaOf(r.sources) }
+  }) satisfies Handler<OrgRoute>,
+
+  getCompanyAccounts: (async ({ params, deps }) => {
+    const r = await accountsSnapshot(deps.reads, params.org)
+    return { data: r.data, meta: metaOf(r.sources) }
+  }) satisfies Handler<OrgRoute>,
+
+  getCompanyAuthority: (async ({ params, deps }) => {
+    const r = await signingAuthority(deps.reads, params.org)
+    return { data: r.data, meta: metaOf(r.sources) }
+  }) satisfies Handler<OrgRoute>,
+
+  getCompanySummary: (async ({ params, deps, now }) => {
+    const fromDate = osloDate(now)
+    const u = await unitFacts(deps.reads, params.org)
+    const hit = memo(`summary|${u.sources[0]!.snapshotId}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
+    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
+  }) satisfies Handler<OrgRoute>,
+
+  getCompanyObligations: (async ({ params, deps }) => {
+    const u = await unitFacts(deps.reads, params.org)
+    const hit = memo(`obligations|${u.sources[0]!.snapshotId}`, () => obligationsOf(u))
+    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts } }
+  }) satisfies Handler<OrgRoute>,
+
+  getCompanyDeadlines: (async ({ params, query, deps, now }) => {
+    const fromDate = query.from_date ?? osloDate(now)
+    const horizonMonths = query.horizon_months ?? 12
+    if (!isLocalDate(fromDate)) throw validationError([{ field: 'from_date', message: 'is not a calendar date (YYYY-MM-DD)' }])
+    if (fromDate < '2020-01-01' || addMonths(fromDate, horizonMonths) > MAX_FROM_DATE) {
+      throw validationError([{ field: 'from_date', message: 'must be between 2020-01-01 and a date whose horizon ends by 2100-12-31' }])
+    }
+    const u = await unitFacts(deps.reads, params.org)
+    const hit = memo(`deadlines|${u.sources[0]!.snapshotId}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
+    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: LEGAL_BASIS_DEADLINES } }
+  }) satisfies Handler<OrgRoute & { query: typeof C.DeadlinesQuery }>,
+
+  getFilingHistory: (async ({ params, query, deps, now, principal }) => {
+    const consumerId = principal.kind === 'key' ? principal.consumerId : null
+    const data = await filingHistory(deps.filingPortal, params.org, { limit: query.limit ?? 20, cursor: query.cursor, offset: query.offset }, now, async (ids) =>
+      consumerId ? submissionsByInstance(deps.sql, consumerId, params.org, ids) : new Map(),
+    )
+    return {
+      data,
+      meta: { served_from: 'live', data_freshness: now, data_source: deps.filingPortal.mock ? 'Altinn 3 (mock: deterministic fixtures until portal access is approved)' : 'Altinn 3' },
+      // RFC 9745: the deprecated parameter was used; `cursor` replaces it.
+      ...(query.offset !== undefined ? { headers: { deprecation: '@1767225600', link: '</docs#tag/company-data>; rel="deprecation"' } } : {}),
+    }
+  }) satisfies Handler<OrgRoute & { query: typeof C.FilingHistoryQuery }>,
+
+  getCompanyProfile: (async ({ body, deps }) => {
+    const r = await companyProfile(deps.reads, body.org_number)
+    return { data: r.data, meta: metaOf(r.sources) }
+  }) satisfies Handler<{ body: typeof C.ProfileBody }>,
+
+  getCompanyStatus: (async ({ query, deps }) => {
+    const list = query.org_numbers.split(',').map((s) => s.trim())
+    if (list.some((s) => s === '')) throw validationError([{ field: 'org_numbers', message: 'has an empty entry; separate organisation numbers with single commas' }])
+    if (new Set(list).size > 100) throw validationError([{ field: 'org_numbers', message: 'at most 100 organisation numbers per call' }])
+    const r = await companyStatuses(deps.reads, list, describe)
+    return { data: { count: r.rows.length, rows: r.rows }, meta: metaOf(r.sources) }
+  }) satisfies Handler<{ query: typeof C.CompanyStatusQuery }>,
+}

@@ -1,0 +1,92 @@
+/**
+ * The upstream cache and the snapshot archive (sql/0004_upstream_cache.sql). Archiving an answer
+ * and making it the cached one is one statement, so a crash can never leave a cache row pointing
+ * at a snapshot that does not exist.
+ */
+import { sha256Hex } from '../lib/hash.ts'
+import type { RawResponse, UpstreamSystem } from '../upstream/raw.ts'
+import type { Sql } from './db.ts'
+
+export interface CachedAnswer {
+  raw: RawResponse
+  snapshotId: string
+}
+
+interface CacheRow {
+  snapshot_id: string
+  url: string
+  http_status: number
+  content_type: string | null
+  body: string
+  fetched_at: Date
+}
+
+export async function readCached(sql: Sql, system: UpstreamSystem, key: string): Promise<CachedAnswer | null> {
+  const [row] = await sql<CacheRow[]>`
+    select snapshot_id, url, http_status, content_type, body, fetched_at
+    from upstream_cache where system = ${system} and resource_key = ${key}`
+  if (!row) return null
+  return {
+    snapshotId: row.snapshot_id,
+    raw: { system, url: row.url, status: row.http_status, contentType: row.content_type, body: row.body, fetchedAt: row.fetched_at },
+  }
+}
+
+/**
+ * Appends the answer to the archive and, when `cache` is set, makes it the cached answer for the
+ * key (an older answer never replaces a newer one). Returns the snapshot id.
+ */
+export async function archiveAnswer(sql: Sql, raw: RawResponse, key: string, orgNumber: string | null, cache: boolean): Promise<string> {
+  const hash = sha256Hex(raw.body)
+  const [row] = await sql<{ id: string }[]>`
+    with s as (
+      insert into source_snapshots (system, resource_key, org_number, url, http_status, content_sha256, fetched_at)
+      values (${raw.system}, ${key}, ${orgNumber}, ${raw.url}, ${raw.status}, ${hash}, ${raw.fetchedAt})
+      returning id
+    ), b as (
+      insert into source_snapshot_bodies (snapshot_id, content_type, body) select id, ${raw.contentType}, ${raw.body} from s
+    ), c as (
+      insert into upstream_cache (system, resource_key, snapshot_id, org_number, url, http_status, content_type, body, fetched_at)
+      select ${raw.system}, ${key}, id, ${orgNumber}, ${raw.url}, ${raw.status}, ${raw.contentType}, ${raw.body}, ${raw.fetchedAt} from s where ${cache}
+      on conflict (system, resource_key) do update set
+        snapshot_id = excluded.snapshot_id, org_number = excluded.org_number, url = excluded.url, http_status = excluded.http_status,
+        content_type = excluded.content_type, body = excluded.body, fetched_at = excluded.fetched_at
+      where upstream_cache.fetched_at <= excluded.fetched_at
+    )
+    select id from s`
+  return row!.id
+}
+
+/**
+ * The register removed the unit from open data (HTTP 410, or `Fjernet` in the update feed): every
+ * cached copy and every archived body about it goes; the archive keeps only hashes and dates.
+ */
+export async function purgeOrganisation(sql: Sql, orgNumber: string): Promise<number> {
+  return sql.begin(async (tx) => {
+    const cached = await tx`delete from upstream_cache where org_number = ${orgNumber}`
+    // cached search pages naming the unit go too
+    await tx`delete from upstream_cache where resource_key like 'search:%' and strpos(body, ${orgNumber}) > 0`
+    await tx`delete from source_snapshot_bodies where snapshot_id in (select id from source_snapshots where org_number = ${orgNumber})`
+    await tx`delete from source_snapshot_bodies b using source_snapshots s
+      where s.id = b.snapshot_id and s.resource_key like 'search:%' and strpos(b.body, ${orgNumber}) > 0`
+    return cached.count
+  }) as Promise<number>
+}
+
+/** The register changed the unit: its cached answers are no longer fresh. */
+export async function invalidateOrganisations(sql: Sql, orgNumbers: string[]): Promise<number> {
+  if (orgNumbers.length === 0) return 0
+  const res = await sql`delete from upstream_cache where org_number = any(${orgNumbers})`
+  return res.count
+}
+
+export async function readFeedCursor(sql: Sql, feed: string): Promise<number | null> {
+  const [row] = await sql<{ last_id: string }[]>`select last_id::text from upstream_feed_cursors where feed = ${feed}`
+  return row ? Number(row.last_id) : null
+}
+
+export async function writeFeedCursor(sql: Sql, feed: string, lastId: number, now: Date): Promise<void> {
+  await sql`
+    insert into upstream_feed_cursors (feed, last_id, updated_at) values (${feed}, ${lastId}, ${now})
+    on conflict (feed) do update set last_id = greatest(upstream_feed_cursors.last_id, excluded.last_id), updated_at = excluded.updated_at`
+}

@@ -1,0 +1,20 @@
+/**
+ * Brønnøysundregistrene's open business-register data: Enhetsregisteret (units, search, roles,
+ * the update feed) and Fullmakttjenesten (signature and procuration rules). Every method answers
+ * the upstream's raw response for any HTTP status it gives (404, 410 … are meaningful); transient
+ * failures surface as AppError UPSTREAM_TIMEOUT / UPSTREAM_UNAVAILABLE from upstream/http.ts.
+ */
+import type { RawResponse } from '../raw.ts'
+
+export interface BusinessRegister {
+  unit(orgNumber: string): Promise<RawResponse>
+  roles(orgNumber: string): Promise<RawResponse>
+  signature(orgNumber: string): Promise<RawResponse>
+  prokura(orgNumber: string): Promise<RawResponse>
+  /** one HAL page of units whose name matches */
+  search(name: string, size: number): Promise<RawResponse>
+  /** the unit update feed from an update id on (inclusive) */
+  updates(fromId: number, size: number): Promise<RawResponse>
+  /** the unit update feed from an instant on, to find the first id */
+  updatesSince(since: Date, size: number): Promise<RawResponse>
+}

@@ -1,0 +1,184 @@
+/**
+ * The company-data tools and get_exchange_rate over MCP (`/api/mcp`), with the real SDK client
+ * against the real app and its fixture servers: which tools a key sees, the tool envelope, the
+ * equality with the REST twin, metering (50 øre per successful call, nothing on failure) and the
+ * currency-pair rules of get_exchange_rate.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { connectMcp, toolBody } from './client.ts'
+import { byScenario } from '../../fixtures/data/companies.ts'
+import { readBalance } from '../../src/store/credits.ts'
+import { startApp, type TestApp } from '../helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startApp()
+}, 30_000)
+afterAll(() => app.stop())
+
+const POSTEN = '984661185'
+const UNKNOWN = byScenario('unknown')
+
+const COMPANY_TOOLS = [
+  'get_company_summary',
+  'get_company_context',
+  'get_company_profile',
+  'get_company_obligations',
+  'get_company_deadlines',
+  'get_company_verification',
+  'get_company_authority',
+  'get_company_accounts',
+  'get_company_filing_history',
+  'search_companies',
+]
+
+/** Arguments that make each company tool succeed for Posten Norge AS. */
+const GOOD_ARGS: Record<string, Record<string, unknown>> = {
+  get_company_summary: { org_number: POSTEN },
+  get_company_context: { org_number: POSTEN },
+  get_company_profile: { org_number: POSTEN },
+  get_company_obligations: { org_number: POSTEN },
+  get_company_deadlines: { org_number: POSTEN, horizon_months: 6 },
+  get_company_verification: { org_number: POSTEN },
+  get_company_authority: { org_number: POSTEN },
+  get_company_accounts: { org_number: POSTEN },
+  get_company_filing_history: { org_number: byScenario('ans'), limit: 5 },
+  search_companies: { name: 'posten' },
+}
+
+const connect = (headers: Record<string, string> = {}): Promise<Client> => connectMcp(app, headers)
+const body = toolBody
+
+async function customer(opts: { credits?: number; scopes?: string[] } = {}) {
+  const c = await createConsumer(app, 'enterprise')
+  if (opts.credits) await addCredits(app, c.id, opts.credits)
+  return { id: c.id, key: (await createKey(app, c.id, opts.scopes)).key }
+}
+
+const balance = async (consumerId: string) => (await readBalance(app.deps.sql, consumerId)).balance_ore
+
+describe('which tools a key sees', () => {
+  test('tools/list for a read:* key includes every company tool and get_exchange_rate', async () => {
+    const k = await customer()
+    const client = await connect(bearer(k.key))
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    for (const name of [...COMPANY_TOOLS, 'get_exchange_rate']) expect(names).toContain(name)
+    await client.close()
+  })
+
+  test('a key with only read:rulebook does not see the company tools, and calling one is JSON-RPC error -32602', async () => {
+    const k = await customer({ credits: 10_000, scopes: ['read:rulebook'] })
+    const client = await connect(bearer(k.key))
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    for (const name of COMPANY_TOOLS) expect(names).not.toContain(name)
+    expect(names).toContain('get_public_obligations')
+    await expect(client.callTool({ name: 'get_company_summary', arguments: { org_number: POSTEN } })).rejects.toMatchObject({ code: -32602 })
+    expect(await balance(k.id)).toBe(10_000)
+    await client.close()
+  })
+
+  test('a key with read:register but not read:portal does not see get_company_filing_history', async () => {
+    const k = await customer({ scopes: ['read:register'] })
+    const client = await connect(bearer(k.key))
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).toContain('get_company_summary')
+    expect(names).not.toContain('get_company_filing_history')
+    await client.close()
+  })
+})
+
+describe('company tools', () => {
+  test('get_company_summary returns {result, justification, metadata, _meta}, result equal to the REST data of /summary', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_summary', arguments: { org_number: POSTEN } })
+    expect(res.isError).toBeFalsy()
+    const r = body(res)
+    expect(Object.keys(r).sort()).toEqual(['_meta', 'justification', 'metadata', 'result'])
+    expect(typeof r.justification).toBe('string')
+    expect(r.metadata).toMatchObject({ tool: 'get_company_summary', operation_id: 'getCompanySummary' })
+    expect(r._meta.source_snapshot_id).toBeTruthy()
+    expect(r._meta.data_source).toContain('Brønnøysundregistrene')
+    const rest = await app.get(`/api/v1/company/${POSTEN}/summary`, { headers: { ...bearer(k.key), ...freshIp() } })
+    expect(rest.status).toBe(200)
+    expect(r.result).toEqual((await rest.json()).data)
+    await client.close()
+  })
+
+  test('each successful company tool call costs 50 øre', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    for (const name of COMPANY_TOOLS) {
+      const before = await balance(k.id)
+      const res = await client.callTool({ name, arguments: GOOD_ARGS[name]! })
+      expect({ name, isError: res.isError ?? false, error: body(res).metadata.error_code ?? null }).toEqual({ name, isError: false, error: null })
+      expect(body(res).result).not.toBeNull()
+      expect({ name, charged: before - (await balance(k.id)) }).toEqual({ name, charged: 50 })
+    }
+    await client.close()
+  })
+
+  test('an unknown organisation gives result null with metadata.error_code COMPANY_NOT_FOUND, and costs nothing', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_summary', arguments: { org_number: UNKNOWN } })
+    expect(res.isError).toBe(true)
+    const r = body(res)
+    expect(r.result).toBeNull()
+    expect(r.metadata.error_code).toBe('COMPANY_NOT_FOUND')
+    expect(r.metadata.remediation).toBeDefined()
+    expect(typeof r.metadata.retryable).toBe('boolean')
+    expect(await balance(k.id)).toBe(10_000)
+    await client.close()
+  })
+
+  test('org_number 984661186 (MOD-11 failure) gives metadata.error_code ORG_NUMBER_INVALID_CHECKSUM, and costs nothing', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_summary', arguments: { org_number: '984661186' } })
+    expect(res.isError).toBe(true)
+    expect(body(res).result).toBeNull()
+    expect(body(res).metadata.error_code).toBe('ORG_NUMBER_INVALID_CHECKSUM')
+    expect(await balance(k.id)).toBe(10_000)
+    await client.close()
+  })
+
+  test('a key without credits gets INSUFFICIENT_CREDITS', async () => {
+    const k = await customer()
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_context', arguments: { org_number: POSTEN } })
+    expect(res.isError).toBe(true)
+    expect(body(res).result).toBeNull()
+    expect(body(res).metadata).toMatchObject({ error_code: 'INSUFFICIENT_CREDITS', balance_ore: 0, cost_ore: 50 })
+    expect(body(res).metadata.top_up_url).toMatch(/^http/)
+    expect(await balance(k.id)).toBe(0)
+    await client.close()
+  })
+})
+
+describe('get_exchange_rate', () => {
+  test('keyless: base NOK quote usd and base USD quote NOK give the same NOK-per-USD rate as the REST tool', async () => {
+    const client = await connect()
+    const a = await client.callTool({ name: 'get_exchange_rate', arguments: { base: 'NOK', quote: 'usd' } })
+    const b = await client.callTool({ name: 'get_exchange_rate', arguments: { base: 'USD', quote: 'NOK' } })
+    expect(a.isError).toBeFalsy()
+    expect(b.isError).toBeFalsy()
+    const rest = await (await app.get('/api/v1/tools/exchange-rate?currency=USD', { headers: freshIp() })).json()
+    expect(body(a).result.rate).toBe(rest.data.rate)
+    expect(body(b).result.rate).toBe(rest.data.rate)
+    expect(body(a).result).toMatchObject({ currency: 'USD', date: '2026-03-13', requested_date: '2026-03-14' })
+    expect(body(a)._meta.data_source).toBe('Norges Bank')
+    await client.close()
+  })
+
+  test('base EUR quote USD is UNSUPPORTED_CURRENCY_PAIR', async () => {
+    const client = await connect()
+    const res = await client.callTool({ name: 'get_exchange_rate', arguments: { base: 'EUR', quote: 'USD' } })
+    expect(res.isError).toBe(true)
+    expect(body(res).result).toBeNull()
+    expect(body(res).metadata.error_code).toBe('UNSUPPORTED_CURRENCY_PAIR')
+    await client.close()
+  })
+})
