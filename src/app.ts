@@ -38,6 +38,17 @@ import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
 import { mockFilingPortal } from './upstream/filing-portal/mock.ts'
 import { NorgesBankClient } from './upstream/central-bank/live.ts'
 import { toolHandlers } from './http/routes/v1/tools.ts'
+import { sandboxCompanyHandlers } from './http/routes/sandbox/company.ts'
+import { sandboxActionHandlers } from './http/routes/sandbox/actions.ts'
+import { sandboxFixtureHandlers } from './http/routes/sandbox/fixtures.ts'
+import { PUBLIC_PREFIX } from './http/sandbox.ts'
+
+const sandboxHandlers = { ...sandboxFixtureHandlers, ...sandboxCompanyHandlers, ...sandboxActionHandlers }
+type SandboxId = keyof typeof sandboxHandlers
+/** The public mirror answers with the same handlers; its limits and org rule come from its registry entries. */
+const publicSandboxHandlers = Object.fromEntries(
+  Object.entries(sandboxHandlers).map(([id, h]) => [`public${id.charAt(0).toUpperCase()}${id.slice(1)}`, h]),
+) as { [K in SandboxId as `public${Capitalize<K>}`]: (typeof sandboxHandlers)[K] }
 
 export const handlers: Record<OperationId, Handler<any>> = {
   mcp: ({ request, deps, state }) => handleMcp(request, deps, state),
@@ -53,6 +64,8 @@ export const handlers: Record<OperationId, Handler<any>> = {
   ...discoveryHandlers,
   ...companyHandlers,
   ...toolHandlers,
+  ...sandboxHandlers,
+  ...publicSandboxHandlers,
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -97,6 +110,9 @@ function prepare(op: Operation, ctx: { request: Request; query: Record<string, u
   const state = stateOf(ctx.request)
   state.route = op.path
   state.format = op.format
+  if (op.format === 'sandbox') {
+    state.sandbox = { writeSide: op.method === 'POST', public: op.path.startsWith(PUBLIC_PREFIX), asOf: null, simulated: false, tokenConsumed: false }
+  }
   coerceQuery(op.request.query, ctx.query)
   return state
 }

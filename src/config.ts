@@ -24,6 +24,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   /** take the client address from the first X-Forwarded-For entry (behind a trusted proxy only) */
   trustProxy: boolean
+  /** the public sandbox mirror's protections (src/http/sandbox-edge.ts) */
+  publicSandbox: { maxInflight: number; loopLimit: number; disabled: boolean }
   /** smtp(s)://user:pass@host:port; unset → mail goes to the outbox and the log */
   smtpUrl: string | null
   mailFrom: string
@@ -112,5 +114,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: env.MAIL_FROM || 'Plikt <no-reply@localhost>',
     topupCeilingOre: int(env, 'TOPUP_CEILING_ORE', 100_000, 1_000, 100_000_000),
     oauth: oauthConfig(env, baseUrl),
+    publicSandbox: {
+      maxInflight: int(env, 'PUBLIC_SANDBOX_MAX_INFLIGHT', 64, 1, 10_000),
+      loopLimit: int(env, 'PUBLIC_SANDBOX_LOOP_LIMIT', 20, 1, 10_000),
+      disabled: oneOf(env, 'PUBLIC_SANDBOX_DISABLED', ['0', '1'] as const, '0') === '1',
+    },
   }
 }

@@ -11,6 +11,7 @@ import * as A from './schemas/access.ts'
 import * as P from './schemas/pages.ts'
 import * as C from './schemas/company.ts'
 import * as T from './schemas/tools.ts'
+import * as S from './schemas/sandbox.ts'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
@@ -19,7 +20,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
  * when `scope` is null); the browser session cookie (every `/api/v1/account/*` management route);
  * the operator's ADMIN_TOKEN; or either a session or a key.
  */
-export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session'
+export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session' | 'sandbox'
 
 /** An operation's own rate limit, on top of the tier limits every keyed call has. */
 export interface OperationLimit {
@@ -38,9 +39,10 @@ export interface Operation {
   /** Elysia-style template, `:name` for path parameters */
   path: string
   /** A = no key; B = API key with scope; admin = ADMIN_TOKEN; session = browser session; discovery = documents */
-  category: 'A' | 'B' | 'admin' | 'session' | 'discovery'
+  category: 'A' | 'B' | 'admin' | 'session' | 'discovery' | 'sandbox'
   /** how the body is rendered: the spec envelope, plain JSON, or HTML */
-  format: 'envelope' | 'json' | 'html'
+  /** `sandbox`: the sandbox envelope (its own `_meta`, errors included), built by the handler */
+  format: 'envelope' | 'json' | 'html' | 'sandbox'
   auth: AuthMode
   limits: OperationLimit[]
   /** limits itself inside (MCP: the key's tier limits, or 100 keyless calls an hour per IP), so the
@@ -82,7 +84,7 @@ export interface Operation {
 type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'request' | 'successStatus' | 'errors' | 'auth' | 'limits' | 'idempotency' | 'bodyType'
 type Def = Omit<Operation, Defaulted> & Partial<Pick<Operation, Defaulted>>
 
-const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none' }
+const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none', sandbox: 'sandbox' }
 
 export function op<const Id extends string>(def: Def & { id: Id }): Operation & { id: Id } {
   return {
@@ -158,6 +160,77 @@ function companyOp<const Id extends string>(d: {
 }
 
 /** Codes any /api/v1 route can answer with, documented once rather than per operation. */
+/** Errors every sandbox route can give (spec: SandboxEnvelopeError), besides its own. */
+const SANDBOX_ERRORS: ErrorCode[] = [
+  'VALIDATION_FAILED',
+  'AUTH_INVALID_KEY',
+  'AUTH_MISSING_DELEGATION',
+  'AUTH_EXPIRED_TOKEN',
+  'SCOPE_MISSING',
+  'INTERNAL_ERROR',
+  'SANDBOX_TEST_KEY_REQUIRED',
+  'RATE_LIMIT_EXCEEDED',
+  'EXECUTION_DEADLINE_EXCEEDED',
+]
+const PUBLIC_SANDBOX_ERRORS: ErrorCode[] = ['PUBLIC_SANDBOX_ORG_NOT_PERMITTED', 'PUBLIC_SANDBOX_BODY_TOO_LARGE', 'AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNAVAILABLE']
+
+/** Requests per minute per client address on the public mirror (spec: per-IP bucket, value not shown). */
+export const PUBLIC_SANDBOX_PER_MINUTE = 60
+
+const SANDBOX_DESCRIPTION =
+  'Sandbox: no key needed; deterministic synthetic data (`GET /api/v1/sandbox/fixtures`). Optional bearer ' +
+  '`svc_sandbox_test_<suffix>` namespaces your writes; a real key is accepted and the answer is still mock. Knobs: ' +
+  '`simulate_error`, `simulate_latency` (0–30000 ms), `mock_date`, header `X-Service-Simulate` (`error_500` → 500 ' +
+  '`INTERNAL_ERROR`, `timeout` → 504 `EXECUTION_DEADLINE_EXCEEDED`, `rate_limit` → 429 `RATE_LIMIT_EXCEEDED`; synthetic ' +
+  'bearer only). Reserved orgs 999000901–999000904 answer `AUTH_MISSING_DELEGATION`, `AUTH_EXPIRED_TOKEN`, ' +
+  '`VALIDATION_FAILED`, `SCOPE_MISSING`. CORS is open.'
+
+/**
+ * A sandbox operation and its public-mirror twin (`/api/v1/sandbox/public/…`: org 999999999 only,
+ * POST bodies ≤ 32 KiB, a per-IP bucket).
+ */
+function sandboxOps<const Id extends string>(d: {
+  id: Id
+  method: HttpMethod
+  path: string
+  summary: string
+  description?: string
+  request: Operation['request']
+  response: TSchema
+  errors?: ErrorCode[]
+  successStatus?: 200 | 201
+  idempotency?: 'optional'
+}) {
+  const description = d.description ? `${d.description}\n\n${SANDBOX_DESCRIPTION}` : SANDBOX_DESCRIPTION
+  const common = {
+    method: d.method,
+    category: 'sandbox',
+    format: 'sandbox',
+    summary: d.summary,
+    description,
+    request: d.request,
+    response: d.response,
+    successStatus: d.successStatus ?? 200,
+    idempotency: d.idempotency ?? null,
+  } as const
+  const publicId = `public${d.id.charAt(0).toUpperCase()}${d.id.slice(1)}` as `public${Capitalize<Id>}`
+  return [
+    op({ ...common, id: d.id, path: `/api/v1/sandbox${d.path}`, tag: 'Sandbox', errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])] }),
+    op({
+      ...common,
+      id: publicId,
+      path: `/api/v1/sandbox/public${d.path}`,
+      tag: 'Sandbox (public mirror)',
+      summary: `${d.summary} (public mirror)`,
+      errors: [...SANDBOX_ERRORS, ...(d.errors ?? []), ...PUBLIC_SANDBOX_ERRORS],
+      limits: [{ group: 'sandbox-public', per: 'ip', max: PUBLIC_SANDBOX_PER_MINUTE, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' }],
+    }),
+  ] as const
+}
+
+const sandboxOrgRoute = <const Id extends string>(id: Id, route: string, summary: string, query: TObject, response: TSchema, description?: string) =>
+  sandboxOps({ id, method: 'GET', path: `/company/:org/${route}`, summary, request: { params: S.SandboxOrgParams, query }, response, errors: ['COMPANY_NOT_FOUND'], ...(description ? { description } : {}) })
+
 export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR']
 
 export const operations = [
@@ -678,6 +751,73 @@ export const operations = [
       freshness: 'static',
       status: 'live',
     },
+  }),
+  // -- sandbox --------------------------------------------------------------------------------------
+  ...sandboxOps({
+    id: 'getSandboxFixtures',
+    method: 'GET',
+    path: '/fixtures',
+    summary: 'The sandbox catalogue: companies, magic scenarios, reserved error orgs, knobs',
+    request: { query: S.KnobsQuery },
+    response: S.SandboxFixtures,
+  }),
+  ...sandboxOrgRoute('getSandboxContext', 'context', 'Sandbox company context', S.KnobsQuery, S.SandboxContext),
+  ...sandboxOrgRoute('getSandboxObligations', 'obligations', 'Sandbox obligations, evaluated by the rulebook', S.TimeTravelQuery, S.SandboxObligations, '`as_of` (synthetic bearer) evaluates on another date.'),
+  ...sandboxOrgRoute('getSandboxDeadlines', 'deadlines', 'Sandbox deadlines for twelve months', S.TimeTravelQuery, S.SandboxDeadlines, '`as_of` (synthetic bearer) moves the calendar; the sandbox has no horizon knob.'),
+  ...sandboxOrgRoute('getSandboxSummary', 'summary', 'Sandbox obligations and deadlines together', S.TimeTravelQuery, S.SandboxSummary),
+  ...sandboxOrgRoute('getSandboxAudit', 'audit', 'Sandbox audit trail (fixture history plus your namespace’s rows)', S.AuditQuery, S.SandboxAudit, 'Never paginates: `pagination.limit` echoes 50 and `has_more` is false. Without the synthetic bearer only the fixture history is shown.'),
+  ...sandboxOrgRoute('getSandboxVerification', 'verify', 'Sandbox verification verdict and signals', S.KnobsQuery, S.SandboxVerification),
+  ...sandboxOrgRoute('getSandboxAuthority', 'authority', 'Sandbox signing authority (no coded_authority)', S.KnobsQuery, S.SandboxAuthority),
+  ...sandboxOrgRoute('getSandboxAccounts', 'accounts', 'Sandbox annual-accounts snapshot', S.KnobsQuery, S.SandboxAccounts),
+  ...sandboxOps({
+    id: 'planSandboxAction',
+    method: 'POST',
+    path: '/actions/plan',
+    summary: 'Plan a filing: its action id, the five checks, and the steps that would file it',
+    request: { query: S.KnobsQuery, body: S.ActionBody },
+    response: S.SandboxPlan,
+    errors: ['REQUEST_TOO_LARGE'],
+  }),
+  ...sandboxOps({
+    id: 'createSandboxApprovalToken',
+    method: 'POST',
+    path: '/auth/approval-token',
+    summary: 'Mint a single-use approval token for one action of one organisation',
+    description: 'Shown once; valid 15 minutes; bound to `action_id` and `org_number` within your namespace.',
+    request: { query: S.KnobsQuery, body: S.ApprovalTokenBody },
+    response: S.SandboxApprovalToken,
+    successStatus: 201,
+    errors: ['REQUEST_TOO_LARGE'],
+  }),
+  ...sandboxOps({
+    id: 'executeSandboxAction',
+    method: 'POST',
+    path: '/actions/execute',
+    summary: 'Dry-run (`?dry_run=true`) or rehearse a live filing; nothing is ever submitted',
+    description:
+      'Live mode needs `Idempotency-Key` and `X-Approval-Token`; the five checks run as preconditions (422, token kept); ' +
+      'only `mva_melding` is live (`a_melding` → 403 `PLAN_INSUFFICIENT`). The receipt is signed with the public sandbox ' +
+      'key (docs/receipt-signature.md). Magic values: `payload.total_revenue_nok` 0 → 400, 99999999 → 422 ' +
+      '`GOVERNMENT_VALIDATION_REJECTED`; `payload.period` (YYYY-MM) before the effective month → `filed_late: true`.',
+    request: { query: S.ExecuteQuery, body: S.ActionBody },
+    response: S.SandboxExecuteResult,
+    idempotency: 'optional',
+    errors: [
+      'REQUEST_TOO_LARGE',
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'IDEMPOTENCY_KEY_INVALID_FORMAT',
+      'IDEMPOTENCY_KEY_MISMATCH',
+      'IDEMPOTENCY_IN_PROGRESS',
+      'APPROVAL_TOKEN_REQUIRED',
+      'APPROVAL_TOKEN_INVALID',
+      'APPROVAL_TOKEN_USED',
+      'APPROVAL_TOKEN_EXPIRED',
+      'APPROVAL_TOKEN_MISMATCH',
+      'PLAN_INSUFFICIENT',
+      'COMPANY_NOT_FOUND',
+      'DEADLINE_PASSED',
+      'GOVERNMENT_VALIDATION_REJECTED',
+    ],
   }),
   // -- operator -----------------------------------------------------------------------------------
   op({

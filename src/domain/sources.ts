@@ -82,6 +82,12 @@ export function upstreamError(system: UpstreamSystem, e: unknown, org: string | 
   return new AppError('UPSTREAM_UNAVAILABLE', { context, extra, cause: e })
 }
 
+/**
+ * The register reads the company domain needs. Production passes UpstreamReads; the sandbox its
+ * own adapter over synthetic companies — the domain code is the same (DESIGN §8).
+ */
+export type CompanyReads = Pick<UpstreamReads, 'unit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'>
+
 export class UpstreamReads {
   private readonly inflight = new Map<string, Promise<{ raw: RawResponse; snapshotId: string }>>()
 

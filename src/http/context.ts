@@ -13,6 +13,7 @@ import type { MetaInput, PrecomputedData } from './envelope.ts'
 import type { UpstreamReads } from '../domain/sources.ts'
 import type { FilingPortal } from '../upstream/filing-portal/port.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
+import type { SandboxState } from './sandbox.ts'
 
 /** What the composition root hands every surface. */
 export interface AppDeps {
@@ -44,7 +45,9 @@ export interface RequestState {
   /** the matched route template, for logs */
   route: string | null
   /** how the matched operation answers: errors on a page are pages too */
-  format: 'envelope' | 'json' | 'html' | null
+  format: 'envelope' | 'json' | 'html' | 'sandbox' | null
+  /** set on sandbox routes: how their answers and errors are shaped */
+  sandbox: SandboxState | null
   consumerId: string | null
   /** set once the response was built with X-Correlation-ID, so the outer layer need not touch its headers */
   correlationStamped: boolean

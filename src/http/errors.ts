@@ -6,6 +6,7 @@
 import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
 import type { AppDeps } from './context.ts'
 import { errorResponse } from './envelope.ts'
+import { sandboxErrorResponse } from './sandbox.ts'
 import { stateOf } from './request-state.ts'
 import { allowedMethods } from './route-match.ts'
 import { explain } from '../errors/explain.ts'
@@ -79,15 +80,18 @@ export function renderError(code: string | number, error: unknown, request: Requ
   const state = stateOf(request)
   state.correlationStamped = true
   if (state.format === 'html' && known) return errorPage(known, state.correlationId)
+  if (state.sandbox) {
+    if (!known) logUnhandled(error, state, deps)
+    return sandboxErrorResponse(known ?? new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.sandbox, state.correlationId)
+  }
   if (known) return withExtraHeaders(errorResponse(known, deps.clock.now(), deps.config.baseUrl, state.correlationId), state.extraHeaders)
-  const err = error instanceof Error ? error : new Error(String(error))
-  deps.logger.error('unhandled error', {
-    correlation_id: state.correlationId,
-    route: state.route,
-    error: err.message,
-    stack: err.stack,
-  })
+  logUnhandled(error, state, deps)
   return errorResponse(new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.correlationId)
+}
+
+function logUnhandled(error: unknown, state: ReturnType<typeof stateOf>, deps: AppDeps): void {
+  const err = error instanceof Error ? error : new Error(String(error))
+  deps.logger.error('unhandled error', { correlation_id: state.correlationId, route: state.route, error: err.message, stack: err.stack })
 }
 
 function withExtraHeaders(response: Response, extra: Record<string, string> | null): Response {

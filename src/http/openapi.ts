@@ -102,6 +102,8 @@ const SECURITY: Record<Operation['auth'], Json[]> = {
   admin: [{ adminToken: [] }],
   session: [{ session: [] }],
   key_or_session: [{ apiKey: [] }, { session: [] }],
+  // No credential, the synthetic bearer, or a real key (the answer is still mock).
+  sandbox: [{}, { sandboxBearer: [] }, { apiKey: [] }],
 }
 
 function operationObject(op: Operation): Json {
@@ -181,6 +183,11 @@ export function buildOpenApi(baseUrl: string): Json {
       },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`svc_free_…`, `svc_live_…`, `svc_test_…`).' },
+        sandboxBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The synthetic sandbox bearer `svc_sandbox_test_<suffix>` (suffix `^[A-Za-z0-9_-]{1,64}$`): no sign-up; the suffix namespaces your sandbox writes. Needed for `as_of` and `X-Service-Simulate`.',
+        },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator’s ADMIN_TOKEN.' },
         session: { type: 'apiKey', in: 'cookie', name: 'plikt_session', description: 'The browser session from magic-link sign-in; writes also need `X-CSRF-Token`.' },
       },

@@ -15,6 +15,7 @@ import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/
 import { appendAudit } from '../store/audit.ts'
 import * as idem from '../store/idempotency.ts'
 import type { Operation } from '../operations.ts'
+import { sandboxPrincipal } from './sandbox.ts'
 import type { AppDeps, RequestState } from './context.ts'
 
 export const SESSION_COOKIE = 'plikt_session'
@@ -56,6 +57,8 @@ async function authenticate(op: Operation, request: Request, deps: AppDeps): Pro
       if (bearer === null) throw new AppError('AUTH_MISSING')
       return principalForKey(deps.sql, bearer)
     }
+    case 'sandbox':
+      return sandboxPrincipal(bearerOf(request), deps.sql)
     case 'session':
     case 'key_or_session': {
       const token = cookieOf(request, SESSION_COOKIE)
@@ -169,6 +172,8 @@ function idempotencyScope(p: Principal): string {
       return 'admin'
     case 'anonymous':
       return 'anonymous'
+    case 'sandbox':
+      return p.namespace
   }
 }
 

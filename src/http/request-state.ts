@@ -14,6 +14,7 @@ export function beginRequest(request: Request): RequestState {
     startedAt: performance.now(),
     route: null,
     format: null,
+    sandbox: null,
     consumerId: null,
     correlationStamped: false,
     ip: 'unknown',

@@ -6,10 +6,20 @@ import { AppError } from '../errors/app-error.ts'
 import type { AppDeps } from './context.ts'
 import { errorResponse } from './envelope.ts'
 import { beginRequest, shareState } from './request-state.ts'
+import { sandboxErrorResponse } from './sandbox.ts'
+import { CORS_HEADERS, isPublicSandboxPath, isSandboxPath, preflight, PUBLIC_BODY_LIMIT_BYTES, PublicSandboxGuard } from './sandbox-edge.ts'
 
 export const BODY_LIMIT_BYTES = 256 * 1024
 
-async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+interface BodyLimit {
+  bytes: number
+  code: 'REQUEST_TOO_LARGE' | 'PUBLIC_SANDBOX_BODY_TOO_LARGE'
+}
+
+const DEFAULT_LIMIT: BodyLimit = { bytes: BODY_LIMIT_BYTES, code: 'REQUEST_TOO_LARGE' }
+const PUBLIC_SANDBOX_LIMIT: BodyLimit = { bytes: PUBLIC_BODY_LIMIT_BYTES, code: 'PUBLIC_SANDBOX_BODY_TOO_LARGE' }
+
+async function readCapped(body: ReadableStream<Uint8Array>, limit: BodyLimit): Promise<Uint8Array> {
   const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -17,9 +27,9 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
     const { done, value } = await reader.read()
     if (done) break
     size += value.byteLength
-    if (size > limit) {
+    if (size > limit.bytes) {
       await reader.cancel()
-      throw new AppError('REQUEST_TOO_LARGE')
+      throw new AppError(limit.code)
     }
     chunks.push(value)
   }
@@ -30,16 +40,16 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
  * Refuses bodies over the limit without reading more than limit + one chunk. Only a body without
  * Content-Length needs reading here (Bun never delivers more than a declared length).
  */
-function needsBuffering(request: Request): boolean {
+function needsBuffering(request: Request, limit: BodyLimit): boolean {
   if (request.body === null) return false
   const declared = request.headers.get('content-length')
   if (declared === null) return true
-  if (Number(declared) > BODY_LIMIT_BYTES) throw new AppError('REQUEST_TOO_LARGE')
+  if (Number(declared) > limit.bytes) throw new AppError(limit.code)
   return false
 }
 
-async function bufferBody(request: Request & { body: ReadableStream<Uint8Array> }): Promise<Request> {
-  const body = await readCapped(request.body, BODY_LIMIT_BYTES)
+async function bufferBody(request: Request & { body: ReadableStream<Uint8Array> }, limit: BodyLimit): Promise<Request> {
+  const body = await readCapped(request.body, limit)
   const copy = new Request(request.url, { method: request.method, headers: request.headers, body })
   shareState(request, copy)
   return copy
@@ -56,12 +66,25 @@ function clientIp(request: Request, server: Server | undefined, trustProxy: bool
 }
 
 export function createFetch(app: { handle(request: Request): Promise<Response> }, deps: AppDeps) {
+  const guard = new PublicSandboxGuard(deps.config.publicSandbox)
   return async function fetch(request: Request, server?: Server): Promise<Response> {
     const state = beginRequest(request)
     state.ip = clientIp(request, server, deps.config.trustProxy)
+    // A substring test first: most requests are not for the sandbox and need no URL parse.
+    const path = request.url.includes('/api/v1/sandbox') ? new URL(request.url).pathname : ''
+    const sandbox = isSandboxPath(path)
+    const publicMirror = sandbox && isPublicSandboxPath(path)
+    if (sandbox && request.method === 'OPTIONS') return preflight()
+    if (sandbox) state.sandbox = { writeSide: request.method === 'POST', public: publicMirror, asOf: null, simulated: false, tokenConsumed: false }
+    let admitted = false
     let response: Response
     try {
-      response = await app.handle(needsBuffering(request) ? await bufferBody(request as Request & { body: ReadableStream<Uint8Array> }) : request)
+      if (publicMirror) {
+        guard.admit(request, state.ip, deps.clock.now())
+        admitted = true
+      }
+      const limit = publicMirror ? PUBLIC_SANDBOX_LIMIT : DEFAULT_LIMIT
+      response = await app.handle(needsBuffering(request, limit) ? await bufferBody(request as Request & { body: ReadableStream<Uint8Array> }, limit) : request)
     } catch (e) {
       if (!(e instanceof AppError)) {
         deps.logger.error('unhandled error outside routing', {
@@ -70,9 +93,15 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
           stack: e instanceof Error ? e.stack : undefined,
         })
       }
-      response = errorResponse(e instanceof AppError ? e : new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.correlationId)
+      const err = e instanceof AppError ? e : new AppError('INTERNAL_ERROR')
+      response = state.sandbox
+        ? sandboxErrorResponse(err, deps.clock.now(), deps.config.baseUrl, state.sandbox, state.correlationId)
+        : errorResponse(err, deps.clock.now(), deps.config.baseUrl, state.correlationId)
       state.correlationStamped = true
+    } finally {
+      if (admitted) guard.release()
     }
+    if (sandbox) for (const [k, v] of Object.entries(CORS_HEADERS)) response.headers.set(k, v)
     // Routes and the error renderer stamp it when they build the response; reading
     // `response.headers` otherwise would make Bun materialise a Headers object per request.
     if (!state.correlationStamped) response.headers.set('x-correlation-id', state.correlationId)

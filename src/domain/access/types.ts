@@ -11,6 +11,8 @@ export type Principal =
   | { kind: 'session'; sessionId: string; consumerId: string; tier: Tier; csrfToken: string }
   | { kind: 'admin' }
   | { kind: 'anonymous' }
+  /** a sandbox caller: writes live in `namespace` (the synthetic bearer's suffix, a real key's consumer, or `anonymous`) */
+  | { kind: 'sandbox'; namespace: string; synthetic: boolean }
 
 export const KEY_PREFIX = { free: 'svc_free_', test: 'svc_test_', live: 'svc_live_' } as const
 export const ISSUANCE_PREFIX = 'svc_issue_'

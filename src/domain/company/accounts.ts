@@ -6,7 +6,7 @@
  */
 import type { AccountsLookup } from '../../upstream/accounts-register/map.ts'
 import type { RegisterUnit } from '../../upstream/business-register/map.ts'
-import type { UpstreamReads, Provenance } from '../sources.ts'
+import type { CompanyReads, Provenance } from '../sources.ts'
 
 /**
  * Forms that always file annual accounts with Regnskapsregisteret (regnskapsloven § 1-2 with
@@ -56,7 +56,7 @@ export function accountsSnapshotOf(org: string, unit: RegisterUnit | null, looku
 
 export type AccountsSnapshot = ReturnType<typeof accountsSnapshotOf>
 
-export async function accountsSnapshot(sources: UpstreamReads, org: string): Promise<{ data: AccountsSnapshot; sources: Provenance[] }> {
+export async function accountsSnapshot(sources: CompanyReads, org: string): Promise<{ data: AccountsSnapshot; sources: Provenance[] }> {
   const unit = await sources.unit(org)
   if (unit.value.kind !== 'found') return { data: accountsSnapshotOf(org, null, null), sources: [unit.source] }
   const accounts = await sources.accounts(org)

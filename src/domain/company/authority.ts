@@ -17,7 +17,7 @@ import { AppError } from '../../errors/app-error.ts'
 import type { AuthorityLookup, AuthorityPerson, RegisterUnit, Role } from '../../upstream/business-register/map.ts'
 import { SYSTEM_NAMES } from '../../upstream/raw.ts'
 import { requireUnit } from './register.ts'
-import { attempt, type UpstreamReads, type Provenance } from '../sources.ts'
+import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
 
 export type Classification = 'sole' | 'joint' | 'by_role' | 'prokura_only' | 'no_authority' | 'unknown'
 
@@ -139,7 +139,7 @@ function authorityData(
   }
 }
 
-export async function signingAuthority(sources: UpstreamReads, org: string): Promise<AuthorityResult> {
+export async function signingAuthority(sources: CompanyReads, org: string): Promise<AuthorityResult> {
   const unit = await requireUnit(sources, org)
   const used: Provenance[] = [unit.source]
   const [sig, pro] = await Promise.all([attempt(() => sources.signature(org), used), attempt(() => sources.prokura(org), used)])

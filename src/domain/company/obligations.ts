@@ -7,7 +7,7 @@ import type { RegisterUnit } from '../../upstream/business-register/map.ts'
 import { companyDeadlines, companySummary, countResults, evaluateObligations, UPGRADE_PATH_NB, type DeadlineOptions } from '../rulebook/evaluate.ts'
 import { tier1Facts, type CompanyFacts } from '../rulebook/facts.ts'
 import { entityTypeOf, requireUnit } from './register.ts'
-import type { UpstreamReads, Provenance } from '../sources.ts'
+import type { CompanyReads, Provenance } from '../sources.ts'
 
 export interface Coverage {
   covered: boolean
@@ -52,7 +52,7 @@ export interface UnitFacts {
 }
 
 /** The register unit as rulebook facts: the one upstream read the evaluations need. */
-export async function unitFacts(sources: UpstreamReads, org: string): Promise<UnitFacts> {
+export async function unitFacts(sources: CompanyReads, org: string): Promise<UnitFacts> {
   const unit = await requireUnit(sources, org)
   return { unit: unit.value, facts: factsOf(unit.value), coverage: coverageOf(unit.value), sources: [unit.source] }
 }

@@ -8,13 +8,13 @@ import { hasValidCheckDigit, isOrgNumberShape } from '../../lib/org-number.ts'
 import type { RegisterUnit, Role } from '../../upstream/business-register/map.ts'
 import { UPGRADE_PATH_NB } from '../rulebook/evaluate.ts'
 import { ENTITY_TYPES, type EntityType } from '../rulebook/facts.ts'
-import { attempt, type UpstreamReads, type Provenance, type Sourced } from '../sources.ts'
+import { attempt, type CompanyReads, type Provenance, type Sourced } from '../sources.ts'
 
 export const UPGRADE_PATH_EN =
   'Tier 2 data (employees, turnover, balance sheet) needs an active delegation from the company: ask the general manager or access manager to approve Plikt’s system user in Altinn.'
 
 /** The unit, or 404 COMPANY_NOT_FOUND when the register does not know it or removed it. */
-export async function requireUnit(sources: UpstreamReads, org: string): Promise<Sourced<RegisterUnit>> {
+export async function requireUnit(sources: CompanyReads, org: string): Promise<Sourced<RegisterUnit>> {
   const { value, source } = await sources.unit(org)
   if (value.kind !== 'found') {
     throw new AppError('COMPANY_NOT_FOUND', { context: { org_number: org }, extra: { org_number: org } })
@@ -72,7 +72,7 @@ export function companyContext(unit: RegisterUnit) {
  * The profile: identity, form, activity, addresses, dates, status and the role codes the register
  * shows (codes only — never who holds them). Role codes are null when the roles lookup failed.
  */
-export async function companyProfile(sources: UpstreamReads, org: string): Promise<{ data: ReturnType<typeof profileOf>; sources: Provenance[] }> {
+export async function companyProfile(sources: CompanyReads, org: string): Promise<{ data: ReturnType<typeof profileOf>; sources: Provenance[] }> {
   const unit = await requireUnit(sources, org)
   const used = [unit.source]
   let roles: Role[] | null = []
@@ -112,7 +112,7 @@ export function candidateStatus(u: RegisterUnit): CandidateStatus {
 }
 
 /** Up to 10 candidates by name; zero hits is NOT_FOUND. `name` arrives trimmed and 2–100 chars. */
-export async function searchCompanies(sources: UpstreamReads, name: string) {
+export async function searchCompanies(sources: CompanyReads, name: string) {
   const { value, source } = await sources.search(name, 10)
   if (value.units.length === 0) throw new AppError('NOT_FOUND', { extra: { query: name } })
   const candidates = value.units.slice(0, 10).map((u) => ({
@@ -154,7 +154,7 @@ type StatusRow = ReturnType<typeof statusRow> | { org_number: string; found: fal
  * invalid number, unknown unit, an upstream fault — is reported in its row and never fails the call.
  */
 export async function companyStatuses(
-  sources: UpstreamReads,
+  sources: CompanyReads,
   orgNumbers: string[],
   rowError: (e: AppError) => { error_code: string; message: string; message_en: string; retryable: boolean },
 ): Promise<{ rows: StatusRow[]; sources: Provenance[] }> {

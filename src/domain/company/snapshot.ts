@@ -7,7 +7,7 @@
 import { AppError } from '../../errors/app-error.ts'
 import type { RegisterUnit, Role } from '../../upstream/business-register/map.ts'
 import { requireUnit } from './register.ts'
-import { attempt, type UpstreamReads, type Provenance } from '../sources.ts'
+import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
 import { verificationOf, type Verification } from './verify.ts'
 
 export interface SectionError {
@@ -59,7 +59,7 @@ function rolesSection(roles: Role[]) {
 }
 
 export async function companySnapshot(
-  sources: UpstreamReads,
+  sources: CompanyReads,
   org: string,
   describe: (e: AppError) => SectionError,
 ): Promise<{ data: ReturnType<typeof snapshotOf>; sources: Provenance[] }> {

@@ -11,7 +11,7 @@ import type { AuthorityLookup, RegisterUnit } from '../../upstream/business-regi
 import { accountsSnapshotOf } from './accounts.ts'
 import { classify } from './authority.ts'
 import { requireUnit } from './register.ts'
-import { attempt, type UpstreamReads, type Provenance } from '../sources.ts'
+import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
 
 export type Verdict = 'pass' | 'fail' | 'unknown'
 
@@ -102,7 +102,7 @@ export function verificationOf(unit: RegisterUnit, signature: AuthorityLookup | 
 
 export type Verification = ReturnType<typeof verificationOf>
 
-export async function verifyCompany(sources: UpstreamReads, org: string): Promise<{ data: Verification; sources: Provenance[] }> {
+export async function verifyCompany(sources: CompanyReads, org: string): Promise<{ data: Verification; sources: Provenance[] }> {
   const unit = await requireUnit(sources, org)
   const used: Provenance[] = [unit.source]
   if (unit.value.status !== 'active') return { data: verificationOf(unit.value, null, null, false), sources: used }

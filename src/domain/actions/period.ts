@@ -1,0 +1,108 @@
+/**
+ * The period an action files for, and its legal deadline. Deadlines come from the rulebook: each
+ * accepted label is looked up among its rule's own periods and dated by `instanceOf`, so a filing
+ * and the deadline calendar can never disagree.
+ *
+ * A monthly VAT period (`YYYY-MM`, granted on application) has no rule in the rulebook. It is dated
+ * here by skatteforvaltningsforskriften § 8-3-10 first ledd — one month and ten days after the
+ * period, i.e. the 10th of the second month after — and moved like the two-month term (the same
+ * filing-and-payment shift). The summer exception (31 August) names the May–June term only, so
+ * June alone is due 10 August. When the rulebook gains a monthly VAT rule, use it here instead.
+ */
+import type { FieldIssue } from '../../errors/app-error.ts'
+import { addMonths, ymd, daysInMonth, type LocalDate } from '../../lib/local-date.ts'
+import { RULES, type Period, type Rule } from '../rulebook/rules.ts'
+import { instanceOf, type DeadlineInstance } from '../rulebook/schedule.ts'
+
+export const ACTION_TYPES = ['mva_melding', 'a_melding'] as const
+export type ActionType = (typeof ACTION_TYPES)[number]
+
+export function isActionType(value: unknown): value is ActionType {
+  return (ACTION_TYPES as readonly unknown[]).includes(value)
+}
+
+/** The rulebook models present law; a year outside this range is a typo, not a filing. */
+export const MIN_PERIOD_YEAR = 2000
+export const MAX_PERIOD_YEAR = 2099
+
+export type PeriodKind = 'bimonthly' | 'annual' | 'monthly'
+
+export interface ParsedPeriod {
+  action_type: ActionType
+  /** the label as sent, e.g. `2026-T3` */
+  label: string
+  kind: PeriodKind
+  year: number
+  /** the rulebook's deadline for this period: legal date, shifted date and the reason */
+  deadline: DeadlineInstance
+}
+
+export type PeriodParse = { ok: true; period: ParsedPeriod } | { ok: false; details: FieldIssue[] }
+
+function rule(id: string): Rule {
+  const found = RULES.find((r) => r.id === id)
+  if (!found) throw new Error(`actions/period: the rulebook has no rule '${id}'`)
+  return found
+}
+
+const VAT_TERM = rule('mva-termin')
+const VAT_ANNUAL = rule('mva-arstermin')
+const A_MELDING = rule('a-melding')
+
+function fromRule(r: Rule, year: number, label: string): DeadlineInstance {
+  const period = r.periods(year).find((p) => p.label === label)
+  if (!period) throw new Error(`actions/period: rule '${r.id}' has no period ${label}`)
+  return instanceOf(r, period)
+}
+
+function monthlyVat(year: number, month: number, label: string): DeadlineInstance {
+  const period: Period = {
+    key: `${year}-${String(month).padStart(2, '0')}`,
+    label,
+    end: ymd(year, month, daysInMonth(year, month)),
+    legal_due: addMonths(ymd(year, month, 10), 2),
+    legal_reference: 'skatteforvaltningsforskriften (FOR-2016-11-23-1360) § 8-3-10 første ledd (skattleggingsperiode på én måned)',
+  }
+  return instanceOf(VAT_TERM, period)
+}
+
+const FORMS: Record<ActionType, string> = {
+  mva_melding: 'YYYY-T1 to YYYY-T6 (two-month term), YYYY-A (annual term) or YYYY-MM (monthly term)',
+  a_melding: 'YYYY-MM',
+}
+
+const fail = (message: string): PeriodParse => ({ ok: false, details: [{ field: 'period', message }] })
+
+export function parsePeriod(actionType: ActionType, period: string): PeriodParse {
+  if (!isActionType(actionType)) return { ok: false, details: [{ field: 'action_type', message: `must be one of ${ACTION_TYPES.join(', ')}` }] }
+  if (typeof period !== 'string' || period.length < 1 || period.length > 20) return fail('must be 1 to 20 characters')
+  const m = /^(\d{4})-(?:T(\d+)|(A)|(\d{2}))$/.exec(period)
+  if (!m || (actionType === 'a_melding' && !m[4])) return fail(`must be ${FORMS[actionType]} for ${actionType}`)
+  const year = Number(m[1])
+  if (year < MIN_PERIOD_YEAR || year > MAX_PERIOD_YEAR) return fail(`year must be ${MIN_PERIOD_YEAR} to ${MAX_PERIOD_YEAR}`)
+  const base = { action_type: actionType, label: period, year }
+  if (m[2] !== undefined) {
+    if (!/^[1-6]$/.test(m[2])) return fail('two-month term must be T1 to T6')
+    return { ok: true, period: { ...base, kind: 'bimonthly', deadline: fromRule(VAT_TERM, year, period) } }
+  }
+  if (m[3]) return { ok: true, period: { ...base, kind: 'annual', deadline: fromRule(VAT_ANNUAL, year, period) } }
+  const month = Number(m[4])
+  if (month < 1 || month > 12) return fail('month must be 01 to 12')
+  const deadline = actionType === 'a_melding' ? fromRule(A_MELDING, year, period) : monthlyVat(year, month, period)
+  return { ok: true, period: { ...base, kind: 'monthly', deadline } }
+}
+
+/** The last day to file without being late (Oslo calendar), after any weekend/holiday shift. */
+export function periodDeadline(p: ParsedPeriod): LocalDate {
+  return p.deadline.due
+}
+
+/** Whether the period is over by `date`: filing for a period still running is premature. */
+export function periodEndedBefore(p: ParsedPeriod, date: LocalDate): boolean {
+  return p.deadline.period.end < date
+}
+
+/** `filed_late`: filed on an Oslo date after the deadline (filing on the deadline day is on time). */
+export function isFiledLate(p: ParsedPeriod, filedOn: LocalDate): boolean {
+  return filedOn > p.deadline.due
+}

@@ -1,0 +1,115 @@
+/**
+ * Filing receipts and their signature. A receipt is signed with HMAC-SHA-256 over a fixed prefix
+ * and five of its fields joined by the unit separator 0x1f (docs/receipt-signature.md is the
+ * client's recipe). None of the signed fields can contain 0x1f in a receipt we issue, so the
+ * joined string determines the fields; verification refuses any field that does contain it.
+ *
+ * Sandbox receipts are not real, so their key is public and clients can verify them offline.
+ * Production receipts will be signed with a secret key from configuration.
+ */
+import { createHmac } from 'node:crypto'
+import { canonicalJson } from '../../lib/canonical-json.ts'
+import { safeEqual, sha256Hex } from '../../lib/hash.ts'
+import { osloTimestamp } from '../../lib/oslo-time.ts'
+import { uuidV5 } from '../../lib/uuid-v5.ts'
+import { actionIdOf } from './action-id.ts'
+import type { ActionType } from './period.ts'
+
+export const RECEIPT_SIGNATURE_PREFIX = 'PLIKT-RECEIPT-v1'
+export const RECEIPT_SIGNATURE_ALGORITHM = 'HMAC-SHA256-v1'
+const SEPARATOR = '\x1f'
+
+/** PUBLIC by design: it signs sandbox receipts only, which are not real filings. */
+export const SANDBOX_RECEIPT_KEY = 'plikt-sandbox-receipt-key-v1-public-not-secret'
+export const SANDBOX_MARKER = 'SANDBOX_NOT_REAL_GOV_RESPONSE'
+export const SANDBOX_RULE_VERSION = 'sandbox'
+/** uuid v5 of `urn:plikt:sandbox:audit-log` in the RFC's URL namespace; fixed forever. */
+export const SANDBOX_AUDIT_NAMESPACE = 'c96f517a-4048-5376-bb72-fc21bc4a1d53'
+
+export interface SignedReceiptFields {
+  altinn_receipt_id: string
+  audit_log_id: string
+  org_number: string
+  filing_type: string
+  timestamp: string
+}
+
+export type GovernmentStatus = 'SUBMITTED' | 'PROCESSING' | 'ACCEPTED'
+
+export interface Receipt extends SignedReceiptFields {
+  filing_type: ActionType
+  rule_version: string
+  government_response_raw: Record<string, unknown>
+  signature: string
+  signature_algorithm: typeof RECEIPT_SIGNATURE_ALGORITHM
+}
+
+export interface SandboxGovernmentResponse {
+  _sandbox_marker: typeof SANDBOX_MARKER
+  org_number: string
+  action_type: ActionType
+  status: GovernmentStatus
+  correlation: string
+  filing_period: string
+}
+
+export function receiptSigningString(f: SignedReceiptFields): string {
+  return [RECEIPT_SIGNATURE_PREFIX, f.altinn_receipt_id, f.audit_log_id, f.org_number, f.filing_type, f.timestamp].join(SEPARATOR)
+}
+
+/** 64 lower-case hex digits. */
+export function signReceipt(f: SignedReceiptFields, key: string | Uint8Array): string {
+  return createHmac('sha256', key).update(receiptSigningString(f), 'utf8').digest('hex')
+}
+
+export function verifyReceiptSignature(receipt: SignedReceiptFields & { signature: string }, key: string | Uint8Array): boolean {
+  const fields = [receipt.altinn_receipt_id, receipt.audit_log_id, receipt.org_number, receipt.filing_type, receipt.timestamp]
+  if (fields.some((v) => typeof v !== 'string' || v.includes(SEPARATOR))) return false
+  if (typeof receipt.signature !== 'string' || !/^[0-9a-f]{64}$/.test(receipt.signature)) return false
+  return safeEqual(signReceipt(receipt, key), receipt.signature)
+}
+
+export interface SandboxReceiptInput {
+  namespace: string
+  idempotencyKey: string
+  org_number: string
+  action_type: ActionType
+  period: string
+  /** the action id is derived from it, so the receipt names exactly the content filed */
+  payload: unknown
+  timestamp: Date
+}
+
+/**
+ * Deterministic: the same request replayed gives the same receipt. The ids derive from the
+ * canonical JSON array `[namespace, idempotency key, action id]` (unambiguous whatever the key
+ * contains): the receipt id is its SHA-256 cut to 32 hex digits, the audit id its uuid v5 under
+ * SANDBOX_AUDIT_NAMESPACE.
+ */
+export function buildSandboxReceipt(input: SandboxReceiptInput): Receipt {
+  const actionId = actionIdOf(input)
+  const material = canonicalJson([input.namespace, input.idempotencyKey, actionId])
+  const signed: SignedReceiptFields = {
+    altinn_receipt_id: sha256Hex(material).slice(0, 32),
+    audit_log_id: uuidV5(material, SANDBOX_AUDIT_NAMESPACE),
+    org_number: input.org_number,
+    filing_type: input.action_type,
+    timestamp: osloTimestamp(input.timestamp),
+  }
+  const government: SandboxGovernmentResponse = {
+    _sandbox_marker: SANDBOX_MARKER,
+    org_number: input.org_number,
+    action_type: input.action_type,
+    status: 'ACCEPTED',
+    correlation: signed.altinn_receipt_id,
+    filing_period: input.period,
+  }
+  return {
+    ...signed,
+    filing_type: input.action_type,
+    rule_version: SANDBOX_RULE_VERSION,
+    government_response_raw: { ...government },
+    signature: signReceipt(signed, SANDBOX_RECEIPT_KEY),
+    signature_algorithm: RECEIPT_SIGNATURE_ALGORITHM,
+  }
+}

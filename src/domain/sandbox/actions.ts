@@ -1,0 +1,140 @@
+/**
+ * Rehearsed filings: the production actions domain (the five checks, approval tokens, receipts)
+ * over a sandbox company's delegation, plus the magic VAT values that let an agent provoke each
+ * outcome. Nothing here talks to a government system; the receipt says so in two places.
+ */
+import { AppError, validationError } from '../../errors/app-error.ts'
+import type { LocalDate } from '../../lib/local-date.ts'
+import { osloOffset, osloTimestamp } from '../../lib/oslo-time.ts'
+import { actionIdOf } from '../actions/action-id.ts'
+import { checkApprovalToken, consumeApprovalToken, mintApprovalToken } from '../actions/approval.ts'
+import { dryRun, failedChecks, type ActionInput, type Check, type DryRunOutcome } from '../actions/dry-run.ts'
+import { isPlainObject } from '../actions/payload.ts'
+import { buildSandboxReceipt, SANDBOX_MARKER, type Receipt } from '../actions/receipt.ts'
+import { appendSandboxAudit } from '../../store/sandbox-audit.ts'
+import type { Sql } from '../../store/db.ts'
+import type { SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
+
+/** `payload.total_revenue_nok` values with a fixed answer (spec: magic VAT values). */
+export const MAGIC_VAT = { invalid: 0, governmentRejects: 99_999_999 } as const
+
+/** The instant the sandbox takes as now on an effective date: its first millisecond in Oslo. */
+export function effectiveInstant(date: LocalDate): Date {
+  return new Date(`${date}T00:00:00${osloOffset(new Date(`${date}T12:00:00Z`))}`)
+}
+
+function factsOf(c: SandboxCompany) {
+  return { company: { exists: true, active: c.status === 'active' }, systemUserAuthorised: c.delegation.system_user, delegatedScopes: c.delegation.scopes }
+}
+
+export function sandboxDryRun(c: SandboxCompany, input: ActionInput, date: LocalDate): DryRunOutcome {
+  rejectMagicInvalid(input)
+  return dryRun(input, factsOf(c), date)
+}
+
+function revenueOf(input: ActionInput): unknown {
+  return input.action_type === 'mva_melding' && isPlainObject(input.payload) ? input.payload.total_revenue_nok : undefined
+}
+
+function rejectMagicInvalid(input: ActionInput): void {
+  if (revenueOf(input) === MAGIC_VAT.invalid) {
+    throw validationError([{ field: 'payload.total_revenue_nok', message: 'is 0: the sandbox treats a VAT return without revenue as invalid (magic value)' }])
+  }
+}
+
+/** The plan of a filing: its action id, the dry run, and the steps that would file it. */
+export function sandboxPlan(c: SandboxCompany, input: ActionInput, date: LocalDate, basePath: string) {
+  const action_id = actionIdOf(input)
+  const outcome = sandboxDryRun(c, input, date)
+  return {
+    action_id,
+    org_number: input.org_number,
+    action_type: input.action_type,
+    period: input.period,
+    ready: outcome.validation.all_passed,
+    dry_run: outcome,
+    steps: [
+      { step: 1, method: 'POST', path: `${basePath}/auth/approval-token`, body: { org_number: input.org_number, action_id }, note: 'a person confirms; the token is shown once' },
+      { step: 2, method: 'POST', path: `${basePath}/actions/execute`, headers: ['Idempotency-Key', 'X-Approval-Token'], body: 'the same org_number, action_type, period and payload', note: 'consumes the token once the five checks pass' },
+    ],
+  }
+}
+
+export async function mintSandboxApproval(sql: Sql, namespace: string, org: string, actionId: string, now: Date) {
+  const minted = await mintApprovalToken(sql, { namespace, org_number: org, action_id: actionId }, now)
+  await appendSandboxAudit(sql, namespace, {
+    id: crypto.randomUUID(),
+    org_number: org,
+    occurred_at: now,
+    action: 'approval_token.minted',
+    initiated_by: 'sandbox_caller',
+    details: { action_id: actionId, expires_at: osloTimestamp(minted.expires_at) },
+  })
+  return {
+    approval_token: minted.token,
+    header: 'X-Approval-Token',
+    org_number: org,
+    action_id: actionId,
+    expires_at: osloTimestamp(minted.expires_at),
+    single_use: true,
+  }
+}
+
+/** 422 naming every failed check; the first decides the code. The token is untouched. */
+function preconditionsFailed(failed: Check[], checks: Check[]): AppError {
+  const code = ({ company_exists: 'COMPANY_NOT_FOUND', system_user_authorised: 'AUTH_MISSING_DELEGATION', scopes_delegated: 'SCOPE_MISSING', data_format_valid: 'VALIDATION_FAILED', deadline_in_future: 'DEADLINE_PASSED' } as const)[failed[0]!.name]
+  return new AppError(code, { status: 422, extra: { failed_checks: failed.map((c) => c.name), checks } })
+}
+
+export interface LiveExecute {
+  namespace: string
+  idempotencyKey: string
+  approvalToken: string | null
+  input: ActionInput
+  date: LocalDate
+  now: Date
+  /** called once the token is consumed: from then on a failure is reported as `rejected` */
+  onConsumed: () => void
+}
+
+/**
+ * Live mode, in the production order: the token is checked, the five checks run as preconditions
+ * (a failure leaves the token usable), the token is consumed atomically, then "submitted".
+ */
+export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute): Promise<{ dry_run: false; filed_late: boolean; receipt: Receipt }> {
+  rejectMagicInvalid(x.input)
+  if (x.input.action_type !== 'mva_melding') {
+    throw new AppError('PLAN_INSUFFICIENT', { extra: { reason: 'only mva_melding can be filed live; a_melding is dry-run only' } })
+  }
+  const actionId = actionIdOf(x.input)
+  const tokenId = await checkApprovalToken(sql, { namespace: x.namespace, token: x.approvalToken, org_number: x.input.org_number, action_id: actionId }, x.now)
+  const outcome = dryRun(x.input, factsOf(c), x.date)
+  const failed = failedChecks(outcome)
+  if (failed.length > 0) throw preconditionsFailed(failed, outcome.validation.checks)
+  if (!(await consumeApprovalToken(sql, tokenId, x.now))) throw new AppError('APPROVAL_TOKEN_USED')
+  x.onConsumed()
+
+  const audit = (action: string, id: string, details: Record<string, string | number | boolean | null>) =>
+    appendSandboxAudit(sql, x.namespace, { id, org_number: c.org_number, occurred_at: x.now, action, initiated_by: 'sandbox_caller', details: { action_id: actionId, period: x.input.period, ...details } })
+  if (revenueOf(x.input) === MAGIC_VAT.governmentRejects) {
+    await audit('submit_mva_failed', crypto.randomUUID(), { error_code: 'GOVERNMENT_VALIDATION_REJECTED' })
+    throw new AppError('GOVERNMENT_VALIDATION_REJECTED', {
+      extra: {
+        upstream: { system: 'Skatteetaten', http_status: 422, _sandbox_marker: SANDBOX_MARKER, error: 'VALIDERINGSFEIL', error_description: 'Skattegrunnlaget stemmer ikke med omsetningen (magisk sandkasseverdi 99999999).' },
+      },
+    })
+  }
+  const receipt = buildSandboxReceipt({
+    namespace: x.namespace,
+    idempotencyKey: x.idempotencyKey,
+    org_number: x.input.org_number,
+    action_type: x.input.action_type,
+    period: x.input.period,
+    payload: x.input.payload,
+    timestamp: effectiveInstant(x.date),
+  })
+  const reported = isPlainObject(x.input.payload) ? x.input.payload.period : undefined
+  const filed_late = typeof reported === 'string' && /^\d{4}-\d{2}$/.test(reported) && reported < x.date.slice(0, 7)
+  await audit('submit_mva', receipt.audit_log_id, { receipt_id: receipt.altinn_receipt_id, filed_late })
+  return { dry_run: false, filed_late, receipt }
+}

@@ -1,0 +1,55 @@
+/** `GET /api/v1/sandbox/fixtures`: everything an agent builder can rehearse with, in one document. */
+import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, SANDBOX_COMPANIES } from '../../../../fixtures/sandbox/companies.ts'
+import { MAGIC_VAT } from '../../../domain/sandbox/actions.ts'
+import { tierOf } from '../../../domain/sandbox/views.ts'
+import { SIMULATED_ERRORS } from '../../../schemas/sandbox.ts'
+import type * as S from '../../../schemas/sandbox.ts'
+import type { Handler } from '../../context.ts'
+import { SANDBOX_PINNED, SANDBOX_TODAY, SERVICE_SIMULATIONS, sandboxResponse } from '../../sandbox.ts'
+import { prelude } from './prelude.ts'
+
+const company = (c: (typeof SANDBOX_COMPANIES)[number]) => ({
+  org_number: c.org_number,
+  name: c.name,
+  entity_type: c.entity_type,
+  data_tier: tierOf(c),
+  status: c.status,
+  system_user_authorised: c.delegation.system_user,
+  delegated_scopes: c.delegation.scopes,
+  description_nb: c.description_nb,
+  description_en: c.description_en,
+})
+
+/** Built once: the catalogue is a constant of the code. */
+const CATALOGUE = {
+  companies: SANDBOX_COMPANIES.filter((c) => c.scenario === null).map(company),
+  magic_scenarios: SANDBOX_COMPANIES.filter((c) => c.scenario !== null).map((c) => ({ scenario: c.scenario, ...company(c) })),
+  reserved_error_org_numbers: Object.entries(RESERVED_ERROR_ORGS).map(([org_number, error_code]) => ({ org_number, error_code })),
+  valid_series: ['818…', '99966…', '99977…', '999000002'],
+  public_mirror: { base_path: '/api/v1/sandbox/public', org_number: PUBLIC_SANDBOX_ORG, post_body_limit_bytes: 32 * 1024 },
+  pinned: { data_as_of: SANDBOX_PINNED, today: SANDBOX_TODAY },
+  bearer: {
+    format: 'svc_sandbox_test_<suffix>',
+    suffix_pattern: '^[A-Za-z0-9_-]{1,64}$',
+    note_en: 'Optional. Use a unique random suffix per agent session: it namespaces your approval tokens and audit rows. Needed for as_of and X-Service-Simulate.',
+  },
+  knobs: {
+    simulate_error: SIMULATED_ERRORS,
+    simulate_latency: { minimum_ms: 0, maximum_ms: 30000 },
+    mock_date: 'YYYY-MM-DD (Europe/Oslo): the date the sandbox takes as today',
+    as_of: 'YYYY-MM-DD on obligations, deadlines and summary; echoed in _meta.as_of; synthetic bearer only',
+    x_service_simulate: Object.fromEntries(Object.entries(SERVICE_SIMULATIONS).map(([value, code]) => [value, code])),
+  },
+  magic_vat_values: [
+    { field: 'payload.total_revenue_nok', value: MAGIC_VAT.invalid, answer: '400 VALIDATION_FAILED' },
+    { field: 'payload.total_revenue_nok', value: MAGIC_VAT.governmentRejects, answer: '422 GOVERNMENT_VALIDATION_REJECTED (live execute; the approval token is consumed)' },
+    { field: 'payload.period', value: 'YYYY-MM before the effective month', answer: '200 with filed_late: true (mva_melding, live execute)' },
+  ],
+}
+
+export const sandboxFixtureHandlers = {
+  getSandboxFixtures: (async (ctx) => {
+    const p = await prelude(ctx)
+    return sandboxResponse(ctx.deps.clock.now(), p.state, CATALOGUE)
+  }) satisfies Handler<{ query: typeof S.KnobsQuery }>,
+}

@@ -1,0 +1,75 @@
+/**
+ * What every sandbox route does before it answers, in this order: the knobs that need the
+ * synthetic bearer, the knob values, the injected latency, the injected failures, the reserved
+ * and public-mirror organisations, and finally the company itself.
+ */
+import { AppError, validationError } from '../../../errors/app-error.ts'
+import type { ErrorCode } from '../../../errors/catalogue.ts'
+import type { LocalDate } from '../../../lib/local-date.ts'
+import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, sandboxCompany, type SandboxCompany } from '../../../../fixtures/sandbox/companies.ts'
+import type { HandlerContext } from '../../context.ts'
+import { checkDateKnob, sandboxCaller, SANDBOX_TODAY, serviceSimulation, simulatedError, type SandboxState } from '../../sandbox.ts'
+
+export interface Knobs {
+  simulate_error?: string
+  simulate_latency?: number
+  mock_date?: string
+  as_of?: string
+}
+
+export interface Prelude {
+  state: SandboxState
+  namespace: string
+  /** the date the sandbox takes as today for this answer (as_of, else mock_date, else 2026-01-01) */
+  date: LocalDate
+}
+
+function testKeyRequired(what: string): AppError {
+  return new AppError('SANDBOX_TEST_KEY_REQUIRED', { extra: { knob: what, bearer_format: 'svc_sandbox_test_<suffix>' } })
+}
+
+export async function prelude(ctx: HandlerContext, opts: { timeTravel?: boolean } = {}): Promise<Prelude> {
+  const state = ctx.state.sandbox!
+  const caller = sandboxCaller(ctx.principal)
+  const query = ctx.query as Knobs
+  const simulate = ctx.request.headers.get('x-service-simulate')
+  if (simulate !== null && !caller.synthetic) throw testKeyRequired('X-Service-Simulate')
+  if (query.as_of !== undefined) {
+    if (!opts.timeTravel) throw validationError([{ field: 'as_of', message: 'applies to obligations, deadlines and summary only' }])
+    if (!caller.synthetic) throw testKeyRequired('as_of')
+  }
+  const mockDate = checkDateKnob('mock_date', query.mock_date)
+  const asOf = checkDateKnob('as_of', query.as_of)
+  if (asOf) state.asOf = asOf
+  if (query.simulate_latency) await Bun.sleep(query.simulate_latency)
+  if (simulate !== null) {
+    const err = serviceSimulation(simulate)
+    state.simulated = true
+    throw err
+  }
+  if (query.simulate_error !== undefined) {
+    state.simulated = true
+    throw simulatedError(query.simulate_error)
+  }
+  return { state, namespace: caller.namespace, date: asOf ?? mockDate ?? SANDBOX_TODAY }
+}
+
+/**
+ * The organisation a route is about: reserved error orgs answer their error, the public mirror
+ * serves only its own org, and an unknown org is 404 on reads but 400 on write-side routes.
+ */
+export function sandboxOrg(p: Prelude, org: string): SandboxCompany {
+  const reserved = (RESERVED_ERROR_ORGS as Record<string, ErrorCode>)[org]
+  if (reserved) {
+    p.state.simulated = true
+    throw new AppError(reserved, {
+      ...(reserved === 'VALIDATION_FAILED' ? { details: [{ field: 'org_number', message: `${org} is reserved to answer VALIDATION_FAILED` }] } : {}),
+      extra: { reserved_org_number: org },
+    })
+  }
+  if (p.state.public && org !== PUBLIC_SANDBOX_ORG) throw new AppError('PUBLIC_SANDBOX_ORG_NOT_PERMITTED', { extra: { permitted_org_number: PUBLIC_SANDBOX_ORG } })
+  const c = sandboxCompany(org)
+  if (c) return c
+  if (p.state.writeSide) throw validationError([{ field: 'org_number', message: 'is not a sandbox organisation; GET /api/v1/sandbox/fixtures lists them' }])
+  throw new AppError('COMPANY_NOT_FOUND', { context: { org_number: org }, extra: { fixtures_url: '/api/v1/sandbox/fixtures' } })
+}

@@ -1,0 +1,136 @@
+import { describe, expect, test } from 'bun:test'
+import { actionIdOf } from '../../../src/domain/actions/action-id.ts'
+import { APPROVAL_TOKEN_LIFETIME_MS, checkApprovalToken, consumeApprovalToken, mintApprovalToken } from '../../../src/domain/actions/approval.ts'
+import { AppError } from '../../../src/errors/app-error.ts'
+import { PINNED_NOW, testDatabase } from '../../helpers.ts'
+
+const NOW = new Date(PINNED_NOW)
+const ORG = '984661185'
+const ACTION = actionIdOf({ org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 1 } })
+const OTHER_ACTION = actionIdOf({ org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 2 } })
+const at = (ms: number) => new Date(NOW.getTime() + ms)
+/** A namespace of its own per test, so a PostgreSQL database reused across runs does not matter. */
+const ns = () => `sandbox:${crypto.randomUUID().slice(0, 8)}`
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  )
+  if (!(e instanceof AppError)) throw new Error(`expected an AppError, got ${String(e)}`)
+  return e.code
+}
+
+async function minted(namespace = ns()) {
+  const { sql } = await testDatabase()
+  const { token, expires_at } = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW)
+  return { sql, namespace, token, expires_at, target: { namespace, token, org_number: ORG, action_id: ACTION } }
+}
+
+test('the lifetime is 15 minutes', () => {
+  expect(APPROVAL_TOKEN_LIFETIME_MS).toBe(15 * 60 * 1000)
+})
+
+test('a minted token is apt_ and a 190-bit secret, expiring after the lifetime', async () => {
+  const { token, expires_at } = await minted()
+  expect(token).toMatch(/^apt_[0-9A-Za-z]{32}$/)
+  expect(expires_at.toISOString()).toBe(at(APPROVAL_TOKEN_LIFETIME_MS).toISOString())
+})
+
+test('a valid token checks out and is not consumed by the check', async () => {
+  const { sql, target } = await minted()
+  const id = await checkApprovalToken(sql, target, NOW)
+  expect(await checkApprovalToken(sql, target, at(1000))).toBe(id)
+})
+
+describe('a token is refused', () => {
+  test.each([[null], [undefined], ['']])('as REQUIRED when it is %p', async (token) => {
+    const { sql, target } = await minted()
+    expect(await codeOf(checkApprovalToken(sql, { ...target, token }, NOW))).toBe('APPROVAL_TOKEN_REQUIRED')
+  })
+
+  test.each([
+    ['garbage', 'garbage'],
+    ['the bare prefix', 'apt_'],
+    ['a well-formed unknown token', 'apt_00000000000000000000000000000000'],
+    ['an over-long token', `apt_${'x'.repeat(500)}`],
+  ])('as INVALID when it is %s', async (_what, token) => {
+    const { sql, target } = await minted()
+    expect(await codeOf(checkApprovalToken(sql, { ...target, token }, NOW))).toBe('APPROVAL_TOKEN_INVALID')
+  })
+
+  test('as INVALID when presented in another namespace', async () => {
+    const { sql, target } = await minted()
+    expect(await codeOf(checkApprovalToken(sql, { ...target, namespace: ns() }, NOW))).toBe('APPROVAL_TOKEN_INVALID')
+  })
+
+  test('as INVALID when one character differs from the issued one', async () => {
+    const { sql, target } = await minted()
+    const altered = `${target.token.slice(0, -1)}${target.token.endsWith('a') ? 'b' : 'a'}`
+    expect(await codeOf(checkApprovalToken(sql, { ...target, token: altered }, NOW))).toBe('APPROVAL_TOKEN_INVALID')
+  })
+
+  test('as EXPIRED at the end of its lifetime, and not a millisecond before', async () => {
+    const { sql, target } = await minted()
+    await checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS - 1))
+    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS)))).toBe('APPROVAL_TOKEN_EXPIRED')
+  })
+
+  test('as MISMATCH for another organisation', async () => {
+    const { sql, target } = await minted()
+    expect(await codeOf(checkApprovalToken(sql, { ...target, org_number: '923609016' }, NOW))).toBe('APPROVAL_TOKEN_MISMATCH')
+  })
+
+  test('as MISMATCH for another action', async () => {
+    const { sql, target } = await minted()
+    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW))).toBe('APPROVAL_TOKEN_MISMATCH')
+  })
+
+  test('as USED after consumption, whatever it is presented for', async () => {
+    const { sql, target } = await minted()
+    expect(await consumeApprovalToken(sql, await checkApprovalToken(sql, target, NOW), NOW)).toBe(true)
+    expect(await codeOf(checkApprovalToken(sql, target, NOW))).toBe('APPROVAL_TOKEN_USED')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW))).toBe('APPROVAL_TOKEN_USED')
+    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS * 2)))).toBe('APPROVAL_TOKEN_USED')
+  })
+})
+
+describe('consumption', () => {
+  test('happens once: a second consume of the same token loses', async () => {
+    const { sql, target } = await minted()
+    const id = await checkApprovalToken(sql, target, NOW)
+    expect(await consumeApprovalToken(sql, id, NOW)).toBe(true)
+    expect(await consumeApprovalToken(sql, id, NOW)).toBe(false)
+  })
+
+  test('of a token that expired after its check fails', async () => {
+    const { sql, target } = await minted()
+    const id = await checkApprovalToken(sql, target, NOW)
+    expect(await consumeApprovalToken(sql, id, at(APPROVAL_TOKEN_LIFETIME_MS))).toBe(false)
+  })
+
+  test('by 10 parallel requests lets exactly one win', async () => {
+    const { sql, target } = await minted()
+    const id = await checkApprovalToken(sql, target, NOW)
+    const results = await Promise.all(Array.from({ length: 10 }, () => consumeApprovalToken(sql, id, NOW)))
+    expect(results.filter(Boolean)).toHaveLength(1)
+  })
+
+  test('by 10 parallel check-then-consume requests lets exactly one win; every loser is told USED', async () => {
+    const { sql, target } = await minted()
+    // A loser either passes the check and loses the update, or checks after the winner consumed.
+    const attempt = async () => {
+      if (await consumeApprovalToken(sql, await checkApprovalToken(sql, target, NOW), NOW)) return 'won'
+      return 'APPROVAL_TOKEN_USED'
+    }
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => attempt().catch((e: AppError) => e.code)))
+    expect(outcomes.filter((o) => o === 'won')).toHaveLength(1)
+    expect(outcomes.filter((o) => o === 'APPROVAL_TOKEN_USED')).toHaveLength(9)
+  })
+})
+
+test('minting refuses a malformed organisation number or action id', async () => {
+  const { sql } = await testDatabase()
+  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: '98466118', action_id: ACTION }, NOW))).toBe('VALIDATION_FAILED')
+  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: ORG, action_id: 'act_XYZ' }, NOW))).toBe('VALIDATION_FAILED')
+})
