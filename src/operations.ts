@@ -535,6 +535,7 @@ export const operations = [
   }),
   companyOp({
     id: 'getCompanyContext',
+    sandboxMirror: 'getSandboxContext',
     path: '/api/v1/company/:org/context',
     summary: 'Registry identity of a company (Tier 1)',
     description:
@@ -548,6 +549,7 @@ export const operations = [
   }),
   companyOp({
     id: 'verifyCompany',
+    sandboxMirror: 'getSandboxVerification',
     path: '/api/v1/company/:org/verify',
     summary: 'Verify a company: active, and is a signing rule visible?',
     description:
@@ -574,6 +576,7 @@ export const operations = [
   }),
   companyOp({
     id: 'getCompanyAccounts',
+    sandboxMirror: 'getSandboxAccounts',
     path: '/api/v1/company/:org/accounts',
     summary: 'Latest annual accounts: filed or not, and the key figures',
     description:
@@ -587,6 +590,7 @@ export const operations = [
   }),
   companyOp({
     id: 'getCompanyAuthority',
+    sandboxMirror: 'getSandboxAuthority',
     path: '/api/v1/company/:org/authority',
     summary: 'Who may sign: signature and procuration as registered',
     description:
@@ -601,6 +605,7 @@ export const operations = [
   }),
   companyOp({
     id: 'getCompanySummary',
+    sandboxMirror: 'getSandboxSummary',
     path: '/api/v1/company/:org/summary',
     summary: 'Obligations and deadlines together: the first call when orienting',
     description:
@@ -614,6 +619,7 @@ export const operations = [
   }),
   companyOp({
     id: 'getCompanyObligations',
+    sandboxMirror: 'getSandboxObligations',
     path: '/api/v1/company/:org/obligations',
     summary: 'Every rule evaluated for the company',
     description:
@@ -626,6 +632,7 @@ export const operations = [
   }),
   companyOp({
     id: 'getCompanyDeadlines',
+    sandboxMirror: 'getSandboxDeadlines',
     path: '/api/v1/company/:org/deadlines',
     summary: 'The company’s deadlines in a horizon',
     description:

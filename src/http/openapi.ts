@@ -7,6 +7,7 @@ import type { TObject, TSchema } from '@sinclair/typebox'
 import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue.ts'
 import { SCHEMA_VERSION } from '../lib/service.ts'
 import { COMMON_ERRORS, allOperations as operations, type Operation } from '../operations.ts'
+import { SandboxMetadata } from '../schemas/sandbox.ts'
 import { Explanation, TrustMetadata } from '../schemas/common.ts'
 
 type Json = Record<string, unknown>
@@ -80,14 +81,14 @@ function successResponse(op: Operation): Json {
     return { description: 'HTML page', headers, content: { 'text/html': { schema: { type: 'string' } } } }
   }
   const body =
-    op.format === 'envelope'
+    op.format === 'envelope' || op.format === 'sandbox'
       ? {
           type: 'object',
           required: ['success', 'data', '_meta'],
           properties: {
             success: { const: true },
             data: op.response ? jsonSchema(op.response) : {},
-            _meta: { $ref: '#/components/schemas/TrustMetadata' },
+            _meta: { $ref: `#/components/schemas/${op.format === 'sandbox' ? 'SandboxMetadata' : 'TrustMetadata'}` },
           },
         }
       : op.response
@@ -149,7 +150,11 @@ const ErrorEnvelope = {
     _meta: { $ref: '#/components/schemas/TrustMetadata' },
   },
   additionalProperties: true,
-  description: 'Some codes add members, e.g. `top_up_url`, `balance_ore` and `cost_ore` on `INSUFFICIENT_CREDITS`.',
+  description:
+    'Some codes add members, e.g. `top_up_url`, `balance_ore` and `cost_ore` on `INSUFFICIENT_CREDITS`. On sandbox routes `_meta` is ' +
+    'the `SandboxMetadata`, injected failures add `_meta.simulated: true` (and an `upstream` object for the government-shaped ones), and ' +
+    'write-side routes add `execution_guarantee` (`nothing_submitted`) and `outcome` `{submitted, status, approval_token_consumed}`. ' +
+    '`AGENT_LOOP_DETECTED` and `SANDBOX_TEMPORARILY_UNAVAILABLE` answer the short body `{success: false, error_code, message}`.',
 }
 
 export function buildOpenApi(baseUrl: string): Json {
@@ -180,6 +185,7 @@ export function buildOpenApi(baseUrl: string): Json {
         ErrorEnvelope,
         Explanation: jsonSchema(Explanation),
         TrustMetadata: jsonSchema(TrustMetadata),
+        SandboxMetadata: jsonSchema(SandboxMetadata),
       },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`svc_free_…`, `svc_live_…`, `svc_test_…`).' },

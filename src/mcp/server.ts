@@ -25,27 +25,36 @@ import type { AppDeps, RequestState } from '../http/context.ts'
 import { jsonSchema } from '../http/openapi.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
 import { TOOLS, type Tool } from './tools.ts'
+import { hasSandboxMirror, runSandboxTool, SandboxToolInput, sandboxToolState } from './sandbox.ts'
+import { sandboxMeta, sandboxPrincipal, type SandboxState } from '../http/sandbox.ts'
+import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 
 /** The tool manifest's version; `initialize` reports it as the server version. */
 export const MCP_SCHEMA_VERSION = '2026.10.0'
 export const KEYLESS_CALLS_PER_HOUR = 100
 
+/** Calls an hour per client address under the synthetic sandbox bearer (rehearsals are chatty). */
+export const SANDBOX_CALLS_PER_HOUR = 1000
+
 function visibleTools(principal: Principal): Tool[] {
   if (principal.kind === 'anonymous') return TOOLS.filter((t) => t.keyless)
+  // Every tool is listed: the unmirrored ones answer SANDBOX_TOOL_UNAVAILABLE, which tells an agent why.
+  if (principal.kind === 'sandbox') return TOOLS
   if (principal.kind !== 'key') return []
   return TOOLS.filter((t) => t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope))
 }
 
-function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}) {
+function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}, sandbox: SandboxState | null = null) {
   return {
     result,
     justification,
     metadata,
-    _meta: buildMeta(meta, now, failed ? undefined : responseHash(result)),
+    // Sandbox answers carry the sandbox `_meta` (no hash, no snapshot), as on the sandbox routes.
+    _meta: sandbox ? sandboxMeta(now, sandbox) : buildMeta(meta, now, failed ? undefined : responseHash(result)),
   }
 }
 
-function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date) {
+function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: SandboxState | null) {
   const entry = CATALOGUE[err.code]
   const x = explain(err.code, err.options.context)
   const body = envelope(
@@ -65,6 +74,8 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date) {
     },
     now,
     true,
+    {},
+    sandbox,
   )
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
 }
@@ -84,8 +95,18 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
     const now = deps.clock.now()
     const args = req.params.arguments ?? {}
+    const sandbox = principal.kind === 'sandbox' ? sandboxToolState() : null
     try {
-      if (principal.kind === 'anonymous') {
+      if (principal.kind === 'sandbox') {
+        await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
+        if (!tool.keyless) {
+          if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
+          if (!Value.Check(SandboxToolInput, args)) throw new AppError('VALIDATION_FAILED', { details: issuesFromValidation({ all: [...Value.Errors(SandboxToolInput, args)], type: 'arguments' }) })
+          const { result, justification } = await runSandboxTool(tool, args as { org_number: string }, principal.namespace, sandbox!)
+          const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.sandboxMirror, correlation_id: state.correlationId }, now, false, {}, sandbox)
+          return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
+        }
+      } else if (principal.kind === 'anonymous') {
         await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
       } else if (principal.kind === 'key' && tool.operation.costOre === 0) {
         // The key's tier limits, in the same windows as its REST calls: one budget per key.
@@ -107,9 +128,9 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
       const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
-      if (e instanceof AppError) return failure(e, tool, deps, now)
+      if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
       deps.logger.error('mcp tool failed', { correlation_id: state.correlationId, tool: tool.name, error: e instanceof Error ? e.message : String(e) })
-      return failure(new AppError('INTERNAL_ERROR'), tool, deps, now)
+      return failure(new AppError('INTERNAL_ERROR'), tool, deps, now, sandbox)
     }
   })
   return server
@@ -128,6 +149,13 @@ export function mcpManifest(deps: AppDeps) {
       api_key: { header: 'Authorization', scheme: 'Bearer', how_to_get: `${base}/login` },
       oauth: deps.config.oauth ? { resource_metadata: resourceMetadataUrl(base), authorization_servers: [deps.config.oauth.issuer] } : null,
       keyless: { tools: TOOLS.filter((t) => t.keyless).map((t) => t.name), calls_per_hour_per_ip: KEYLESS_CALLS_PER_HOUR },
+      sandbox: {
+        bearer: 'svc_sandbox_test_<suffix>',
+        mirrored_tools: TOOLS.filter(hasSandboxMirror).map((t) => t.name),
+        unavailable_tools: TOOLS.filter((t) => !t.keyless && !hasSandboxMirror(t)).map((t) => t.name),
+        unavailable_error_code: 'SANDBOX_TOOL_UNAVAILABLE',
+        calls_per_hour_per_ip: SANDBOX_CALLS_PER_HOUR,
+      },
     },
     tools: { keyless: TOOLS.filter((t) => t.keyless).length, total: TOOLS.length, names: TOOLS.map((t) => t.name) },
     documentation: `${base}/docs`,
@@ -167,7 +195,9 @@ async function callsKeyedTool(request: Request): Promise<boolean> {
 export async function handleMcp(request: Request, deps: AppDeps, state: RequestState): Promise<Response> {
   const bearer = bearerOf(request)
   let principal: Principal = { kind: 'anonymous' }
-  if (bearer !== null) {
+  if (bearer !== null && bearer.startsWith(SANDBOX_BEARER_PREFIX)) {
+    principal = await sandboxPrincipal(bearer, deps.sql)
+  } else if (bearer !== null) {
     try {
       // A JWT-shaped bearer is an OAuth access token only when OAuth is on; otherwise an unknown key.
       principal =

@@ -174,3 +174,20 @@ export const SandboxExecuteResult = Type.Union([
 ])
 
 export const SandboxFixtures = Type.Object({}, { additionalProperties: true })
+
+/** The sandbox `_meta` (spec: Sandbox resources); production's response_hash and source_snapshot_id are omitted. */
+export const SandboxMetadata = Type.Object(
+  {
+    is_sandbox: Type.Literal(true),
+    rulebook_version: Type.Literal('sandbox'),
+    data_freshness: Type.Literal('2026-01-01T00:00:00+01:00'),
+    last_verified: Type.Literal('2026-01-01T00:00:00+01:00'),
+    source: Type.String(),
+    schema_version: Type.String({ description: 'equals the OpenAPI `info.version`' }),
+    response_timestamp: OsloTime('when this response was made; the only field that differs between identical requests'),
+    sandbox_notice: Type.String(),
+    as_of: Type.Optional(Type.String({ format: 'date', description: 'echo of `as_of` when time travel is active' })),
+    simulated: Type.Optional(Type.Literal(true, { description: 'present only on an injected failure' })),
+  },
+  { title: 'SandboxMetadata' },
+)

@@ -1,0 +1,53 @@
+/**
+ * MCP under the synthetic sandbox bearer: a tool whose REST twin has a sandbox mirror answers from
+ * the sandbox (the same domain functions as the sandbox routes); a keyed tool without one answers
+ * SANDBOX_TOOL_UNAVAILABLE; keyless tools behave as they do without a key.
+ */
+import { Type } from '@sinclair/typebox'
+import { AppError } from '../errors/app-error.ts'
+import { accountsSnapshot } from '../domain/company/accounts.ts'
+import { signingAuthority } from '../domain/company/authority.ts'
+import { verifyCompany } from '../domain/company/verify.ts'
+import { sandboxReads } from '../domain/sandbox/reads.ts'
+import { sandboxContext, sandboxDeadlines, sandboxObligations, sandboxSummary } from '../domain/sandbox/views.ts'
+import type { SandboxCompany } from '../../fixtures/sandbox/companies.ts'
+import { SANDBOX_TODAY, type SandboxState } from '../http/sandbox.ts'
+import { sandboxOrg } from '../http/routes/sandbox/prelude.ts'
+import type { Tool } from './tools.ts'
+
+/** Sandbox org numbers skip MOD-11 (the reserved 999000XXX series fails it on purpose). */
+export const SandboxToolInput = Type.Object(
+  { org_number: Type.String({ pattern: '^[0-9]{9}$' }), horizon_months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'ignored by the sandbox' })) },
+  { additionalProperties: false },
+)
+
+/** By the REST twin's `sandboxMirror`: what the sandbox answers for it. */
+const MIRRORS: Record<string, (c: SandboxCompany) => unknown> = {
+  getSandboxContext: (c) => sandboxContext(c),
+  getSandboxSummary: (c) => sandboxSummary(c, SANDBOX_TODAY),
+  getSandboxObligations: (c) => sandboxObligations(c, SANDBOX_TODAY),
+  getSandboxDeadlines: (c) => sandboxDeadlines(c, SANDBOX_TODAY),
+  getSandboxVerification: async (c) => (await verifyCompany(sandboxReads, c.org_number)).data,
+  getSandboxAuthority: async (c) => {
+    const { coded_authority: _absentInSandbox, ...data } = (await signingAuthority(sandboxReads, c.org_number)).data
+    return data
+  },
+  getSandboxAccounts: async (c) => (await accountsSnapshot(sandboxReads, c.org_number)).data,
+}
+
+export function hasSandboxMirror(tool: Tool): boolean {
+  return tool.operation.sandboxMirror !== null && tool.operation.sandboxMirror in MIRRORS
+}
+
+export function sandboxToolState(): SandboxState {
+  return { writeSide: false, public: false, asOf: null, simulated: false, tokenConsumed: false }
+}
+
+export async function runSandboxTool(tool: Tool, args: { org_number: string }, namespace: string, state: SandboxState): Promise<{ result: unknown; justification: string }> {
+  if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
+  const company = sandboxOrg({ state, namespace, date: SANDBOX_TODAY }, args.org_number)
+  return {
+    result: await MIRRORS[tool.operation.sandboxMirror!]!(company),
+    justification: `Sandbox: synthetic data for ${company.org_number}, computed by the production rulebook and checks; nothing is real.`,
+  }
+}
