@@ -803,7 +803,7 @@ export const operations = [
     summary: 'Dry-run (`?dry_run=true`) or rehearse a live filing; nothing is ever submitted',
     description:
       'Live mode needs `Idempotency-Key` and `X-Approval-Token`; the five checks run as preconditions (422, token kept); ' +
-      'only `mva_melding` is live (`a_melding` → 403 `PLAN_INSUFFICIENT`). The receipt is signed with the public sandbox ' +
+      'only `mva_melding` is live (`a_melding` → 403 `PLAN_INSUFFICIENT`); a dry run never claims the `Idempotency-Key`. The receipt is signed with the public sandbox ' +
       'key (docs/receipt-signature.md). Magic values: `payload.total_revenue_nok` 0 → 400, 99999999 → 422 ' +
       '`GOVERNMENT_VALIDATION_REJECTED`; `payload.period` (YYYY-MM) before the effective month → `filed_late: true`.',
     request: { query: S.ExecuteQuery, body: S.ActionBody },

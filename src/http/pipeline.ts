@@ -16,6 +16,7 @@ import { appendAudit } from '../store/audit.ts'
 import * as idem from '../store/idempotency.ts'
 import type { Operation } from '../operations.ts'
 import { sandboxPrincipal } from './sandbox.ts'
+import { renderError } from './errors.ts'
 import type { AppDeps, RequestState } from './context.ts'
 
 export const SESSION_COOKIE = 'plikt_session'
@@ -173,8 +174,13 @@ function idempotencyScope(p: Principal): string {
     case 'anonymous':
       return 'anonymous'
     case 'sandbox':
-      return p.namespace
+      // Never the same string as a production scope (`consumer:…`, `anonymous`).
+      return `sandbox:${p.namespace}`
   }
+}
+
+function isDryRun(request: Request): boolean {
+  return request.url.includes('dry_run=') && new URL(request.url).searchParams.get('dry_run') === 'true'
 }
 
 /**
@@ -190,7 +196,8 @@ export async function execute(
   const { request, state } = ctx
   const principal = state.principal
   let claimed: { scope: string; key: string } | null = null
-  if (op.idempotency) {
+  // A dry run changes nothing, so it never claims the key: "check, then file with the same key" works.
+  if (op.idempotency && !isDryRun(request)) {
     const key = request.headers.get('idempotency-key')
     if (key === null) {
       if (op.idempotency === 'required') throw new AppError('IDEMPOTENCY_KEY_REQUIRED')
@@ -198,7 +205,10 @@ export async function execute(
       if (!UUID.test(key)) throw new AppError('IDEMPOTENCY_KEY_INVALID_FORMAT', { context: { field: 'Idempotency-Key' } })
       const now = deps.clock.now()
       const scope = idempotencyScope(principal)
-      const fingerprint = sha256Hex(`${op.id}\n${new URL(request.url).pathname}\n${canonicalJson(ctx.body ?? null)}`)
+      // The query is part of the request: `?dry_run=true` and a live call with one key are different requests.
+      const url = new URL(request.url)
+      url.searchParams.sort()
+      const fingerprint = sha256Hex(`${op.id}\n${url.pathname}\n${url.searchParams.toString()}\n${canonicalJson(ctx.body ?? null)}`)
       const existing = await idem.claim(deps.sql, scope, key.toLowerCase(), op.id, fingerprint, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS), new Date(now.getTime() - IDEMPOTENCY_STALE_MS))
       if (existing) {
         if (existing.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_MISMATCH')
@@ -221,6 +231,13 @@ export async function execute(
     if (claimed) await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await response.clone().text())
     return response
   } catch (e) {
+    if (claimed && e instanceof AppError && state.sandbox?.tokenConsumed) {
+      // The approval token is spent, so this failure is final: a retry with the key hears it again
+      // instead of a confusing APPROVAL_TOKEN_USED.
+      const response = renderError('APP', e, request, deps)
+      await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await response.clone().text())
+      return response
+    }
     if (claimed) await idem.release(deps.sql, claimed.scope, claimed.key).catch(() => {})
     throw e
   }

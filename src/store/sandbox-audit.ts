@@ -24,5 +24,5 @@ export async function sandboxAuditFor(sql: Sql, namespace: string, org: string):
   return sql<SandboxAuditRow[]>`
     select id, org_number, occurred_at, action, initiated_by, details from sandbox_audit
     where namespace = ${namespace} and org_number = ${org}
-    order by occurred_at desc, id`
+    order by occurred_at desc, created_at desc, id`
 }

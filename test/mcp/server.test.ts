@@ -141,7 +141,8 @@ describe('with a key', () => {
   })
 
   test('a present but bad header is refused with 401 and the Bearer challenge, never served keyless', async () => {
-    for (const auth of ['Bearer svc_free_nope', 'Basic abc', 'Bearer svc_sandbox_test_x']) {
+    // The synthetic sandbox bearer is not bad here: MCP answers it from the sandbox (test/mcp/sandbox-tools.test.ts).
+    for (const auth of ['Bearer svc_free_nope', 'Basic abc', 'Bearer svc_sandboxtest_x']) {
       const res = await fetch(`${app.url}/api/mcp`, {
         method: 'POST',
         headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

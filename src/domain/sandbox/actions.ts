@@ -8,7 +8,7 @@ import type { LocalDate } from '../../lib/local-date.ts'
 import { osloOffset, osloTimestamp } from '../../lib/oslo-time.ts'
 import { actionIdOf } from '../actions/action-id.ts'
 import { checkApprovalToken, consumeApprovalToken, mintApprovalToken } from '../actions/approval.ts'
-import { dryRun, failedChecks, type ActionInput, type Check, type DryRunOutcome } from '../actions/dry-run.ts'
+import { ACTION_SCOPES, dataFormatIssues, dryRun, failedChecks, type ActionInput, type Check, type DryRunOutcome } from '../actions/dry-run.ts'
 import { isPlainObject } from '../actions/payload.ts'
 import { buildSandboxReceipt, SANDBOX_MARKER, type Receipt } from '../actions/receipt.ts'
 import { appendSandboxAudit } from '../../store/sandbox-audit.ts'
@@ -18,9 +18,18 @@ import type { SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
 /** `payload.total_revenue_nok` values with a fixed answer (spec: magic VAT values). */
 export const MAGIC_VAT = { invalid: 0, governmentRejects: 99_999_999 } as const
 
-/** The instant the sandbox takes as now on an effective date: its first millisecond in Oslo. */
+/**
+ * The instant the sandbox takes as now on an effective date: its first millisecond in Oslo.
+ * Midnight's offset is the one in force at midnight, which on the two switch days differs from
+ * the offset at noon (summer time starts and ends at 01:00 UTC, after Oslo's midnight); midnight
+ * itself always exists in Oslo, so one of the two offsets reads back as itself.
+ */
 export function effectiveInstant(date: LocalDate): Date {
-  return new Date(`${date}T00:00:00${osloOffset(new Date(`${date}T12:00:00Z`))}`)
+  for (const offset of ['+01:00', '+02:00']) {
+    const instant = new Date(`${date}T00:00:00${offset}`)
+    if (osloOffset(instant) === offset) return instant
+  }
+  throw new Error(`effectiveInstant: no Oslo midnight on ${date}`)
 }
 
 function factsOf(c: SandboxCompany) {
@@ -80,10 +89,28 @@ export async function mintSandboxApproval(sql: Sql, namespace: string, org: stri
   }
 }
 
-/** 422 naming every failed check; the first decides the code. The token is untouched. */
-function preconditionsFailed(failed: Check[], checks: Check[]): AppError {
+/**
+ * The magic late filing: `payload.period` names a month (YYYY-MM, 01–12) before the effective
+ * date's month. Only mva_melding is ever filed live, so only it can be late.
+ */
+export function reportsEarlierMonth(input: ActionInput, date: LocalDate): boolean {
+  const reported = isPlainObject(input.payload) ? input.payload.period : undefined
+  return input.action_type === 'mva_melding' && typeof reported === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(reported) && reported < date.slice(0, 7)
+}
+
+/**
+ * 422 naming every failed check; the first decides the code. The token is untouched. A format
+ * failure also lists its fields, as any VALIDATION_FAILED does.
+ */
+function preconditionsFailed(input: ActionInput, failed: Check[], checks: Check[]): AppError {
   const code = ({ company_exists: 'COMPANY_NOT_FOUND', system_user_authorised: 'AUTH_MISSING_DELEGATION', scopes_delegated: 'SCOPE_MISSING', data_format_valid: 'VALIDATION_FAILED', deadline_in_future: 'DEADLINE_PASSED' } as const)[failed[0]!.name]
-  return new AppError(code, { status: 422, extra: { failed_checks: failed.map((c) => c.name), checks } })
+  const details = code === 'VALIDATION_FAILED' ? dataFormatIssues(input) : []
+  return new AppError(code, {
+    status: 422,
+    ...(details.length > 0 ? { details } : {}),
+    context: { org_number: input.org_number, scope: ACTION_SCOPES[input.action_type], ...(details[0] ? { field: details[0].field } : {}) },
+    extra: { failed_checks: failed.map((c) => c.name), checks },
+  })
 }
 
 export interface LiveExecute {
@@ -110,7 +137,7 @@ export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute
   const tokenId = await checkApprovalToken(sql, { namespace: x.namespace, token: x.approvalToken, org_number: x.input.org_number, action_id: actionId }, x.now)
   const outcome = dryRun(x.input, factsOf(c), x.date)
   const failed = failedChecks(outcome)
-  if (failed.length > 0) throw preconditionsFailed(failed, outcome.validation.checks)
+  if (failed.length > 0) throw preconditionsFailed(x.input, failed, outcome.validation.checks)
   if (!(await consumeApprovalToken(sql, tokenId, x.now))) throw new AppError('APPROVAL_TOKEN_USED')
   x.onConsumed()
 
@@ -133,8 +160,7 @@ export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute
     payload: x.input.payload,
     timestamp: effectiveInstant(x.date),
   })
-  const reported = isPlainObject(x.input.payload) ? x.input.payload.period : undefined
-  const filed_late = typeof reported === 'string' && /^\d{4}-\d{2}$/.test(reported) && reported < x.date.slice(0, 7)
+  const filed_late = reportsEarlierMonth(x.input, x.date)
   await audit('submit_mva', receipt.audit_log_id, { receipt_id: receipt.altinn_receipt_id, filed_late })
   return { dry_run: false, filed_late, receipt }
 }
