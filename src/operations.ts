@@ -554,7 +554,8 @@ export const operations = [
     summary: 'Verify a company: active, and is a signing rule visible?',
     description:
       'Seven tri-state signals (true, false, null = unknown). The verdict reads only `is_active` and ' +
-      '`has_signing_authority_defined`: `pass` = active with a visible signing rule, `fail` = deleted, `unknown` ' +
+      '`has_signing_authority_defined`: `pass` = active with a visible signing rule, `fail` = not active (deleted, bankrupt, ' +
+      'or under dissolution or forced dissolution: `is_active` is false), `unknown` ' +
       'otherwise. The other five signals are for transparency and never change it; `warn` is never emitted.',
     response: C.Verification,
     mcpTool: 'get_company_verification',

@@ -15,9 +15,10 @@ import { PUBLIC_PREFIX, SANDBOX_PREFIX } from './sandbox.ts'
 
 export const PUBLIC_BODY_LIMIT_BYTES = 32 * 1024
 
+/** Exposed: the headers the sandbox actually sends (limits.ts names the rate-limit pair `ratelimit-policy` and `ratelimit`). */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-correlation-id, retry-after, idempotent-replayed, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
+  'access-control-expose-headers': 'x-correlation-id, retry-after, idempotent-replayed, ratelimit-policy, ratelimit',
 } as const
 
 const PREFLIGHT_HEADERS = {

@@ -101,7 +101,12 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
     } finally {
       if (admitted) guard.release()
     }
-    if (sandbox) for (const [k, v] of Object.entries(CORS_HEADERS)) response.headers.set(k, v)
+    if (sandbox) {
+      for (const [k, v] of Object.entries(CORS_HEADERS)) response.headers.set(k, v)
+      // Sandbox handlers build their own Response, so the public mirror's rate-limit state
+      // (RateLimit-Policy, RateLimit) is added here, as render() does for every other route.
+      if (state.extraHeaders) for (const [k, v] of Object.entries(state.extraHeaders)) if (!response.headers.has(k)) response.headers.set(k, v)
+    }
     // Routes and the error renderer stamp it when they build the response; reading
     // `response.headers` otherwise would make Bun materialise a Headers object per request.
     if (!state.correlationStamped) response.headers.set('x-correlation-id', state.correlationId)

@@ -57,25 +57,39 @@ function signingSummary(signature: AuthorityLookup | null) {
 }
 
 function summaries(unit: RegisterUnit, verdict: Verdict, s: Signals): { nb: string; en: string } {
-  if (verdict === 'fail') return { nb: `${unit.name} er slettet i Enhetsregisteret.`, en: `${unit.name} is deleted from the register.` }
+  if (unit.status === 'deleted') return { nb: `${unit.name} er slettet i Enhetsregisteret.`, en: `${unit.name} is deleted from the register.` }
   const distress: { nb: string; en: string }[] = []
   if (s.not_bankrupt === false) distress.push({ nb: 'er konkurs', en: 'is bankrupt' })
   if (s.not_under_dissolution === false) distress.push({ nb: 'er under avvikling', en: 'is being wound up' })
   if (s.not_forcibly_dissolved === false) distress.push({ nb: 'er under tvangsavvikling eller tvangsoppløsning', en: 'is under forced dissolution' })
-  const tail = distress.length > 0 ? { nb: ` Merk: selskapet ${distress.map((d) => d.nb).join(' og ')}.`, en: ` Note: the company ${distress.map((d) => d.en).join(' and ')}.` } : { nb: '', en: '' }
-  if (verdict === 'pass') return { nb: `${unit.name} er aktiv i Enhetsregisteret, og signaturrett er registrert.${tail.nb}`, en: `${unit.name} is active in the register and a signing rule is registered.${tail.en}` }
+  if (verdict === 'fail') {
+    return {
+      nb: `${unit.name} er ikke aktiv: selskapet ${distress.map((d) => d.nb).join(' og ')} ifølge Enhetsregisteret.`,
+      en: `${unit.name} is not active: the company ${distress.map((d) => d.en).join(' and ')} according to the register.`,
+    }
+  }
+  if (verdict === 'pass') return { nb: `${unit.name} er aktiv i Enhetsregisteret, og signaturrett er registrert.`, en: `${unit.name} is active in the register and a signing rule is registered.` }
   return {
-    nb: `${unit.name} er aktiv i Enhetsregisteret, men registrert signaturrett er ikke synlig.${tail.nb}`,
-    en: `${unit.name} is active in the register, but no registered signing rule is visible.${tail.en}`,
+    nb: `${unit.name} er aktiv i Enhetsregisteret, men registrert signaturrett er ikke synlig.`,
+    en: `${unit.name} is active in the register, but no registered signing rule is visible.`,
   }
 }
 
+/**
+ * Active = in the register and in no distress: bankruptcy and (forced) dissolution make a unit
+ * "not active" (spec: states, Verification status). The three distress signals still report the
+ * raw flags each; the verdict reads only `is_active` and `has_signing_authority_defined`.
+ */
+function isActive(unit: RegisterUnit): boolean {
+  return unit.status === 'active' && unit.bankrupt !== true && unit.under_dissolution !== true && unit.under_forced_dissolution !== true
+}
+
 export function verificationOf(unit: RegisterUnit, signature: AuthorityLookup | null, accounts: AccountsLookup | null, accountsRead: boolean) {
-  const active = unit.status === 'active'
+  const active = isActive(unit)
   const filed = accountsRead ? accountsSnapshotOf(unit.org_number, unit, accounts).has_filed_annual_accounts : unit.last_accounts_year !== null ? true : null
   const signals: Signals = {
     is_active: active,
-    has_signing_authority_defined: active ? signingDefined(signature) : null,
+    has_signing_authority_defined: unit.status === 'active' ? signingDefined(signature) : null,
     not_bankrupt: not(unit.bankrupt),
     not_under_dissolution: not(unit.under_dissolution),
     not_forcibly_dissolved: not(unit.under_forced_dissolution),

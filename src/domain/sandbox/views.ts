@@ -73,11 +73,14 @@ function sandboxObligation(o: ObligationEvaluation, next: Map<string, string | n
 function evaluate(c: SandboxCompany, date: LocalDate) {
   const facts = sandboxFacts(c)
   if (!facts) return { obligations: [], deadlines: [] }
-  const filed = new Set(c.filed.map(([rule, period]) => `${rule}|${period}`))
+  // Filings are visible with Tier 2 only, as in production (companySummary): a tier_1 company's
+  // deadlines never say `filed`.
+  const filed = new Set(c.tier_2 ? c.filed.map(([rule, period]) => `${rule}|${period}`) : [])
   const { deadlines } = companyDeadlines(facts, { fromDate: date, horizonMonths: HORIZON_MONTHS, filed: (rule, period) => filed.has(`${rule}|${period}`) })
-  // The next deadline of each obligation on or after the date: what `deadline_at` answers.
+  // The next deadline of each obligation still to meet on or after the date: what `deadline_at`
+  // answers. A period already filed is not the next deadline, even when its due day is still ahead.
   const next = new Map<string, string | null>()
-  for (const d of deadlines) if (d.due_at && d.filing_status !== 'overdue' && d.due_at.slice(0, 10) >= date && !next.has(d.obligation_id)) next.set(d.obligation_id, d.due_at)
+  for (const d of deadlines) if (d.due_at && d.filing_status === 'upcoming' && d.due_at.slice(0, 10) >= date && !next.has(d.obligation_id)) next.set(d.obligation_id, d.due_at)
   return { obligations: evaluateObligations(facts).map((o) => sandboxObligation(o, next)), deadlines: deadlines.map(sandboxDeadline) }
 }
 

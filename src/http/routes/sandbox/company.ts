@@ -20,19 +20,19 @@ export const sandboxCompanyHandlers = {
   }) satisfies Handler<OrgRoute<typeof S.KnobsQuery>>,
 
   getSandboxObligations: (async (ctx) => {
-    const p = await prelude(ctx, { timeTravel: true })
+    const p = await prelude(ctx)
     const c = sandboxOrg(p, ctx.params.org)
     return sandboxResponse(ctx.deps.clock.now(), p.state, sandboxObligations(c, p.date))
   }) satisfies Handler<OrgRoute<typeof S.TimeTravelQuery>>,
 
   getSandboxDeadlines: (async (ctx) => {
-    const p = await prelude(ctx, { timeTravel: true })
+    const p = await prelude(ctx)
     const c = sandboxOrg(p, ctx.params.org)
     return sandboxResponse(ctx.deps.clock.now(), p.state, sandboxDeadlines(c, p.date))
   }) satisfies Handler<OrgRoute<typeof S.TimeTravelQuery>>,
 
   getSandboxSummary: (async (ctx) => {
-    const p = await prelude(ctx, { timeTravel: true })
+    const p = await prelude(ctx)
     const c = sandboxOrg(p, ctx.params.org)
     return sandboxResponse(ctx.deps.clock.now(), p.state, sandboxSummary(c, p.date))
   }) satisfies Handler<OrgRoute<typeof S.TimeTravelQuery>>,

@@ -1,7 +1,7 @@
 /**
  * What every sandbox route does before it answers, in this order: the knobs that need the
- * synthetic bearer, the knob values, the injected latency, the injected failures, the reserved
- * and public-mirror organisations, and finally the company itself.
+ * synthetic bearer, the knob values, the injected latency, the injected failures, the public-mirror
+ * and reserved organisations, and finally the company itself.
  */
 import { AppError, validationError } from '../../../errors/app-error.ts'
 import type { ErrorCode } from '../../../errors/catalogue.ts'
@@ -28,16 +28,14 @@ function testKeyRequired(what: string): AppError {
   return new AppError('SANDBOX_TEST_KEY_REQUIRED', { extra: { knob: what, bearer_format: 'svc_sandbox_test_<suffix>' } })
 }
 
-export async function prelude(ctx: HandlerContext, opts: { timeTravel?: boolean } = {}): Promise<Prelude> {
+/** `as_of` reaches only the routes whose query schema has it (obligations, deadlines, summary); elsewhere it is 400 before this runs. */
+export async function prelude(ctx: HandlerContext): Promise<Prelude> {
   const state = ctx.state.sandbox!
   const caller = sandboxCaller(ctx.principal)
   const query = ctx.query as Knobs
   const simulate = ctx.request.headers.get('x-service-simulate')
   if (simulate !== null && !caller.synthetic) throw testKeyRequired('X-Service-Simulate')
-  if (query.as_of !== undefined) {
-    if (!opts.timeTravel) throw validationError([{ field: 'as_of', message: 'applies to obligations, deadlines and summary only' }])
-    if (!caller.synthetic) throw testKeyRequired('as_of')
-  }
+  if (query.as_of !== undefined && !caller.synthetic) throw testKeyRequired('as_of')
   const mockDate = checkDateKnob('mock_date', query.mock_date)
   const asOf = checkDateKnob('as_of', query.as_of)
   if (asOf) state.asOf = asOf
@@ -55,10 +53,13 @@ export async function prelude(ctx: HandlerContext, opts: { timeTravel?: boolean 
 }
 
 /**
- * The organisation a route is about: reserved error orgs answer their error, the public mirror
- * serves only its own org, and an unknown org is 404 on reads but 400 on write-side routes.
+ * The organisation a route is about: the public mirror serves only its own org, reserved error
+ * orgs answer their error, and an unknown org is 404 on reads but 400 on write-side routes.
  */
 export function sandboxOrg(p: Prelude, org: string): SandboxCompany {
+  // The public mirror serves one organisation, full stop: the reserved error orgs are "other
+  // nine-digit orgs" there too (spec: public mirror). Its callers rehearse failures with the knobs.
+  if (p.state.public && org !== PUBLIC_SANDBOX_ORG) throw new AppError('PUBLIC_SANDBOX_ORG_NOT_PERMITTED', { extra: { permitted_org_number: PUBLIC_SANDBOX_ORG } })
   const reserved = (RESERVED_ERROR_ORGS as Record<string, ErrorCode>)[org]
   if (reserved) {
     p.state.simulated = true
@@ -67,7 +68,6 @@ export function sandboxOrg(p: Prelude, org: string): SandboxCompany {
       extra: { reserved_org_number: org },
     })
   }
-  if (p.state.public && org !== PUBLIC_SANDBOX_ORG) throw new AppError('PUBLIC_SANDBOX_ORG_NOT_PERMITTED', { extra: { permitted_org_number: PUBLIC_SANDBOX_ORG } })
   const c = sandboxCompany(org)
   if (c) return c
   if (p.state.writeSide) throw validationError([{ field: 'org_number', message: 'is not a sandbox organisation; GET /api/v1/sandbox/fixtures lists them' }])

@@ -88,10 +88,12 @@ describe('every fixture company on every route', () => {
         expect(d.signals.is_active).toBe(false)
         return
       }
-      expect(d.signals.is_active).toBe(true)
+      // Bankruptcy and (forced) dissolution make a unit not active: the verdict is fail (spec: states).
+      const distressed = has(c, 'bankrupt') || has(c, 'under-dissolution') || has(c, 'forced-dissolution')
+      expect(d.signals.is_active).toBe(!distressed)
       const signing = has(c, 'sole-signing') || has(c, 'joint-signing') || has(c, 'free-text-rule')
       expect(d.signals.has_signing_authority_defined).toBe(signing ? true : null)
-      expect(d.verification_status).toBe(signing ? 'pass' : 'unknown')
+      expect(d.verification_status).toBe(distressed ? 'fail' : signing ? 'pass' : 'unknown')
       expect(d.signals.not_bankrupt).toBe(!has(c, 'bankrupt'))
       expect(d.signals.not_under_dissolution).toBe(!has(c, 'under-dissolution'))
       expect(d.signals.not_forcibly_dissolved).toBe(!has(c, 'forced-dissolution'))
