@@ -10,5 +10,8 @@ export async function sweepExpired(sql: Sql, now: Date): Promise<Record<string, 
     magic_links: await count(sql`delete from magic_links where expires_at < ${dayAgo} returning 1`),
     sessions: await count(sql`delete from sessions where expires_at < ${dayAgo} or ended_at < ${dayAgo} returning 1`),
     outbox_emails: await count(sql`delete from outbox_emails where created_at < ${dayAgo} returning 1`),
+    // A day's grace keeps APPROVAL_TOKEN_USED / _EXPIRED answerable for a late retry.
+    approval_tokens: await count(sql`delete from approval_tokens where expires_at < ${dayAgo} returning 1`),
+    sandbox_audit: await count(sql`delete from sandbox_audit where created_at < ${new Date(now.getTime() - 30 * 24 * 3600_000)} returning 1`),
   }
 }

@@ -1,0 +1,37 @@
+import { expect, test } from 'bun:test'
+import { sweepExpired } from '../../src/store/sweeps.ts'
+import { insertApprovalToken } from '../../src/store/approval-tokens.ts'
+import { appendSandboxAudit } from '../../src/store/sandbox-audit.ts'
+import { sha256Hex } from '../../src/lib/hash.ts'
+import { PINNED_NOW, testDatabase } from '../helpers.ts'
+
+const NOW = new Date(PINNED_NOW)
+const HOUR = 3600_000
+const ACTION = `act_${'b'.repeat(32)}`
+
+async function token(sql: Awaited<ReturnType<typeof testDatabase>>['sql'], expiresAt: Date): Promise<string> {
+  const createdAt = new Date(expiresAt.getTime() - 15 * 60_000)
+  return insertApprovalToken(sql, { namespace: `sandbox:${crypto.randomUUID()}`, tokenHash: sha256Hex(crypto.randomUUID()), orgNumber: '818000006', actionId: ACTION, createdAt, expiresAt })
+}
+
+test('approval tokens are deleted a day after they expire, not before', async () => {
+  const { sql } = await testDatabase()
+  const old = await token(sql, new Date(NOW.getTime() - 25 * HOUR))
+  const recent = await token(sql, new Date(NOW.getTime() - 23 * HOUR))
+  await sweepExpired(sql, NOW)
+  expect(await sql`select 1 from approval_tokens where id = ${old}`).toHaveLength(0)
+  expect(await sql`select 1 from approval_tokens where id = ${recent}`).toHaveLength(1)
+})
+
+test('sandbox audit rows are deleted thirty days after they were written', async () => {
+  const { sql } = await testDatabase()
+  const namespace = `sandbox:${crypto.randomUUID()}`
+  const row = (id: string) => ({ id, org_number: '818000006', occurred_at: NOW, action: 'approval_token.minted', initiated_by: 'sandbox_caller', details: {} })
+  const [oldId, newId] = [crypto.randomUUID(), crypto.randomUUID()]
+  await appendSandboxAudit(sql, namespace, row(oldId))
+  await appendSandboxAudit(sql, namespace, row(newId))
+  await sql`update sandbox_audit set created_at = ${new Date(NOW.getTime() - 31 * 24 * HOUR)} where id = ${oldId}`
+  await sql`update sandbox_audit set created_at = ${new Date(NOW.getTime() - 29 * 24 * HOUR)} where id = ${newId}`
+  await sweepExpired(sql, NOW)
+  expect((await sql<{ id: string }[]>`select id from sandbox_audit where namespace = ${namespace}`).map((r) => r.id)).toEqual([newId])
+})
