@@ -16,7 +16,9 @@ const server = await startServer('bench/servers/plikt.ts', { ADMIN_TOKEN: ADMIN,
 const base = `http://127.0.0.1:${server.port}`
 const h = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
 const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: h, body: JSON.stringify({ email: `mcp-bench-${Date.now()}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
-await fetch(`${base}/api/v1/admin/credits`, { method: 'POST', headers: h, body: JSON.stringify({ consumer_id: consumer, amount_ore: 500_000_000, reason: 'benchmark' }) })
+// The largest single credit the operator route takes: 2 million calls at 50 øre, more than a run makes.
+const credited = await fetch(`${base}/api/v1/admin/credits`, { method: 'POST', headers: h, body: JSON.stringify({ consumer_id: consumer, amount_ore: 100_000_000, reason: 'benchmark' }) })
+if (!credited.ok) throw new Error(`crediting the benchmark account failed: ${await credited.text()}`)
 const key = (await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: h, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
 
 function mcpRunner(tool: string, args: Record<string, unknown>) {
@@ -33,8 +35,13 @@ function mcpRunner(tool: string, args: Record<string, unknown>) {
 async function pair(restPath: string, tool: string, args: Record<string, unknown>) {
   const rest = `${base}${restPath}`
   const headers = { authorization: `Bearer ${key}` }
+  // One call fills the register cache while this process (which also runs the fixture register)
+  // is free: the load generator blocks it during a run.
+  const warm = await fetch(rest, { headers })
+  if (!warm.ok) throw new Error(`warming ${restPath} failed: ${warm.status} ${await warm.text()}`)
   await load({ url: rest, headers, seconds: 2, connections })
   const r = await load({ url: rest, headers, seconds, connections })
+  if (r.non2xx > 0) throw new Error(`REST ${restPath} answered ${r.non2xx} non-2xx responses: the run is void`)
   const mcp = mcpRunner(tool, args)
   mcp(2)
   const m = mcp(seconds)

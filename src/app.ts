@@ -3,7 +3,6 @@
  * nothing listens at import.
  */
 import { Elysia } from 'elysia'
-import type { TObject } from '@sinclair/typebox'
 import { allOperations, type Operation, type OperationId } from './operations.ts'
 import type { AppDeps, Handler, HandlerOutput, RequestState } from './http/context.ts'
 import type { Config } from './config.ts'
@@ -70,13 +69,24 @@ export const handlers: Record<OperationId, Handler<any>> = {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
+/** The numeric query parameters of an operation, found once (not per request). */
+const numericParams = new WeakMap<Operation, string[]>()
+
+function numericQuery(op: Operation): string[] {
+  let names = numericParams.get(op)
+  if (!names) {
+    const props = op.request.query?.properties ?? {}
+    names = Object.keys(props).filter((n) => ['integer', 'number'].includes((props[n] as { type?: string }).type ?? ''))
+    numericParams.set(op, names)
+  }
+  return names
+}
+
 /** Query strings arrive as text; numeric parameters are converted before validation sees them. */
-function coerceQuery(schema: TObject | undefined, query: Record<string, unknown>): void {
-  if (!schema) return
-  for (const [name, prop] of Object.entries(schema.properties)) {
+function coerceQuery(op: Operation, query: Record<string, unknown>): void {
+  for (const name of numericQuery(op)) {
     const v = query[name]
-    const type = (prop as { type?: string }).type
-    if (typeof v === 'string' && (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(v)) query[name] = Number(v)
+    if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) query[name] = Number(v)
   }
 }
 
@@ -113,7 +123,7 @@ function prepare(op: Operation, ctx: { request: Request; query: Record<string, u
   if (op.format === 'sandbox') {
     state.sandbox = { writeSide: op.method === 'POST', public: op.path.startsWith(PUBLIC_PREFIX), asOf: null, simulated: false, tokenConsumed: false }
   }
-  coerceQuery(op.request.query, ctx.query)
+  coerceQuery(op, ctx.query)
   return state
 }
 

@@ -8,7 +8,8 @@ import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 
 const db = await openEmbedded(null)
 await migrate(db.sql, await loadMigrations())
-const config = loadConfig({ PORT: process.env.PORT ?? '0', ADMIN_TOKEN: process.env.ADMIN_TOKEN, TRUST_PROXY: 'true' })
+const { PORT, ADMIN_TOKEN, BRREG_BASE_URL, NORGES_BANK_BASE_URL } = process.env
+const config = loadConfig({ PORT: PORT ?? '0', ADMIN_TOKEN, TRUST_PROXY: 'true', BRREG_BASE_URL, NORGES_BANK_BASE_URL })
 const fetch = createHandler(composeDeps({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger: createLogger('error') }))
 const server = Bun.serve({ port: config.port, hostname: '127.0.0.1', fetch })
 console.log(`ready ${server.port}`)

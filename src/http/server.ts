@@ -59,8 +59,12 @@ type Server = { requestIP(request: Request): { address: string } | null }
 
 function clientIp(request: Request, server: Server | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
+    const header = request.headers.get('x-forwarded-for')
+    if (header) {
+      const comma = header.indexOf(',')
+      const forwarded = (comma === -1 ? header : header.slice(0, comma)).trim()
+      if (forwarded) return forwarded
+    }
   }
   return server?.requestIP(request)?.address ?? 'unknown'
 }
@@ -110,7 +114,7 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
     // Routes and the error renderer stamp it when they build the response; reading
     // `response.headers` otherwise would make Bun materialise a Headers object per request.
     if (!state.correlationStamped) response.headers.set('x-correlation-id', state.correlationId)
-    deps.logger.info('request', {
+    if (deps.logger.enabled('info')) deps.logger.info('request', {
       method: request.method,
       route: state.route,
       status: response.status,

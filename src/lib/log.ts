@@ -10,6 +10,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void
   warn(msg: string, fields?: Record<string, unknown>): void
   error(msg: string, fields?: Record<string, unknown>): void
+  /** whether a line of this level would be written: lets a hot path skip building its fields */
+  enabled(level: LogLevel): boolean
 }
 
 const SECRET_FIELD = /(authorization|password|secret|token|api_?key|fnr|cookie)/i
@@ -33,5 +35,6 @@ export function createLogger(
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
+    enabled: (lvl) => ORDER[lvl] >= ORDER[level],
   }
 }

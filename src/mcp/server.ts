@@ -44,13 +44,14 @@ function visibleTools(principal: Principal): Tool[] {
   return TOOLS.filter((t) => t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope))
 }
 
-function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}, sandbox: SandboxState | null = null) {
+function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}, sandbox: SandboxState | null = null, hash?: string) {
   return {
     result,
     justification,
     metadata,
     // Sandbox answers carry the sandbox `_meta` (no hash, no snapshot), as on the sandbox routes.
-    _meta: sandbox ? sandboxMeta(now, sandbox) : buildMeta(meta, now, failed ? undefined : responseHash(result)),
+    // A memoised REST answer brings its hash: canonicalising a large result per call costs more than the rest of the call.
+    _meta: sandbox ? sandboxMeta(now, sandbox) : buildMeta(meta, now, failed ? undefined : (hash ?? responseHash(result))),
   }
 }
 
@@ -124,8 +125,8 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
       const limits = principal.kind === 'key' ? tierLimits(`key:${principal.keyId}`, principal.tier) : []
-      const { result, justification, meta } = tool.operation.costOre > 0 ? await metered(tool.operation, state, deps, limits, run, () => false) : await run()
-      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta)
+      const { result, justification, meta, hash } = tool.operation.costOre > 0 ? await metered(tool.operation, state, deps, limits, run, () => false) : await run()
+      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta, null, hash)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)

@@ -38,6 +38,8 @@ interface ToolOutput {
   justification: string
   /** provenance for `_meta` (served_from, data_freshness, source_snapshot_id …) */
   meta?: MetaInput
+  /** `response_hash` of `result` when the REST twin already computed it (memoised answers) */
+  hash?: string
 }
 
 export interface Tool {
@@ -209,7 +211,7 @@ function companyTool(name: string, id: keyof typeof companyHandlers, input: TSch
       const req = toRequest(args)
       const handler = companyHandlers[id] as Handler<any>
       const out = (await handler({ params: req.params ?? {}, query: req.query ?? {}, body: req.body, request: new Request('http://mcp.invalid/'), deps: ctx.deps, state: ctx.state, now: ctx.now, principal: ctx.principal })) as HandlerOutput
-      return { result: out.data, meta: out.meta ?? {}, justification }
+      return { result: out.data, meta: out.meta ?? {}, justification, ...(out.precomputed ? { hash: out.precomputed.hash } : {}) }
     },
   }
 }

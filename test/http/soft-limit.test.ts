@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { softLimit } from '../../src/http/pipeline.ts'
+import { AppError } from '../../src/errors/app-error.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { freshIp, signIn } from '../access-helpers.ts'
 
@@ -37,4 +39,13 @@ test('account writes are limited to 30 an hour per account: then 429 RATE_LIMITE
   const res = await app.send('POST', '/api/v1/account/keys', {}, headers)
   expect(res.status).toBe(429)
   expect((await res.json()).error_code).toBe('RATE_LIMITED')
+})
+
+test('the per-IP count stays exact enough at scale: 60 000 other addresses do not push one address over the limit early', () => {
+  const now = new Date('2031-05-05T12:00:30Z') // a minute of its own
+  for (let i = 0; i < 60_000; i++) softLimit(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, now)
+  for (let i = 0; i < 1000; i++) softLimit('192.0.2.7', now)
+  expect(() => softLimit('192.0.2.7', now)).toThrow(AppError)
+  // the next minute starts from zero
+  expect(() => softLimit('192.0.2.7', new Date('2031-05-05T12:01:00Z'))).not.toThrow()
 })

@@ -9,6 +9,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { connectMcp, toolBody } from './client.ts'
 import { byScenario } from '../../fixtures/data/companies.ts'
 import { readBalance } from '../../src/store/credits.ts'
+import { canonicalJson } from '../../src/lib/canonical-json.ts'
+import { sha256Hex } from '../../src/lib/hash.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
 
@@ -104,6 +106,19 @@ describe('company tools', () => {
     const rest = await app.get(`/api/v1/company/${POSTEN}/summary`, { headers: { ...bearer(k.key), ...freshIp() } })
     expect(rest.status).toBe(200)
     expect(r.result).toEqual((await rest.json()).data)
+    await client.close()
+  })
+
+  test('_meta.response_hash is the sha256 of the canonical result, and equals the REST twin’s', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    for (const name of ['get_company_summary', 'get_company_obligations', 'get_company_verification']) {
+      const r = body(await client.callTool({ name, arguments: { org_number: POSTEN } }))
+      expect([name, r._meta.response_hash]).toEqual([name, `sha256:${sha256Hex(canonicalJson(r.result))}`])
+    }
+    const mcpSummary = body(await client.callTool({ name: 'get_company_summary', arguments: { org_number: POSTEN } }))
+    const rest = (await (await app.get(`/api/v1/company/${POSTEN}/summary`, { headers: { ...bearer(k.key), ...freshIp() } })).json()) as { _meta: { response_hash: string } }
+    expect(mcpSummary._meta.response_hash).toBe(rest._meta.response_hash)
     await client.close()
   })
 
