@@ -5,12 +5,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import { AppError } from '../errors/app-error.ts'
-import { accountsSnapshot } from '../domain/company/accounts.ts'
-import { signingAuthority } from '../domain/company/authority.ts'
-import { verifyCompany } from '../domain/company/verify.ts'
-import { sandboxReads } from '../domain/sandbox/reads.ts'
-import { sandboxContext, sandboxDeadlines, sandboxObligations, sandboxSummary } from '../domain/sandbox/views.ts'
-import type { SandboxCompany } from '../../fixtures/sandbox/companies.ts'
+import { sandboxAnswer, type SandboxAnswer } from '../domain/sandbox/answers.ts'
 import { SANDBOX_TODAY, type SandboxState } from '../http/sandbox.ts'
 import { sandboxOrg } from '../http/routes/sandbox/prelude.ts'
 import type { Tool } from './tools.ts'
@@ -21,18 +16,15 @@ export const SandboxToolInput = Type.Object(
   { additionalProperties: false },
 )
 
-/** By the REST twin's `sandboxMirror`: what the sandbox answers for it. */
-const MIRRORS: Record<string, (c: SandboxCompany) => unknown> = {
-  getSandboxContext: (c) => sandboxContext(c),
-  getSandboxSummary: (c) => sandboxSummary(c, SANDBOX_TODAY),
-  getSandboxObligations: (c) => sandboxObligations(c, SANDBOX_TODAY),
-  getSandboxDeadlines: (c) => sandboxDeadlines(c, SANDBOX_TODAY),
-  getSandboxVerification: async (c) => (await verifyCompany(sandboxReads, c.org_number)).data,
-  getSandboxAuthority: async (c) => {
-    const { coded_authority: _absentInSandbox, ...data } = (await signingAuthority(sandboxReads, c.org_number)).data
-    return data
-  },
-  getSandboxAccounts: async (c) => (await accountsSnapshot(sandboxReads, c.org_number)).data,
+/** By the REST twin's `sandboxMirror`: which sandbox answer it is. */
+const MIRRORS: Record<string, SandboxAnswer> = {
+  getSandboxContext: 'context',
+  getSandboxSummary: 'summary',
+  getSandboxObligations: 'obligations',
+  getSandboxDeadlines: 'deadlines',
+  getSandboxVerification: 'verify',
+  getSandboxAuthority: 'authority',
+  getSandboxAccounts: 'accounts',
 }
 
 export function hasSandboxMirror(tool: Tool): boolean {
@@ -47,7 +39,7 @@ export async function runSandboxTool(tool: Tool, args: { org_number: string }, n
   if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
   const company = sandboxOrg({ state, namespace, date: SANDBOX_TODAY }, args.org_number)
   return {
-    result: await MIRRORS[tool.operation.sandboxMirror!]!(company),
+    result: await sandboxAnswer(MIRRORS[tool.operation.sandboxMirror!]!, company, SANDBOX_TODAY),
     justification: `Sandbox: synthetic data for ${company.org_number}, computed by the production rulebook and checks; nothing is real.`,
   }
 }
