@@ -69,12 +69,17 @@ export function sandboxPlan(c: SandboxCompany, input: ActionInput, date: LocalDa
   }
 }
 
-export async function mintSandboxApproval(sql: Sql, namespace: string, org: string, actionId: string, now: Date) {
+/**
+ * The token lives on the real clock (an agent needs real minutes); its audit row, like every
+ * sandbox audit row, is dated on the sandbox's pinned clock (the effective date), so the trail and
+ * the receipts tell one timeline.
+ */
+export async function mintSandboxApproval(sql: Sql, namespace: string, org: string, actionId: string, now: Date, date: LocalDate) {
   const minted = await mintApprovalToken(sql, { namespace, org_number: org, action_id: actionId }, now)
   await appendSandboxAudit(sql, namespace, {
     id: crypto.randomUUID(),
     org_number: org,
-    occurred_at: now,
+    occurred_at: effectiveInstant(date),
     action: 'approval_token.minted',
     initiated_by: 'sandbox_caller',
     details: { action_id: actionId, expires_at: osloTimestamp(minted.expires_at) },
@@ -142,7 +147,7 @@ export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute
   x.onConsumed()
 
   const audit = (action: string, id: string, details: Record<string, string | number | boolean | null>) =>
-    appendSandboxAudit(sql, x.namespace, { id, org_number: c.org_number, occurred_at: x.now, action, initiated_by: 'sandbox_caller', details: { action_id: actionId, period: x.input.period, ...details } })
+    appendSandboxAudit(sql, x.namespace, { id, org_number: c.org_number, occurred_at: effectiveInstant(x.date), action, initiated_by: 'sandbox_caller', details: { action_id: actionId, period: x.input.period, ...details } })
   if (revenueOf(x.input) === MAGIC_VAT.governmentRejects) {
     await audit('submit_mva_failed', crypto.randomUUID(), { error_code: 'GOVERNMENT_VALIDATION_REJECTED' })
     throw new AppError('GOVERNMENT_VALIDATION_REJECTED', {

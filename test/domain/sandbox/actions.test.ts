@@ -122,13 +122,13 @@ test('a plan’s action id is the content’s, and its steps use the base path g
 })
 
 describe('minting in the sandbox', () => {
-  test('records approval_token.minted in the namespace at now, with the expiry in Oslo time', async () => {
+  test('records approval_token.minted in the namespace at the effective instant, with the real expiry in Oslo time', async () => {
     const { sql } = await testDatabase()
     const namespace = ns()
-    const minted = await mintSandboxApproval(sql, namespace, '818000006', actionIdOf(vat()), NOW)
+    const minted = await mintSandboxApproval(sql, namespace, '818000006', actionIdOf(vat()), NOW, '2026-01-01')
     expect(minted.expires_at).toBe('2026-03-14T10:45:00.000+01:00')
     const rows = await sandboxAuditFor(sql, namespace, '818000006')
-    expect(rows.map((r) => [r.action, r.occurred_at.toISOString(), r.details])).toEqual([['approval_token.minted', NOW.toISOString(), { action_id: actionIdOf(vat()), expires_at: '2026-03-14T10:45:00.000+01:00' }]])
+    expect(rows.map((r) => [r.action, r.occurred_at.toISOString(), r.details])).toEqual([['approval_token.minted', '2025-12-31T23:00:00.000Z', { action_id: actionIdOf(vat()), expires_at: '2026-03-14T10:45:00.000+01:00' }]])
   })
 })
 

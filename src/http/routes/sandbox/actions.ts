@@ -19,7 +19,7 @@ export const sandboxActionHandlers = {
   createSandboxApprovalToken: (async (ctx) => {
     const p = await prelude(ctx)
     const c = sandboxOrg(p, ctx.body.org_number)
-    const data = await mintSandboxApproval(ctx.deps.sql, p.namespace, c.org_number, ctx.body.action_id, ctx.deps.clock.now())
+    const data = await mintSandboxApproval(ctx.deps.sql, p.namespace, c.org_number, ctx.body.action_id, ctx.deps.clock.now(), p.date)
     return sandboxResponse(ctx.deps.clock.now(), p.state, data, { status: 201 })
   }) satisfies Handler<{ query: typeof S.KnobsQuery; body: typeof S.ApprovalTokenBody }>,
 

@@ -574,6 +574,14 @@ describe('namespaces and the audit trail', () => {
     expect(row).toMatchObject({ id: data.receipt.audit_log_id, details: { receipt_id: data.receipt.altinn_receipt_id, period: '2026-T1', filed_late: false } })
   })
 
+  test('the submission’s audit row is dated at the receipt’s timestamp (the sandbox’s pinned clock)', async () => {
+    const h = as()
+    const { data } = await file(app, vat(), h)
+    const rows = await ownAudit(app, HEALTHY_ORG, h)
+    expect(rows.find((r) => r.action === 'submit_mva')!.timestamp).toBe(data.receipt.timestamp)
+    expect(rows.find((r) => r.action === 'approval_token.minted')!.timestamp).toBe(data.receipt.timestamp)
+  })
+
   test('a magic rejection writes submit_mva_failed and no submit_mva', async () => {
     const h = as()
     const body = vat({}, { total_revenue_nok: 99_999_999 })
