@@ -11,7 +11,7 @@ import { sandboxCompany, SANDBOX_COMPANIES, type SandboxCompany, type Signer } f
 import type { CompanyReads, Sourced } from '../sources.ts'
 
 /** Every sandbox answer is "as of" this instant: the data never changes (spec: Sandbox `_meta`). */
-export const SANDBOX_DATA_AS_OF = new Date('2026-01-01T00:00:00+01:00')
+const SANDBOX_DATA_AS_OF = new Date('2026-01-01T00:00:00+01:00')
 
 const ORG_FORMS = { AS: 'Aksjeselskap', ENK: 'Enkeltpersonforetak' } as const
 const ROLE_NAMES: Record<string, string> = {
@@ -143,13 +143,6 @@ function accounts(c: SandboxCompany): AccountsLookup {
       annual_result: a.annual_result,
     },
   }
-}
-
-/** A company the sandbox knows, or COMPANY_NOT_FOUND. */
-export function requireSandboxCompany(org: string): SandboxCompany {
-  const c = sandboxCompany(org)
-  if (!c) throw new AppError('COMPANY_NOT_FOUND', { context: { org_number: org } })
-  return c
 }
 
 export const sandboxReads: CompanyReads = {

@@ -15,7 +15,7 @@ import { registerUnitOf, sandboxReads } from './reads.ts'
 /** The sandbox has no horizon knob: deadlines cover twelve months after the effective date. */
 const HORIZON_MONTHS = 12
 
-export type SandboxTier = 'tier_1' | 'tier_1_2'
+type SandboxTier = 'tier_1' | 'tier_1_2'
 
 export const tierOf = (c: SandboxCompany): SandboxTier => (c.tier_2 ? 'tier_1_2' : 'tier_1')
 
