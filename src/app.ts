@@ -120,9 +120,8 @@ function prepare(op: Operation, ctx: { request: Request; query: Record<string, u
   const state = stateOf(ctx.request)
   state.route = op.path
   state.format = op.format
-  if (op.format === 'sandbox') {
-    state.sandbox = { writeSide: op.method === 'POST', public: op.path.startsWith(PUBLIC_PREFIX), asOf: null, simulated: false, tokenConsumed: false }
-  }
+  // The edge (http/server.ts) sets it for every sandbox path; this covers the app used without the edge.
+  if (op.format === 'sandbox') state.sandbox ??= { writeSide: op.method === 'POST', public: op.path.startsWith(PUBLIC_PREFIX), asOf: null, simulated: false, tokenConsumed: false }
   coerceQuery(op, ctx.query)
   return state
 }
