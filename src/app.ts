@@ -40,7 +40,7 @@ import { toolHandlers } from './http/routes/v1/tools.ts'
 import { sandboxCompanyHandlers } from './http/routes/sandbox/company.ts'
 import { sandboxActionHandlers } from './http/routes/sandbox/actions.ts'
 import { sandboxFixtureHandlers } from './http/routes/sandbox/fixtures.ts'
-import { PUBLIC_PREFIX } from './http/sandbox.ts'
+import { sandboxState } from './http/sandbox.ts'
 
 const sandboxHandlers = { ...sandboxFixtureHandlers, ...sandboxCompanyHandlers, ...sandboxActionHandlers }
 type SandboxId = keyof typeof sandboxHandlers
@@ -121,7 +121,7 @@ function prepare(op: Operation, ctx: { request: Request; query: Record<string, u
   state.route = op.path
   state.format = op.format
   // The edge (http/server.ts) sets it for every sandbox path; this covers the app used without the edge.
-  if (op.format === 'sandbox') state.sandbox ??= { writeSide: op.method === 'POST', public: op.path.startsWith(PUBLIC_PREFIX), asOf: null, simulated: false, tokenConsumed: false }
+  if (op.format === 'sandbox') state.sandbox ??= sandboxState(op.method, op.path)
   coerceQuery(op, ctx.query)
   return state
 }

@@ -58,6 +58,8 @@ export interface RequestState {
   extraHeaders: Record<string, string> | null
   /** a metered call's limits, counted together with the charge in one commit */
   deferredLimits: Limit[] | null
+  /** set by a handler once something irreversible happened (an approval token spent): a failure from then on is final, and an Idempotency-Key replays it */
+  failureIsFinal: boolean
 }
 
 type In<S, Fallback> = S extends TSchema ? Static<S> : Fallback

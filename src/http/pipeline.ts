@@ -246,9 +246,9 @@ export async function execute(
     if (claimed) await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await response.clone().text())
     return response
   } catch (e) {
-    if (claimed && e instanceof AppError && state.sandbox?.tokenConsumed) {
-      // The approval token is spent, so this failure is final: a retry with the key hears it again
-      // instead of a confusing APPROVAL_TOKEN_USED.
+    if (claimed && e instanceof AppError && state.failureIsFinal) {
+      // Something irreversible happened (an approval token was spent): a retry with the key hears
+      // this answer again instead of a confusing APPROVAL_TOKEN_USED.
       const response = renderError('APP', e, request, deps)
       await idem.complete(deps.sql, claimed.scope, claimed.key, response.status, await response.clone().text())
       return response

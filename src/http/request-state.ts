@@ -21,6 +21,7 @@ export function beginRequest(request: Request): RequestState {
     principal: { kind: 'anonymous' },
     extraHeaders: null,
     deferredLimits: null,
+    failureIsFinal: false,
   }
   ;(request as WithState)[STATE] = state
   return state

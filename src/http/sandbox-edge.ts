@@ -11,7 +11,7 @@
  *   an agent stuck retrying the same call looks like. `Retry-After` is the rest of the window.
  */
 import { AppError } from '../errors/app-error.ts'
-import { PUBLIC_PREFIX, SANDBOX_PREFIX } from './sandbox.ts'
+import { SANDBOX_PREFIX } from './sandbox.ts'
 
 export const PUBLIC_BODY_LIMIT_BYTES = 32 * 1024
 
@@ -29,7 +29,6 @@ const PREFLIGHT_HEADERS = {
 }
 
 export const isSandboxPath = (path: string) => path === SANDBOX_PREFIX || path.startsWith(`${SANDBOX_PREFIX}/`)
-export const isPublicSandboxPath = (path: string) => path === PUBLIC_PREFIX || path.startsWith(`${PUBLIC_PREFIX}/`)
 
 export function preflight(): Response {
   return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS })

@@ -4,8 +4,8 @@
  * themselves come from domain/sandbox, which runs the production domain over synthetic data.
  */
 import { AppError, validationError } from '../errors/app-error.ts'
-import { CATALOGUE, type ErrorCode } from '../errors/catalogue.ts'
-import { docsUrl } from '../errors/registry.ts'
+import type { ErrorCode } from '../errors/catalogue.ts'
+import { errorBody } from './envelope.ts'
 import { explain } from '../errors/explain.ts'
 import { osloTimestamp } from '../lib/oslo-time.ts'
 import { SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
@@ -28,6 +28,13 @@ export interface SandboxState {
 
 export const SANDBOX_PREFIX = '/api/v1/sandbox'
 export const PUBLIC_PREFIX = '/api/v1/sandbox/public'
+
+const isPublicSandboxPath = (path: string) => path === PUBLIC_PREFIX || path.startsWith(`${PUBLIC_PREFIX}/`)
+
+/** A sandbox request's state before anything happened: write-side by method, public by path. */
+export function sandboxState(method: string, path: string): SandboxState {
+  return { writeSide: method === 'POST', public: isPublicSandboxPath(path), asOf: null, simulated: false, tokenConsumed: false }
+}
 
 /** The instant every sandbox answer is as of, and the date the sandbox takes as today. */
 export const SANDBOX_PINNED = '2026-01-01T00:00:00+01:00'
@@ -88,29 +95,18 @@ const SHORT_BODY: ErrorCode[] = ['AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNA
 
 export function sandboxErrorResponse(err: AppError, now: Date, baseUrl: string, s: SandboxState | null, correlationId: string): Response {
   const headers = new Headers({ 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...err.options.headers })
-  const x = explain(err.code, err.options.context)
   if (SHORT_BODY.includes(err.code)) {
-    return new Response(JSON.stringify({ success: false, error_code: err.code, message: x.summary_en }), { status: err.status, headers })
+    return new Response(JSON.stringify({ success: false, error_code: err.code, message: explain(err.code, err.options.context).summary_en }), { status: err.status, headers })
   }
-  const entry = CATALOGUE[err.code]
-  const body = {
-    success: false,
-    error_code: err.code,
-    explanation: err.options.details ? { ...x, details: err.options.details } : x,
-    retryable: entry.retryable,
-    fix_hint: entry.fix_hint_en,
-    fix_hint_en: entry.fix_hint_en,
-    docs_url: docsUrl(baseUrl, err.code),
-    ...err.options.extra,
-    ...(s?.writeSide
-      ? {
-          execution_guarantee: EXECUTION_GUARANTEE,
-          outcome: { submitted: false, status: s.tokenConsumed ? 'rejected' : 'not_attempted', approval_token_consumed: s.tokenConsumed },
-        }
-      : {}),
-    _meta: sandboxMeta(now, s),
-  }
-  return new Response(JSON.stringify(body), { status: err.status, headers })
+  // Production's error body, with the sandbox `_meta` and, on write-side routes, what happened.
+  const { _meta: _production, ...body } = errorBody(err, now, baseUrl)
+  const writeSide = s?.writeSide
+    ? {
+        execution_guarantee: EXECUTION_GUARANTEE,
+        outcome: { submitted: false, status: s.tokenConsumed ? 'rejected' : 'not_attempted', approval_token_consumed: s.tokenConsumed },
+      }
+    : {}
+  return new Response(JSON.stringify({ ...body, ...writeSide, _meta: sandboxMeta(now, s) }), { status: err.status, headers })
 }
 
 /** `simulate_error` → the code it injects and, for the last four, what the government side said. */

@@ -6,8 +6,8 @@ import { AppError } from '../errors/app-error.ts'
 import type { AppDeps } from './context.ts'
 import { errorResponse } from './envelope.ts'
 import { beginRequest, shareState } from './request-state.ts'
-import { sandboxErrorResponse } from './sandbox.ts'
-import { CORS_HEADERS, isPublicSandboxPath, isSandboxPath, preflight, PUBLIC_BODY_LIMIT_BYTES, PublicSandboxGuard } from './sandbox-edge.ts'
+import { sandboxErrorResponse, sandboxState } from './sandbox.ts'
+import { CORS_HEADERS, isSandboxPath, preflight, PUBLIC_BODY_LIMIT_BYTES, PublicSandboxGuard } from './sandbox-edge.ts'
 
 export const BODY_LIMIT_BYTES = 256 * 1024
 
@@ -77,9 +77,9 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
     // A substring test first: most requests are not for the sandbox and need no URL parse.
     const path = request.url.includes('/api/v1/sandbox') ? new URL(request.url).pathname : ''
     const sandbox = isSandboxPath(path)
-    const publicMirror = sandbox && isPublicSandboxPath(path)
     if (sandbox && request.method === 'OPTIONS') return preflight()
-    if (sandbox) state.sandbox = { writeSide: request.method === 'POST', public: publicMirror, asOf: null, simulated: false, tokenConsumed: false }
+    if (sandbox) state.sandbox = sandboxState(request.method, path)
+    const publicMirror = state.sandbox?.public === true
     let admitted = false
     let response: Response
     try {

@@ -4,35 +4,25 @@
  * SANDBOX_TOOL_UNAVAILABLE; keyless tools behave as they do without a key.
  */
 import { Type } from '@sinclair/typebox'
+import { SandboxOrg } from '../schemas/sandbox.ts'
 import { AppError } from '../errors/app-error.ts'
 import { sandboxAnswer, type SandboxAnswer } from '../domain/sandbox/answers.ts'
 import { SANDBOX_TODAY, type SandboxState } from '../http/sandbox.ts'
 import { sandboxOrg } from '../http/routes/sandbox/prelude.ts'
+import { ANSWER_BY_OPERATION } from '../http/routes/sandbox/company.ts'
 import type { Tool } from './tools.ts'
 
 /** Sandbox org numbers skip MOD-11 (the reserved 999000XXX series fails it on purpose). */
 export const SandboxToolInput = Type.Object(
-  { org_number: Type.String({ pattern: '^[0-9]{9}$' }), horizon_months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'ignored by the sandbox' })) },
+  { org_number: SandboxOrg, horizon_months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'ignored by the sandbox' })) },
   { additionalProperties: false },
 )
 
 /** By the REST twin's `sandboxMirror`: which sandbox answer it is. */
-const MIRRORS: Record<string, SandboxAnswer> = {
-  getSandboxContext: 'context',
-  getSandboxSummary: 'summary',
-  getSandboxObligations: 'obligations',
-  getSandboxDeadlines: 'deadlines',
-  getSandboxVerification: 'verify',
-  getSandboxAuthority: 'authority',
-  getSandboxAccounts: 'accounts',
-}
+const MIRRORS: Record<string, SandboxAnswer> = ANSWER_BY_OPERATION
 
 export function hasSandboxMirror(tool: Tool): boolean {
   return tool.operation.sandboxMirror !== null && tool.operation.sandboxMirror in MIRRORS
-}
-
-export function sandboxToolState(): SandboxState {
-  return { writeSide: false, public: false, asOf: null, simulated: false, tokenConsumed: false }
 }
 
 export async function runSandboxTool(tool: Tool, args: { org_number: string }, namespace: string, state: SandboxState): Promise<{ result: unknown; justification: string }> {

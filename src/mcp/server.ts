@@ -25,8 +25,8 @@ import type { AppDeps, RequestState } from '../http/context.ts'
 import { jsonSchema } from '../http/openapi.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
 import { TOOLS, type Tool } from './tools.ts'
-import { hasSandboxMirror, runSandboxTool, SandboxToolInput, sandboxToolState } from './sandbox.ts'
-import { sandboxMeta, sandboxPrincipal, type SandboxState } from '../http/sandbox.ts'
+import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
+import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, type SandboxState } from '../http/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 
 /** The tool manifest's version; `initialize` reports it as the server version. */
@@ -96,7 +96,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
     const now = deps.clock.now()
     const args = req.params.arguments ?? {}
-    const sandbox = principal.kind === 'sandbox' ? sandboxToolState() : null
+    const sandbox = principal.kind === 'sandbox' ? sandboxState('GET', SANDBOX_PREFIX) : null
     try {
       if (principal.kind === 'sandbox') {
         await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)

@@ -96,13 +96,3 @@ export function parsePeriod(actionType: ActionType, period: string): PeriodParse
 export function periodDeadline(p: ParsedPeriod): LocalDate {
   return p.deadline.due
 }
-
-/** Whether the period is over by `date`: filing for a period still running is premature. */
-export function periodEndedBefore(p: ParsedPeriod, date: LocalDate): boolean {
-  return p.deadline.period.end < date
-}
-
-/** `filed_late`: filed on an Oslo date after the deadline (filing on the deadline day is on time). */
-export function isFiledLate(p: ParsedPeriod, filedOn: LocalDate): boolean {
-  return filedOn > p.deadline.due
-}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { isFiledLate, parsePeriod, periodDeadline, periodEndedBefore, type ActionType, type ParsedPeriod } from '../../../src/domain/actions/period.ts'
+import { parsePeriod, periodDeadline, type ActionType, type ParsedPeriod } from '../../../src/domain/actions/period.ts'
 
 function parsed(action: ActionType, label: string): ParsedPeriod {
   const r = parsePeriod(action, label)
@@ -82,23 +82,5 @@ describe('invalid periods', () => {
   test('an unknown action type is reported on action_type', () => {
     const r = parsePeriod('skattemelding' as ActionType, '2026-01')
     expect(r).toEqual({ ok: false, details: [{ field: 'action_type', message: 'must be one of mva_melding, a_melding' }] })
-  })
-})
-
-describe('lateness', () => {
-  test('filing on the deadline day is on time, the day after is late', () => {
-    const p = parsed('mva_melding', '2026-T1')
-    expect(isFiledLate(p, '2026-04-10')).toBe(false)
-    expect(isFiledLate(p, '2026-04-11')).toBe(true)
-  })
-
-  test('a shifted deadline counts: filing on the Monday after a Saturday deadline is on time', () => {
-    expect(isFiledLate(parsed('mva_melding', '2026-T4'), '2026-10-12')).toBe(false)
-  })
-
-  test('a period has ended before a date only once its last day is behind it', () => {
-    const p = parsed('a_melding', '2026-02')
-    expect(periodEndedBefore(p, '2026-02-28')).toBe(false)
-    expect(periodEndedBefore(p, '2026-03-01')).toBe(true)
   })
 })

@@ -38,6 +38,7 @@ export const sandboxActionHandlers = {
       now: ctx.deps.clock.now(),
       onConsumed: () => {
         p.state.tokenConsumed = true
+        ctx.state.failureIsFinal = true
       },
     })
     return sandboxResponse(ctx.deps.clock.now(), p.state, data, { top: { _sandbox_marker: SANDBOX_MARKER } })

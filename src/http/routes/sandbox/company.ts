@@ -17,14 +17,21 @@ function answer(kind: SandboxAnswer) {
   }) satisfies Handler<OrgRoute>
 }
 
+/** Which answer each sandbox company operation serves (also what MCP tools with a sandbox mirror serve). */
+export const ANSWER_BY_OPERATION = {
+  getSandboxContext: 'context',
+  getSandboxObligations: 'obligations',
+  getSandboxDeadlines: 'deadlines',
+  getSandboxSummary: 'summary',
+  getSandboxVerification: 'verify',
+  getSandboxAuthority: 'authority',
+  getSandboxAccounts: 'accounts',
+} as const satisfies Record<string, SandboxAnswer>
+
+type AnswerOperation = keyof typeof ANSWER_BY_OPERATION
+
 export const sandboxCompanyHandlers = {
-  getSandboxContext: answer('context'),
-  getSandboxObligations: answer('obligations'),
-  getSandboxDeadlines: answer('deadlines'),
-  getSandboxSummary: answer('summary'),
-  getSandboxVerification: answer('verify'),
-  getSandboxAuthority: answer('authority'),
-  getSandboxAccounts: answer('accounts'),
+  ...(Object.fromEntries(Object.entries(ANSWER_BY_OPERATION).map(([id, kind]) => [id, answer(kind)])) as Record<AnswerOperation, ReturnType<typeof answer>>),
 
   getSandboxAudit: (async (ctx) => {
     const p = await prelude(ctx)
