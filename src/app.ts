@@ -9,9 +9,10 @@ import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
-import { admit, execute, isPublic, softLimit } from './http/pipeline.ts'
+import { admit, execute, isPublic, keyRefusal, softLimit } from './http/pipeline.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
 import { createVerifier } from './domain/access/oauth.ts'
+import { KeyCache } from './domain/access/key-cache.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
@@ -128,7 +129,12 @@ function prepare(op: Operation, ctx: { request: Request; query: Record<string, u
 
 export function createApp(deps: AppDeps, extension?: Extension) {
   const app = new Elysia({ normalize: false })
-  app.onError(({ code, error, request }) => renderError(code, error, request, deps))
+  app.onError(({ code, error, request }) => {
+    const state = stateOf(request)
+    if (state.principal.kind !== 'key' || !state.principal.cached) return renderError(code, error, request, deps)
+    // Refused before its key was confirmed: a key that is no longer live hears that instead.
+    return keyRefusal(state, deps).then((refusal) => (refusal ? renderError('APP', refusal, request, deps) : renderError(code, error, request, deps)))
+  })
   const all = extension ? [...allOperations, ...extension.operations] : allOperations
   const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
   for (const op of all) {
@@ -180,7 +186,10 @@ export function createApp(deps: AppDeps, extension?: Extension) {
 }
 
 /** Everything the surfaces need, chosen once: the composition root for main, tests and benchmarks. */
-export function composeDeps(base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date }, overrides: Partial<AppDeps> = {}): AppDeps {
+export function composeDeps(
+  base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date; /** Database.chargeSql; default `sql` */ chargeSql?: Sql },
+  overrides: Partial<AppDeps> = {},
+): AppDeps {
   const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
   const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; the sweep refunds them', { error: String(e) }))
   // One client (and so one circuit breaker) per upstream system.
@@ -196,7 +205,8 @@ export function composeDeps(base: { config: Config; sql: Sql; dbKind: AppDeps['d
     mailer,
     payments: null,
     settler,
-    charger: new ChargeBatcher(base.sql),
+    charger: new ChargeBatcher(base.chargeSql ?? base.sql),
+    keyCache: new KeyCache(),
     oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null,
     register,
     reads,

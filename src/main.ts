@@ -26,7 +26,7 @@ async function main() {
     await db.close()
     throw e
   }
-  const deps = composeDeps({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger })
+  const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock: systemClock, logger })
   const fetch = createHandler(deps)
   const jobs = startJobs(deps)
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: 8 * 1024 * 1024 })

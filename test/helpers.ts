@@ -100,7 +100,7 @@ export async function startApp(
   const clock = opts.clock ?? fixedClock(PINNED_NOW)
   const logs: string[] = []
   const logger = createLogger('debug', (line) => logs.push(line))
-  const deps = composeDeps({ config, sql: db.sql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) }, opts.overrides)
+  const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) }, opts.overrides)
   server.reload({ fetch: createHandler(deps, opts.extension) })
   const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(url + path, {

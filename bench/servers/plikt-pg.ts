@@ -10,7 +10,7 @@ import { testExtension } from '../../test/test-operations.ts'
 const config = loadConfig({ ...process.env, PORT: '0' })
 const db = await openPostgres(config.databaseUrl!, config.databasePoolSize)
 await migrate(db.sql, await loadMigrations())
-const fetch = createHandler(composeDeps({ config, sql: db.sql, dbKind: db.kind, clock: systemClock, logger: createLogger('error') }), testExtension)
+const fetch = createHandler(composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock: systemClock, logger: createLogger('error') }), testExtension)
 const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch })
 console.log(`ready ${server.port}`)
 process.on('SIGINT', () => process.exit(0))

@@ -1,3 +1,4 @@
+import type { KeyCache } from '../domain/access/key-cache.ts'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Config } from '../config.ts'
 import type { Clock } from '../lib/clock.ts'
@@ -7,7 +8,6 @@ import type { Principal } from '../domain/access/types.ts'
 import type { Mailer } from '../upstream/mail/port.ts'
 import type { PaymentProvider } from '../upstream/payments/port.ts'
 import type { ChargeBatcher, HoldSettler } from '../domain/billing/metering.ts'
-import type { Limit } from '../domain/access/limits.ts'
 import type { Verifier } from '../domain/access/oauth.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 import type { UpstreamReads } from '../domain/sources.ts'
@@ -29,6 +29,8 @@ export interface AppDeps {
   payments: PaymentProvider | null
   settler: HoldSettler
   charger: ChargeBatcher
+  /** keys this process has resolved (never the authority: see domain/access/key-cache.ts) */
+  keyCache: KeyCache
   /** verifies OAuth access tokens for MCP; null when OAuth is disabled */
   oauthVerifier: Verifier | null
   /** the business register's adapter (also read directly by the update-feed job) */
@@ -56,8 +58,6 @@ export interface RequestState {
   principal: Principal
   /** headers every response to this request carries (rate-limit state, low-balance warning) */
   extraHeaders: Record<string, string> | null
-  /** a metered call's limits, counted together with the charge in one commit */
-  deferredLimits: Limit[] | null
   /** set by a handler once something irreversible happened (an approval token spent): a failure from then on is final, and an Idempotency-Key replays it */
   failureIsFinal: boolean
 }

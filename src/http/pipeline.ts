@@ -7,10 +7,11 @@ import { AppError } from '../errors/app-error.ts'
 import type { ErrorCode } from '../errors/catalogue.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { safeEqual, sha256Hex } from '../lib/hash.ts'
-import { principalForKey } from '../domain/access/keys.ts'
+import { KeyNotLive } from '../domain/access/key-cache.ts'
+import { cachedPrincipalForKey, principalForKeyId } from '../domain/access/keys.ts'
 import { enforceLimits, judgeLimits, tierLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
 import { sessionPrincipal } from '../domain/access/signin.ts'
-import { scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
+import { scopeGranted, tierAtLeast, type KeyPrincipal, type Principal } from '../domain/access/types.ts'
 import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/billing/metering.ts'
 import { appendAudit } from '../store/audit.ts'
 import * as idem from '../store/idempotency.ts'
@@ -56,7 +57,7 @@ async function authenticate(op: Operation, request: Request, deps: AppDeps): Pro
     case 'key': {
       const bearer = bearerOf(request)
       if (bearer === null) throw new AppError('AUTH_MISSING')
-      return principalForKey(deps.sql, bearer)
+      return cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
     }
     case 'sandbox':
       return sandboxPrincipal(bearerOf(request), deps.sql)
@@ -66,14 +67,14 @@ async function authenticate(op: Operation, request: Request, deps: AppDeps): Pro
       const session = token ? await sessionPrincipal(deps.sql, token, now) : null
       if (session) return session
       const bearer = bearerOf(request)
-      if (op.auth === 'key_or_session' && bearer !== null) return principalForKey(deps.sql, bearer)
+      if (op.auth === 'key_or_session' && bearer !== null) return cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
       // Account management needs the browser session; a key is refused here (spec: Credentials).
       throw new AppError('AUTH_MISSING', { extra: { sign_in_url: `${deps.config.baseUrl}/login` } })
     }
   }
 }
 
-function authorise(op: Operation, p: Principal): void {
+export function authorise(op: Operation, p: Principal): void {
   if (p.kind !== 'key') return
   if (op.scope && !scopeGranted(p.scopes, op.scope)) throw new AppError('SCOPE_INSUFFICIENT', { context: { scope: op.scope }, extra: { required_scope: op.scope } })
   if (op.tierMinimum && !tierAtLeast(p.tier, op.tierMinimum)) throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.tierMinimum, tier: p.tier } })
@@ -143,34 +144,79 @@ export function isPublic(op: Operation): boolean {
   return op.auth === 'none' && op.limits.length === 0
 }
 
-/** Credential, scope/tier and rate limits: everything decided before the input is even read. */
-export async function admit(op: Operation, request: Request, state: RequestState, deps: AppDeps): Promise<void> {
+function auditRefusal(deps: AppDeps, state: RequestState, operation: string | null, principal: Principal | null, e: AppError): Promise<void> {
+  return appendAudit(deps.sql, {
+    consumerId: principal && 'consumerId' in principal ? principal.consumerId : null,
+    actor: principal?.kind === 'key' ? `key:${principal.keyId}` : 'anonymous',
+    action: 'authorization_failed',
+    correlationId: state.correlationId,
+    details: { error_code: e.code, operation, ip: state.ip },
+  })
+}
+
+/**
+ * Credential and scope/tier, with refusals audited. A key from the cache is refused only after a
+ * fresh lookup, so a revoked key hears AUTH_INVALID_KEY — never a refusal that tells it apart.
+ */
+async function identify(op: Operation, request: Request, state: RequestState, deps: AppDeps): Promise<Principal> {
   let principal: Principal | null = null
   try {
     principal = await authenticate(op, request, deps)
     authorise(op, principal)
+    return principal
   } catch (e) {
-    if (e instanceof AppError && AUDITED.includes(e.code)) {
-      await appendAudit(deps.sql, {
-        consumerId: principal && 'consumerId' in principal ? principal.consumerId : null,
-        actor: principal?.kind === 'key' ? `key:${principal.keyId}` : 'anonymous',
-        action: 'authorization_failed',
-        correlationId: state.correlationId,
-        details: { error_code: e.code, operation: op.id, ip: state.ip },
-      })
+    if (principal?.kind === 'key' && principal.cached) {
+      deps.keyCache.forget(principal.keyId)
+      return identify(op, request, state, deps)
     }
+    if (e instanceof AppError && AUDITED.includes(e.code)) await auditRefusal(deps, state, op.id, principal, e)
     throw e
   }
+}
+
+/** Credential, scope/tier and rate limits: everything decided before the input is even read. */
+export async function admit(op: Operation, request: Request, state: RequestState, deps: AppDeps): Promise<void> {
+  const principal = await identify(op, request, state, deps)
+  try {
+    await countRequest(op, principal, state, deps)
+  } catch (e) {
+    if (!(e instanceof KeyNotLive) || principal.kind !== 'key') throw e
+    // The cached key changed (revoked, deactivated, re-tiered): hear what it is now.
+    deps.keyCache.forget(principal.keyId)
+    await countRequest(op, await identify(op, request, state, deps), state, deps)
+  }
+}
+
+async function countRequest(op: Operation, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
   state.principal = principal
   if ('consumerId' in principal) state.consumerId = principal.consumerId
+  // A metered call is counted with its charge, in one statement (execute): the metered path's one write.
+  if (op.costOre > 0 && principal.kind === 'key') return
   const limits = limitsFor(op, principal, state.ip)
-  if (op.costOre > 0 && principal.kind === 'key') {
-    // Counted with the charge, in one commit (execute): the metered path's one write.
-    state.deferredLimits = limits
-    return
-  }
-  const headers = await enforceLimits(deps.sql, limits, deps.clock.now())
+  const cached = principal.kind === 'key' && principal.cached ? { keyId: principal.keyId, tier: principal.tier } : null
+  const headers = await enforceLimits(deps.sql, limits, deps.clock.now(), cached)
+  if (cached) (principal as KeyPrincipal).cached = false
   if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
+}
+
+/**
+ * The refusal a request gets when it fails before its key was confirmed (a metered call refused
+ * on its input, say): a key that is no longer live hears AUTH_INVALID_KEY or
+ * AUTH_CONSUMER_INACTIVE instead, exactly as it would have from a fresh lookup.
+ */
+export async function keyRefusal(state: RequestState, deps: AppDeps): Promise<AppError | null> {
+  const p = state.principal
+  if (p.kind !== 'key' || !p.cached) return null
+  try {
+    await principalForKeyId(deps.sql, p.keyId)
+    p.cached = false
+    return null
+  } catch (e) {
+    if (!(e instanceof AppError)) return null
+    deps.keyCache.forget(p.keyId)
+    await auditRefusal(deps, state, state.route, p, e).catch(() => {})
+    return e
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
@@ -238,7 +284,7 @@ export async function execute(
     }
   }
   try {
-    const response = await metered(op, state, deps, state.deferredLimits ?? [], run, (r) => r.status >= 400)
+    const response = await metered(op, state, deps, (p) => limitsFor(op, p, state.ip), run, (r) => r.status >= 400)
     if (response.status >= 400) {
       if (claimed) await idem.release(deps.sql, claimed.scope, claimed.key).catch(() => {})
       return response
@@ -260,26 +306,65 @@ export async function execute(
 
 /**
  * The metering step, the same on every surface (REST and MCP): a keyed call of a priced operation
- * is charged together with counting the key's limits (one commit), then settled when `run`
- * succeeds, or refunded when it throws or its outcome `failed`. Nothing is charged for a failure.
+ * is charged together with confirming its key and counting its limits (one statement), then
+ * settled when `run` succeeds, or refunded when it throws or its outcome `failed`. Nothing is
+ * charged for a failure.
  */
-export async function metered<T>(op: Operation, state: RequestState, deps: AppDeps, limits: Limit[], run: () => Promise<T>, failed: (out: T) => boolean): Promise<T> {
-  const principal = state.principal
+export async function metered<T>(
+  op: Operation,
+  state: RequestState,
+  deps: AppDeps,
+  limitsOf: (p: KeyPrincipal) => Limit[],
+  run: () => Promise<T>,
+  failed: (out: T) => boolean,
+): Promise<T> {
+  let principal = state.principal
   if (op.costOre === 0 || principal.kind !== 'key') return run()
-  const now = deps.clock.now()
-  const windows = windowsFor(limits, now)
-  const counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
-    consumerId: principal.consumerId,
-    costOre: op.costOre,
-    operationId: op.id,
-    correlationId: state.correlationId,
-    baseUrl: deps.config.baseUrl,
-  })
-  const charge: Charge = counted.charge
-  state.extraHeaders = { ...state.extraHeaders, ...counted.headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
+  let counted: { charge: Charge; headers: Record<string, string> } | null = null
+  for (let attempt = 0; counted === null; attempt++) {
+    const limits = limitsOf(principal)
+    const now = deps.clock.now()
+    const windows = windowsFor(limits, now)
+    try {
+      counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
+        consumerId: principal.consumerId,
+        keyId: principal.keyId,
+        tier: principal.tier,
+        costOre: op.costOre,
+        operationId: op.id,
+        correlationId: state.correlationId,
+        baseUrl: deps.config.baseUrl,
+      })
+    } catch (e) {
+      if (!(e instanceof KeyNotLive)) {
+        // 402 and 429 come after the key was confirmed.
+        if (e instanceof AppError && e.code !== 'CREDIT_CHECK_UNAVAILABLE') principal.cached = false
+        throw e
+      }
+      if (attempt === 2) throw new AppError('CREDIT_CHECK_UNAVAILABLE', { headers: { 'retry-after': '1' } })
+      // The key changed since it was resolved: hear what it is now (a refusal), or charge with its new tier.
+      deps.keyCache.forget(principal.keyId)
+      try {
+        principal = await principalForKeyId(deps.sql, principal.keyId)
+        authorise(op, principal)
+      } catch (refusal) {
+        if (refusal instanceof AppError && AUDITED.includes(refusal.code)) await auditRefusal(deps, state, op.id, principal, refusal)
+        throw refusal
+      }
+      state.principal = principal
+    }
+  }
+  principal.cached = false
+  const { charge, headers } = counted
+  state.extraHeaders = { ...state.extraHeaders, ...headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
   if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
+  // The batch's hold is released only once this call's refund is written; a refund that fails
+  // leaves the hold, and the sweep refunds the batch.
   const giveBack = (reason: string) =>
-    refund(deps.sql, charge, `refund: ${reason}`).catch((err) => deps.logger.error('refund failed; the sweep will retry', { correlation_id: state.correlationId, error: String(err) }))
+    refund(deps.sql, charge, `refund: ${reason}`).then(
+      () => deps.settler.finish(charge),
+      (err) => deps.logger.error('refund failed; the sweep will refund the batch', { correlation_id: state.correlationId, error: String(err) }),
+    )
   let out: T
   try {
     out = await run()
@@ -288,7 +373,6 @@ export async function metered<T>(op: Operation, state: RequestState, deps: AppDe
     throw e
   }
   if (failed(out)) await giveBack('failed call')
-  else deps.settler.settle(charge)
+  else deps.settler.finish(charge)
   return out
 }
-

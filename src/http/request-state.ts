@@ -20,7 +20,6 @@ export function beginRequest(request: Request): RequestState {
     ip: 'unknown',
     principal: { kind: 'anonymous' },
     extraHeaders: null,
-    deferredLimits: null,
     failureIsFinal: false,
   }
   ;(request as WithState)[STATE] = state

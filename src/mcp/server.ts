@@ -12,7 +12,7 @@ import { Value } from '@sinclair/typebox/value'
 import { principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, tierLimits } from '../domain/access/limits.ts'
-import { scopeGranted, type Principal } from '../domain/access/types.ts'
+import { scopeGranted, type KeyPrincipal, type Principal } from '../domain/access/types.ts'
 import { AppError } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue.ts'
 import { explain } from '../errors/explain.ts'
@@ -124,8 +124,8 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
       const run = () => tool.run(args, { deps, principal, correlationId: state.correlationId, now, state })
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
-      const limits = principal.kind === 'key' ? tierLimits(`key:${principal.keyId}`, principal.tier) : []
-      const { result, justification, meta, hash } = tool.operation.costOre > 0 ? await metered(tool.operation, state, deps, limits, run, () => false) : await run()
+      const limitsOf = (p: KeyPrincipal) => tierLimits(`key:${p.keyId}`, p.tier)
+      const { result, justification, meta, hash } = tool.operation.costOre > 0 ? await metered(tool.operation, state, deps, limitsOf, run, () => false) : await run()
       const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta, null, hash)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {

@@ -72,12 +72,16 @@ export async function lockConsumer(sql: Sql, id: string): Promise<ConsumerRow | 
 
 // -- API keys ----------------------------------------------------------------------------------
 
-/** The one indexed lookup every keyed request makes; no cache, so revocation is immediate everywhere. */
+const KEY_PRINCIPAL_COLS = 'k.id as key_id, k.consumer_id, k.scopes, k.revoked_at is not null as revoked, c.tier, c.active from api_keys k join consumers c on c.id = k.consumer_id'
+
+/** Resolves a key by its hash (domain/access/key-cache.ts keeps the answers; writes confirm them). */
 export async function keyPrincipal(sql: Sql, keyHash: string): Promise<KeyPrincipalRow | null> {
-  const [row] = await sql<KeyPrincipalRow[]>`
-    select k.id as key_id, k.consumer_id, k.scopes, k.revoked_at is not null as revoked, c.tier, c.active
-    from api_keys k join consumers c on c.id = k.consumer_id
-    where k.key_hash = ${keyHash}`
+  const [row] = await sql<KeyPrincipalRow[]>`select ${sql.unsafe(KEY_PRINCIPAL_COLS)} where k.key_hash = ${keyHash}`
+  return row ?? null
+}
+
+export async function keyPrincipalById(sql: Sql, keyId: string): Promise<KeyPrincipalRow | null> {
+  const [row] = await sql<KeyPrincipalRow[]>`select ${sql.unsafe(KEY_PRINCIPAL_COLS)} where k.id = ${keyId}`
   return row ?? null
 }
 

@@ -29,6 +29,9 @@ export async function credit(sql: Sql, consumerId: string, amountOre: number, ki
 
 export interface ChargeRequest {
   consumerId: string
+  /** the key the call came with: the charge counts only while it is live with this tier */
+  keyId: string
+  tier: string
   cost: number
   operationId: string
   correlationId: string
@@ -37,141 +40,147 @@ export interface ChargeRequest {
 }
 
 export interface ChargeOutcome {
-  /** the call's count in each of its windows, after it */
+  /** false when the key was revoked, its consumer deactivated or its tier changed: nothing counted or charged */
+  keyLive: boolean
+  /** the call's count in each of its windows, after it (empty when the key was not live) */
   hits: number[]
   /** set when the call was within its limits and the balance covered it */
-  charged: { balance_ore: number; ledger_id: number } | null
+  charged: { balance_ore: number; ledger_id: number; hold_id: number } | null
   /** the balance the call saw (for the 402 body) */
   balance_ore: number
 }
 
 /**
- * Charges a batch of metered calls in ONE transaction (an application-level group commit): counts
- * every call in its rate-limit windows, then — for the calls within their limits, in order —
- * takes each price from the balance while it covers it, writing a ledger row and a hold per call.
+ * Charges a batch of metered calls in ONE statement (an application-level group commit, one round
+ * trip and one commit for the batch). For each call, in order: its key must still be live — the
+ * check that makes a revocation take effect on the very next call even when the key was resolved
+ * from a cache; the call is counted in its rate-limit windows (each call gets the count it would
+ * have had alone); within its limits, its price is taken from the balance while the account's
+ * running total fits, so the balance never goes below zero (the check constraint backs this up).
+ * Every charged call gets a ledger row, and the batch one hold (sql/0008).
  * Locks are taken in one global order (window rows by bucket, balances by consumer id), so
- * concurrent batches on several instances cannot deadlock.
+ * concurrent batches on several instances do not deadlock each other.
  */
 export async function chargeBatch(sql: Sql, reqs: ChargeRequest[]): Promise<ChargeOutcome[]> {
-  return sql.begin(async (txn) => {
-    const tx = txn as unknown as Sql
-    // 1. Rate windows: aggregate the batch per window, count once per window, then give each call
-    //    the count it would have had alone (final − the calls after it in this batch).
-    const perWindow = new Map<string, { bucket: string; start: Date; expires: Date; n: number }>()
-    for (const r of reqs) {
-      for (const w of r.windows) {
-        const k = `${w.bucket}\u0000${w.start.toISOString()}`
-        const e = perWindow.get(k)
-        if (e) e.n++
-        else perWindow.set(k, { bucket: w.bucket, start: w.start, expires: w.expires, n: 1 })
-      }
+  const wi: number[] = []
+  const wb: string[] = []
+  const ws: string[] = []
+  const we: string[] = []
+  const wm: (number | null)[] = []
+  reqs.forEach((r, i) => {
+    for (const w of r.windows) {
+      wi.push(i + 1)
+      wb.push(w.bucket)
+      ws.push(w.start.toISOString())
+      we.push(w.expires.toISOString())
+      wm.push(w.max)
     }
-    const ordered = [...perWindow.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : a.start.getTime() - b.start.getTime()))
-    const final = new Map<string, number>()
-    // Independent of each other, so sent together (postgres.js pipelines them on this connection).
-    const consumers = [...new Set(reqs.map((r) => r.consumerId))].sort()
-    const [windowRows, balanceRows] = await Promise.all([
-      ordered.length
-        ? tx<{ bucket: string; window_start: Date; hits: number }[]>`
-            insert into rate_limit_windows (bucket, window_start, hits, expires_at)
-            select * from unnest(${ordered.map((w) => w.bucket)}::text[], ${ordered.map((w) => w.start.toISOString())}::timestamptz[],
-                                 ${ordered.map((w) => w.n)}::int[], ${ordered.map((w) => w.expires.toISOString())}::timestamptz[])
-            on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
-            returning bucket, window_start, hits`
-        : Promise.resolve([]),
-      // Balances locked in consumer-id order: with the windows' bucket order, one global lock order.
-      tx<{ consumer_id: string; balance_ore: string }[]>`
-        select consumer_id, balance_ore from credit_balances where consumer_id = any(${consumers}::uuid[]) order by consumer_id for update`,
-    ])
-    for (const r of windowRows) final.set(`${r.bucket}\u0000${new Date(r.window_start).toISOString()}`, r.hits)
-    const seen = new Map<string, number>()
-    const hits = reqs.map((r) =>
-      r.windows.map((w) => {
-        const k = `${w.bucket}\u0000${w.start.toISOString()}`
-        const k2 = (seen.get(k) ?? 0) + 1
-        seen.set(k, k2)
-        return final.get(k)! - perWindow.get(k)!.n + k2
-      }),
+  })
+  const rows = await sql<{ i: string; live: boolean; balance_ore: string; spent: string; ledger_id: string | null; hold_id: string | null; hits: number[] | null }[]>`
+    with calls as (
+      select c.*, exists (
+        select 1 from api_keys k join consumers u on u.id = k.consumer_id
+        where k.id = c.key_id and k.consumer_id = c.consumer_id and k.revoked_at is null and u.active and u.tier = c.tier
+      ) as live
+      from unnest(${reqs.map((r) => r.consumerId)}::uuid[], ${reqs.map((r) => r.keyId)}::uuid[], ${reqs.map((r) => r.tier)}::text[],
+                  ${reqs.map((r) => r.cost)}::bigint[], ${reqs.map((r) => r.operationId)}::text[], ${reqs.map((r) => r.correlationId)}::text[])
+        with ordinality as c(consumer_id, key_id, tier, cost, operation_id, correlation_id, i)
+    ), cw as (
+      select w.* from unnest(${wi}::int[], ${wb}::text[], ${ws}::timestamptz[], ${we}::timestamptz[], ${wm}::int[])
+        with ordinality as w(i, bucket, window_start, expires_at, max, j)
+      where w.i in (select i from calls where live)
+    ), agg as (
+      select bucket, window_start, max(expires_at) as expires_at, count(*)::int as n from cw group by bucket, window_start
+    ), up as (
+      insert into rate_limit_windows (bucket, window_start, hits, expires_at)
+      select bucket, window_start, n, expires_at from agg order by bucket, window_start
+      on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
+      returning bucket, window_start, hits
+    ), counted as (
+      select cw.i, cw.j, cw.max, (up.hits - agg.n + row_number() over (partition by cw.bucket, cw.window_start order by cw.i))::int as hits
+      from cw join agg using (bucket, window_start) join up using (bucket, window_start)
+    ), judged as (
+      select c.i, c.consumer_id, c.cost, c.operation_id, c.correlation_id, c.live,
+             c.live and coalesce(bool_and(k.max is null or k.hits <= k.max), true) as within,
+             array_agg(k.hits order by k.j) filter (where k.j is not null) as hits
+      from calls c left join counted k on k.i = c.i
+      group by c.i, c.consumer_id, c.cost, c.operation_id, c.correlation_id, c.live
+    ), bal as (
+      select consumer_id, balance_ore from credit_balances
+      where consumer_id in (select consumer_id from calls where live) order by consumer_id for update
+    ), run as (
+      select j.*, coalesce(b.balance_ore, 0) as balance_ore,
+             sum(case when j.within then j.cost else 0 end) over (partition by j.consumer_id order by j.i) as running
+      from judged j left join bal b using (consumer_id)
+    ), charged as (
+      -- ledger ids in call order
+      select nextval('credit_ledger_id_seq') as ledger_id, r.* from (select * from run where within and running <= balance_ore order by i) r
+    ), debit as (
+      update credit_balances b set balance_ore = b.balance_ore - x.total, updated_at = now()
+      from (select consumer_id, sum(cost) as total from charged group by consumer_id) x
+      where b.consumer_id = x.consumer_id
+      returning 1
+    ), ledger as (
+      insert into credit_ledger (id, consumer_id, amount_ore, kind, reason, operation_id, correlation_id) overriding system value
+      select ledger_id, consumer_id, -cost, 'debit', 'metered call', operation_id, correlation_id from charged
+      returning 1
+    ), hold as (
+      insert into charge_holds (ledger_ids) select array_agg(ledger_id order by ledger_id) from charged having count(*) > 0
+      returning id
     )
-    const within = reqs.map((r, i) => r.windows.every((w, j) => w.max === null || hits[i]![j]! <= w.max))
-
-    // 2. Debits in call order while each account's balance lasts.
-    const balances = new Map(balanceRows.map((b) => [b.consumer_id, Number(b.balance_ore)]))
-    const left = new Map(balances)
-    const charged: { i: number; consumerId: string; cost: number; after: number }[] = []
-    const seenBalance: number[] = []
-    reqs.forEach((r, i) => {
-      const have = left.get(r.consumerId) ?? 0
-      seenBalance[i] = have
-      if (!within[i] || have < r.cost) return
-      left.set(r.consumerId, have - r.cost)
-      charged.push({ i, consumerId: r.consumerId, cost: r.cost, after: have - r.cost })
-    })
-    const ledgerIds = new Map<number, number>()
-    if (charged.length) {
-      // One statement: ledger ids drawn from the identity sequence per call (so each call knows its
-      // row), the balances reduced by each account's total, the ledger rows and the holds written.
-      const rows = await tx<{ id: string; ord: string }[]>`
-        with c as (
-          select nextval(pg_get_serial_sequence('credit_ledger', 'id')) as id, t.*
-          from unnest(${charged.map((c) => c.consumerId)}::uuid[], ${charged.map((c) => c.cost)}::bigint[],
-                      ${charged.map((c) => reqs[c.i]!.operationId)}::text[], ${charged.map((c) => reqs[c.i]!.correlationId)}::text[])
-               with ordinality as t(consumer_id, cost, operation_id, correlation_id, ord)
-        ), u as (
-          update credit_balances b set balance_ore = b.balance_ore - x.total, updated_at = now()
-          from (select consumer_id, sum(cost) as total from c group by consumer_id) x
-          where b.consumer_id = x.consumer_id
-          returning 1
-        ), l as (
-          insert into credit_ledger (id, consumer_id, amount_ore, kind, reason, operation_id, correlation_id) overriding system value
-          select id, consumer_id, -cost, 'debit', 'metered call', operation_id, correlation_id from c
-          returning 1
-        ), h as (
-          insert into credit_holds (ledger_id, consumer_id) select id, consumer_id from c
-          returning 1
-        )
-        select id, ord from c`
-      for (const r of rows) ledgerIds.set(charged[Number(r.ord) - 1]!.i, Number(r.id))
+    select r.i, r.live, r.balance_ore, r.running - case when r.within then r.cost else 0 end as spent, c.ledger_id, (select id from hold) as hold_id, r.hits
+    from run r left join charged c on c.i = r.i`
+  const out: ChargeOutcome[] = new Array(reqs.length)
+  for (const r of rows) {
+    const i = Number(r.i) - 1
+    const seen = Number(r.balance_ore) - Number(r.spent)
+    out[i] = {
+      keyLive: r.live,
+      hits: r.hits ?? [],
+      charged: r.ledger_id === null ? null : { balance_ore: seen - reqs[i]!.cost, ledger_id: Number(r.ledger_id), hold_id: Number(r.hold_id) },
+      balance_ore: seen,
     }
-    const after = new Map(charged.map((c) => [c.i, c.after]))
-    return reqs.map((_, i) => ({
-      hits: hits[i]!,
-      charged: ledgerIds.has(i) ? { balance_ore: after.get(i)!, ledger_id: ledgerIds.get(i)! } : null,
-      balance_ore: seenBalance[i]!,
-    }))
-  }) as Promise<ChargeOutcome[]>
+  }
+  return out
 }
 
-/** The calls succeeded: their debits stand. */
-export async function settleHolds(sql: Sql, ledgerIds: number[]): Promise<void> {
-  await sql`delete from credit_holds where ledger_id = any(${ledgerIds.map(String)}::bigint[])`
+/** Every call of these batches has finished: their holds go (the debits stand, refunds are already written). */
+export async function releaseHolds(sql: Sql, holdIds: number[]): Promise<void> {
+  await sql`delete from charge_holds where id = any(${holdIds.map(String)}::bigint[])`
 }
 
 /**
- * The call failed (or never finished): return the money. Refunds at most once per debit (unique
- * index on `refund_of`), so a retried or racing refund cannot pay twice.
+ * Returns a debit's money: the refund row and the balance in one statement. At most once per
+ * debit (unique index on `refund_of`), so a retried or racing refund cannot pay twice.
  */
-export async function refundHold(sql: Sql, ledgerId: number, reason: string): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    const [held] = await tx<{ consumer_id: string }[]>`delete from credit_holds where ledger_id = ${ledgerId} returning consumer_id`
-    if (!held) return false
-    const [refund] = await tx<{ amount_ore: string }[]>`
+export async function refundDebit(sql: Sql, ledgerId: number, reason: string): Promise<boolean> {
+  const rows = await sql`
+    with refund as (
       insert into credit_ledger (consumer_id, amount_ore, kind, reason, operation_id, correlation_id, refund_of)
       select consumer_id, -amount_ore, 'refund', ${reason}, operation_id, correlation_id, id from credit_ledger
       where id = ${ledgerId} and kind = 'debit'
       on conflict (refund_of) where refund_of is not null do nothing
-      returning amount_ore`
-    if (!refund) return false
-    await tx`update credit_balances set balance_ore = balance_ore + ${Number(refund.amount_ore)}, updated_at = now() where consumer_id = ${held.consumer_id}`
-    return true
-  }) as Promise<boolean>
+      returning consumer_id, amount_ore
+    )
+    update credit_balances b set balance_ore = b.balance_ore + refund.amount_ore, updated_at = now()
+    from refund where b.consumer_id = refund.consumer_id
+    returning 1`
+  return rows.length > 0
 }
 
-/** Holds older than `before` belong to calls that died: refund them all. Returns how many. */
+/**
+ * Holds older than `before` belong to batches whose process died before every call finished:
+ * refund their debits (those not refunded already) and drop the holds. Returns how many debits
+ * were refunded. A successful call of such a batch is refunded too: the error falls in the
+ * caller's favour, never against them.
+ */
 export async function refundStaleHolds(sql: Sql, before: Date): Promise<number> {
-  const stale = await sql<{ ledger_id: string }[]>`select ledger_id from credit_holds where created_at < ${before} order by ledger_id limit 500`
+  const stale = await sql<{ id: string; ledger_ids: string[] }[]>`select id, ledger_ids from charge_holds where created_at < ${before} order by id limit 100`
   let n = 0
-  for (const { ledger_id } of stale) if (await refundHold(sql, Number(ledger_id), 'refund of a call that did not finish')) n++
+  for (const hold of stale) {
+    for (const id of hold.ledger_ids) if (await refundDebit(sql, Number(id), 'refund of a call that did not finish')) n++
+    await sql`delete from charge_holds where id = ${hold.id}`
+  }
   return n
 }
 

@@ -20,6 +20,12 @@ export type Sql = postgres.Sql<Record<string, never>>
 
 export interface Database {
   sql: Sql
+  /**
+   * The connection metered charges are written on (domain/billing/metering.ts): one of its own on
+   * PostgreSQL, so their batches are pipelined — the server runs the next batch the moment the
+   * last one commits; the embedded database's single connection otherwise.
+   */
+  chargeSql: Sql
   kind: 'postgres' | 'embedded'
   close(): Promise<void>
 }
@@ -37,7 +43,16 @@ const COMMON_OPTIONS = {
 export async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const sql = postgres(url, { ...COMMON_OPTIONS, max: poolSize }) as unknown as Sql
   await sql`select 1`
-  return { sql, kind: 'postgres', close: () => sql.end({ timeout: 5 }) }
+  // Connects on first use.
+  const chargeSql = postgres(url, { ...COMMON_OPTIONS, max: 1 }) as unknown as Sql
+  return {
+    sql,
+    chargeSql,
+    kind: 'postgres',
+    close: async () => {
+      await Promise.all([sql.end({ timeout: 5 }), chargeSql.end({ timeout: 5 })])
+    },
+  }
 }
 
 const heldLocks = new Set<string>()
@@ -111,6 +126,7 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     let closed = false
     return {
       sql,
+      chargeSql: sql,
       kind: 'embedded',
       close: async () => {
         if (closed) return

@@ -5,20 +5,35 @@ export interface WindowHit {
   hits: number
 }
 
+/** A key whose liveness the count must confirm: counted only while it is unrevoked, its consumer active and of this tier. */
+export interface LiveKey {
+  keyId: string
+  tier: string
+}
+
 /**
- * Counts one hit in each fixed window in one round trip and returns the counts after it. The
- * windows live in PostgreSQL, so a limit holds across every instance that shares the database.
+ * Counts one hit in each fixed window in one round trip and returns the counts after it — or null,
+ * counting nothing, when `key` is given and is no longer live. The windows live in PostgreSQL, so
+ * a limit holds across every instance that shares the database.
  */
-export async function hit(sql: Sql, windows: { bucket: string; start: Date; expires: Date }[]): Promise<number[]> {
+export async function hit(sql: Sql, windows: { bucket: string; start: Date; expires: Date }[], key: LiveKey | null = null): Promise<number[] | null> {
   const buckets = windows.map((w) => w.bucket)
   const starts = windows.map((w) => w.start.toISOString())
   const expires = windows.map((w) => w.expires.toISOString())
-  const rows = await sql<{ bucket: string; hits: number }[]>`
-    insert into rate_limit_windows (bucket, window_start, hits, expires_at)
-    select * from unnest(${buckets}::text[], ${starts}::timestamptz[], array_fill(1, array[${windows.length}::int]), ${expires}::timestamptz[])
-    on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
-    returning bucket, hits`
-  const byBucket = new Map(rows.map((r) => [r.bucket, r.hits]))
+  const live = key
+    ? sql`exists (select 1 from api_keys k join consumers c on c.id = k.consumer_id where k.id = ${key.keyId} and k.revoked_at is null and c.active and c.tier = ${key.tier})`
+    : sql`true`
+  const rows = await sql<{ live: boolean; bucket: string | null; hits: number | null }[]>`
+    with live as (select ${live} as ok), up as (
+      insert into rate_limit_windows (bucket, window_start, hits, expires_at)
+      select * from unnest(${buckets}::text[], ${starts}::timestamptz[], array_fill(1, array[${windows.length}::int]), ${expires}::timestamptz[])
+      where (select ok from live)
+      on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
+      returning bucket, hits
+    )
+    select live.ok as live, up.bucket, up.hits from live left join up on true`
+  if (!rows[0]!.live) return null
+  const byBucket = new Map(rows.map((r) => [r.bucket, r.hits!]))
   return buckets.map((b) => byBucket.get(b) ?? 0)
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
 import { ChargeBatcher, countAndCharge, HOLD_TIMEOUT_MS } from '../../src/domain/billing/metering.ts'
 import { AppError } from '../../src/errors/app-error.ts'
-import { chargeBatch, ledgerSum, readBalance } from '../../src/store/credits.ts'
+import { chargeBatch, ledgerSum, readBalance, type ChargeRequest } from '../../src/store/credits.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
@@ -19,9 +19,25 @@ afterAll(() => app.stop())
 async function customer(credit: number, tier: 'free' | 'enterprise' = 'enterprise') {
   const c = await createConsumer(app, tier)
   if (credit > 0) await addCredits(app, c.id, credit)
-  const { key } = await createKey(app, c.id)
-  return { ...c, key }
+  const { key, id: keyId } = await createKey(app, c.id)
+  return { ...c, key, keyId, tier }
 }
+
+/** A charge request for a customer's key, as the pipeline builds it. */
+const call = (c: { id: string; keyId: string; tier: string }, correlationId: string, windows: ChargeRequest['windows'] = []): ChargeRequest => ({
+  consumerId: c.id,
+  keyId: c.keyId,
+  tier: c.tier,
+  cost: 50,
+  operationId: 'testMetered',
+  correlationId,
+  windows,
+})
+
+const holdsOf = async (ledgerIds: number[]) =>
+  (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from charge_holds where ledger_ids && ${ledgerIds.map(String)}::bigint[]`)[0]!.n
+const debitIds = async (consumerId: string) =>
+  (await app.deps.sql<{ id: string }[]>`select id from credit_ledger where consumer_id = ${consumerId} and kind = 'debit'`).map((r) => Number(r.id))
 
 const balanceOf = async (id: string) => (await readBalance(app.deps.sql, id)).balance_ore
 const ledger = (id: string) => app.deps.sql<{ kind: string; amount_ore: string }[]>`select kind, amount_ore from credit_ledger where consumer_id = ${id} order by id`
@@ -34,9 +50,9 @@ describe('metered calls', () => {
     expect(res.headers.get('x-credits-balance-ore')).toBe('950')
     expect(await balanceOf(c.id)).toBe(950)
     expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual(['admin_credit 1000', 'debit -50'])
-    // Holds of successful calls are settled in batches.
+    // The batch's hold is released once its calls have finished.
     await app.deps.settler.flush()
-    expect((await app.deps.sql`select count(*)::int as n from credit_holds where consumer_id = ${c.id}`)[0]!.n).toBe(0)
+    expect(await holdsOf(await debitIds(c.id))).toBe(0)
   })
 
   test('with too little credit: 402 INSUFFICIENT_CREDITS with the recovery contract, and nothing charged', async () => {
@@ -101,11 +117,11 @@ describe('metered calls', () => {
     const pending = app.get(`${METERED_PATH}?outcome=slow`, { headers: bearer(c.key) })
     // Wait until the debit and its hold are written.
     for (let i = 0; i < 100 && (await balanceOf(c.id)) === 1000; i++) await Bun.sleep(10)
-    expect((await app.deps.sql`select count(*)::int as n from credit_holds where consumer_id = ${c.id}`)[0]!.n).toBe(1)
+    expect(await holdsOf(await debitIds(c.id))).toBe(1)
     gate.release()
     expect((await pending).status).toBe(200)
     await app.deps.settler.flush()
-    expect((await app.deps.sql`select count(*)::int as n from credit_holds where consumer_id = ${c.id}`)[0]!.n).toBe(0)
+    expect(await holdsOf(await debitIds(c.id))).toBe(0)
     expect(await balanceOf(c.id)).toBe(950)
   })
 })
@@ -114,7 +130,7 @@ describe('a process killed mid-call', () => {
   test('leaves a hold that the expiry sweep refunds, exactly once', async () => {
     const c = await customer(1000)
     // What a process that died after the debit leaves behind: a debit and its hold, never settled.
-    const [charged] = await chargeBatch(app.deps.sql, [{ consumerId: c.id, cost: 50, operationId: 'testMetered', correlationId: 'killed-call-1', windows: [] }])
+    const [charged] = await chargeBatch(app.deps.sql, [call(c, 'killed-call-1')])
     expect(charged!.charged!.balance_ore).toBe(950)
     const clock = fixedClock(new Date(Date.now() + HOLD_TIMEOUT_MS + 60_000).toISOString())
     const deps = { sql: app.deps.sql, clock, logger: createLogger('error') }
@@ -128,7 +144,7 @@ describe('a process killed mid-call', () => {
 
   test('a hold younger than the timeout is left alone', async () => {
     const c = await customer(1000)
-    await chargeBatch(app.deps.sql, [{ consumerId: c.id, cost: 50, operationId: 'testMetered', correlationId: 'in-flight-1', windows: [] }])
+    await chargeBatch(app.deps.sql, [call(c, 'in-flight-1')])
     await runExpirySweep({ sql: app.deps.sql, clock: fixedClock(new Date().toISOString()), logger: createLogger('error') })
     expect(await balanceOf(c.id)).toBe(950)
   })
@@ -141,12 +157,12 @@ describe('group commit', () => {
     const w = (bucket: string) => [{ bucket, start: new Date('2026-03-14T09:30:00Z'), expires: new Date('2026-03-14T09:31:00Z'), max: 2 }]
     const bucket = `unit-batch:${crypto.randomUUID()}`
     const out = await chargeBatch(app.deps.sql, [
-      { consumerId: a.id, cost: 50, operationId: 'op', correlationId: 'c1', windows: [] },
-      { consumerId: b.id, cost: 50, operationId: 'op', correlationId: 'c2', windows: w(bucket) },
-      { consumerId: a.id, cost: 50, operationId: 'op', correlationId: 'c3', windows: [] },
-      { consumerId: a.id, cost: 50, operationId: 'op', correlationId: 'c4', windows: [] },
-      { consumerId: b.id, cost: 50, operationId: 'op', correlationId: 'c5', windows: w(bucket) },
-      { consumerId: b.id, cost: 50, operationId: 'op', correlationId: 'c6', windows: w(bucket) },
+      call(a, 'c1'),
+      call(b, 'c2', w(bucket)),
+      call(a, 'c3'),
+      call(a, 'c4'),
+      call(b, 'c5', w(bucket)),
+      call(b, 'c6', w(bucket)),
     ])
     expect(out.map((o) => (o.charged ? o.charged.balance_ore : null))).toEqual([70, 950, 20, null, 900, null])
     // The third call of b is its third in the window of two: counted, refused, not charged.
@@ -179,7 +195,15 @@ describe('fail closed', () => {
     const db = await scratchDatabase()
     await migrate(db.sql, await loadMigrations())
     await db.close()
-    const err = await countAndCharge(new ChargeBatcher(db.sql), [], () => ({}), { consumerId: crypto.randomUUID(), costOre: 50, operationId: 'testMetered', correlationId: 'closed-db', baseUrl: 'http://x' }).catch((e: unknown) => e)
+    const err = await countAndCharge(new ChargeBatcher(db.sql), [], () => ({}), {
+      consumerId: crypto.randomUUID(),
+      keyId: crypto.randomUUID(),
+      tier: 'enterprise',
+      costOre: 50,
+      operationId: 'testMetered',
+      correlationId: 'closed-db',
+      baseUrl: 'http://x',
+    }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AppError)
     expect((err as AppError).code).toBe('CREDIT_CHECK_UNAVAILABLE')
     expect((err as AppError).status).toBe(503)

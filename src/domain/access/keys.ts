@@ -10,9 +10,10 @@ import {
   KEY_PREFIX,
   MAX_ACTIVE_KEYS,
   RESERVED_SCOPE_PREFIXES,
-  type Principal,
+  type KeyPrincipal,
   type Tier,
 } from './types.ts'
+import type { KeyCache } from './key-cache.ts'
 
 export interface Actor {
   /** audit actor, e.g. `session:<id>`, `admin` */
@@ -112,8 +113,26 @@ export async function revokeKey(sql: Sql, keyId: string, consumerId: string | nu
  * ours or the sandbox's — so unknown, malformed and revoked keys take the same path and give the
  * same AUTH_INVALID_KEY.
  */
-export async function principalForKey(sql: Sql, bearer: string): Promise<Extract<Principal, { kind: 'key' }>> {
-  const row = await accounts.keyPrincipal(sql, hashSecret(bearer))
+export async function principalForKey(sql: Sql, bearer: string): Promise<KeyPrincipal> {
+  return principalOf(await accounts.keyPrincipal(sql, hashSecret(bearer)))
+}
+
+/** As `principalForKey`, from this process's cache when the key was seen before (see key-cache.ts for why that is safe). */
+export async function cachedPrincipalForKey(sql: Sql, cache: KeyCache, bearer: string): Promise<KeyPrincipal> {
+  const hash = hashSecret(bearer)
+  const hit = cache.get(hash)
+  if (hit) return { ...hit }
+  const principal = principalOf(await accounts.keyPrincipal(sql, hash))
+  cache.set(hash, principal)
+  return principal
+}
+
+/** A fresh look at a key already resolved: the answer when its first write found it no longer live. */
+export async function principalForKeyId(sql: Sql, keyId: string): Promise<KeyPrincipal> {
+  return principalOf(await accounts.keyPrincipalById(sql, keyId))
+}
+
+function principalOf(row: accounts.KeyPrincipalRow | null): KeyPrincipal {
   if (!row || row.revoked) throw new AppError('AUTH_INVALID_KEY')
   if (!row.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
   return { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, tier: row.tier }

@@ -6,7 +6,8 @@
 import { AppError } from '../../errors/app-error.ts'
 import type { ErrorCode } from '../../errors/catalogue.ts'
 import type { Sql } from '../../store/db.ts'
-import { hit } from '../../store/rate-limits.ts'
+import { hit, type LiveKey } from '../../store/rate-limits.ts'
+import { KeyNotLive } from './key-cache.ts'
 import type { Tier } from './types.ts'
 
 /** Per-day ceilings are our choice (the spec leaves them open); they reset at 00:00 UTC. */
@@ -83,12 +84,13 @@ export function judgeLimits(limits: Limit[], windows: CountedWindow[], counts: n
 }
 
 /** Counts this request in every window (one upsert) and judges it. */
-export async function enforceLimits(sql: Sql, limits: Limit[], now: Date): Promise<Record<string, string>> {
-  if (limits.length === 0) return {}
+export async function enforceLimits(sql: Sql, limits: Limit[], now: Date, key: LiveKey | null = null): Promise<Record<string, string>> {
+  if (limits.length === 0 && key === null) return {}
   const windows = windowsFor(limits, now)
   // Rows in bucket order: the same lock order as metered batches (store/credits.ts), so no deadlock.
   const order = windows.map((w, i) => i).sort((a, b) => (windows[a]!.bucket < windows[b]!.bucket ? -1 : 1))
-  const counts = await hit(sql, order.map((i) => windows[i]!))
+  const counts = await hit(sql, order.map((i) => windows[i]!), key)
+  if (counts === null) throw new KeyNotLive()
   const byIndex: number[] = []
   order.forEach((i, k) => (byIndex[i] = counts[k]!))
   return judgeLimits(limits, windows, byIndex, now)

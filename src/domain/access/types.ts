@@ -6,8 +6,11 @@ export function tierAtLeast(tier: Tier, minimum: Tier): boolean {
   return TIERS.indexOf(tier) >= TIERS.indexOf(minimum)
 }
 
+/** `cached`: resolved from this process's key cache and not yet confirmed by the request's first write. */
+export type KeyPrincipal = { kind: 'key'; keyId: string; consumerId: string; scopes: string[]; tier: Tier; cached?: boolean }
+
 export type Principal =
-  | { kind: 'key'; keyId: string; consumerId: string; scopes: string[]; tier: Tier }
+  | KeyPrincipal
   | { kind: 'session'; sessionId: string; consumerId: string; tier: Tier; csrfToken: string }
   | { kind: 'admin' }
   | { kind: 'anonymous' }

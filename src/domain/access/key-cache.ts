@@ -1,0 +1,39 @@
+/**
+ * Keys resolved by this process, so a keyed request needs no lookup of its own. The cache is never
+ * the authority: the request's first write — its rate-limit count (store/rate-limits.ts) or its
+ * charge (store/credits.ts) — only counts while the key is still live with the cached tier, and a
+ * refusal is only given after a fresh lookup (http/pipeline.ts). So a revocation, a deactivated
+ * consumer or a tier change takes effect on the very next request on every instance, cache or not.
+ */
+import type { KeyPrincipal } from './types.ts'
+
+export class KeyCache {
+  private readonly byHash = new Map<string, KeyPrincipal>()
+
+  constructor(private readonly max = 10_000) {}
+
+  get(hash: string): KeyPrincipal | undefined {
+    return this.byHash.get(hash)
+  }
+
+  set(hash: string, principal: KeyPrincipal): void {
+    if (this.byHash.size >= this.max && !this.byHash.has(hash)) this.byHash.delete(this.byHash.keys().next().value!)
+    this.byHash.set(hash, { ...principal, cached: true })
+  }
+
+  /** Forgets a key (rare: it was found revoked, inactive or re-tiered), wherever it is cached. */
+  forget(keyId: string): void {
+    for (const [hash, p] of this.byHash) if (p.keyId === keyId) this.byHash.delete(hash)
+  }
+
+  get size(): number {
+    return this.byHash.size
+  }
+}
+
+/** The key was revoked, its consumer deactivated or its tier changed since it was resolved: nothing was counted or charged. */
+export class KeyNotLive extends Error {
+  constructor() {
+    super('the key is no longer live with the tier it was resolved with')
+  }
+}
