@@ -11,7 +11,7 @@ const fixtures = await startFixtureServers()
 try {
   await meteredVsCommits({
     path: '/api/v1/company/984661185/summary',
-    label: 'Metered company summary from cache (key + limits + debit/hold + cached register read + rulebook + settle)',
+    label: 'Metered company summary from cache (key from the cache, confirmed in the charge; limits counted and debit written in one group-committed statement; one cached register read; rulebook; envelope)',
     command: 'npm run bench -- company-summary',
     env: { BRREG_BASE_URL: fixtures.brregUrl, NORGES_BANK_BASE_URL: fixtures.norgesBankUrl },
   })

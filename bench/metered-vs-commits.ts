@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs'
 import postgres from 'postgres'
-import { connections, load, machine, seconds, startServer } from './harness.ts'
+import { connections, load, machine, rounds, seconds, startServer } from './harness.ts'
 
 export interface MeteredBench {
   /** the path to load, e.g. /api/v1/test/metered */
@@ -43,34 +43,40 @@ export async function meteredVsCommits(b: MeteredBench): Promise<void> {
     const target = `${base}${b.path}`
     // warm up: JIT, pool, and (for company routes) the upstream cache
     await load({ url: target, bearers: keys, seconds: 2, connections })
-    const r = await load({ url: target, bearers: keys, seconds, connections })
-    server.stop()
 
     // Raw commit rate: the same PostgreSQL, `connections` concurrent one-statement transactions.
     const sql = postgres(dbUrl, { max: pool, onnotice: () => {} })
     await sql`create table bench_commits (id bigint generated always as identity primary key, at timestamptz not null default now())`
-    let commits = 0
-    const until = Date.now() + seconds * 1000
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (Date.now() < until) {
-          await sql`insert into bench_commits default values`
-          commits++
-        }
-      }),
-    )
+    const commitRate = async () => {
+      let commits = 0
+      const until = Date.now() + seconds * 1000
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (Date.now() < until) {
+            await sql`insert into bench_commits default values`
+            commits++
+          }
+        }),
+      )
+      return commits / seconds
+    }
+    // Alternating rounds, so a disturbance of the shared machine hits both sides; the median ratio is reported.
+    const runs: { r: Awaited<ReturnType<typeof load>>; commits: number }[] = []
+    for (let i = 0; i < rounds; i++) runs.push({ r: await load({ url: target, bearers: keys, seconds, connections }), commits: await commitRate() })
+    server.stop()
     await sql.end()
-    const commitRate = commits / seconds
+    const ratio = (x: (typeof runs)[number]) => x.r.rps / x.commits
+    const median = [...runs].sort((x, y) => ratio(x) - ratio(y))[Math.floor(runs.length / 2)]!
     const table = [
       `### ${b.label.split(' (')[0]} on PostgreSQL vs raw commit rate — ${new Date().toISOString().slice(0, 10)}`,
       '',
-      `Command: \`${b.command}\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}, pool ${pool}); PostgreSQL ${(await root`show server_version`)[0]!.server_version} on the same machine; ${machine()}.`,
+      `Command: \`${b.command}\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}, BENCH_ROUNDS=${rounds}, pool ${pool}); PostgreSQL ${(await root`show server_version`)[0]!.server_version} on the same machine; ${machine()}.`,
       '',
-      '| what | per second | p50 / p99 ms | non-2xx |',
-      '|---|---|---|---|',
-      `| GET ${b.path}, ${callers} keys (${b.label}) | ${r.rps.toFixed(0)} | ${r.p50_ms.toFixed(2)} / ${r.p99_ms.toFixed(2)} | ${r.non2xx} |`,
-      `| raw one-statement commits (postgres.js, ${connections} concurrent) | ${commitRate.toFixed(0)} | – | – |`,
-      `| ratio | ${((r.rps / commitRate) * 100).toFixed(0)} % (target ≥ 50 %) | | |`,
+      '| round | GET ' + b.path + ` req/s (${callers} keys) | p50 / p99 ms | non-2xx | raw commits/s | ratio |`,
+      '|---|---|---|---|---|---|',
+      ...runs.map((x, i) => `| ${i + 1}${x === median ? ' (median)' : ''} | ${x.r.rps.toFixed(0)} | ${x.r.p50_ms.toFixed(2)} / ${x.r.p99_ms.toFixed(2)} | ${x.r.non2xx} | ${x.commits.toFixed(0)} | ${(ratio(x) * 100).toFixed(0)} % |`),
+      '',
+      `What one request does: ${b.label}. Raw commits: one-statement transactions from postgres.js, ${connections} concurrent, pool ${pool}. Median ratio ${(ratio(median) * 100).toFixed(0)} % (target ≥ 50 %).`,
       '',
     ].join('\n')
     console.log(table)

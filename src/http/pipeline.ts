@@ -181,7 +181,9 @@ export async function admit(op: Operation, request: Request, state: RequestState
     await countRequest(op, principal, state, deps)
   } catch (e) {
     if (!(e instanceof KeyNotLive) || principal.kind !== 'key') throw e
-    // The cached key changed (revoked, deactivated, re-tiered): hear what it is now.
+    // The cached key changed (revoked, deactivated, re-tiered): hear what it is now. The fresh
+    // lookup answers (and audits) any refusal, so this principal is settled.
+    principal.cached = false
     deps.keyCache.forget(principal.keyId)
     await countRequest(op, await identify(op, request, state, deps), state, deps)
   }
@@ -193,9 +195,16 @@ async function countRequest(op: Operation, principal: Principal, state: RequestS
   // A metered call is counted with its charge, in one statement (execute): the metered path's one write.
   if (op.costOre > 0 && principal.kind === 'key') return
   const limits = limitsFor(op, principal, state.ip)
-  const cached = principal.kind === 'key' && principal.cached ? { keyId: principal.keyId, tier: principal.tier } : null
-  const headers = await enforceLimits(deps.sql, limits, deps.clock.now(), cached)
-  if (cached) (principal as KeyPrincipal).cached = false
+  const cached = principal.kind === 'key' && principal.cached ? principal : null
+  let headers: Record<string, string>
+  try {
+    headers = await enforceLimits(deps.sql, limits, deps.clock.now(), cached)
+  } catch (e) {
+    // A 429 comes after the count, so after the key was confirmed.
+    if (cached && e instanceof AppError) cached.cached = false
+    throw e
+  }
+  if (cached) cached.cached = false
   if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
 }
 
@@ -342,15 +351,19 @@ export async function metered<T>(
         throw e
       }
       if (attempt === 2) throw new AppError('CREDIT_CHECK_UNAVAILABLE', { headers: { 'retry-after': '1' } })
-      // The key changed since it was resolved: hear what it is now (a refusal), or charge with its new tier.
+      // The key changed since it was resolved: hear what it is now (a refusal, audited as any
+      // refused credential is), or charge with its new tier.
+      principal.cached = false
       deps.keyCache.forget(principal.keyId)
+      let fresh: KeyPrincipal | null = null
       try {
-        principal = await principalForKeyId(deps.sql, principal.keyId)
-        authorise(op, principal)
+        fresh = await principalForKeyId(deps.sql, principal.keyId)
+        authorise(op, fresh)
       } catch (refusal) {
-        if (refusal instanceof AppError && AUDITED.includes(refusal.code)) await auditRefusal(deps, state, op.id, principal, refusal)
+        if (refusal instanceof AppError && AUDITED.includes(refusal.code)) await auditRefusal(deps, state, op.id, fresh, refusal)
         throw refusal
       }
+      principal = fresh
       state.principal = principal
     }
   }

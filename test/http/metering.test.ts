@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
-import { ChargeBatcher, countAndCharge, HOLD_TIMEOUT_MS } from '../../src/domain/billing/metering.ts'
+import { ChargeBatcher, countAndCharge, HOLD_TIMEOUT_MS, HoldSettler, type Charge } from '../../src/domain/billing/metering.ts'
 import { AppError } from '../../src/errors/app-error.ts'
-import { chargeBatch, ledgerSum, readBalance, type ChargeRequest } from '../../src/store/credits.ts'
+import { chargeBatch, ledgerSum, readBalance, releaseHolds, type ChargeRequest } from '../../src/store/credits.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
@@ -174,6 +174,29 @@ describe('group commit', () => {
     const ids = out.filter((o) => o.charged).map((o) => o.charged!.ledger_id)
     const rows = await app.deps.sql`select id, correlation_id from credit_ledger where id = any(${ids.map(String)}::bigint[]) order by id`
     expect(rows.map((r) => r.correlation_id)).toEqual(['c1', 'c2', 'c3', 'c5'])
+  })
+})
+
+describe('batch holds', () => {
+  test('a batch’s hold is released only once every call charged in it has finished', async () => {
+    const c = await customer(1000)
+    // One batch in flight: the second and third calls wait and are charged together, in one batch.
+    const charger = new ChargeBatcher(app.deps.sql, 1)
+    const [first, second, third] = await Promise.all([charger.charge(call(c, 'bh-1')), charger.charge(call(c, 'bh-2')), charger.charge(call(c, 'bh-3'))])
+    expect(second!.hold).toBe(third!.hold)
+    expect(second!.hold!.open).toBe(2)
+    const charges: Charge[] = [second!, third!].map((x) => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    const ids = charges.map((x) => x.ledgerId)
+    const errors: unknown[] = []
+    const settler = new HoldSettler(app.deps.sql, (e) => errors.push(e), 60_000)
+    settler.finish(charges[0]!)
+    await settler.flush()
+    expect(await holdsOf(ids)).toBe(1)
+    settler.finish(charges[1]!)
+    await settler.flush()
+    expect(await holdsOf(ids)).toBe(0)
+    expect(errors).toEqual([])
+    await releaseHolds(app.deps.sql, [first!.hold!.id])
   })
 })
 

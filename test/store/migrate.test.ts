@@ -76,3 +76,24 @@ test('a migration the build does not know is tolerated only when newer than ever
   rmSync(join(dir, '0002_second.sql'))
   await expect(migrate(db.sql, await loadMigrations(dir))).rejects.toThrow(/0002_second\.sql was applied but its file is gone/)
 })
+
+test('migration 0008 moves each per-call credit hold into charge_holds, keeping its age, and drops credit_holds', async () => {
+  const fresh = await scratchDatabase()
+  try {
+    const all = await loadMigrations()
+    await migrate(fresh.sql, all.filter((m) => m.version <= 7))
+    const [consumer] = await fresh.sql<{ id: string }[]>`insert into consumers (email) values ('held@example.no') returning id`
+    const [debit] = await fresh.sql<{ id: string }[]>`
+      insert into credit_ledger (consumer_id, amount_ore, kind, reason) values (${consumer!.id}, -50, 'debit', 'metered call') returning id`
+    const heldAt = new Date('2026-03-14T09:25:00Z')
+    await fresh.sql`insert into credit_holds (ledger_id, consumer_id, created_at) values (${debit!.id}, ${consumer!.id}, ${heldAt})`
+    expect((await migrate(fresh.sql, all)).applied).toContain('0008_charge_holds.sql')
+    const holds = await fresh.sql<{ ledger_ids: string[]; created_at: Date }[]>`select ledger_ids, created_at from charge_holds`
+    expect(holds.map((h) => ({ ledger_ids: h.ledger_ids.map(Number), created_at: h.created_at.toISOString() }))).toEqual([
+      { ledger_ids: [Number(debit!.id)], created_at: heldAt.toISOString() },
+    ])
+    expect((await fresh.sql`select to_regclass('credit_holds') as t`)[0]!.t).toBeNull()
+  } finally {
+    await fresh.close()
+  }
+})
