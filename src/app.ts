@@ -120,6 +120,7 @@ export interface Extension {
 function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown> }): RequestState {
   const state = stateOf(ctx.request)
   state.route = op.path
+  state.operationId = op.id
   state.format = op.format
   // The edge (http/server.ts) sets it for every sandbox path; this covers the app used without the edge.
   if (op.format === 'sandbox') state.sandbox ??= sandboxState(op.method, op.path)

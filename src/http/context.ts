@@ -46,6 +46,8 @@ export interface RequestState {
   startedAt: number
   /** the matched route template, for logs */
   route: string | null
+  /** the registry operation serving the request (audit rows name it) */
+  operationId: string | null
   /** how the matched operation answers: errors on a page are pages too */
   format: 'envelope' | 'json' | 'html' | 'sandbox' | null
   /** set on sandbox routes: how their answers and errors are shaped */

@@ -223,7 +223,7 @@ export async function keyRefusal(state: RequestState, deps: AppDeps): Promise<Ap
   } catch (e) {
     if (!(e instanceof AppError)) return null
     deps.keyCache.forget(p.keyId)
-    await auditRefusal(deps, state, state.route, p, e).catch(() => {})
+    await auditRefusal(deps, state, state.operationId, null, e).catch(() => {})
     return e
   }
 }

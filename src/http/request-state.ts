@@ -13,6 +13,7 @@ export function beginRequest(request: Request): RequestState {
     correlationId: sent !== null && SANE_CORRELATION_ID.test(sent) ? sent : crypto.randomUUID(),
     startedAt: performance.now(),
     route: null,
+    operationId: null,
     format: null,
     sandbox: null,
     consumerId: null,
