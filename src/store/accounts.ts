@@ -72,16 +72,16 @@ export async function lockConsumer(sql: Sql, id: string): Promise<ConsumerRow | 
 
 // -- API keys ----------------------------------------------------------------------------------
 
-const KEY_PRINCIPAL_COLS = 'k.id as key_id, k.consumer_id, k.scopes, k.revoked_at is not null as revoked, c.tier, c.active from api_keys k join consumers c on c.id = k.consumer_id'
+const KEY_PRINCIPAL_SELECT = 'select k.id as key_id, k.consumer_id, k.scopes, k.revoked_at is not null as revoked, c.tier, c.active from api_keys k join consumers c on c.id = k.consumer_id'
 
 /** Resolves a key by its hash (domain/access/key-cache.ts keeps the answers; writes confirm them). */
 export async function keyPrincipal(sql: Sql, keyHash: string): Promise<KeyPrincipalRow | null> {
-  const [row] = await sql<KeyPrincipalRow[]>`select ${sql.unsafe(KEY_PRINCIPAL_COLS)} where k.key_hash = ${keyHash}`
+  const [row] = await sql<KeyPrincipalRow[]>`${sql.unsafe(KEY_PRINCIPAL_SELECT)} where k.key_hash = ${keyHash}`
   return row ?? null
 }
 
 export async function keyPrincipalById(sql: Sql, keyId: string): Promise<KeyPrincipalRow | null> {
-  const [row] = await sql<KeyPrincipalRow[]>`select ${sql.unsafe(KEY_PRINCIPAL_COLS)} where k.id = ${keyId}`
+  const [row] = await sql<KeyPrincipalRow[]>`${sql.unsafe(KEY_PRINCIPAL_SELECT)} where k.id = ${keyId}`
   return row ?? null
 }
 

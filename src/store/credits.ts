@@ -78,10 +78,7 @@ export async function chargeBatch(sql: Sql, reqs: ChargeRequest[]): Promise<Char
   })
   const rows = await sql<{ i: string; live: boolean; balance_ore: string; spent: string; ledger_id: string | null; hold_id: string | null; hits: number[] | null }[]>`
     with calls as (
-      select c.*, exists (
-        select 1 from api_keys k join consumers u on u.id = k.consumer_id
-        where k.id = c.key_id and k.consumer_id = c.consumer_id and k.revoked_at is null and u.active and u.tier = c.tier
-      ) as live
+      select c.*, key_is_live(c.key_id, c.consumer_id, c.tier) as live
       from unnest(${reqs.map((r) => r.consumerId)}::uuid[], ${reqs.map((r) => r.keyId)}::uuid[], ${reqs.map((r) => r.tier)}::text[],
                   ${reqs.map((r) => r.cost)}::bigint[], ${reqs.map((r) => r.operationId)}::text[], ${reqs.map((r) => r.correlationId)}::text[])
         with ordinality as c(consumer_id, key_id, tier, cost, operation_id, correlation_id, i)

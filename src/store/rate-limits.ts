@@ -8,6 +8,7 @@ export interface WindowHit {
 /** A key whose liveness the count must confirm: counted only while it is unrevoked, its consumer active and of this tier. */
 export interface LiveKey {
   keyId: string
+  consumerId: string
   tier: string
 }
 
@@ -21,7 +22,7 @@ export async function hit(sql: Sql, windows: { bucket: string; start: Date; expi
   const starts = windows.map((w) => w.start.toISOString())
   const expires = windows.map((w) => w.expires.toISOString())
   const live = key
-    ? sql`exists (select 1 from api_keys k join consumers c on c.id = k.consumer_id where k.id = ${key.keyId} and k.revoked_at is null and c.active and c.tier = ${key.tier})`
+    ? sql`key_is_live(${key.keyId}, ${key.consumerId}, ${key.tier})`
     : sql`true`
   const rows = await sql<{ live: boolean; bucket: string | null; hits: number | null }[]>`
     with live as (select ${live} as ok), up as (

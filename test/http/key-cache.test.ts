@@ -77,8 +77,9 @@ describe('a key revoked after another instance cached it', () => {
   test('refused on invalid input, is audited once as a refused credential of that operation', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
-    await b.get(`${METERED_PATH}?outcome=banana`, { headers: { ...bearer(k.key), 'x-correlation-id': 'cached-revoked-invalid-1' } })
-    const rows = await a.deps.sql`select actor, details from audit_log where correlation_id = 'cached-revoked-invalid-1' and action = 'authorization_failed'`
+    const correlationId = `cached-revoked-invalid-${crypto.randomUUID()}`
+    await b.get(`${METERED_PATH}?outcome=banana`, { headers: { ...bearer(k.key), 'x-correlation-id': correlationId } })
+    const rows = await a.deps.sql`select actor, details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ actor: 'anonymous', details: { error_code: 'AUTH_INVALID_KEY', operation: 'testMetered' } })
   })
