@@ -86,6 +86,11 @@ export function sessionOf(p: Principal): Extract<Principal, { kind: 'session' }>
   return p
 }
 
+/** The audit actor of a browser session's change. */
+export function sessionActor(s: Extract<Principal, { kind: 'session' }>, state: RequestState): { actor: string; correlationId: string } {
+  return { actor: `session:${s.sessionId}`, correlationId: state.correlationId }
+}
+
 /** Session-authenticated writes must carry the session's CSRF token (form field or header). */
 export function checkCsrf(p: Principal, sent: string | null): void {
   if (p.kind !== 'session') return

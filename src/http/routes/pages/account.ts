@@ -15,7 +15,7 @@ import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../
 import type { IdParam } from '../../../schemas/access.ts'
 import type { AppDeps, Handler } from '../../context.ts'
 import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../../html.ts'
-import { checkCsrf, SESSION_COOKIE, sessionOf } from '../../pipeline.ts'
+import { checkCsrf, SESSION_COOKIE, sessionActor, sessionOf } from '../../pipeline.ts'
 
 type Session = Extract<Principal, { kind: 'session' }>
 
@@ -164,28 +164,28 @@ export const pageHandlers = {
   dashboardMintKey: (async ({ principal, body, deps, now, state }) => {
     const s = sessionOf(principal)
     checkCsrf(s, body.csrf_token)
-    const minted = await mintKey(deps.sql, s.consumerId, { ...(body.label?.trim() ? { label: body.label.trim() } : {}), source: 'dashboard' }, { actor: `session:${s.sessionId}`, correlationId: state.correlationId })
+    const minted = await mintKey(deps.sql, s.consumerId, { ...(body.label?.trim() ? { label: body.label.trim() } : {}), source: 'dashboard' }, sessionActor(s, state))
     return htmlResponse(await dashboard(deps, s, now, secretBlock('Ny API-nøkkel:', 'New API key:', minted.plaintext_key)))
   }) satisfies Handler<{ body: typeof KeyForm }>,
 
   dashboardRevokeKey: (async ({ principal, params, body, deps, state }) => {
     const s = sessionOf(principal)
     checkCsrf(s, body.csrf_token)
-    await revokeKey(deps.sql, params.id, s.consumerId, { actor: `session:${s.sessionId}`, correlationId: state.correlationId })
+    await revokeKey(deps.sql, params.id, s.consumerId, sessionActor(s, state))
     return redirect('/dashboard#keys')
   }) satisfies Handler<{ params: typeof IdParam; body: typeof CsrfForm }>,
 
   dashboardMintToken: (async ({ principal, body, deps, now, state }) => {
     const s = sessionOf(principal)
     checkCsrf(s, body.csrf_token)
-    const { token } = await mintIssuanceToken(deps.sql, s.consumerId, now, { actor: `session:${s.sessionId}`, correlationId: state.correlationId })
+    const { token } = await mintIssuanceToken(deps.sql, s.consumerId, now, sessionActor(s, state))
     return htmlResponse(await dashboard(deps, s, now, secretBlock('Nytt utstedelsestoken (gyldig i 24 timer):', 'New issuance token (valid 24 hours):', token)))
   }) satisfies Handler<{ body: typeof CsrfForm }>,
 
   dashboardRevokeToken: (async ({ principal, params, body, deps, state }) => {
     const s = sessionOf(principal)
     checkCsrf(s, body.csrf_token)
-    await revokeIssuanceToken(deps.sql, s.consumerId, params.id, { actor: `session:${s.sessionId}`, correlationId: state.correlationId })
+    await revokeIssuanceToken(deps.sql, s.consumerId, params.id, sessionActor(s, state))
     return redirect('/dashboard#issuance')
   }) satisfies Handler<{ params: typeof IdParam; body: typeof CsrfForm }>,
 
