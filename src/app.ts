@@ -18,6 +18,8 @@ import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
 import { ifNoneMatch, notModified } from './http/etag.ts'
 import { renderError } from './http/errors.ts'
+import { hasBoundedStrings, overlongFields } from './schemas/bounds.ts'
+import { validationError } from './errors/app-error.ts'
 import { stateOf } from './http/request-state.ts'
 import { createFetch } from './http/server.ts'
 import { discoveryHandlers, docsAsset } from './http/routes/discovery.ts'
@@ -117,6 +119,22 @@ export interface Extension {
   handlers: Record<string, Handler<any>>
 }
 
+type Input = 'params' | 'query' | 'body'
+const boundedInputs = new WeakMap<Operation, Input[]>()
+
+/** Strings longer than their schema allows are refused before Elysia validates (schemas/bounds.ts). */
+function refuseOverlong(op: Operation, ctx: Partial<Record<Input, unknown>>): void {
+  let inputs = boundedInputs.get(op)
+  if (!inputs) {
+    inputs = (['params', 'query', 'body'] as const).filter((i) => (i !== 'body' || op.bodyType !== 'raw') && hasBoundedStrings(op.request[i]))
+    boundedInputs.set(op, inputs)
+  }
+  for (const input of inputs) {
+    const issues = overlongFields(op.request[input]!, ctx[input], input)
+    if (issues.length > 0) throw validationError(issues)
+  }
+}
+
 function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown> }): RequestState {
   const state = stateOf(ctx.request)
   state.route = op.path
@@ -169,12 +187,14 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         // Keyless routes without limits of their own get a transform that is visibly synchronous:
         // Elysia composes a slower, awaiting handler around a hook that may return a promise.
         transform: isPublic(op)
-          ? (ctx: { request: Request; query: Record<string, unknown> }) => {
+          ? (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
               const state = prepare(op, ctx)
               if (!op.selfLimited) softLimit(state.ip, deps.clock.now())
+              refuseOverlong(op, ctx)
             }
-          : async (ctx: { request: Request; query: Record<string, unknown> }) => {
+          : async (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
               await admit(op, ctx.request, prepare(op, ctx), deps)
+              refuseOverlong(op, ctx)
             },
       } as never,
     )

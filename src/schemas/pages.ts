@@ -1,9 +1,10 @@
 /** Bodies of the HTML forms (application/x-www-form-urlencoded: every value is a string). */
 import { Type } from '@sinclair/typebox'
+import { Email } from './common.ts'
 
 export const LoginForm = Type.Object(
   {
-    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' }),
+    email: Email,
     company_name: Type.Optional(Type.String({ maxLength: 200 })),
     consent: Type.Optional(Type.String({ maxLength: 10 })),
   },

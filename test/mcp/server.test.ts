@@ -71,6 +71,14 @@ describe('keyless (no Authorization header)', () => {
     await client.close()
   })
 
+  test('an over-long argument is refused for its length alone, before any pattern runs', async () => {
+    const client = await connect()
+    const res = await client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'X'.repeat(100_000) } })
+    expect(res.isError).toBe(true)
+    expect(body(res).metadata.remediation.explanation.details).toEqual([{ field: 'error_code', message: 'Expected string length less or equal to 64' }])
+    await client.close()
+  })
+
   test('a keyed tool is hidden: calling it is JSON-RPC error -32602', async () => {
     const client = await connect()
     await expect(client.callTool({ name: 'get_credit_balance', arguments: {} })).rejects.toMatchObject({ code: -32602 })
