@@ -22,8 +22,11 @@ export interface Config {
   /** public address used in links (docs_url, magic links); no trailing slash */
   baseUrl: string
   logLevel: 'debug' | 'info' | 'warn' | 'error'
-  /** take the client address from the first X-Forwarded-For entry (behind a trusted proxy only) */
-  trustProxy: boolean
+  /**
+   * how many proxies of ours stand in front (TRUST_PROXY=true → TRUSTED_PROXY_HOPS, default 1;
+   * otherwise 0): the client address is the X-Forwarded-For entry the outermost of them appended
+   */
+  trustedProxyHops: number
   /** the public sandbox mirror's protections (src/http/sandbox-edge.ts) */
   publicSandbox: { maxInflight: number; loopLimit: number; disabled: boolean }
   /** smtp(s)://user:pass@host:port; unset → mail goes to the outbox and the log */
@@ -46,6 +49,12 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
   const n = Number(raw)
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`)
   return n
+}
+
+function proxyHops(env: Record<string, string | undefined>): number {
+  const trust = oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true'
+  if (!trust && env.TRUSTED_PROXY_HOPS) throw new ConfigError('TRUSTED_PROXY_HOPS needs TRUST_PROXY=true')
+  return trust ? int(env, 'TRUSTED_PROXY_HOPS', 1, 1, 16) : 0
 }
 
 function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, allowed: readonly T[], fallback: T): T {
@@ -109,7 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken,
     baseUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
-    trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    trustedProxyHops: proxyHops(env),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Plikt <no-reply@localhost>',
     topupCeilingOre: int(env, 'TOPUP_CEILING_ORE', 100_000, 1_000, 100_000_000),

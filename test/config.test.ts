@@ -18,7 +18,15 @@ test.each([
   [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
   [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
   [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  [{ TRUST_PROXY: 'true', TRUSTED_PROXY_HOPS: '0' }, /TRUSTED_PROXY_HOPS/],
+  [{ TRUSTED_PROXY_HOPS: '2' }, /TRUSTED_PROXY_HOPS/],
 ])('rejects %p with a message naming the variable', (env, message) => {
   expect(() => loadConfig(env)).toThrow(ConfigError)
   expect(() => loadConfig(env)).toThrow(message)
+})
+
+test('TRUST_PROXY trusts one proxy hop unless TRUSTED_PROXY_HOPS says more; without it, none', () => {
+  expect(loadConfig({}).trustedProxyHops).toBe(0)
+  expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1)
+  expect(loadConfig({ TRUST_PROXY: 'true', TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2)
 })

@@ -3,6 +3,7 @@
  * itself: correlation id, the 256 KB body limit, and one structured log line per request.
  */
 import { AppError } from '../errors/app-error.ts'
+import { clientAddress } from './client-address.ts'
 import type { AppDeps } from './context.ts'
 import { errorResponse } from './envelope.ts'
 import { beginRequest, shareState } from './request-state.ts'
@@ -57,23 +58,11 @@ async function bufferBody(request: Request & { body: ReadableStream<Uint8Array> 
 
 type Server = { requestIP(request: Request): { address: string } | null }
 
-function clientIp(request: Request, server: Server | undefined, trustProxy: boolean): string {
-  if (trustProxy) {
-    const header = request.headers.get('x-forwarded-for')
-    if (header) {
-      const comma = header.indexOf(',')
-      const forwarded = (comma === -1 ? header : header.slice(0, comma)).trim()
-      if (forwarded) return forwarded
-    }
-  }
-  return server?.requestIP(request)?.address ?? 'unknown'
-}
-
 export function createFetch(app: { handle(request: Request): Promise<Response> }, deps: AppDeps) {
   const guard = new PublicSandboxGuard(deps.config.publicSandbox)
   return async function fetch(request: Request, server?: Server): Promise<Response> {
     const state = beginRequest(request)
-    state.ip = clientIp(request, server, deps.config.trustProxy)
+    state.ip = clientAddress(deps.config.trustedProxyHops > 0 ? request.headers.get('x-forwarded-for') : null, server?.requestIP(request)?.address ?? null, deps.config.trustedProxyHops)
     // A substring test first: most requests are not for the sandbox and need no URL parse.
     const path = request.url.includes('/api/v1/sandbox') ? new URL(request.url).pathname : ''
     const sandbox = isSandboxPath(path)
