@@ -18,7 +18,7 @@ import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
 import { ifNoneMatch, notModified } from './http/etag.ts'
 import { renderError } from './http/errors.ts'
-import { hasBoundedStrings, overlongFields } from './schemas/bounds.ts'
+import { hasBoundedStrings, oversizedFields } from './schemas/bounds.ts'
 import { validationError } from './errors/app-error.ts'
 import { stateOf } from './http/request-state.ts'
 import { createFetch } from './http/server.ts'
@@ -120,17 +120,21 @@ export interface Extension {
 }
 
 type Input = 'params' | 'query' | 'body'
-const boundedInputs = new WeakMap<Operation, Input[]>()
+const checkedInputs = new WeakMap<Operation, Input[]>()
 
-/** Strings longer than their schema allows are refused before Elysia validates (schemas/bounds.ts). */
-function refuseOverlong(op: Operation, ctx: Partial<Record<Input, unknown>>): void {
-  let inputs = boundedInputs.get(op)
+/**
+ * Input too deep or with strings longer than their schema allows is refused before Elysia
+ * validates it (schemas/bounds.ts): the validator's report would otherwise run every pattern on it.
+ */
+function refuseOversized(op: Operation, ctx: Partial<Record<Input, unknown>>): void {
+  let inputs = checkedInputs.get(op)
   if (!inputs) {
-    inputs = (['params', 'query', 'body'] as const).filter((i) => (i !== 'body' || op.bodyType !== 'raw') && hasBoundedStrings(op.request[i]))
-    boundedInputs.set(op, inputs)
+    const parsedBody = op.request.body !== undefined && op.bodyType !== 'raw'
+    inputs = (['params', 'query', 'body'] as const).filter((i) => (i === 'body' ? parsedBody : hasBoundedStrings(op.request[i])))
+    checkedInputs.set(op, inputs)
   }
   for (const input of inputs) {
-    const issues = overlongFields(op.request[input]!, ctx[input], input)
+    const issues = oversizedFields(op.request[input]!, ctx[input], input)
     if (issues.length > 0) throw validationError(issues)
   }
 }
@@ -190,11 +194,11 @@ export function createApp(deps: AppDeps, extension?: Extension) {
           ? (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
               const state = prepare(op, ctx)
               if (!op.selfLimited) softLimit(state.ip, deps.clock.now())
-              refuseOverlong(op, ctx)
+              refuseOversized(op, ctx)
             }
           : async (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
               await admit(op, ctx.request, prepare(op, ctx), deps)
-              refuseOverlong(op, ctx)
+              refuseOversized(op, ctx)
             },
       } as never,
     )

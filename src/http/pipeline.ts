@@ -35,7 +35,14 @@ export function cookieOf(request: Request, name: string): string | null {
   if (!header) return null
   for (const part of header.split(';')) {
     const i = part.indexOf('=')
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim())
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      // A value that is not valid percent-encoding is no credential of ours: as if it were absent.
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim())
+      } catch {
+        return null
+      }
+    }
   }
   return null
 }

@@ -10,7 +10,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { overlongFields } from '../schemas/bounds.ts'
+import { oversizedFields } from '../schemas/bounds.ts'
 import { principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, tierLimits } from '../domain/access/limits.ts'
@@ -31,9 +31,9 @@ import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts
 import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, type SandboxState } from '../http/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 
-/** Arguments longer than their schema allows are refused before any pattern runs (schemas/bounds.ts). */
-function refuseOverlong(schema: TSchema, args: unknown): void {
-  const issues = overlongFields(schema, args, 'arguments')
+/** Arguments too deep or longer than their schema allows are refused before any pattern runs (schemas/bounds.ts). */
+function refuseOversized(schema: TSchema, args: unknown): void {
+  const issues = oversizedFields(schema, args, 'arguments')
   if (issues.length > 0) throw validationError(issues)
 }
 
@@ -110,7 +110,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
         await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
         if (!tool.keyless) {
           if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
-          refuseOverlong(SandboxToolInput, args)
+          refuseOversized(SandboxToolInput, args)
           if (!Value.Check(SandboxToolInput, args)) throw new AppError('VALIDATION_FAILED', { details: issuesFromValidation({ all: [...Value.Errors(SandboxToolInput, args)], type: 'arguments' }) })
           const { result, justification } = await runSandboxTool(tool, args as { org_number: string }, principal.namespace, sandbox!)
           const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.sandboxMirror, correlation_id: state.correlationId }, now, false, {}, sandbox)
@@ -126,7 +126,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
       for (const l of tool.operation.limits) {
         if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
       }
-      refuseOverlong(tool.input, args)
+      refuseOversized(tool.input, args)
       if (!Value.Check(tool.input, args)) {
         const invalid = { all: [...Value.Errors(tool.input, args)], type: 'arguments' }
         throw checksumError(invalid) ?? new AppError('VALIDATION_FAILED', { details: issuesFromValidation(invalid) })

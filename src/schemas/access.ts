@@ -2,10 +2,8 @@
 import { Type } from '@sinclair/typebox'
 import { AVAILABLE_SCOPES, TIERS } from '../domain/access/types.ts'
 import { PRIVACY_REQUEST_TYPES } from '../domain/access/privacy.ts'
-import { Email } from './common.ts'
+import { Email, Uuid } from './common.ts'
 
-const Uuid = (description?: string) =>
-  Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', ...(description ? { description } : {}) })
 const Tier = Type.Union(TIERS.map((t) => Type.Literal(t)))
 const Timestamp = Type.String({ format: 'date-time' })
 const Scope = Type.String({ minLength: 1, maxLength: 64, description: `read:* or one of ${AVAILABLE_SCOPES.join(', ')}; write:, act: and delegate: are reserved` })

@@ -72,3 +72,27 @@ export function overlongFields(schema: TSchema, value: unknown, location: string
   walk(schema as Json, value, [], found)
   return found.map(({ path, max }) => ({ field: path.length ? path.join('.') : location, message: `Expected string length less or equal to ${max}` }))
 }
+
+/**
+ * JSON nested deeper than any of our inputs needs. Every input we define is a few levels deep;
+ * walking a 20 000-level document recursively (canonical JSON, the validator) overflows the stack.
+ */
+export const MAX_INPUT_DEPTH = 32
+
+/** Whether `value` nests objects or arrays deeper than `max` levels (iterative: no recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    if (depth >= max) return true
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+  }
+  return false
+}
+
+/** The validation report of an input that is too deep or has over-long strings; empty when neither. */
+export function oversizedFields(schema: TSchema, value: unknown, location: string): FieldIssue[] {
+  if (nestedDeeperThan(value, MAX_INPUT_DEPTH)) return [{ field: location, message: `is nested deeper than ${MAX_INPUT_DEPTH} levels` }]
+  return overlongFields(schema, value, location)
+}

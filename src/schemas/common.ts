@@ -21,11 +21,14 @@ export const Handover = Type.Object(
 
 /**
  * An e-mail address. Each character of the domain is either a dot or part of a label, so the
- * pattern has one way to match and runs in linear time (the old `[^\\s@]+\\.[^\\s@]+` took
+ * pattern has one way to match and runs in linear time (a domain of `[^\s@]+\.[^\s@]+` took
  * quadratic time on a long run of dots).
  */
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(?:\\.[^\\s@.]+)+$'
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL_PATTERN, description: 'an e-mail address' })
+
+export const Uuid = (description?: string) =>
+  Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', ...(description ? { description } : {}) })
 
 export const FieldIssue = Type.Object({
   field: Type.String({ description: 'dotted path into the input, e.g. `context.org_number`' }),

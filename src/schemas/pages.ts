@@ -1,6 +1,6 @@
 /** Bodies of the HTML forms (application/x-www-form-urlencoded: every value is a string). */
 import { Type } from '@sinclair/typebox'
-import { Email } from './common.ts'
+import { Email, Uuid } from './common.ts'
 
 export const LoginForm = Type.Object(
   {
@@ -14,5 +14,5 @@ export const MagicQuery = Type.Object({ token: Type.String({ minLength: 1, maxLe
 export const TokenForm = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false })
 export const CsrfForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })
 export const KeyForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }), label: Type.Optional(Type.String({ maxLength: 80 })) }, { additionalProperties: false })
-export const ConnectionQuery = Type.Object({ connection: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) }, { additionalProperties: false })
-export const ConnectionForm = Type.Object({ connection: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }), csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })
+export const ConnectionQuery = Type.Object({ connection: Uuid() }, { additionalProperties: false })
+export const ConnectionForm = Type.Object({ connection: Uuid(), csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })

@@ -79,6 +79,15 @@ describe('keyless (no Authorization header)', () => {
     await client.close()
   })
 
+  test('arguments nested 20 000 levels deep are refused as VALIDATION_FAILED', async () => {
+    const client = await connect()
+    const deep = JSON.parse('['.repeat(20_000) + ']'.repeat(20_000))
+    const res = await client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'NOT_FOUND', context_role: deep } })
+    expect(res.isError).toBe(true)
+    expect(body(res).metadata.remediation.explanation.details).toEqual([{ field: 'arguments', message: 'is nested deeper than 32 levels' }])
+    await client.close()
+  })
+
   test('a keyed tool is hidden: calling it is JSON-RPC error -32602', async () => {
     const client = await connect()
     await expect(client.callTool({ name: 'get_credit_balance', arguments: {} })).rejects.toMatchObject({ code: -32602 })

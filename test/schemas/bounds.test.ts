@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { Type } from '@sinclair/typebox'
-import { hasBoundedStrings, overlongFields } from '../../src/schemas/bounds.ts'
+import { hasBoundedStrings, nestedDeeperThan, overlongFields } from '../../src/schemas/bounds.ts'
 
 const S = (maxLength: number) => Type.String({ maxLength })
 
@@ -34,4 +34,11 @@ test('values of the wrong type and unknown properties are left to the validator'
 test('only schemas with a bounded string need the walk', () => {
   expect(hasBoundedStrings(Type.Object({ year: Type.Integer() }))).toBe(false)
   expect(hasBoundedStrings(Type.Object({ q: Type.Optional(Type.Array(S(9))) }))).toBe(true)
+})
+
+test('nesting is measured in object and array levels, without recursion', () => {
+  expect(nestedDeeperThan({ a: [1, { b: 2 }] }, 3)).toBe(false)
+  expect(nestedDeeperThan({ a: [1, { b: [] }] }, 3)).toBe(true)
+  expect(nestedDeeperThan(JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)), 32)).toBe(true)
+  expect(nestedDeeperThan('flat', 0)).toBe(false)
 })
