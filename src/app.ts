@@ -9,7 +9,7 @@ import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
-import { admit, execute, isPublic, keyRefusal, softLimit } from './http/pipeline.ts'
+import { admit, checkSameSite, execute, isPublic, keyRefusal, softLimit } from './http/pipeline.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
 import { createVerifier } from './domain/access/oauth.ts'
 import { KeyCache } from './domain/access/key-cache.ts'
@@ -139,7 +139,7 @@ function refuseOversized(op: Operation, ctx: Partial<Record<Input, unknown>>): v
   }
 }
 
-function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown> }): RequestState {
+function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown> }, baseUrl: string): RequestState {
   const state = stateOf(ctx.request)
   state.route = op.path
   state.operationId = op.id
@@ -147,6 +147,7 @@ function prepare(op: Operation, ctx: { request: Request; query: Record<string, u
   // The edge (http/server.ts) sets it for every sandbox path; this covers the app used without the edge.
   if (op.format === 'sandbox') state.sandbox ??= sandboxState(op.method, op.path)
   coerceQuery(op, ctx.query)
+  if (op.bodyType === 'form') checkSameSite(ctx.request, baseUrl)
   return state
 }
 
@@ -192,12 +193,12 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         // Elysia composes a slower, awaiting handler around a hook that may return a promise.
         transform: isPublic(op)
           ? (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              const state = prepare(op, ctx)
+              const state = prepare(op, ctx, deps.config.baseUrl)
               if (!op.selfLimited) softLimit(state.ip, deps.clock.now())
               refuseOversized(op, ctx)
             }
           : async (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              await admit(op, ctx.request, prepare(op, ctx), deps)
+              await admit(op, ctx.request, prepare(op, ctx, deps.config.baseUrl), deps)
               refuseOversized(op, ctx)
             },
       } as never,
