@@ -3,6 +3,7 @@
  * namespace its writes live in, the knobs, the sandbox `_meta` and envelopes. The answers
  * themselves come from domain/sandbox, which runs the production domain over synthetic data.
  */
+import { ANONYMOUS_SANDBOX_NAMESPACE, consumerSandboxNamespace, syntheticNamespace } from '../domain/sandbox/namespaces.ts'
 import { AppError, validationError } from '../errors/app-error.ts'
 import type { ErrorCode } from '../errors/catalogue.ts'
 import { errorBody } from './envelope.ts'
@@ -49,23 +50,23 @@ export const EXECUTION_GUARANTEE = 'nothing_submitted'
 const SUFFIX = /^[A-Za-z0-9_-]{1,64}$/
 
 /**
- * No credential: the shared anonymous namespace. The synthetic bearer: its suffix is the namespace.
+ * No credential: the shared anonymous namespace. The synthetic bearer: its suffix names the namespace.
  * A real key is checked like anywhere else and gets its consumer's namespace; the answer is still mock.
  */
 export async function sandboxPrincipal(bearer: string | null, sql: Sql): Promise<Extract<Principal, { kind: 'sandbox' }>> {
-  if (bearer === null) return { kind: 'sandbox', namespace: 'anonymous', synthetic: false }
+  if (bearer === null) return { kind: 'sandbox', namespace: ANONYMOUS_SANDBOX_NAMESPACE, synthetic: false }
   if (bearer.startsWith(SANDBOX_BEARER_PREFIX)) {
     const suffix = bearer.slice(SANDBOX_BEARER_PREFIX.length)
     // The bytes are not echoed: a mistyped real secret must not come back in a response or a log.
     if (!SUFFIX.test(suffix)) throw validationError([{ field: 'Authorization', message: 'the suffix of svc_sandbox_test_<suffix> must be 1 to 64 characters of A-Z, a-z, 0-9, _ or -' }])
-    return { kind: 'sandbox', namespace: `sandbox:${suffix}`, synthetic: true }
+    return { kind: 'sandbox', namespace: syntheticNamespace(suffix), synthetic: true }
   }
   const key = await principalForKey(sql, bearer)
-  return { kind: 'sandbox', namespace: `consumer:${key.consumerId}`, synthetic: false }
+  return { kind: 'sandbox', namespace: consumerSandboxNamespace(key.consumerId), synthetic: false }
 }
 
 export function sandboxCaller(p: Principal): Extract<Principal, { kind: 'sandbox' }> {
-  return p.kind === 'sandbox' ? p : { kind: 'sandbox', namespace: 'anonymous', synthetic: false }
+  return p.kind === 'sandbox' ? p : { kind: 'sandbox', namespace: ANONYMOUS_SANDBOX_NAMESPACE, synthetic: false }
 }
 
 export function sandboxMeta(now: Date, s: SandboxState | null) {

@@ -4,6 +4,7 @@
  * it. Anonymous callers see the history only: their writes land in a shared namespace, and
  * showing it would make one stranger's rehearsal appear in another's answer.
  */
+import { ANONYMOUS_SANDBOX_NAMESPACE } from './namespaces.ts'
 import { uuidV5 } from '../../lib/uuid-v5.ts'
 import { osloTimestamp } from '../../lib/oslo-time.ts'
 import { SANDBOX_AUDIT_NAMESPACE } from '../actions/receipt.ts'
@@ -50,7 +51,7 @@ export function fixtureHistory(c: SandboxCompany): SandboxAuditEntry[] {
 
 export async function sandboxAudit(sql: Sql, namespace: string, c: SandboxCompany): Promise<SandboxAuditEntry[]> {
   const own =
-    namespace === 'anonymous'
+    namespace === ANONYMOUS_SANDBOX_NAMESPACE
       ? []
       : (await sandboxAuditFor(sql, namespace, c.org_number)).map((r) => ({
           id: r.id,

@@ -229,6 +229,23 @@ describe('a live execute refuses the approval token', () => {
     expect((await live(app, vat(), { h: real, token })).status).toBe(200)
   })
 
+  test('minted with a real key, it lives in a sandbox namespace, never the production one of the consumer', async () => {
+    const consumer = await createConsumer(app)
+    const real = bearer((await createKey(app, consumer.id)).key)
+    await approve(app, vat(), real)
+    const rows = await app.deps.sql<{ namespace: string }[]>`select namespace from approval_tokens where namespace like ${`%${consumer.id}%`}`
+    expect(rows.length).toBe(1)
+    expect(rows[0]!.namespace).not.toBe(`consumer:${consumer.id}`)
+    expect(rows[0]!.namespace.startsWith('sandbox')).toBe(true)
+  })
+
+  test('every sandbox namespace begins with sandbox, whoever minted in it', async () => {
+    await approve(app, vat())
+    await approve(app, vat(), as())
+    const rows = await app.deps.sql<{ namespace: string }[]>`select distinct namespace from approval_tokens`
+    for (const r of rows) expect(r.namespace.startsWith('sandbox')).toBe(true)
+  })
+
   test('as 403 APPROVAL_TOKEN_INVALID under a suffix when it was minted without a bearer', async () => {
     const { token } = await approve(app, vat())
     await expectWriteError(await live(app, vat(), { h: as(), token }), 403, 'APPROVAL_TOKEN_INVALID')

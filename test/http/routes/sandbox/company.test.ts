@@ -13,6 +13,7 @@ import { appendSandboxAudit } from '../../../../src/store/sandbox-audit.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
 import { bearer, createConsumer, createKey } from '../../../access-helpers.ts'
 import { call, company, expectSandboxError, expectSandboxMeta, ORG_ROUTES, SANDBOX, scenario, synthetic, withoutTimestamp } from './read-helpers.ts'
+import { consumerSandboxNamespace } from '../../../../src/domain/sandbox/namespaces.ts'
 
 let app: TestApp
 let realKey: string
@@ -476,7 +477,7 @@ describe('audit', () => {
 
   test('a real key’s rows live in its consumer’s namespace and are shown to it only', async () => {
     const own = row('999771009', 'submit_mva')
-    await appendSandboxAudit(app.deps.sql, `consumer:${realConsumerId}`, own)
+    await appendSandboxAudit(app.deps.sql, consumerSandboxNamespace(realConsumerId), own)
     expect((await data('999771009', 'audit', bearer(realKey))).data[0].id).toBe(own.id)
     expect((await data('999771009', 'audit')).data.map((e: any) => e.id)).not.toContain(own.id)
   })

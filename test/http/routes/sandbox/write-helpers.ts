@@ -27,10 +27,10 @@ export function as(suffix = `t${crypto.randomUUID().replaceAll('-', '').slice(0,
   return { authorization: `Bearer svc_sandbox_test_${suffix}` }
 }
 
-/** The namespace a caller's writes live in: `sandbox:<suffix>` for the synthetic bearer, else anonymous. */
+/** The namespace a caller's writes live in: `sandbox:<suffix>` for the synthetic bearer, else the anonymous one. */
 export function namespaceOf(h: HeaderMap): string {
   const m = /^Bearer svc_sandbox_test_(.+)$/.exec(h.authorization ?? '')
-  return m ? `sandbox:${m[1]}` : 'anonymous'
+  return m ? `sandbox:${m[1]}` : 'sandbox/anonymous'
 }
 
 /** An mva_melding for 2026-T1 (due 2026-04-10: in time on the default effective date). */
