@@ -4,7 +4,7 @@
  * themselves come from domain/sandbox, which runs the production domain over synthetic data.
  */
 import { AppError, validationError } from '../errors/app-error.ts'
-import type { ErrorCode } from '../errors/catalogue.ts'
+import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { errorBody } from './envelope.ts'
 import { explain } from '../errors/explain.ts'
 import { osloTimestamp } from '../lib/oslo-time.ts'
