@@ -4,7 +4,7 @@
  * of them lists something this file does not.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import type { ErrorCode } from './errors/catalogue.ts'
+import type { ErrorCode } from './errors/catalogue/index.ts'
 import { ErrorList, ExplainBody, ExplainResult, Health } from './schemas/common.ts'
 import { PublicDeadlines, PublicDeadlinesQuery, PublicObligations, PublicObligationsQuery } from './schemas/rulebook.ts'
 import * as A from './schemas/access.ts'

@@ -1,4 +1,4 @@
-import { CATALOGUE, type ErrorCode } from './catalogue.ts'
+import { CATALOGUE, type ErrorCode } from './catalogue/index.ts'
 import type { ExplainContext } from './explain.ts'
 
 export interface FieldIssue {

@@ -1,4 +1,4 @@
-import { CATALOGUE, ERROR_CODES, type ErrorCategory, type ErrorCode } from './catalogue.ts'
+import { CATALOGUE, ERROR_CODES, type ErrorCategory, type ErrorCode } from './catalogue/index.ts'
 
 export interface RegistryEntry {
   code: ErrorCode

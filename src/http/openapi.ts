@@ -4,7 +4,7 @@
  * schema the route validates with, and `ErrorCode` is the catalogue's key list.
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
-import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue.ts'
+import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue/index.ts'
 import { SCHEMA_VERSION } from '../lib/service.ts'
 import { COMMON_ERRORS, allOperations as operations, type Operation } from '../operations.ts'
 import { SandboxMetadata } from '../schemas/sandbox.ts'

@@ -4,7 +4,7 @@
  * metering → handler → settle or refund. Each step is declared by the operation's registry entry.
  */
 import { AppError } from '../errors/app-error.ts'
-import type { ErrorCode } from '../errors/catalogue.ts'
+import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { safeEqual, sha256Hex } from '../lib/hash.ts'
 import { KeyNotLive } from '../domain/access/key-cache.ts'

@@ -5,7 +5,7 @@
  */
 import { ANONYMOUS_SANDBOX_NAMESPACE, consumerSandboxNamespace, syntheticNamespace } from '../domain/sandbox/namespaces.ts'
 import { AppError, validationError } from '../errors/app-error.ts'
-import type { ErrorCode } from '../errors/catalogue.ts'
+import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { errorBody } from './envelope.ts'
 import { explain } from '../errors/explain.ts'
 import { osloTimestamp } from '../lib/oslo-time.ts'

@@ -1,6 +1,6 @@
 /** TypeBox schemas shared by REST validation, the OpenAPI document and MCP tool input schemas. */
 import { Type } from '@sinclair/typebox'
-import { PLACEHOLDERS } from '../errors/catalogue.ts'
+import { PLACEHOLDERS } from '../errors/catalogue/index.ts'
 
 export const Handover = Type.Object(
   {

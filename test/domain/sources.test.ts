@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import { FRESHNESS, UpstreamReads } from '../../src/domain/sources.ts'
 import { AppError } from '../../src/errors/app-error.ts'
-import type { ErrorCode } from '../../src/errors/catalogue.ts'
+import type { ErrorCode } from '../../src/errors/catalogue/index.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'

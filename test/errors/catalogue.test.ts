@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { CATALOGUE, ERROR_CODES, NEUTRAL_NOUNS, PLACEHOLDERS, type CatalogueEntry } from '../../src/errors/catalogue.ts'
+import { CATALOGUE, ERROR_CODES, NEUTRAL_NOUNS, PLACEHOLDERS, type CatalogueEntry } from '../../src/errors/catalogue/index.ts'
 
 const entries = ERROR_CODES.map((code) => [code, CATALOGUE[code] as CatalogueEntry] as const)
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
-import { ERROR_CODES } from '../../src/errors/catalogue.ts'
+import { ERROR_CODES } from '../../src/errors/catalogue/index.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 
 const CHROMIUM = '/usr/bin/chromium'

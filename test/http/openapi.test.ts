@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { ERROR_CODES } from '../../src/errors/catalogue.ts'
+import { ERROR_CODES } from '../../src/errors/catalogue/index.ts'
 import { composeDeps, createApp } from '../../src/app.ts'
 import { allOperations } from '../../src/operations.ts'
 import { openApiPath } from '../../src/http/openapi.ts'

@@ -4,7 +4,7 @@
  * further limits (per IP, per key, per consumer).
  */
 import { AppError } from '../../errors/app-error.ts'
-import type { ErrorCode } from '../../errors/catalogue.ts'
+import type { ErrorCode } from '../../errors/catalogue/index.ts'
 import type { Sql } from '../../store/db.ts'
 import { hit, type LiveKey } from '../../store/rate-limits.ts'
 import { KeyNotLive } from './key-cache.ts'

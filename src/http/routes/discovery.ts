@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../lib/canonical-json.ts'
 import { sha256Hex } from '../../lib/hash.ts'
-import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../errors/catalogue.ts'
+import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../errors/catalogue/index.ts'
 import type { Handler } from '../context.ts'
 import { buildOpenApi } from '../openapi.ts'
 import { ifNoneMatch, notModified } from '../etag.ts'

@@ -4,7 +4,7 @@
  * and reserved organisations, and finally the company itself.
  */
 import { AppError, validationError } from '../../../errors/app-error.ts'
-import type { ErrorCode } from '../../../errors/catalogue.ts'
+import type { ErrorCode } from '../../../errors/catalogue/index.ts'
 import type { LocalDate } from '../../../lib/local-date.ts'
 import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, sandboxCompany, type SandboxCompany } from '../../../../fixtures/sandbox/companies.ts'
 import type { HandlerContext } from '../../context.ts'

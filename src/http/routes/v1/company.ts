@@ -1,6 +1,6 @@
 /** Company data routes: thin adapters from the registry's schemas to domain/company. */
 import { validationError, type AppError } from '../../../errors/app-error.ts'
-import { CATALOGUE } from '../../../errors/catalogue.ts'
+import { CATALOGUE } from '../../../errors/catalogue/index.ts'
 import { explain } from '../../../errors/explain.ts'
 import { addMonths, isLocalDate } from '../../../lib/local-date.ts'
 import { osloDate } from '../../../lib/oslo-time.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../../../src/errors/catalogue.ts'
+import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../../../src/errors/catalogue/index.ts'
 import { startApp, testDatabase, type TestApp } from '../../../helpers.ts'
 
 let app: TestApp

@@ -1,0 +1,112 @@
+/**
+ * Company: organisation numbers and the business register behind the company routes
+ * (domain/company/, domain/sources.ts).
+ */
+import type { CatalogueEntry } from './entry.ts'
+
+export const COMPANY_CATALOGUE = {
+  COMPANY_NOT_FOUND: {
+    status: 404,
+    category: 'not_found',
+    retryable: false,
+    fix_hint_en: 'Check the organisation number, or search for the company by name to find the right one.',
+    fix_hint_nb: 'Kontroller organisasjonsnummeret, eller søk etter virksomheten på navn for å finne riktig nummer.',
+    explanation: {
+      summary: 'Finner ikke {org_number} i Enhetsregisteret.',
+      summary_en: 'Could not find {org_number} in the Central Coordinating Register for Legal Entities.',
+      why: 'Nummeret har gyldig kontrollsiffer, men Enhetsregisteret har ingen enhet med dette nummeret. Det kan være skrevet feil.',
+      why_en: 'The number has a valid check digit, but the Central Coordinating Register for Legal Entities has no entity with it. It may be mistyped.',
+      fix_steps: [
+        'Kontroller at nummeret er skrevet av riktig.',
+        'Søk etter virksomheten på navn for å finne riktig organisasjonsnummer.',
+        'Send forespørselen med riktig nummer.',
+      ],
+      fix_steps_en: [
+        'Check that the number was copied correctly.',
+        'Search for the company by name to find the right organisation number.',
+        'Send the request with the right number.',
+      ],
+      relevant_link: 'https://www.brreg.no/',
+      legal_basis: null,
+      handover: null,
+    },
+  },
+  ORG_NUMBER_INVALID_CHECKSUM: {
+    status: 400,
+    category: 'validation',
+    retryable: false,
+    fix_hint_en: 'Check the nine digits of the organisation number; the last one is a MOD-11 check digit.',
+    fix_hint_nb: 'Kontroller de ni sifrene i organisasjonsnummeret; det siste er et kontrollsiffer etter MOD-11.',
+    explanation: {
+      summary: 'Organisasjonsnummeret har feil kontrollsiffer.',
+      summary_en: 'The organisation number has an invalid check digit.',
+      why: 'Det siste sifferet i et organisasjonsnummer er et kontrollsiffer etter MOD-11 med vektene 3, 2, 7, 6, 5, 4, 3, 2. Nummeret du sendte, består ikke kontrollen og er trolig skrevet feil.',
+      why_en: 'The last digit of an organisation number is a MOD-11 check digit with the weights 3, 2, 7, 6, 5, 4, 3, 2. The number you sent fails the check and is probably mistyped.',
+      fix_steps: [
+        'Kontroller at alle ni sifrene er skrevet av riktig.',
+        'Søk etter virksomheten på navn hvis du er usikker på nummeret.',
+        'Send forespørselen med det rettede nummeret.',
+      ],
+      fix_steps_en: [
+        'Check that all nine digits were copied correctly.',
+        'Search for the company by name if you are unsure of the number.',
+        'Send the request with the corrected number.',
+      ],
+      relevant_link: 'https://www.brreg.no/',
+      legal_basis: null,
+      handover: null,
+    },
+  },
+  REGISTER_DOWN: {
+    status: 503,
+    category: 'upstream',
+    retryable: true,
+    fix_hint_en: 'Wait, honouring Retry-After if present, and retry with increasing backoff.',
+    fix_hint_nb: 'Vent, følg «Retry-After» hvis den er satt, og prøv igjen med økende ventetid.',
+    explanation: {
+      summary: 'Registeret hos Brønnøysundregistrene svarer ikke akkurat nå.',
+      summary_en: 'A register at the Brønnøysund Register Centre is not responding right now.',
+      why: 'Registeret vi henter data fra, er nede eller svarer ikke. Slike brudd er som regel forbigående.',
+      why_en: 'The register we read from is down or not responding. Such outages are usually temporary.',
+      fix_steps: [
+        'Vent litt, og følg «Retry-After» hvis svaret har den headeren.',
+        'Send forespørselen på nytt.',
+        'Øk ventetiden mellom hvert forsøk hvis feilen varer.',
+      ],
+      fix_steps_en: [
+        'Wait a moment, honouring Retry-After if the response has that header.',
+        'Send the request again.',
+        'Increase the wait between attempts if the error persists.',
+      ],
+      relevant_link: 'https://www.brreg.no/',
+      legal_basis: null,
+      handover: null,
+    },
+  },
+  COMPANY_LOOKUP_FAILED: {
+    status: 502,
+    category: 'upstream',
+    retryable: true,
+    fix_hint_en: 'Wait briefly and retry the lookup with increasing backoff.',
+    fix_hint_nb: 'Vent litt, og gjør oppslaget på nytt med økende ventetid.',
+    explanation: {
+      summary: 'Oppslaget av {org_number} i Enhetsregisteret feilet.',
+      summary_en: 'The register lookup for {org_number} failed.',
+      why: 'Vi fikk ikke et gyldig svar fra Enhetsregisteret. Det betyr ikke at virksomheten mangler i registeret.',
+      why_en: 'We got no valid answer from the Central Coordinating Register for Legal Entities. This does not mean the entity is missing from it.',
+      fix_steps: [
+        'Vent litt, og følg «Retry-After» hvis svaret har den headeren.',
+        'Gjør oppslaget på nytt.',
+        'Øk ventetiden mellom hvert forsøk hvis feilen varer.',
+      ],
+      fix_steps_en: [
+        'Wait a moment, honouring Retry-After if the response has that header.',
+        'Repeat the lookup.',
+        'Increase the wait between attempts if the error persists.',
+      ],
+      relevant_link: 'https://www.brreg.no/',
+      legal_basis: null,
+      handover: null,
+    },
+  },
+} as const satisfies Record<string, CatalogueEntry>
