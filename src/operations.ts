@@ -1101,7 +1101,10 @@ export const operations = [
       'with a key, the tools its scopes allow. A hidden or unknown tool is JSON-RPC error -32602. Every result is ' +
       '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
       '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
-      '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`.',
+      '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +
+      '(tools/list and initialize too) counts against the soft limit of 1 000 requests a minute per IP, and the keyless ' +
+      'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
+      'one is refused whole with 400 `VALIDATION_FAILED`.',
     request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
     response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
     errors: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],

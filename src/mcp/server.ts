@@ -21,7 +21,7 @@ import { explain } from '../errors/explain.ts'
 import { docsUrl } from '../errors/registry.ts'
 import { buildMeta, responseHash } from '../http/envelope.ts'
 import { checksumError, issuesFromValidation } from '../http/errors.ts'
-import { bearerOf, metered } from '../http/pipeline.ts'
+import { bearerOf, metered, softLimit } from '../http/pipeline.ts'
 import type { MetaInput } from '../http/envelope.ts'
 import type { AppDeps, RequestState } from '../http/context.ts'
 import { jsonSchema } from '../http/openapi.ts'
@@ -106,8 +106,11 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
     const args = req.params.arguments ?? {}
     const sandbox = principal.kind === 'sandbox' ? sandboxState('GET', SANDBOX_PREFIX) : null
     try {
+      const keylessBudget = { bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour' as const, code: 'RATE_LIMIT_EXCEEDED' as const }
       if (principal.kind === 'sandbox') {
-        await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
+        // The sandbox bearer buys a larger budget for rehearsals, not for production's keyless tools.
+        const sandboxBudget = { bucket: `ip:${state.ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour' as const, code: 'RATE_LIMIT_EXCEEDED' as const }
+        await enforceLimits(deps.sql, tool.keyless ? [sandboxBudget, keylessBudget] : [sandboxBudget], now)
         if (!tool.keyless) {
           if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
           refuseOversized(SandboxToolInput, args)
@@ -117,7 +120,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
           return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
         }
       } else if (principal.kind === 'anonymous') {
-        await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], now)
+        await enforceLimits(deps.sql, [keylessBudget], now)
       } else if (principal.kind === 'key' && tool.operation.costOre === 0) {
         // The key's tier limits, in the same windows as its REST calls: one budget per key.
         await enforceLimits(deps.sql, tierLimits(`key:${principal.keyId}`, principal.tier), now)
@@ -192,18 +195,49 @@ function refused(e: AppError, deps: AppDeps): AppError {
   return new AppError(e.code, { ...e.options, headers: { ...e.options.headers, 'www-authenticate': challenge(deps, explain(e.code).summary_en) } })
 }
 
-/** With OAuth on, an anonymous `tools/call` of a keyed tool is told to authenticate (401), not "unknown tool". */
-async function callsKeyedTool(request: Request): Promise<boolean> {
+/**
+ * JSON-RPC batches were dropped from MCP in 2025-06-18; older clients may still send small ones.
+ * A larger batch is refused whole: one request must not buy a hundred answers.
+ */
+export const MAX_BATCH_MESSAGES = 10
+
+type RpcMessage = { method?: string; params?: { name?: string } } | null
+
+/** The messages of the body (empty when it is not JSON: the transport answers that itself). */
+async function messagesOf(request: Request): Promise<RpcMessage[]> {
+  let parsed: unknown
   try {
-    const msg = JSON.parse(await request.clone().text()) as unknown
-    const calls = (Array.isArray(msg) ? msg : [msg]) as { method?: string; params?: { name?: string } }[]
-    return calls.some((m) => m?.method === 'tools/call' && TOOLS.some((t) => t.name === m.params?.name && !t.keyless))
+    parsed = JSON.parse(await request.clone().text())
   } catch {
-    return false
+    return []
+  }
+  return (Array.isArray(parsed) ? parsed : [parsed]) as RpcMessage[]
+}
+
+function refuseLargeBatch(messages: RpcMessage[]): void {
+  if (messages.length > MAX_BATCH_MESSAGES) {
+    throw validationError([{ field: 'body', message: `a JSON-RPC batch holds at most ${MAX_BATCH_MESSAGES} messages` }])
   }
 }
 
+/**
+ * Without a key, every message counts as one request against the per-address soft limit (as a
+ * Category A call does), whatever its method: `tools/list` and `initialize` cost us work too. A
+ * keyed caller is governed by its key's limits, as on REST.
+ */
+function softLimitMessages(messages: RpcMessage[], state: RequestState, deps: AppDeps): void {
+  const now = deps.clock.now()
+  for (let i = 0; i < Math.max(1, messages.length); i++) softLimit(state.ip, now)
+}
+
+/** With OAuth on, an anonymous `tools/call` of a keyed tool is told to authenticate (401), not "unknown tool". */
+function callsKeyedTool(messages: RpcMessage[]): boolean {
+  return messages.some((m) => m?.method === 'tools/call' && TOOLS.some((t) => t.name === m.params?.name && !t.keyless))
+}
+
 export async function handleMcp(request: Request, deps: AppDeps, state: RequestState): Promise<Response> {
+  const messages = await messagesOf(request)
+  refuseLargeBatch(messages)
   const bearer = bearerOf(request)
   let principal: Principal = { kind: 'anonymous' }
   if (bearer !== null && bearer.startsWith(SANDBOX_BEARER_PREFIX)) {
@@ -220,10 +254,11 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
       throw e
     }
     state.consumerId = principal.consumerId
-  } else if (deps.config.oauth && (await callsKeyedTool(request))) {
+  } else if (deps.config.oauth && callsKeyedTool(messages)) {
     throw refused(new AppError('AUTH_MISSING'), deps)
   }
   state.principal = principal
+  if (principal.kind === 'anonymous' || principal.kind === 'sandbox') softLimitMessages(messages, state, deps)
   const server = buildServer(principal, deps, state)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)

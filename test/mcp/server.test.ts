@@ -188,3 +188,38 @@ describe('/.well-known/mcp.json', () => {
     await client.close()
   })
 })
+
+describe('what one client address may ask of /api/mcp without a key', () => {
+  const rpc = (ip: Record<string, string>, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${app.url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...ip, ...headers },
+      body: JSON.stringify(body),
+    })
+  const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' })
+
+  test('a batch of more than 10 messages is refused whole with VALIDATION_FAILED', async () => {
+    const res = await rpc(freshIp(), Array.from({ length: 11 }, (_, i) => list(i)))
+    expect(res.status).toBe(400)
+    const body = await res.json()
+    expect(body.error_code).toBe('VALIDATION_FAILED')
+    expect(body.explanation.details).toEqual([{ field: 'body', message: 'a JSON-RPC batch holds at most 10 messages' }])
+  })
+
+  test('every message counts against the soft limit of 1000 a minute, tools/list included', async () => {
+    const ip = freshIp()
+    for (let i = 0; i < 100; i++) expect((await rpc(ip, Array.from({ length: 10 }, (_, j) => list(j)))).status).toBe(200)
+    const res = await rpc(ip, list(1))
+    expect(res.status).toBe(429)
+    expect((await res.json()).error_code).toBe('RATE_LIMIT_EXCEEDED')
+  })
+
+  test('the sandbox bearer does not raise the keyless budget of production keyless tools', async () => {
+    const ip = freshIp()
+    const call = () => rpc(ip, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pricing', arguments: {} } }, { authorization: 'Bearer svc_sandbox_test_budget' })
+    for (let i = 0; i < 100; i++) expect((await (await call()).json()).result.isError).toBeFalsy()
+    const over = (await (await call()).json()).result
+    expect(over.isError).toBe(true)
+    expect(over.structuredContent.metadata.error_code).toBe('RATE_LIMIT_EXCEEDED')
+  })
+})
