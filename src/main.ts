@@ -1,6 +1,7 @@
 /** Start: config → database → migrations → app → listen; graceful shutdown on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from './config.ts'
 import { composeDeps, createHandler } from './app.ts'
+import { SERVE_OPTIONS } from './http/server.ts'
 import { systemClock } from './lib/clock.ts'
 import { createLogger } from './lib/log.ts'
 import { DatabaseLockedError, openDatabase } from './store/db.ts'
@@ -29,7 +30,7 @@ async function main() {
   const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock: systemClock, logger })
   const fetch = createHandler(deps)
   const jobs = startJobs(deps)
-  const server = Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: 8 * 1024 * 1024 })
+  const server = Bun.serve({ ...SERVE_OPTIONS, port: config.port, hostname: config.host, fetch })
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
   logger.info('listening', { url: where, database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL' })
   process.stderr.write(

@@ -11,6 +11,7 @@ import { createLogger } from '../src/lib/log.ts'
 import { openEmbedded, openPostgres, type Database } from '../src/store/db.ts'
 import { loadMigrations, migrate } from '../src/store/migrate.ts'
 import { startFixtureServers, type FixtureServers } from '../fixtures/servers/index.ts'
+import { SERVE_OPTIONS } from '../src/http/server.ts'
 
 export const PINNED_NOW = '2026-03-14T09:30:00.000Z'
 export const onPostgres = Boolean(process.env.DATABASE_URL)
@@ -81,7 +82,7 @@ export async function startApp(
   const db = opts.db ?? (await testDatabase())
   // The port is known only once the server listens, and links in e-mails must carry it: listen
   // first, then configure BASE_URL and install the real handler.
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('starting', { status: 503 }) })
+  const server = Bun.serve({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1', fetch: () => new Response('starting', { status: 503 }) })
   const url = `http://127.0.0.1:${server.port}`
   const fixtures = await startFixtureServers()
   // TRUST_PROXY lets each test speak from its own address (X-Forwarded-For), so per-IP limits stay per test.

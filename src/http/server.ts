@@ -12,6 +12,13 @@ import { CORS_HEADERS, isSandboxPath, preflight, PUBLIC_BODY_LIMIT_BYTES, Public
 
 export const BODY_LIMIT_BYTES = 256 * 1024
 
+/**
+ * How Bun.serve runs the service (main and the tests alike). Bun's default idle timeout of 10 s
+ * would cut legitimate waits short: the sandbox latency knob allows 30 s and an upstream read
+ * up to 8 s, so a connection may stay quiet for up to a minute.
+ */
+export const SERVE_OPTIONS = { idleTimeout: 60, maxRequestBodySize: 8 * 1024 * 1024 } as const
+
 interface BodyLimit {
   bytes: number
   code: 'REQUEST_TOO_LARGE' | 'PUBLIC_SANDBOX_BODY_TOO_LARGE'
@@ -51,7 +58,8 @@ function needsBuffering(request: Request, limit: BodyLimit): boolean {
 
 async function bufferBody(request: Request & { body: ReadableStream<Uint8Array> }, limit: BodyLimit): Promise<Request> {
   const body = await readCapped(request.body, limit)
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body })
+  // The copy keeps the original's signal: handlers learn from it that the client has gone.
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal })
   shareState(request, copy)
   return copy
 }

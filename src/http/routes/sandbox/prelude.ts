@@ -24,6 +24,23 @@ export interface Prelude {
   date: LocalDate
 }
 
+/**
+ * The injected latency ends early when the client goes away: a slow request whose caller left
+ * must not keep its public-mirror slot (the guard releases it when the handler returns).
+ */
+function sleepUnlessGone(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
 function testKeyRequired(what: string): AppError {
   return new AppError('SANDBOX_TEST_KEY_REQUIRED', { extra: { knob: what, bearer_format: 'svc_sandbox_test_<suffix>' } })
 }
@@ -39,7 +56,7 @@ export async function prelude(ctx: HandlerContext): Promise<Prelude> {
   const mockDate = checkDateKnob('mock_date', query.mock_date)
   const asOf = checkDateKnob('as_of', query.as_of)
   if (asOf) state.asOf = asOf
-  if (query.simulate_latency) await Bun.sleep(query.simulate_latency)
+  if (query.simulate_latency) await sleepUnlessGone(query.simulate_latency, ctx.request.signal)
   if (simulate !== null) {
     const err = serviceSimulation(simulate)
     state.simulated = true

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS } from '../../../../fixtures/sandbox/companies.ts'
 import { PUBLIC_SANDBOX_PER_MINUTE } from '../../../../src/operations.ts'
 import { startApp, type TestApp } from '../../../helpers.ts'
+import { SERVE_OPTIONS } from '../../../../src/http/server.ts'
 import { freshIp } from '../../../access-helpers.ts'
 import { call, expectSandboxError, expectSandboxMeta, expectShortBody, ORG_ROUTES, PUBLIC, SANDBOX, withoutTimestamp, type Answer } from './read-helpers.ts'
 
@@ -194,5 +195,40 @@ describe('load shedding', () => {
     } finally {
       await narrow.stop()
     }
+  })
+})
+
+describe('the latency knob on the public mirror', () => {
+  test('a slow request whose client has gone gives its in-flight slot back', async () => {
+    const narrow = await startApp({ env: { PUBLIC_SANDBOX_MAX_INFLIGHT: '1' } })
+    try {
+      const gone = new AbortController()
+      const slow = fetch(narrow.url + mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_latency=25000'), { headers: freshIp(), signal: gone.signal }).catch(() => null)
+      // The slow request holds the only slot…
+      let held = false
+      for (let i = 0; i < 50 && !held; i++) held = (await call(narrow, mirror(PUBLIC_SANDBOX_ORG, 'summary'), freshIp())).status === 503
+      expect(held).toBe(true)
+      // …until its client hangs up: then the slot is free again well before the 25 s are over.
+      gone.abort()
+      await slow
+      let status = 503
+      for (let i = 0; i < 40 && status === 503; i++) {
+        await Bun.sleep(50)
+        status = (await call(narrow, mirror(PUBLIC_SANDBOX_ORG, 'summary'), freshIp())).status
+      }
+      expect(status).toBe(200)
+    } finally {
+      await narrow.stop()
+    }
+  })
+
+  // Bun's default idle timeout (10 s, checked in ticks of a few seconds) cut such a request at ~12 s.
+  test('a latency longer than Bun’s default idle timeout is served, not cut off', async () => {
+    const res = await call(app, mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_latency=14500'), freshIp())
+    expect(res.status).toBe(200)
+  })
+
+  test('the server’s idle timeout outlasts the longest legitimate wait (30 s of latency, 8 s of upstream reads)', () => {
+    expect(SERVE_OPTIONS.idleTimeout * 1000).toBeGreaterThan(30_000 + 8_000)
   })
 })
