@@ -66,12 +66,22 @@ function* hostileInputs(pattern: string): Generator<string> {
   for (const prefix of prefixes) for (const run of runs) for (const end of ['', '!', '@', '\n']) yield prefix + run.repeat(Math.ceil(LENGTH / run.length)) + end
 }
 
+function timed(check: (s: string) => unknown, input: string): number {
+  const t = performance.now()
+  check(input)
+  return performance.now() - t
+}
+
+/**
+ * The slowest input. A busy machine (a collection, another process) only ever adds time, so an
+ * input over the bound is timed twice more and keeps its fastest run: a super-linear pattern is
+ * slow every time.
+ */
 function slowest(check: (s: string) => unknown, inputs: Iterable<string>): { ms: number; input: string } {
   let worst = { ms: 0, input: '' }
   for (const input of inputs) {
-    const t = performance.now()
-    check(input)
-    const ms = performance.now() - t
+    let ms = timed(check, input)
+    if (ms > BOUND_MS) ms = Math.min(ms, timed(check, input), timed(check, input))
     if (ms > worst.ms) worst = { ms, input }
     if (ms > BOUND_MS) break
   }

@@ -239,11 +239,11 @@ describe('a live execute refuses the approval token', () => {
     expect(rows[0]!.namespace.startsWith('sandbox')).toBe(true)
   })
 
-  test('every sandbox namespace begins with sandbox, whoever minted in it', async () => {
+  test('minted without a bearer, it lives in the anonymous sandbox namespace, not production’s anonymous scope', async () => {
+    const before = await app.deps.sql<{ n: number }[]>`select count(*)::int as n from approval_tokens where namespace = 'sandbox/anonymous'`
     await approve(app, vat())
-    await approve(app, vat(), as())
-    const rows = await app.deps.sql<{ namespace: string }[]>`select distinct namespace from approval_tokens`
-    for (const r of rows) expect(r.namespace.startsWith('sandbox')).toBe(true)
+    const after = await app.deps.sql<{ n: number }[]>`select count(*)::int as n from approval_tokens where namespace = 'sandbox/anonymous'`
+    expect(after[0]!.n).toBe(before[0]!.n + 1)
   })
 
   test('as 403 APPROVAL_TOKEN_INVALID under a suffix when it was minted without a bearer', async () => {
