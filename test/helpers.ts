@@ -8,7 +8,7 @@ import { composeDeps, createHandler, type Extension } from '../src/app.ts'
 import type { AppDeps } from '../src/http/context.ts'
 import { fixedClock } from '../src/lib/clock.ts'
 import { createLogger } from '../src/lib/log.ts'
-import { openEmbedded, openPostgres, type Database } from '../src/store/db.ts'
+import { openEmbedded, openPostgres, type Database, type Sql } from '../src/store/db.ts'
 import { loadMigrations, migrate } from '../src/store/migrate.ts'
 import { startFixtureServers, type FixtureServers } from '../fixtures/servers/index.ts'
 import { SERVE_OPTIONS } from '../src/http/server.ts'
@@ -29,9 +29,23 @@ export function testDatabase(): Promise<Database> {
     await db.sql`delete from idempotency_records`
     // …and without upstream answers cached at this run's pinned time by an earlier run.
     await db.sql`delete from upstream_cache`
+    // …and without scheduled-job ticks claimed at this run's pinned instants by an earlier run.
+    await db.sql`delete from job_ticks`
     return db
   })()
   return shared
+}
+
+/**
+ * The run's database as a second instance sees it: a pool of its own on PostgreSQL (other
+ * connections, as another process would have). The embedded database serves one connection, and
+ * only one process may open it, so there the second instance shares the run's pool.
+ */
+export async function secondInstanceSql(): Promise<{ sql: Sql; close(): Promise<void> }> {
+  const db = await testDatabase()
+  if (!process.env.DATABASE_URL) return { sql: db.sql, close: async () => {} }
+  const other = await openPostgres(process.env.DATABASE_URL, 3)
+  return { sql: other.sql, close: other.close }
 }
 
 /**
