@@ -198,7 +198,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
               refuseOversized(op, ctx)
             }
           : async (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              await admit(op, ctx.request, prepare(op, ctx, deps.config.baseUrl), deps)
+              await admit(op, ctx.request, ctx.body, prepare(op, ctx, deps.config.baseUrl), deps)
               refuseOversized(op, ctx)
             },
       } as never,

@@ -98,9 +98,15 @@ export function sessionActor(s: Extract<Principal, { kind: 'session' }>, state: 
   return { actor: `session:${s.sessionId}`, correlationId: state.correlationId }
 }
 
-/** Session-authenticated writes must carry the session's CSRF token (form field or header). */
-export function checkCsrf(p: Principal, sent: string | null): void {
-  if (p.kind !== 'session') return
+/**
+ * Every write made with a browser session carries the session's CSRF token, as the form field
+ * `csrf_token` or the header `X-CSRF-Token`: checked here, at admission, for every such operation
+ * of the registry, so no handler can forget it. A key is no ambient credential and needs none.
+ */
+function checkCsrf(op: Operation, p: Principal, request: Request, body: unknown): void {
+  if (p.kind !== 'session' || op.method === 'GET') return
+  const field = body !== null && typeof body === 'object' ? (body as { csrf_token?: unknown }).csrf_token : undefined
+  const sent = request.headers.get('x-csrf-token') ?? (typeof field === 'string' ? field : null)
   if (!sent || !safeEqual(sent, p.csrfToken)) {
     throw new AppError('VALIDATION_FAILED', { details: [{ field: 'csrf_token', message: 'is missing or does not belong to this session' }] })
   }
@@ -206,9 +212,10 @@ async function identify(op: Operation, request: Request, state: RequestState, de
   }
 }
 
-/** Credential, scope/tier and rate limits: everything decided before the input is even read. */
-export async function admit(op: Operation, request: Request, state: RequestState, deps: AppDeps): Promise<void> {
+/** Credential, scope/tier, CSRF and rate limits: everything decided before the input is validated. */
+export async function admit(op: Operation, request: Request, body: unknown, state: RequestState, deps: AppDeps): Promise<void> {
   const principal = await identify(op, request, state, deps)
+  checkCsrf(op, principal, request, body)
   try {
     await countRequest(op, principal, state, deps)
   } catch (e) {

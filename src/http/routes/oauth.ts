@@ -5,7 +5,7 @@ import type { IdParam } from '../../schemas/access.ts'
 import type { ConnectionForm, ConnectionQuery, CsrfForm } from '../../schemas/pages.ts'
 import type { Handler } from '../context.ts'
 import { bi, esc, htmlResponse, page, redirect } from '../html.ts'
-import { checkCsrf, sessionActor, sessionOf } from '../pipeline.ts'
+import { sessionActor, sessionOf } from '../pipeline.ts'
 
 const metadata: Handler = ({ deps }) => {
   const o = deps.config.oauth
@@ -44,7 +44,6 @@ ${c.status === 'active' ? `<p>${bi('Allerede tilkoblet.', 'Already connected.')}
 
   oauthConsentApprove: (async ({ principal, body, deps, state }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     const { reused } = await approveConnection(deps.sql, body.connection, s.consumerId, sessionActor(s, state))
     return htmlResponse(
       page('Tilkoblet', `<h1>${bi('MCP-klienten er tilkoblet', 'The MCP client is connected')}</h1><p>${reused ? bi('Tilkoblingen fantes fra før.', 'The connection already existed.') : bi('Klienten kan nå bruke tilgangstokenet sitt.', 'The client can now use its access token.')}</p><p><a href="/dashboard#oauth">${bi('Til dashbordet', 'To the dashboard')}</a></p>`, { signedIn: { csrf: s.csrfToken } }),
@@ -53,7 +52,6 @@ ${c.status === 'active' ? `<p>${bi('Allerede tilkoblet.', 'Already connected.')}
 
   dashboardDisconnectOAuth: (async ({ principal, params, body, deps, state }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     await disconnect(deps.sql, params.id, s.consumerId, sessionActor(s, state))
     return redirect('/dashboard#oauth')
   }) satisfies Handler<{ params: typeof IdParam; body: typeof CsrfForm }>,

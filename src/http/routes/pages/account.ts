@@ -15,7 +15,7 @@ import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../
 import type { IdParam } from '../../../schemas/access.ts'
 import type { AppDeps, Handler } from '../../context.ts'
 import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../../html.ts'
-import { checkCsrf, SESSION_COOKIE, sessionActor, sessionOf } from '../../pipeline.ts'
+import { SESSION_COOKIE, sessionActor, sessionOf } from '../../pipeline.ts'
 
 type Session = Extract<Principal, { kind: 'session' }>
 
@@ -163,28 +163,24 @@ export const pageHandlers = {
 
   dashboardMintKey: (async ({ principal, body, deps, now, state }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     const minted = await mintKey(deps.sql, s.consumerId, { ...(body.label?.trim() ? { label: body.label.trim() } : {}), source: 'dashboard' }, sessionActor(s, state))
     return htmlResponse(await dashboard(deps, s, now, secretBlock('Ny API-nøkkel:', 'New API key:', minted.plaintext_key)))
   }) satisfies Handler<{ body: typeof KeyForm }>,
 
   dashboardRevokeKey: (async ({ principal, params, body, deps, state }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     await revokeKey(deps.sql, params.id, s.consumerId, sessionActor(s, state))
     return redirect('/dashboard#keys')
   }) satisfies Handler<{ params: typeof IdParam; body: typeof CsrfForm }>,
 
   dashboardMintToken: (async ({ principal, body, deps, now, state }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     const { token } = await mintIssuanceToken(deps.sql, s.consumerId, now, sessionActor(s, state))
     return htmlResponse(await dashboard(deps, s, now, secretBlock('Nytt utstedelsestoken (gyldig i 24 timer):', 'New issuance token (valid 24 hours):', token)))
   }) satisfies Handler<{ body: typeof CsrfForm }>,
 
   dashboardRevokeToken: (async ({ principal, params, body, deps, state }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     await revokeIssuanceToken(deps.sql, s.consumerId, params.id, sessionActor(s, state))
     return redirect('/dashboard#issuance')
   }) satisfies Handler<{ params: typeof IdParam; body: typeof CsrfForm }>,
@@ -207,7 +203,6 @@ ${open ? `<form method="post" action="/billing/topup/${esc(t.id)}/approve">${csr
 
   topupApprove: (async ({ principal, params, body, deps, now }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     const t = await credits.findTopup(deps.sql, params.id)
     if (!t || t.consumer_id !== s.consumerId) throw new AppError('NOT_FOUND')
     if (!deps.payments) throw new AppError('BILLING_NOT_CONFIGURED')
@@ -218,7 +213,6 @@ ${open ? `<form method="post" action="/billing/topup/${esc(t.id)}/approve">${csr
 
   logout: (async ({ principal, body, deps, state }) => {
     const s = sessionOf(principal)
-    checkCsrf(s, body.csrf_token)
     await signOut(deps.sql, s.sessionId, s.consumerId, state.correlationId)
     return redirect('/login', { 'set-cookie': sessionCookie('', deps, 0) })
   }) satisfies Handler<{ body: typeof CsrfForm }>,

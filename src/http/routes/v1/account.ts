@@ -10,7 +10,6 @@ import { readBalance } from '../../../store/credits.ts'
 import type { IdParam, MintKeyBody, PrivacyRequestBody, RedeemBody, SignupBody } from '../../../schemas/access.ts'
 import { receivePrivacyRequest } from '../../../domain/access/privacy.ts'
 import type { Handler } from '../../context.ts'
-import { checkCsrf } from '../../pipeline.ts'
 
 export function keyMetadata(k: accounts.KeyRow) {
   return {
@@ -71,14 +70,12 @@ export const accountHandlers = {
     return { data: { keys: keys.map(keyMetadata), active_count: keys.filter((k) => !k.revoked_at).length, max_active_keys: MAX_ACTIVE_KEYS } }
   }) satisfies Handler,
 
-  createAccountKey: (async ({ principal, body, deps, state, request }) => {
-    checkCsrf(principal, request.headers.get('x-csrf-token'))
+  createAccountKey: (async ({ principal, body, deps, state }) => {
     const minted = await mintKey(deps.sql, consumerOf(principal), { ...(body.scopes ? { scopes: body.scopes } : {}), ...(body.label ? { label: body.label } : {}), source: 'dashboard' }, { actor: actorOf(principal), correlationId: state.correlationId })
     return { data: { plaintext_key: minted.plaintext_key, scopes: minted.key.scopes, key: keyMetadata(minted.key) } }
   }) satisfies Handler<{ body: typeof MintKeyBody }>,
 
-  revokeAccountKey: (async ({ principal, params, deps, state, request }) => {
-    checkCsrf(principal, request.headers.get('x-csrf-token'))
+  revokeAccountKey: (async ({ principal, params, deps, state }) => {
     const r = await revokeKey(deps.sql, params.id, consumerOf(principal), { actor: actorOf(principal), correlationId: state.correlationId })
     return { data: { key: keyMetadata(r.key), already_revoked: r.already_revoked } }
   }) satisfies Handler<{ params: typeof IdParam }>,
