@@ -20,7 +20,7 @@ const ID = '00000000-0000-4000-8000-000000000000'
 
 function send(op: Operation, csrf: { header?: string; field?: string }): Promise<Response> {
   const form = op.bodyType === 'form'
-  const fields = csrf.field === undefined ? {} : { csrf_token: csrf.field }
+  const fields: Record<string, string> = csrf.field === undefined ? {} : { csrf_token: csrf.field }
   return fetch(app.url + op.path.replace(':id', ID), {
     method: op.method,
     redirect: 'manual',

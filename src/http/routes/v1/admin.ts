@@ -1,9 +1,8 @@
 import { AppError } from '../../../errors/app-error.ts'
 import { mintKey, revokeKey } from '../../../domain/access/keys.ts'
-import { normaliseEmail } from '../../../domain/access/signin.ts'
+import { createConsumer, updateConsumer } from '../../../domain/access/consumers.ts'
 import { approveTopupByOperator, creditByOperator } from '../../../domain/billing/topups.ts'
 import * as accounts from '../../../store/accounts.ts'
-import { appendAudit } from '../../../store/audit.ts'
 import { openPrivacyRequests } from '../../../store/privacy.ts'
 import type { PrivacyRequestsQuery, AdminConsumerBody, AdminConsumerPatch, AdminCreditsBody, AdminKeysQuery, AdminMintKeyBody, IdParam, OutboxQuery } from '../../../schemas/access.ts'
 import type { Handler } from '../../context.ts'
@@ -29,15 +28,13 @@ export const adminHandlers = {
   }) satisfies Handler<{ params: typeof IdParam }>,
 
   adminCreateConsumer: (async ({ body, deps, state }) => {
-    const { consumer, created } = await accounts.upsertConsumer(deps.sql, normaliseEmail(body.email), body.company_name ?? null, body.tier)
-    if (created) await appendAudit(deps.sql, { consumerId: consumer.id, actor: 'admin', action: 'consumer_created', correlationId: state.correlationId, details: { tier: body.tier } })
+    const { consumer, created } = await createConsumer(deps.sql, { email: body.email, companyName: body.company_name ?? null, tier: body.tier }, { actor: 'admin', correlationId: state.correlationId })
     return { status: created ? 201 : 200, data: { consumer_id: consumer.id, created, consumer: consumerView(consumer) } }
   }) satisfies Handler<{ body: typeof AdminConsumerBody }>,
 
   adminUpdateConsumer: (async ({ params, body, deps, state }) => {
-    const c = await accounts.updateConsumer(deps.sql, params.id, body)
+    const c = await updateConsumer(deps.sql, params.id, body, { actor: 'admin', correlationId: state.correlationId })
     if (!c) throw new AppError('NOT_FOUND')
-    await appendAudit(deps.sql, { consumerId: c.id, actor: 'admin', action: 'consumer_updated', correlationId: state.correlationId, details: { tier: body.tier ?? null, active: body.active ?? null } })
     return { data: { consumer_id: c.id, created: false, consumer: consumerView(c) } }
   }) satisfies Handler<{ params: typeof IdParam; body: typeof AdminConsumerPatch }>,
 
