@@ -4,7 +4,7 @@
  */
 import { Elysia } from 'elysia'
 import { allOperations, type Operation, type OperationId } from './operations.ts'
-import type { AppDeps, Handler, HandlerOutput, RequestState } from './http/context.ts'
+import { inputHeaders, type AppDeps, type Handler, type HandlerOutput, type RequestState } from './pipeline/context.ts'
 import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
@@ -15,7 +15,7 @@ import { createVerifier } from './domain/access/oauth.ts'
 import { KeyCache } from './domain/access/key-cache.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
-import { buildMeta, precomputedBody, responseHash } from './http/envelope.ts'
+import { buildMeta, precomputedBody, responseHash } from './pipeline/envelope.ts'
 import { ifNoneMatch, notModified } from './http/etag.ts'
 import { renderError } from './http/errors.ts'
 import { hasBoundedStrings, oversizedFields } from './schemas/bounds.ts'
@@ -23,27 +23,27 @@ import { validationError } from './errors/app-error.ts'
 import { stateOf } from './http/request-state.ts'
 import { createFetch } from './http/server.ts'
 import { discoveryHandlers, docsAsset } from './http/routes/discovery.ts'
-import { serviceHandlers } from './http/routes/service.ts'
-import { errorHandlers } from './http/routes/v1/errors.ts'
-import { publicHandlers } from './http/routes/v1/public.ts'
-import { accountHandlers } from './http/routes/v1/account.ts'
-import { adminHandlers } from './http/routes/v1/admin.ts'
-import { billingHandlers } from './http/routes/v1/billing.ts'
+import { serviceHandlers } from './handlers/service.ts'
+import { errorHandlers } from './handlers/errors.ts'
+import { publicHandlers } from './handlers/rulebook.ts'
+import { accountHandlers } from './handlers/account.ts'
+import { adminHandlers } from './handlers/admin.ts'
+import { billingHandlers } from './handlers/billing.ts'
 import { pageHandlers } from './http/routes/pages/account.ts'
 import { handleMcp, mcpManifest } from './mcp/server.ts'
 import { oauthHandlers } from './http/routes/oauth.ts'
-import { companyHandlers } from './http/routes/v1/company.ts'
+import { companyHandlers } from './handlers/company.ts'
 import { UpstreamReads } from './domain/sources.ts'
 import { READ_POLICY, UpstreamClient } from './upstream/http.ts'
 import { LiveBusinessRegister } from './upstream/business-register/live.ts'
 import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
 import { mockFilingPortal } from './upstream/filing-portal/mock.ts'
 import { NorgesBankClient } from './upstream/central-bank/live.ts'
-import { toolHandlers } from './http/routes/v1/tools.ts'
-import { sandboxCompanyHandlers } from './http/routes/sandbox/company.ts'
-import { sandboxActionHandlers } from './http/routes/sandbox/actions.ts'
-import { sandboxFixtureHandlers } from './http/routes/sandbox/fixtures.ts'
-import { sandboxState } from './http/sandbox.ts'
+import { toolHandlers } from './handlers/tools.ts'
+import { sandboxCompanyHandlers } from './handlers/sandbox/company.ts'
+import { sandboxActionHandlers } from './handlers/sandbox/actions.ts'
+import { sandboxFixtureHandlers } from './handlers/sandbox/fixtures.ts'
+import { sandboxState } from './pipeline/sandbox.ts'
 
 const sandboxHandlers = { ...sandboxFixtureHandlers, ...sandboxCompanyHandlers, ...sandboxActionHandlers }
 type SandboxId = keyof typeof sandboxHandlers
@@ -52,8 +52,7 @@ const publicSandboxHandlers = Object.fromEntries(
   Object.entries(sandboxHandlers).map(([id, h]) => [`public${id.charAt(0).toUpperCase()}${id.slice(1)}`, h]),
 ) as { [K in SandboxId as `public${Capitalize<K>}`]: (typeof sandboxHandlers)[K] }
 
-export const handlers: Record<OperationId, Handler<any>> = {
-  mcp: ({ request, deps, state }) => handleMcp(request, deps, state),
+export const handlers: Record<Exclude<OperationId, 'mcp'>, Handler<any>> = {
   getMcpManifest: ({ deps }) => ({ data: mcpManifest(deps) }),
   ...serviceHandlers,
   ...errorHandlers,
@@ -102,7 +101,7 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
   if (op.responseHeaders?.ETag) {
     // The tag validates `data`; `_meta.response_timestamp` is per response and not part of it.
     const etag = `"${hash.slice('sha256:'.length)}"`
-    if (ifNoneMatch(request, etag)) return notModified(etag, { 'x-correlation-id': correlationId })
+    if (ifNoneMatch(request.headers.get('if-none-match'), etag)) return notModified(etag, { 'x-correlation-id': correlationId })
     headers.etag = etag
     headers['cache-control'] = 'no-cache'
   }
@@ -129,8 +128,7 @@ const checkedInputs = new WeakMap<Operation, Input[]>()
 function refuseOversized(op: Operation, ctx: Partial<Record<Input, unknown>>): void {
   let inputs = checkedInputs.get(op)
   if (!inputs) {
-    const parsedBody = op.request.body !== undefined && op.bodyType !== 'raw'
-    inputs = (['params', 'query', 'body'] as const).filter((i) => (i === 'body' ? parsedBody : hasBoundedStrings(op.request[i])))
+    inputs = (['params', 'query', 'body'] as const).filter((i) => (i === 'body' ? op.request.body !== undefined : hasBoundedStrings(op.request[i])))
     checkedInputs.set(op, inputs)
   }
   for (const input of inputs) {
@@ -162,6 +160,11 @@ export function createApp(deps: AppDeps, extension?: Extension) {
   const all = extension ? [...allOperations, ...extension.operations] : allOperations
   const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
   for (const op of all) {
+    if (op.bodyType === 'raw') {
+      // The MCP transport is a surface of its own: it reads the request itself (src/mcp).
+      app.route(op.method, op.path, (ctx: { request: Request }) => handleMcp(ctx.request, deps, stateOf(ctx.request)), { parse: 'none', transform: (ctx: { request: Request; query: Record<string, unknown> }) => void prepare(op, ctx, deps.config.baseUrl) } as never)
+      continue
+    }
     const handler = table[op.id]!
     app.route(
       op.method,
@@ -170,7 +173,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         const state = stateOf(ctx.request)
         const now = deps.clock.now()
         const invoke = (): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
-          handler({ params: ctx.params, query: ctx.query, body: ctx.body, request: ctx.request, deps, state, now, principal: state.principal })
+          handler({ params: ctx.params, query: ctx.query, body: ctx.body, headers: inputHeaders(ctx.request.headers), signal: ctx.request.signal, deps, state, now, principal: state.principal })
         const finish = (o: HandlerOutput | Response) => {
           if (o instanceof Response) return o
           state.correlationStamped = true
@@ -186,9 +189,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
       {
         ...(op.request.params ? { params: op.request.params } : {}),
         ...(op.request.query ? { query: op.request.query } : {}),
-        // MCP reads its own body: the SDK's transport parses and answers JSON-RPC itself.
-        ...(op.request.body && op.bodyType !== 'raw' ? { body: op.request.body } : {}),
-        ...(op.bodyType === 'raw' ? { parse: 'none' } : {}),
+        ...(op.request.body ? { body: op.request.body } : {}),
         // Keyless routes without limits of their own get a transform that is visibly synchronous:
         // Elysia composes a slower, awaiting handler around a hook that may return a promise.
         transform: isPublic(op)

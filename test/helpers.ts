@@ -5,7 +5,7 @@
 import postgres from 'postgres'
 import { loadConfig, type Config } from '../src/config.ts'
 import { composeDeps, createHandler, type Extension } from '../src/app.ts'
-import type { AppDeps } from '../src/http/context.ts'
+import type { AppDeps } from '../src/pipeline/context.ts'
 import { fixedClock } from '../src/lib/clock.ts'
 import { createLogger } from '../src/lib/log.ts'
 import { openEmbedded, openPostgres, type Database, type Sql } from '../src/store/db.ts'

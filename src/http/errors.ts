@@ -3,55 +3,15 @@
  * our AppError, Elysia's validation/parse/not-found errors, and unexpected exceptions (500, logged
  * with the correlation id, nothing internal in the body).
  */
-import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
-import type { AppDeps } from './context.ts'
-import { errorResponse } from './envelope.ts'
-import { sandboxErrorResponse } from './sandbox.ts'
+import { AppError, validationError } from '../errors/app-error.ts'
+import { checksumError, issuesFromValidation } from '../pipeline/validation.ts'
+import type { AppDeps } from '../pipeline/context.ts'
+import { errorResponse } from '../pipeline/envelope.ts'
+import { sandboxErrorResponse } from '../pipeline/sandbox.ts'
 import { stateOf } from './request-state.ts'
 import { allowedMethods } from './route-match.ts'
 import { explain } from '../errors/explain.ts'
 import { esc, htmlResponse, page, redirect } from './html.ts'
-import { ORG_NUMBER_FORMAT } from '../schemas/formats.ts'
-
-interface TypeBoxIssue {
-  path: string
-  message: string
-  value: unknown
-}
-
-function fieldOf(path: string, location: string): string {
-  const dotted = path.replace(/^\//, '').split('/').filter(Boolean).join('.')
-  return dotted === '' ? location : dotted
-}
-
-export function issuesFromValidation(error: unknown): FieldIssue[] {
-  const e = error as { all?: TypeBoxIssue[]; type?: string }
-  const location = e.type ?? 'body'
-  const seen = new Set<string>()
-  const out: FieldIssue[] = []
-  for (const issue of e.all ?? []) {
-    const field = fieldOf(issue.path, location)
-    const message = issue.value === undefined && issue.path !== '' ? 'is required' : issue.message
-    const key = `${field}\u0000${message}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    out.push({ field, message })
-  }
-  return out.length > 0 ? out : [{ field: location, message: 'is invalid' }]
-}
-
-/**
- * A well-formed organisation number whose check digit is wrong has its own code (spec: Conventions);
- * only when that is the whole complaint — any other fault in the input makes it VALIDATION_FAILED.
- */
-export function checksumError(error: unknown): AppError | null {
-  const all = (error as { all?: (TypeBoxIssue & { schema?: { format?: string } })[] }).all ?? []
-  if (all.length === 0) return null
-  const bad = all.every((i) => i.schema?.format === ORG_NUMBER_FORMAT && typeof i.value === 'string' && /^\d{9}$/.test(i.value))
-  if (!bad) return null
-  const org = all[0]!.value as string
-  return new AppError('ORG_NUMBER_INVALID_CHECKSUM', { context: { org_number: org }, extra: { org_number: org } })
-}
 
 export function toAppError(code: string | number, error: unknown, request: Request): AppError | null {
   if (error instanceof AppError) return error

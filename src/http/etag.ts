@@ -1,6 +1,5 @@
 /** RFC 9110 §13.1.2: If-None-Match uses weak comparison and may list several tags, or `*`. */
-export function ifNoneMatch(request: Request, etag: string): boolean {
-  const header = request.headers.get('if-none-match')
+export function ifNoneMatch(header: string | null, etag: string): boolean {
   if (!header) return false
   if (header.trim() === '*') return true
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '')

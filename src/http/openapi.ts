@@ -9,13 +9,9 @@ import { SCHEMA_VERSION } from '../lib/service.ts'
 import { COMMON_ERRORS, allOperations as operations, type Operation } from '../operations.ts'
 import { SandboxMetadata } from '../schemas/sandbox.ts'
 import { Explanation, TrustMetadata } from '../schemas/common.ts'
+import { jsonSchema } from '../schemas/json-schema.ts'
 
 type Json = Record<string, unknown>
-
-/** TypeBox schemas carry symbol keys; JSON drops them and leaves plain JSON Schema 2020-12. */
-export function jsonSchema(schema: TSchema): Json {
-  return JSON.parse(JSON.stringify(schema)) as Json
-}
 
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, '{$1}')

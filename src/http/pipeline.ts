@@ -16,9 +16,9 @@ import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/
 import { appendAudit } from '../store/audit.ts'
 import * as idem from '../store/idempotency.ts'
 import type { Operation } from '../operations.ts'
-import { sandboxPrincipal } from './sandbox.ts'
+import { sandboxPrincipal } from '../pipeline/sandbox.ts'
 import { renderError } from './errors.ts'
-import type { AppDeps, RequestState } from './context.ts'
+import type { AppDeps, RequestState } from '../pipeline/context.ts'
 
 export const SESSION_COOKIE = 'plikt_session'
 

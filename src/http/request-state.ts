@@ -1,4 +1,4 @@
-import type { RequestState } from './context.ts'
+import type { RequestState } from '../pipeline/context.ts'
 
 // Kept on the Request itself under a private symbol: cheaper than a WeakMap lookup on every hop.
 const STATE = Symbol('plikt.request-state')

@@ -11,7 +11,7 @@
  *   an agent stuck retrying the same call looks like. `Retry-After` is the rest of the window.
  */
 import { AppError } from '../errors/app-error.ts'
-import { SANDBOX_PREFIX } from './sandbox.ts'
+import { SANDBOX_PREFIX } from '../pipeline/sandbox.ts'
 
 export const PUBLIC_BODY_LIMIT_BYTES = 32 * 1024
 

@@ -4,10 +4,10 @@
  */
 import { AppError } from '../errors/app-error.ts'
 import { clientAddress } from './client-address.ts'
-import type { AppDeps } from './context.ts'
-import { errorResponse } from './envelope.ts'
+import type { AppDeps } from '../pipeline/context.ts'
+import { errorResponse } from '../pipeline/envelope.ts'
 import { beginRequest, shareState } from './request-state.ts'
-import { sandboxErrorResponse, sandboxState } from './sandbox.ts'
+import { sandboxErrorResponse, sandboxState } from '../pipeline/sandbox.ts'
 import { CORS_HEADERS, isSandboxPath, preflight, PUBLIC_BODY_LIMIT_BYTES, PublicSandboxGuard } from './sandbox-edge.ts'
 
 export const BODY_LIMIT_BYTES = 256 * 1024

@@ -7,9 +7,9 @@ import { Type } from '@sinclair/typebox'
 import { SandboxOrg } from '../schemas/sandbox.ts'
 import { AppError } from '../errors/app-error.ts'
 import { sandboxAnswer, type SandboxAnswer } from '../domain/sandbox/answers.ts'
-import { SANDBOX_TODAY, type SandboxState } from '../http/sandbox.ts'
-import { sandboxOrg } from '../http/routes/sandbox/prelude.ts'
-import { ANSWER_BY_OPERATION } from '../http/routes/sandbox/company.ts'
+import { SANDBOX_TODAY, type SandboxState } from '../pipeline/sandbox.ts'
+import { sandboxOrg } from '../handlers/sandbox/prelude.ts'
+import { ANSWER_BY_OPERATION } from '../handlers/sandbox/company.ts'
 import type { Tool } from './tools.ts'
 
 /** Sandbox org numbers skip MOD-11 (the reserved 999000XXX series fails it on purpose). */

@@ -19,16 +19,16 @@ import { AppError, validationError } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
 import { docsUrl } from '../errors/registry.ts'
-import { buildMeta, responseHash } from '../http/envelope.ts'
-import { checksumError, issuesFromValidation } from '../http/errors.ts'
+import { buildMeta, responseHash } from '../pipeline/envelope.ts'
+import { checksumError, issuesFromValidation } from '../pipeline/validation.ts'
 import { bearerOf, metered, softLimit } from '../http/pipeline.ts'
-import type { MetaInput } from '../http/envelope.ts'
-import type { AppDeps, RequestState } from '../http/context.ts'
-import { jsonSchema } from '../http/openapi.ts'
+import type { MetaInput } from '../pipeline/envelope.ts'
+import type { AppDeps, RequestState } from '../pipeline/context.ts'
+import { jsonSchema } from '../schemas/json-schema.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
 import { TOOLS, type Tool } from './tools.ts'
 import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
-import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, type SandboxState } from '../http/sandbox.ts'
+import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, type SandboxState } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 
 /** Arguments too deep or longer than their schema allows are refused before any pattern runs (schemas/bounds.ts). */
@@ -99,7 +99,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
       inputSchema: { type: 'object' as const, ...jsonSchema(t.input) },
     })),
   }))
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = tools.find((t) => t.name === req.params.name)
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
     const now = deps.clock.now()
@@ -134,7 +134,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
         const invalid = { all: [...Value.Errors(tool.input, args)], type: 'arguments' }
         throw checksumError(invalid) ?? new AppError('VALIDATION_FAILED', { details: issuesFromValidation(invalid) })
       }
-      const run = () => tool.run(args, { deps, principal, correlationId: state.correlationId, now, state })
+      const run = () => tool.run(args, { deps, signal: extra.signal, principal, correlationId: state.correlationId, now, state })
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
       const limitsOf = (p: KeyPrincipal) => tierLimits(`key:${p.keyId}`, p.tier)

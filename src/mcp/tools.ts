@@ -17,16 +17,17 @@ import { allOperations, type Operation } from '../operations.ts'
 import { readBalance } from '../store/credits.ts'
 import { PublicDeadlinesQuery, PublicObligationsQuery } from '../schemas/rulebook.ts'
 import { RedeemBody } from '../schemas/access.ts'
-import type { AppDeps, Handler, HandlerOutput, RequestState } from '../http/context.ts'
-import type { MetaInput } from '../http/envelope.ts'
-import { companyHandlers } from '../http/routes/v1/company.ts'
-import { exchangeRateWithSources } from '../http/routes/v1/tools.ts'
+import { NO_HEADERS, type AppDeps, type Handler, type HandlerOutput, type RequestState } from '../pipeline/context.ts'
+import type { MetaInput } from '../pipeline/envelope.ts'
+import { companyHandlers } from '../handlers/company.ts'
+import { exchangeRateWithSources } from '../handlers/tools.ts'
 import { resolvePair } from '../domain/tools/exchange-rate.ts'
 import { OrgNumber } from '../schemas/company.ts'
 import { ExchangeRatePairInput } from '../schemas/tools.ts'
 
 export interface ToolContext {
   deps: AppDeps
+  signal: AbortSignal
   principal: Principal
   correlationId: string
   now: Date
@@ -210,7 +211,7 @@ function companyTool(name: string, id: keyof typeof companyHandlers, input: TSch
     run: async (args, ctx) => {
       const req = toRequest(args)
       const handler = companyHandlers[id] as Handler<any>
-      const out = (await handler({ params: req.params ?? {}, query: req.query ?? {}, body: req.body, request: new Request('http://mcp.invalid/'), deps: ctx.deps, state: ctx.state, now: ctx.now, principal: ctx.principal })) as HandlerOutput
+      const out = (await handler({ params: req.params ?? {}, query: req.query ?? {}, body: req.body, headers: NO_HEADERS, signal: ctx.signal, deps: ctx.deps, state: ctx.state, now: ctx.now, principal: ctx.principal })) as HandlerOutput
       return { result: out.data, meta: out.meta ?? {}, justification, ...(out.precomputed ? { hash: out.precomputed.hash } : {}) }
     },
   }

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { precompute, precomputedBody, responseHash } from '../../src/http/envelope.ts'
+import { precompute, precomputedBody, responseHash } from '../../src/pipeline/envelope.ts'
 
 const decode = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b))
 const data = { greeting: 'hei på deg', n: [1, 2, 3] }

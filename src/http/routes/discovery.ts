@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../lib/canonical-json.ts'
 import { sha256Hex } from '../../lib/hash.ts'
 import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../errors/catalogue/index.ts'
-import type { Handler } from '../context.ts'
+import type { Handler } from '../../pipeline/context.ts'
 import { buildOpenApi } from '../openapi.ts'
 import { ifNoneMatch, notModified } from '../etag.ts'
 import { esc, htmlResponse } from '../html.ts'
@@ -81,9 +81,9 @@ ${sections}
 }
 
 export const discoveryHandlers = {
-  getOpenApi: (({ request, deps }) => {
+  getOpenApi: (({ headers, deps }) => {
     const { json, etag } = openApiFor(deps.config.baseUrl)
-    if (ifNoneMatch(request, etag)) return notModified(etag)
+    if (ifNoneMatch(headers.ifNoneMatch, etag)) return notModified(etag)
     return new Response(json, { headers: { etag, 'cache-control': 'no-cache', 'content-type': 'application/json; charset=utf-8' } })
   }) satisfies Handler,
 

@@ -3,7 +3,7 @@ import { approveConnection, disconnect, IDENTITY_SCOPES, OAUTH_KEY_SCOPES } from
 import * as oauth from '../../store/oauth.ts'
 import type { IdParam } from '../../schemas/access.ts'
 import type { ConnectionForm, ConnectionQuery, CsrfForm } from '../../schemas/pages.ts'
-import type { Handler } from '../context.ts'
+import type { Handler } from '../../pipeline/context.ts'
 import { bi, esc, htmlResponse, page, redirect } from '../html.ts'
 import { sessionActor, sessionOf } from '../pipeline.ts'
 

@@ -13,7 +13,7 @@ import * as credits from '../../../store/credits.ts'
 import * as oauthStore from '../../../store/oauth.ts'
 import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../../schemas/pages.ts'
 import type { IdParam } from '../../../schemas/access.ts'
-import type { AppDeps, Handler } from '../../context.ts'
+import type { AppDeps, Handler } from '../../../pipeline/context.ts'
 import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../../html.ts'
 import { SESSION_COOKIE, sessionActor, sessionOf } from '../../pipeline.ts'
 

@@ -1,6 +1,6 @@
-import type { Handler } from '../context.ts'
-import { SCHEMA_VERSION, SERVICE_NAME } from '../../lib/service.ts'
-import { pingDatabase } from '../../store/health.ts'
+import type { Handler } from '../pipeline/context.ts'
+import { SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
+import { pingDatabase } from '../store/health.ts'
 
 /** How long health waits for the database before calling it down. */
 const DB_PROBE_TIMEOUT_MS = 2000

@@ -1,10 +1,10 @@
-import { AppError } from '../../../errors/app-error.ts'
-import { priceList } from '../../../domain/billing/pricing.ts'
-import { approvalUrl, requestTopup } from '../../../domain/billing/topups.ts'
-import { allOperations } from '../../../operations.ts'
-import type { TopupRow } from '../../../store/credits.ts'
-import type { TopupBody } from '../../../schemas/access.ts'
-import type { Handler } from '../../context.ts'
+import { AppError } from '../errors/app-error.ts'
+import { priceList } from '../domain/billing/pricing.ts'
+import { approvalUrl, requestTopup } from '../domain/billing/topups.ts'
+import { allOperations } from '../operations.ts'
+import type { TopupRow } from '../store/credits.ts'
+import type { TopupBody } from '../schemas/access.ts'
+import type { Handler } from '../pipeline/context.ts'
 import { actorOf } from './account.ts'
 
 export function topupView(t: TopupRow, baseUrl: string) {

@@ -1,11 +1,11 @@
 /** `GET /api/v1/sandbox/fixtures`: everything an agent builder can rehearse with, in one document. */
-import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, SANDBOX_COMPANIES } from '../../../../fixtures/sandbox/companies.ts'
-import { MAGIC_VAT } from '../../../domain/sandbox/actions.ts'
-import { tierOf } from '../../../domain/sandbox/views.ts'
-import { SIMULATED_ERRORS } from '../../../schemas/sandbox.ts'
-import type * as S from '../../../schemas/sandbox.ts'
-import type { Handler } from '../../context.ts'
-import { SANDBOX_PINNED, SANDBOX_TODAY, SERVICE_SIMULATIONS, sandboxResponse } from '../../sandbox.ts'
+import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, SANDBOX_COMPANIES } from '../../../fixtures/sandbox/companies.ts'
+import { MAGIC_VAT } from '../../domain/sandbox/actions.ts'
+import { tierOf } from '../../domain/sandbox/views.ts'
+import { SIMULATED_ERRORS } from '../../schemas/sandbox.ts'
+import type * as S from '../../schemas/sandbox.ts'
+import type { Handler } from '../../pipeline/context.ts'
+import { SANDBOX_PINNED, SANDBOX_TODAY, SERVICE_SIMULATIONS, sandboxResponse } from '../../pipeline/sandbox.ts'
 import { prelude } from './prelude.ts'
 
 const company = (c: (typeof SANDBOX_COMPANIES)[number]) => ({

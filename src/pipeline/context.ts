@@ -73,11 +73,32 @@ export interface RequestSchemas {
   body?: TSchema
 }
 
+/**
+ * The request headers a handler may read. Each surface passes them in explicitly (REST from the
+ * HTTP request, MCP from its call), so a handler never sees a Request and runs the same on both.
+ */
+export interface InputHeaders {
+  idempotencyKey: string | null
+  /** X-Approval-Token */
+  approvalToken: string | null
+  /** X-Service-Simulate (sandbox) */
+  simulate: string | null
+  ifNoneMatch: string | null
+}
+
+export const NO_HEADERS: InputHeaders = { idempotencyKey: null, approvalToken: null, simulate: null, ifNoneMatch: null }
+
+export function inputHeaders(h: Headers): InputHeaders {
+  return { idempotencyKey: h.get('idempotency-key'), approvalToken: h.get('x-approval-token'), simulate: h.get('x-service-simulate'), ifNoneMatch: h.get('if-none-match') }
+}
+
 export interface HandlerContext<R extends RequestSchemas = RequestSchemas> {
   params: In<R['params'], Record<string, string>>
   query: In<R['query'], Record<string, unknown>>
   body: In<R['body'], unknown>
-  request: Request
+  headers: InputHeaders
+  /** aborted when the caller has gone: long waits end early */
+  signal: AbortSignal
   deps: AppDeps
   state: RequestState
   now: Date

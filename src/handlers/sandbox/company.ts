@@ -1,9 +1,9 @@
 /** Sandbox company reads: the production domain over the synthetic companies (DESIGN §8). */
-import { sandboxAnswer, type SandboxAnswer } from '../../../domain/sandbox/answers.ts'
-import { sandboxAudit } from '../../../domain/sandbox/audit.ts'
-import type * as S from '../../../schemas/sandbox.ts'
-import type { Handler } from '../../context.ts'
-import { sandboxResponse } from '../../sandbox.ts'
+import { sandboxAnswer, type SandboxAnswer } from '../../domain/sandbox/answers.ts'
+import { sandboxAudit } from '../../domain/sandbox/audit.ts'
+import type * as S from '../../schemas/sandbox.ts'
+import type { Handler } from '../../pipeline/context.ts'
+import { sandboxResponse } from '../../pipeline/sandbox.ts'
 import { prelude, sandboxOrg } from './prelude.ts'
 
 type OrgRoute = { params: typeof S.SandboxOrgParams }

@@ -1,9 +1,9 @@
-import { osloDate } from '../../../lib/oslo-time.ts'
-import type { EntityType } from '../../../domain/rulebook/facts.ts'
-import { publicDeadlines, publicObligations } from '../../../domain/rulebook/public.ts'
-import type { PublicDeadlinesQuery, PublicObligationsQuery } from '../../../schemas/rulebook.ts'
-import type { Handler } from '../../context.ts'
-import { precompute, type PrecomputedData } from '../../envelope.ts'
+import { osloDate } from '../lib/oslo-time.ts'
+import type { EntityType } from '../domain/rulebook/facts.ts'
+import { publicDeadlines, publicObligations } from '../domain/rulebook/public.ts'
+import type { PublicDeadlinesQuery, PublicObligationsQuery } from '../schemas/rulebook.ts'
+import type { Handler } from '../pipeline/context.ts'
+import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
 
 /** The basis of every weekend/holiday shift in the calendar. */
 const SHIFT_BASIS = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'

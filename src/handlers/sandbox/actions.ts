@@ -1,11 +1,11 @@
 /** Sandbox write side: plan, approval token and execute — rehearsals that submit nothing anywhere. */
-import { AppError } from '../../../errors/app-error.ts'
-import { actionIdOf } from '../../../domain/actions/action-id.ts'
-import { SANDBOX_MARKER } from '../../../domain/actions/receipt.ts'
-import { mintSandboxApproval, sandboxDryRun, sandboxExecute, sandboxPlan } from '../../../domain/sandbox/actions.ts'
-import type * as S from '../../../schemas/sandbox.ts'
-import type { Handler } from '../../context.ts'
-import { PUBLIC_PREFIX, SANDBOX_PREFIX, sandboxResponse } from '../../sandbox.ts'
+import { AppError } from '../../errors/app-error.ts'
+import { actionIdOf } from '../../domain/actions/action-id.ts'
+import { SANDBOX_MARKER } from '../../domain/actions/receipt.ts'
+import { mintSandboxApproval, sandboxDryRun, sandboxExecute, sandboxPlan } from '../../domain/sandbox/actions.ts'
+import type * as S from '../../schemas/sandbox.ts'
+import type { Handler } from '../../pipeline/context.ts'
+import { PUBLIC_PREFIX, SANDBOX_PREFIX, sandboxResponse } from '../../pipeline/sandbox.ts'
 import { prelude, sandboxOrg } from './prelude.ts'
 
 export const sandboxActionHandlers = {
@@ -27,12 +27,12 @@ export const sandboxActionHandlers = {
     const p = await prelude(ctx)
     const c = sandboxOrg(p, ctx.body.org_number)
     if (ctx.query.dry_run === 'true') return sandboxResponse(ctx.deps.clock.now(), p.state, sandboxDryRun(c, ctx.body, p.date))
-    const idempotencyKey = ctx.request.headers.get('idempotency-key')
+    const idempotencyKey = ctx.headers.idempotencyKey
     if (idempotencyKey === null) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', { extra: { action_id: actionIdOf(ctx.body) } })
     const data = await sandboxExecute(ctx.deps.sql, c, {
       namespace: p.namespace,
       idempotencyKey: idempotencyKey.toLowerCase(),
-      approvalToken: ctx.request.headers.get('x-approval-token'),
+      approvalToken: ctx.headers.approvalToken,
       input: ctx.body,
       date: p.date,
       now: ctx.deps.clock.now(),

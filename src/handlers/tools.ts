@@ -1,12 +1,12 @@
 /** The keyless tools: Norges Bank exchange rates (cached reads) and the Altinn 2 → 3 lookup. */
-import { exchangeRate } from '../../../domain/tools/exchange-rate.ts'
-import { portalMigration } from '../../../domain/tools/portal-migration.ts'
-import type { Provenance } from '../../../domain/sources.ts'
-import { osloDate } from '../../../lib/oslo-time.ts'
-import type { ExchangeRateQuery, PortalMigrationQuery } from '../../../schemas/tools.ts'
-import type { AppDeps } from '../../context.ts'
-import type { Handler } from '../../context.ts'
-import { metaOf } from '../../provenance.ts'
+import { exchangeRate } from '../domain/tools/exchange-rate.ts'
+import { portalMigration } from '../domain/tools/portal-migration.ts'
+import type { Provenance } from '../domain/sources.ts'
+import { osloDate } from '../lib/oslo-time.ts'
+import type { ExchangeRateQuery, PortalMigrationQuery } from '../schemas/tools.ts'
+import type { AppDeps } from '../pipeline/context.ts'
+import type { Handler } from '../pipeline/context.ts'
+import { metaOf } from '../pipeline/provenance.ts'
 
 /** The exchange rate and the upstream reads it was built from. */
 export async function exchangeRateWithSources(deps: AppDeps, input: { currency?: unknown; date?: unknown }, now: Date) {

@@ -1,8 +1,8 @@
-import { registryEntries } from '../../../errors/registry.ts'
-import { explain, resolveCode } from '../../../errors/explain.ts'
-import type { Handler } from '../../context.ts'
-import { precompute, type PrecomputedData } from '../../envelope.ts'
-import type { ExplainBody } from '../../../schemas/common.ts'
+import { registryEntries } from '../errors/registry.ts'
+import { explain, resolveCode } from '../errors/explain.ts'
+import type { Handler } from '../pipeline/context.ts'
+import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
+import type { ExplainBody } from '../schemas/common.ts'
 
 /** The registry never changes while the process runs: serialise it once per base URL. */
 const registryCache = new Map<string, PrecomputedData>()

@@ -3,12 +3,12 @@
  * synthetic bearer, the knob values, the injected latency, the injected failures, the public-mirror
  * and reserved organisations, and finally the company itself.
  */
-import { AppError, validationError } from '../../../errors/app-error.ts'
-import type { ErrorCode } from '../../../errors/catalogue/index.ts'
-import type { LocalDate } from '../../../lib/local-date.ts'
-import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, sandboxCompany, type SandboxCompany } from '../../../../fixtures/sandbox/companies.ts'
-import type { HandlerContext } from '../../context.ts'
-import { checkDateKnob, sandboxCaller, SANDBOX_TODAY, serviceSimulation, simulatedError, type SandboxState } from '../../sandbox.ts'
+import { AppError, validationError } from '../../errors/app-error.ts'
+import type { ErrorCode } from '../../errors/catalogue/index.ts'
+import type { LocalDate } from '../../lib/local-date.ts'
+import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, sandboxCompany, type SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
+import type { HandlerContext } from '../../pipeline/context.ts'
+import { checkDateKnob, sandboxCaller, SANDBOX_TODAY, serviceSimulation, simulatedError, type SandboxState } from '../../pipeline/sandbox.ts'
 
 export interface Knobs {
   simulate_error?: string
@@ -50,13 +50,13 @@ export async function prelude(ctx: HandlerContext): Promise<Prelude> {
   const state = ctx.state.sandbox!
   const caller = sandboxCaller(ctx.principal)
   const query = ctx.query as Knobs
-  const simulate = ctx.request.headers.get('x-service-simulate')
+  const simulate = ctx.headers.simulate
   if (simulate !== null && !caller.synthetic) throw testKeyRequired('X-Service-Simulate')
   if (query.as_of !== undefined && !caller.synthetic) throw testKeyRequired('as_of')
   const mockDate = checkDateKnob('mock_date', query.mock_date)
   const asOf = checkDateKnob('as_of', query.as_of)
   if (asOf) state.asOf = asOf
-  if (query.simulate_latency) await sleepUnlessGone(query.simulate_latency, ctx.request.signal)
+  if (query.simulate_latency) await sleepUnlessGone(query.simulate_latency, ctx.signal)
   if (simulate !== null) {
     const err = serviceSimulation(simulate)
     state.simulated = true
