@@ -9,7 +9,12 @@ import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
-import { admit, checkSameSite, execute, isPublic, keyRefusal, softLimit } from './http/pipeline.ts'
+import { admit, isPublic, keyRefusal } from './pipeline/admission.ts'
+import { credentialsOf } from './pipeline/credentials.ts'
+import { SoftLimiter } from './pipeline/soft-limit.ts'
+import { AnswerCache } from './pipeline/answer-cache.ts'
+import { execute } from './http/execute.ts'
+import { checkSameSite } from './http/same-site.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
 import { createVerifier } from './domain/access/oauth.ts'
 import { KeyCache } from './domain/access/key-cache.ts'
@@ -195,11 +200,11 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         transform: isPublic(op)
           ? (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
               const state = prepare(op, ctx, deps.config.baseUrl)
-              if (!op.selfLimited) softLimit(state.ip, deps.clock.now())
+              if (!op.selfLimited) deps.softLimiter.hit(state.ip, deps.clock.now())
               refuseOversized(op, ctx)
             }
           : async (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              await admit(op, ctx.request, ctx.body, prepare(op, ctx, deps.config.baseUrl), deps)
+              await admit(op, credentialsOf(ctx.request.headers), ctx.body, prepare(op, ctx, deps.config.baseUrl), deps)
               refuseOversized(op, ctx)
             },
       } as never,
@@ -234,6 +239,8 @@ export function composeDeps(
     settler,
     charger: new ChargeBatcher(base.chargeSql ?? base.sql),
     keyCache: new KeyCache(),
+    softLimiter: new SoftLimiter(),
+    answers: new AnswerCache(),
     oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null,
     register,
     reads,

@@ -8,7 +8,6 @@ import { accountsSnapshot } from '../domain/company/accounts.ts'
 import { signingAuthority } from '../domain/company/authority.ts'
 import { filingHistory } from '../domain/company/filing-history.ts'
 import { deadlinesOf, obligationsOf, summaryOf, unitFacts } from '../domain/company/obligations.ts'
-import type { EvaluationCounts } from '../domain/rulebook/evaluate.ts'
 import { companyContext, companyProfile, companyStatuses, requireUnit, searchCompanies } from '../domain/company/register.ts'
 import { companySnapshot } from '../domain/company/snapshot.ts'
 import { verifyCompany } from '../domain/company/verify.ts'
@@ -16,28 +15,8 @@ import { submissionsByInstance } from '../store/audit.ts'
 import type * as C from '../schemas/company.ts'
 import type { Handler } from '../pipeline/context.ts'
 import { metaOf } from '../pipeline/provenance.ts'
-import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
 
 type OrgRoute = { params: typeof C.OrgParams }
-
-/**
- * Rulebook answers depend only on the archived register answer they read and the dates asked
- * for, so the serialised and hashed body is kept per (snapshot, question): a cached unit costs a
- * lookup instead of an evaluation and a canonical hash (~0.5 ms). Bounded; oldest out first.
- */
-const evaluated = new Map<string, { data: unknown; body: PrecomputedData; counts: EvaluationCounts | null }>()
-const EVALUATED_MAX = 2000
-
-function memo(key: string, compute: () => { data: unknown; counts: EvaluationCounts | null }) {
-  let hit = evaluated.get(key)
-  if (!hit) {
-    const r = compute()
-    hit = { data: r.data, body: precompute(r.data), counts: r.counts }
-    if (evaluated.size >= EVALUATED_MAX) evaluated.delete(evaluated.keys().next().value!)
-    evaluated.set(key, hit)
-  }
-  return hit
-}
 
 /** How a failed part of an answer is described inside it (degraded sections, bulk rows). */
 function describe(e: AppError) {
@@ -86,13 +65,13 @@ export const companyHandlers = {
   getCompanySummary: (async ({ params, deps, now }) => {
     const fromDate = osloDate(now)
     const u = await unitFacts(deps.reads, params.org)
-    const hit = memo(`summary|${u.sources[0]!.snapshotId}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
+    const hit = deps.answers.get(`summary|${u.sources[0]!.snapshotId}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
   }) satisfies Handler<OrgRoute>,
 
   getCompanyObligations: (async ({ params, deps }) => {
     const u = await unitFacts(deps.reads, params.org)
-    const hit = memo(`obligations|${u.sources[0]!.snapshotId}`, () => obligationsOf(u))
+    const hit = deps.answers.get(`obligations|${u.sources[0]!.snapshotId}`, () => obligationsOf(u))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts } }
   }) satisfies Handler<OrgRoute>,
 
@@ -104,7 +83,7 @@ export const companyHandlers = {
       throw validationError([{ field: 'from_date', message: 'must be between 2020-01-01 and a date whose horizon ends by 2100-12-31' }])
     }
     const u = await unitFacts(deps.reads, params.org)
-    const hit = memo(`deadlines|${u.sources[0]!.snapshotId}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
+    const hit = deps.answers.get(`deadlines|${u.sources[0]!.snapshotId}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: LEGAL_BASIS_DEADLINES } }
   }) satisfies Handler<OrgRoute & { query: typeof C.DeadlinesQuery }>,
 

@@ -21,7 +21,8 @@ import { explain } from '../errors/explain.ts'
 import { docsUrl } from '../errors/registry.ts'
 import { buildMeta, responseHash } from '../pipeline/envelope.ts'
 import { checksumError, issuesFromValidation } from '../pipeline/validation.ts'
-import { bearerOf, metered, softLimit } from '../http/pipeline.ts'
+import { bearerOf } from '../pipeline/credentials.ts'
+import { metered } from '../pipeline/metering.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 import type { AppDeps, RequestState } from '../pipeline/context.ts'
 import { jsonSchema } from '../schemas/json-schema.ts'
@@ -227,7 +228,7 @@ function refuseLargeBatch(messages: RpcMessage[]): void {
  */
 function softLimitMessages(messages: RpcMessage[], state: RequestState, deps: AppDeps): void {
   const now = deps.clock.now()
-  for (let i = 0; i < Math.max(1, messages.length); i++) softLimit(state.ip, now)
+  for (let i = 0; i < Math.max(1, messages.length); i++) deps.softLimiter.hit(state.ip, now)
 }
 
 /** With OAuth on, an anonymous `tools/call` of a keyed tool is told to authenticate (401), not "unknown tool". */
@@ -238,7 +239,7 @@ function callsKeyedTool(messages: RpcMessage[]): boolean {
 export async function handleMcp(request: Request, deps: AppDeps, state: RequestState): Promise<Response> {
   const messages = await messagesOf(request)
   refuseLargeBatch(messages)
-  const bearer = bearerOf(request)
+  const bearer = bearerOf(request.headers.get('authorization'))
   let principal: Principal = { kind: 'anonymous' }
   if (bearer !== null && bearer.startsWith(SANDBOX_BEARER_PREFIX)) {
     principal = await sandboxPrincipal(bearer, deps.sql)

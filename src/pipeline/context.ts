@@ -1,4 +1,6 @@
 import type { KeyCache } from '../domain/access/key-cache.ts'
+import type { SoftLimiter } from './soft-limit.ts'
+import type { AnswerCache } from './answer-cache.ts'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Config } from '../config.ts'
 import type { Clock } from '../lib/clock.ts'
@@ -31,6 +33,10 @@ export interface AppDeps {
   charger: ChargeBatcher
   /** keys this process has resolved (never the authority: see domain/access/key-cache.ts) */
   keyCache: KeyCache
+  /** this instance's count of keyless requests per address (the Category A soft limit) */
+  softLimiter: SoftLimiter
+  /** rulebook answers already evaluated, serialised and hashed, per snapshot and question */
+  answers: AnswerCache
   /** verifies OAuth access tokens for MCP; null when OAuth is disabled */
   oauthVerifier: Verifier | null
   /** the business register's adapter (also read directly by the update-feed job) */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { softLimit } from '../../src/http/pipeline.ts'
+import { SoftLimiter } from '../../src/pipeline/soft-limit.ts'
 import { AppError } from '../../src/errors/app-error.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { freshIp, signIn } from '../access-helpers.ts'
@@ -42,10 +42,19 @@ test('account writes are limited to 30 an hour per account: then 429 RATE_LIMITE
 })
 
 test('the per-IP count stays exact enough at scale: 60 000 other addresses do not push one address over the limit early', () => {
-  const now = new Date('2031-05-05T12:00:30Z') // a minute of its own
-  for (let i = 0; i < 60_000; i++) softLimit(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, now)
-  for (let i = 0; i < 1000; i++) softLimit('192.0.2.7', now)
-  expect(() => softLimit('192.0.2.7', now)).toThrow(AppError)
+  const now = new Date('2031-05-05T12:00:30Z')
+  const limiter = new SoftLimiter()
+  for (let i = 0; i < 60_000; i++) limiter.hit(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, now)
+  for (let i = 0; i < 1000; i++) limiter.hit('192.0.2.7', now)
+  expect(() => limiter.hit('192.0.2.7', now)).toThrow(AppError)
   // the next minute starts from zero
-  expect(() => softLimit('192.0.2.7', new Date('2031-05-05T12:01:00Z'))).not.toThrow()
+  expect(() => limiter.hit('192.0.2.7', new Date('2031-05-05T12:01:00Z'))).not.toThrow()
+})
+
+test('two app instances in one process count apart', () => {
+  const now = new Date('2031-05-05T12:00:30Z')
+  const [a, b] = [new SoftLimiter(), new SoftLimiter()]
+  for (let i = 0; i < 1000; i++) a.hit('192.0.2.8', now)
+  expect(() => a.hit('192.0.2.8', now)).toThrow(AppError)
+  expect(() => b.hit('192.0.2.8', now)).not.toThrow()
 })

@@ -5,7 +5,7 @@ import type { IdParam } from '../../schemas/access.ts'
 import type { ConnectionForm, ConnectionQuery, CsrfForm } from '../../schemas/pages.ts'
 import type { Handler } from '../../pipeline/context.ts'
 import { bi, esc, htmlResponse, page, redirect } from '../html.ts'
-import { sessionActor, sessionOf } from '../pipeline.ts'
+import { sessionActor, sessionOf } from '../../pipeline/admission.ts'
 
 const metadata: Handler = ({ deps }) => {
   const o = deps.config.oauth

@@ -15,7 +15,8 @@ import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../
 import type { IdParam } from '../../../schemas/access.ts'
 import type { AppDeps, Handler } from '../../../pipeline/context.ts'
 import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../../html.ts'
-import { SESSION_COOKIE, sessionActor, sessionOf } from '../../pipeline.ts'
+import { sessionActor, sessionOf } from '../../../pipeline/admission.ts'
+import { SESSION_COOKIE } from '../../../pipeline/credentials.ts'
 
 type Session = Extract<Principal, { kind: 'session' }>
 

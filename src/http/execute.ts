@@ -1,0 +1,46 @@
+/**
+ * The REST side of the pipeline after validation: the request's Idempotency-Key and fingerprint
+ * are read here, and answers are stored and replayed as HTTP responses; the steps themselves
+ * (pipeline/idempotency.ts, pipeline/metering.ts) are the ones every surface runs.
+ */
+import type { AppError } from '../errors/app-error.ts'
+import { canonicalJson } from '../lib/canonical-json.ts'
+import { sha256Hex } from '../lib/hash.ts'
+import type { Operation } from '../operations.ts'
+import { limitsFor } from '../pipeline/admission.ts'
+import type { AppDeps, RequestState } from '../pipeline/context.ts'
+import { idempotent, type AnswerCodec } from '../pipeline/idempotency.ts'
+import { metered } from '../pipeline/metering.ts'
+import { renderError } from './errors.ts'
+
+function responses(request: Request, state: RequestState, deps: AppDeps): AnswerCodec<Response> {
+  return {
+    store: async (r) => ({ status: r.status, body: await r.clone().text() }),
+    replay: (s) => {
+      state.correlationStamped = true
+      return new Response(s.body, { status: s.status, headers: { 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true', 'x-correlation-id': state.correlationId } })
+    },
+    failed: (r) => r.status >= 400,
+    finalFailure: (e: AppError) => renderError('APP', e, request, deps),
+  }
+}
+
+/**
+ * Runs the handler behind idempotency and metering. Nothing is charged for a call that fails, and
+ * a replayed Idempotency-Key returns the stored answer without running anything again.
+ */
+export function execute(op: Operation, ctx: { request: Request; body: unknown; state: RequestState }, deps: AppDeps, run: () => Promise<Response>): Promise<Response> {
+  const { request, state } = ctx
+  const charged = () => metered(op, state, deps, (p) => limitsFor(op, p, state.ip), run, (r) => r.status >= 400)
+  // Most metered reads declare no idempotency: they need no URL parse and no fingerprint.
+  if (!op.idempotency) return charged()
+  const url = new URL(request.url)
+  url.searchParams.sort()
+  const req = {
+    key: request.headers.get('idempotency-key'),
+    dryRun: url.searchParams.get('dry_run') === 'true',
+    // The query is part of the request: `?dry_run=true` and a live call with one key are different requests.
+    fingerprint: sha256Hex(`${op.id}\n${url.pathname}\n${url.searchParams.toString()}\n${canonicalJson(ctx.body ?? null)}`),
+  }
+  return idempotent(op, req, state, deps, responses(request, state, deps), charged)
+}

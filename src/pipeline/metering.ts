@@ -1,0 +1,86 @@
+import { AppError } from '../errors/app-error.ts'
+import { KeyNotLive } from '../domain/access/key-cache.ts'
+import { principalForKeyId } from '../domain/access/keys.ts'
+import { judgeLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
+import type { KeyPrincipal } from '../domain/access/types.ts'
+import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/billing/metering.ts'
+import type { Operation } from '../operations.ts'
+import { AUDITED, auditRefusal, authorise } from './admission.ts'
+import type { AppDeps, RequestState } from './context.ts'
+
+/**
+ * The metering step, the same on every surface (REST and MCP): a keyed call of a priced operation
+ * is charged together with confirming its key and counting its limits (one statement), then
+ * settled when `run` succeeds, or refunded when it throws or its outcome `failed`. Nothing is
+ * charged for a failure.
+ */
+export async function metered<T>(
+  op: Operation,
+  state: RequestState,
+  deps: AppDeps,
+  limitsOf: (p: KeyPrincipal) => Limit[],
+  run: () => Promise<T>,
+  failed: (out: T) => boolean,
+): Promise<T> {
+  let principal = state.principal
+  if (op.costOre === 0 || principal.kind !== 'key') return run()
+  let counted: { charge: Charge; headers: Record<string, string> } | null = null
+  for (let attempt = 0; counted === null; attempt++) {
+    const limits = limitsOf(principal)
+    const now = deps.clock.now()
+    const windows = windowsFor(limits, now)
+    try {
+      counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
+        consumerId: principal.consumerId,
+        keyId: principal.keyId,
+        tier: principal.tier,
+        costOre: op.costOre,
+        operationId: op.id,
+        correlationId: state.correlationId,
+        baseUrl: deps.config.baseUrl,
+      })
+    } catch (e) {
+      if (!(e instanceof KeyNotLive)) {
+        // 402 and 429 come after the key was confirmed.
+        if (e instanceof AppError && e.code !== 'CREDIT_CHECK_UNAVAILABLE') principal.cached = false
+        throw e
+      }
+      if (attempt === 2) throw new AppError('CREDIT_CHECK_UNAVAILABLE', { headers: { 'retry-after': '1' } })
+      // The key changed since it was resolved: hear what it is now (a refusal, audited as any
+      // refused credential is), or charge with its new tier.
+      principal.cached = false
+      deps.keyCache.forget(principal.keyId)
+      let fresh: KeyPrincipal | null = null
+      try {
+        fresh = await principalForKeyId(deps.sql, principal.keyId)
+        authorise(op, fresh)
+      } catch (refusal) {
+        if (refusal instanceof AppError && AUDITED.includes(refusal.code)) await auditRefusal(deps, state, op.id, fresh, refusal)
+        throw refusal
+      }
+      principal = fresh
+      state.principal = principal
+    }
+  }
+  principal.cached = false
+  const { charge, headers } = counted
+  state.extraHeaders = { ...state.extraHeaders, ...headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
+  if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
+  // The batch's hold is released only once this call's refund is written; a refund that fails
+  // leaves the hold, and the sweep refunds the batch.
+  const giveBack = (reason: string) =>
+    refund(deps.sql, charge, `refund: ${reason}`).then(
+      () => deps.settler.finish(charge),
+      (err) => deps.logger.error('refund failed; the sweep will refund the batch', { correlation_id: state.correlationId, error: String(err) }),
+    )
+  let out: T
+  try {
+    out = await run()
+  } catch (e) {
+    await giveBack(e instanceof AppError ? e.code : 'failed call')
+    throw e
+  }
+  if (failed(out)) await giveBack('failed call')
+  else deps.settler.finish(charge)
+  return out
+}
