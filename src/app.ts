@@ -28,50 +28,24 @@ import { validationError } from './errors/app-error.ts'
 import { stateOf } from './http/request-state.ts'
 import { createFetch } from './http/server.ts'
 import { discoveryHandlers, docsAsset } from './http/routes/discovery.ts'
-import { serviceHandlers } from './handlers/service.ts'
-import { errorHandlers } from './handlers/errors.ts'
-import { publicHandlers } from './handlers/rulebook.ts'
-import { accountHandlers } from './handlers/account.ts'
-import { adminHandlers } from './handlers/admin.ts'
-import { billingHandlers } from './handlers/billing.ts'
 import { pageHandlers } from './http/routes/pages/account.ts'
 import { handleMcp, mcpManifest } from './mcp/server.ts'
 import { oauthHandlers } from './http/routes/oauth.ts'
-import { companyHandlers } from './handlers/company.ts'
+import { coreHandlers } from './handlers/index.ts'
 import { UpstreamReads } from './domain/sources.ts'
 import { READ_POLICY, UpstreamClient } from './upstream/http.ts'
 import { LiveBusinessRegister } from './upstream/business-register/live.ts'
 import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
 import { mockFilingPortal } from './upstream/filing-portal/mock.ts'
 import { NorgesBankClient } from './upstream/central-bank/live.ts'
-import { toolHandlers } from './handlers/tools.ts'
-import { sandboxCompanyHandlers } from './handlers/sandbox/company.ts'
-import { sandboxActionHandlers } from './handlers/sandbox/actions.ts'
-import { sandboxFixtureHandlers } from './handlers/sandbox/fixtures.ts'
 import { sandboxState } from './pipeline/sandbox.ts'
-
-const sandboxHandlers = { ...sandboxFixtureHandlers, ...sandboxCompanyHandlers, ...sandboxActionHandlers }
-type SandboxId = keyof typeof sandboxHandlers
-/** The public mirror answers with the same handlers; its limits and org rule come from its registry entries. */
-const publicSandboxHandlers = Object.fromEntries(
-  Object.entries(sandboxHandlers).map(([id, h]) => [`public${id.charAt(0).toUpperCase()}${id.slice(1)}`, h]),
-) as { [K in SandboxId as `public${Capitalize<K>}`]: (typeof sandboxHandlers)[K] }
 
 export const handlers: Record<Exclude<OperationId, 'mcp'>, Handler<any>> = {
   getMcpManifest: ({ deps }) => ({ data: mcpManifest(deps) }),
-  ...serviceHandlers,
-  ...errorHandlers,
-  ...publicHandlers,
-  ...accountHandlers,
-  ...billingHandlers,
-  ...adminHandlers,
+  ...coreHandlers,
   ...pageHandlers,
   ...oauthHandlers,
   ...discoveryHandlers,
-  ...companyHandlers,
-  ...toolHandlers,
-  ...sandboxHandlers,
-  ...publicSandboxHandlers,
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'

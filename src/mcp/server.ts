@@ -24,7 +24,7 @@ import { checksumError, issuesFromValidation } from '../pipeline/validation.ts'
 import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
-import type { AppDeps, RequestState } from '../pipeline/context.ts'
+import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { jsonSchema } from '../schemas/json-schema.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
 import { TOOLS, type Tool } from './tools.ts'
@@ -90,7 +90,7 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
 }
 
-function buildServer(principal: Principal, deps: AppDeps, state: RequestState): Server {
+function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders): Server {
   const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} } })
   const tools = visibleTools(principal)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -135,7 +135,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState): 
         const invalid = { all: [...Value.Errors(tool.input, args)], type: 'arguments' }
         throw checksumError(invalid) ?? new AppError('VALIDATION_FAILED', { details: issuesFromValidation(invalid) })
       }
-      const run = () => tool.run(args, { deps, signal: extra.signal, principal, correlationId: state.correlationId, now, state })
+      const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state })
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
       const limitsOf = (p: KeyPrincipal) => tierLimits(`key:${p.keyId}`, p.tier)
@@ -260,7 +260,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   }
   state.principal = principal
   if (principal.kind === 'anonymous' || principal.kind === 'sandbox') softLimitMessages(messages, state, deps)
-  const server = buildServer(principal, deps, state)
+  const server = buildServer(principal, deps, state, inputHeaders(request.headers))
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
   try {

@@ -75,6 +75,8 @@ export function buildMeta(input: MetaInput, now: Date, hash?: string): TrustMeta
  * UTF-8 encoded once: per response only `_meta` is added.
  */
 export interface PrecomputedData {
+  /** the answer itself, for surfaces that do not send the bytes (MCP) */
+  data: unknown
   hash: string
   /** the bytes of `{"success":true,"data":<data>,"_meta":` */
   prefix: Uint8Array
@@ -85,7 +87,7 @@ export interface PrecomputedData {
 const encoder = new TextEncoder()
 
 export function precompute(data: unknown): PrecomputedData {
-  return { hash: responseHash(data), prefix: encoder.encode(`{"success":true,"data":${JSON.stringify(data)},"_meta":`) }
+  return { data, hash: responseHash(data), prefix: encoder.encode(`{"success":true,"data":${JSON.stringify(data)},"_meta":`) }
 }
 
 function sameMeta(a: MetaInput, b: MetaInput): boolean {

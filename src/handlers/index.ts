@@ -1,0 +1,36 @@
+/**
+ * The handlers every surface runs: REST routes and MCP tools call these same functions (pages,
+ * OAuth consent and discovery documents are HTML or HTTP-only and live in src/http).
+ */
+import { serviceHandlers } from './service.ts'
+import { errorHandlers } from './errors.ts'
+import { publicHandlers } from './rulebook.ts'
+import { accountHandlers } from './account.ts'
+import { adminHandlers } from './admin.ts'
+import { billingHandlers } from './billing.ts'
+import { companyHandlers } from './company.ts'
+import { toolHandlers } from './tools.ts'
+import { sandboxCompanyHandlers } from './sandbox/company.ts'
+import { sandboxActionHandlers } from './sandbox/actions.ts'
+import { sandboxFixtureHandlers } from './sandbox/fixtures.ts'
+
+const sandboxHandlers = { ...sandboxFixtureHandlers, ...sandboxCompanyHandlers, ...sandboxActionHandlers }
+type SandboxId = keyof typeof sandboxHandlers
+/** The public mirror answers with the same handlers; its limits and org rule come from its registry entries. */
+const publicSandboxHandlers = Object.fromEntries(
+  Object.entries(sandboxHandlers).map(([id, h]) => [`public${id.charAt(0).toUpperCase()}${id.slice(1)}`, h]),
+) as { [K in SandboxId as `public${Capitalize<K>}`]: (typeof sandboxHandlers)[K] }
+
+export const coreHandlers = {
+  ...serviceHandlers,
+  ...errorHandlers,
+  ...publicHandlers,
+  ...accountHandlers,
+  ...billingHandlers,
+  ...adminHandlers,
+  ...companyHandlers,
+  ...toolHandlers,
+  ...sandboxHandlers,
+  ...publicSandboxHandlers,
+}
+export type CoreOperationId = keyof typeof coreHandlers

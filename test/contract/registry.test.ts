@@ -1,0 +1,43 @@
+/**
+ * One registry, three faces: every operation is in the OpenAPI document under its own id, and every
+ * operation that names an MCP tool is that tool — one tool per name, built from the operation, its
+ * input composed from the operation's REST inputs unless the spec gives the tool its own shape.
+ */
+import { describe, expect, test } from 'bun:test'
+import { allOperations } from '../../src/operations.ts'
+import { buildOpenApi, openApiPath } from '../../src/http/openapi.ts'
+import { TOOLS, flatInput } from '../../src/mcp/tools.ts'
+
+const doc = buildOpenApi('http://localhost:3000') as { paths: Record<string, Record<string, { operationId: string }>> }
+
+describe('registry ↔ OpenAPI', () => {
+  test.each(allOperations.map((op) => [op.id, op] as const))('%s is documented under its own id', (_, op) => {
+    expect(doc.paths[openApiPath(op.path)]?.[op.method.toLowerCase()]?.operationId).toBe(op.id)
+  })
+
+  test('the document has no operation the registry lacks', () => {
+    const documented = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((o) => o.operationId))
+    expect(documented.sort()).toEqual(allOperations.map((op) => op.id).sort())
+  })
+})
+
+describe('registry ↔ MCP tools', () => {
+  test('every operation that names a tool is exactly that tool, and nothing else is a tool', () => {
+    const named = allOperations.filter((op) => op.mcpTool !== null).map((op) => [op.mcpTool, op.id])
+    expect(TOOLS.map((t) => [t.name, t.operation.id])).toEqual(named)
+  })
+
+  test('tool names are unique', () => {
+    expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length)
+  })
+
+  test('a tool is keyless exactly when its operation needs no credential', () => {
+    for (const t of TOOLS) expect([t.name, t.keyless]).toEqual([t.name, t.operation.auth === 'none'])
+  })
+
+  const SPEC_SHAPED = ['explain_compliance_error', 'get_exchange_rate']
+  test.each(TOOLS.filter((t) => !SPEC_SHAPED.includes(t.name)).map((t) => [t.name, t] as const))('%s takes its REST twin’s inputs', (_, tool) => {
+    expect(tool.input).toEqual(flatInput(tool.operation))
+    for (const name of Object.keys(tool.operation.request.query?.properties ?? {})) expect(Object.keys((tool.input as { properties: object }).properties)).toContain(name)
+  })
+})
