@@ -23,7 +23,7 @@ describe('registry ↔ OpenAPI', () => {
 
 describe('registry ↔ MCP tools', () => {
   test('every operation that names a tool is exactly that tool, and nothing else is a tool', () => {
-    const named = allOperations.filter((op) => op.mcpTool !== null).map((op) => [op.mcpTool, op.id])
+    const named = allOperations.filter((op) => op.mcpTool !== null).map((op) => [op.mcpTool!, op.id])
     expect(TOOLS.map((t) => [t.name, t.operation.id])).toEqual(named)
   })
 
@@ -38,6 +38,6 @@ describe('registry ↔ MCP tools', () => {
   const SPEC_SHAPED = ['explain_compliance_error', 'get_exchange_rate']
   test.each(TOOLS.filter((t) => !SPEC_SHAPED.includes(t.name)).map((t) => [t.name, t] as const))('%s takes its REST twin’s inputs', (_, tool) => {
     expect(tool.input).toEqual(flatInput(tool.operation))
-    for (const name of Object.keys(tool.operation.request.query?.properties ?? {})) expect(Object.keys((tool.input as { properties: object }).properties)).toContain(name)
+    for (const name of Object.keys(tool.operation.request.query?.properties ?? {})) expect(Object.keys((tool.input as unknown as { properties: object }).properties)).toContain(name)
   })
 })

@@ -9,7 +9,7 @@ import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../src/errors/ca
 import { explain } from '../../src/errors/explain.ts'
 import { registryEntries } from '../../src/errors/registry.ts'
 import { buildOpenApi } from '../../src/http/openapi.ts'
-import { discoveryHandlers } from '../../src/http/routes/discovery.ts'
+import { discoveryHandlers } from '../../src/http/discovery.ts'
 
 const SRC = join(import.meta.dir, '../../src')
 const DIR = join(SRC, 'errors/catalogue')

@@ -1,5 +1,5 @@
 /**
- * Sandbox: the sandbox's own refusals and its edge (http/routes/sandbox/, http/sandbox-edge.ts,
+ * Sandbox: the sandbox's own refusals and its edge (handlers/sandbox/, http/sandbox-edge.ts,
  * mcp/sandbox.ts).
  */
 import type { CatalogueEntry } from './entry.ts'

@@ -1,14 +1,14 @@
-import { canonicalJson } from '../../lib/canonical-json.ts'
-import { sha256Hex } from '../../lib/hash.ts'
-import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../../errors/catalogue/index.ts'
-import type { Handler } from '../../pipeline/context.ts'
-import { buildOpenApi } from '../openapi.ts'
-import { ifNoneMatch, notModified } from '../etag.ts'
-import { esc, htmlResponse } from '../html.ts'
+import { canonicalJson } from '../lib/canonical-json.ts'
+import { sha256Hex } from '../lib/hash.ts'
+import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../errors/catalogue/index.ts'
+import type { Handler } from '../pipeline/context.ts'
+import { buildOpenApi } from './openapi.ts'
+import { ifNoneMatch, notModified } from './etag.ts'
+import { esc, htmlResponse } from './html.ts'
 // File imports so the single binary carries the docs UI: /docs must work without internet.
-import swaggerCss from '../../../node_modules/swagger-ui-dist/swagger-ui.css' with { type: 'file' }
+import swaggerCss from '../../node_modules/swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 // @ts-expect-error -- a file import yields the path, not the script's exports
-import swaggerJs from '../../../node_modules/swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
+import swaggerJs from '../../node_modules/swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 
 export const DOCS_ASSETS: Record<string, { path: string; type: string }> = {
   'swagger-ui.css': { path: swaggerCss, type: 'text/css; charset=utf-8' },

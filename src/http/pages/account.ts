@@ -2,21 +2,21 @@
  * Pages for people: sign-in by magic link, the dashboard (keys, issuance tokens, usage, credits)
  * and top-up approval. Every state-changing form carries the session's CSRF token.
  */
-import { AppError } from '../../../errors/app-error.ts'
-import { mintKey, revokeKey } from '../../../domain/access/keys.ts'
-import { mintIssuanceToken, revokeIssuanceToken } from '../../../domain/access/issuance.ts'
-import { completeMagicLink, requestMagicLink, SESSION_TTL_MS, signOut } from '../../../domain/access/signin.ts'
-import { MAX_ACTIVE_KEYS, MAX_OUTSTANDING_ISSUANCE_TOKENS, type Principal } from '../../../domain/access/types.ts'
-import { usageOf } from '../../../domain/access/usage.ts'
-import * as accounts from '../../../store/accounts.ts'
-import * as credits from '../../../store/credits.ts'
-import * as oauthStore from '../../../store/oauth.ts'
-import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../../schemas/pages.ts'
-import type { IdParam } from '../../../schemas/access.ts'
-import type { AppDeps, Handler } from '../../../pipeline/context.ts'
-import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../../html.ts'
-import { sessionActor, sessionOf } from '../../../pipeline/admission.ts'
-import { SESSION_COOKIE } from '../../../pipeline/credentials.ts'
+import { AppError } from '../../errors/app-error.ts'
+import { mintKey, revokeKey } from '../../domain/access/keys.ts'
+import { mintIssuanceToken, revokeIssuanceToken } from '../../domain/access/issuance.ts'
+import { completeMagicLink, requestMagicLink, SESSION_TTL_MS, signOut } from '../../domain/access/signin.ts'
+import { MAX_ACTIVE_KEYS, MAX_OUTSTANDING_ISSUANCE_TOKENS, type Principal } from '../../domain/access/types.ts'
+import { usageOf } from '../../domain/access/usage.ts'
+import * as accounts from '../../store/accounts.ts'
+import * as credits from '../../store/credits.ts'
+import * as oauthStore from '../../store/oauth.ts'
+import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../schemas/pages.ts'
+import type { IdParam } from '../../schemas/access.ts'
+import type { AppDeps, Handler } from '../../pipeline/context.ts'
+import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../html.ts'
+import { sessionActor, sessionOf } from '../../pipeline/admission.ts'
+import { SESSION_COOKIE } from '../../pipeline/credentials.ts'
 
 type Session = Extract<Principal, { kind: 'session' }>
 
