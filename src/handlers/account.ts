@@ -9,7 +9,7 @@ import * as accounts from '../store/accounts.ts'
 import { readBalance } from '../store/credits.ts'
 import type { IdParam, MintKeyBody, PrivacyRequestBody, RedeemBody, SignupBody } from '../schemas/access.ts'
 import { receivePrivacyRequest } from '../domain/access/privacy.ts'
-import type { Handler } from '../pipeline/context.ts'
+import type { Handler, ToolBinding } from '../pipeline/context.ts'
 
 export function keyMetadata(k: accounts.KeyRow) {
   return {
@@ -106,4 +106,9 @@ export const accountHandlers = {
     const b = await readBalance(deps.sql, consumerOf(principal))
     return { data: { balance_ore: b.balance_ore, currency: 'NOK', updated_at: b.updated_at?.toISOString() ?? null, top_up_url: topUpUrl(deps.config.baseUrl) }, meta: { served_from: 'live' } }
   }) satisfies Handler,
+}
+
+export const accountTools: Record<string, ToolBinding> = {
+  redeemIssuanceToken: { justification: () => 'The issuance token was valid: a read:* key was issued and the token used up. The key is shown this once.' },
+  getCreditBalance: { justification: () => 'The prepaid balance of the account that owns this key, read now.' },
 }

@@ -4,7 +4,7 @@ import { approvalUrl, requestTopup } from '../domain/billing/topups.ts'
 import { allOperations } from '../operations.ts'
 import type { TopupRow } from '../store/credits.ts'
 import type { TopupBody } from '../schemas/access.ts'
-import type { Handler } from '../pipeline/context.ts'
+import type { Handler, ToolBinding } from '../pipeline/context.ts'
 import { actorOf } from './account.ts'
 
 export function topupView(t: TopupRow, baseUrl: string) {
@@ -32,4 +32,8 @@ export const billingHandlers = {
     data: priceList(allOperations, deps.config.baseUrl, deps.config.topupCeilingOre),
     meta: { served_from: 'static', data_freshness: deps.startedAt },
   })) satisfies Handler,
+}
+
+export const billingTools: Record<string, ToolBinding> = {
+  getPricing: { justification: () => 'The current price list of this deployment.' },
 }

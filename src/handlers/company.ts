@@ -13,7 +13,7 @@ import { companySnapshot } from '../domain/company/snapshot.ts'
 import { verifyCompany } from '../domain/company/verify.ts'
 import { submissionsByInstance } from '../store/audit.ts'
 import type * as C from '../schemas/company.ts'
-import type { Handler } from '../pipeline/context.ts'
+import type { Handler, ToolBinding } from '../pipeline/context.ts'
 import { metaOf } from '../pipeline/provenance.ts'
 
 type OrgRoute = { params: typeof C.OrgParams }
@@ -112,4 +112,19 @@ export const companyHandlers = {
     const r = await companyStatuses(deps.reads, list, describe)
     return { data: { count: r.rows.length, rows: r.rows }, meta: metaOf(r.sources) }
   }) satisfies Handler<{ query: typeof C.CompanyStatusQuery }>,
+}
+
+const says = (text: string) => ({ justification: () => text })
+
+export const companyTools: Record<string, ToolBinding> = {
+  getCompanySummary: says('The register unit evaluated by the rulebook: obligations and the next 12 months of deadlines (Tier 1).'),
+  getCompanyContext: says('The open register’s Tier 1 fields for the organisation.'),
+  getCompanyProfile: says('The profile from Enhetsregisteret, with role codes only.'),
+  getCompanyObligations: says('Every rule of the rulebook evaluated on the register’s Tier 1 facts.'),
+  getCompanyDeadlines: says('The deadlines of the applicable obligations from today (Europe/Oslo).'),
+  verifyCompany: says('Register status and the visible signing rule decide the verdict; the other signals are for transparency.'),
+  getCompanyAuthority: says('Signature and procuration as Brønnøysundregistrene register them; not a legal opinion.'),
+  getCompanyAccounts: says('The newest approved annual accounts in Regnskapsregisteret.'),
+  getFilingHistory: says('The organisation’s portal submissions, paired with this account’s own submissions where they match.'),
+  searchCompanies: says('Candidates by name from Enhetsregisteret.'),
 }

@@ -1,6 +1,7 @@
 import { registryEntries } from '../errors/registry.ts'
 import { explain, resolveCode } from '../errors/explain.ts'
-import type { Handler } from '../pipeline/context.ts'
+import { ExplainToolInput } from '../schemas/common.ts'
+import type { Handler, ToolBinding } from '../pipeline/context.ts'
 import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
 import type { ExplainBody } from '../schemas/common.ts'
 
@@ -34,4 +35,23 @@ export const errorHandlers = {
       meta: { served_from: 'static', data_freshness: deps.startedAt },
     }
   }) satisfies Handler<{ body: typeof ExplainBody }>,
+}
+
+export const errorTools: Record<string, ToolBinding> = {
+  explainError: {
+    input: ExplainToolInput,
+    toInput: (a: { error_code: string; context_org_number?: string; context_scope?: string; context_role?: string; context_field?: string; context_upstream_system?: string }) => ({
+      body: {
+        error_code: a.error_code,
+        context: {
+          ...(a.context_org_number ? { org_number: a.context_org_number } : {}),
+          ...(a.context_scope ? { scope: a.context_scope } : {}),
+          ...(a.context_role ? { role: a.context_role } : {}),
+          ...(a.context_field ? { field: a.context_field } : {}),
+          ...(a.context_upstream_system ? { upstream_system: a.context_upstream_system } : {}),
+        },
+      },
+    }),
+    justification: () => 'From the service’s error catalogue; no upstream system was called.',
+  },
 }

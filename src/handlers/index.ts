@@ -3,13 +3,13 @@
  * OAuth consent and discovery documents are HTML or HTTP-only and live in src/http).
  */
 import { serviceHandlers } from './service.ts'
-import { errorHandlers } from './errors.ts'
-import { publicHandlers } from './rulebook.ts'
-import { accountHandlers } from './account.ts'
+import { errorHandlers, errorTools } from './errors.ts'
+import { publicHandlers, rulebookTools } from './rulebook.ts'
+import { accountHandlers, accountTools } from './account.ts'
 import { adminHandlers } from './admin.ts'
-import { billingHandlers } from './billing.ts'
-import { companyHandlers } from './company.ts'
-import { toolHandlers } from './tools.ts'
+import { billingHandlers, billingTools } from './billing.ts'
+import { companyHandlers, companyTools } from './company.ts'
+import { toolHandlers, toolTools } from './tools.ts'
 import { sandboxCompanyHandlers } from './sandbox/company.ts'
 import { sandboxActionHandlers } from './sandbox/actions.ts'
 import { sandboxFixtureHandlers } from './sandbox/fixtures.ts'
@@ -34,3 +34,6 @@ export const coreHandlers = {
   ...publicSandboxHandlers,
 }
 export type CoreOperationId = keyof typeof coreHandlers
+
+/** How the operations that name an MCP tool are offered there (src/mcp/tools.ts), by operation id. */
+export const toolBindings = { ...rulebookTools, ...errorTools, ...billingTools, ...accountTools, ...toolTools, ...companyTools }

@@ -2,7 +2,8 @@ import { osloDate } from '../lib/oslo-time.ts'
 import type { EntityType } from '../domain/rulebook/facts.ts'
 import { publicDeadlines, publicObligations } from '../domain/rulebook/public.ts'
 import type { PublicDeadlinesQuery, PublicObligationsQuery } from '../schemas/rulebook.ts'
-import type { Handler } from '../pipeline/context.ts'
+import { RULEBOOK_VERSION } from '../domain/rulebook/version.ts'
+import type { Handler, ToolBinding } from '../pipeline/context.ts'
 import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
 
 /** The basis of every weekend/holiday shift in the calendar. */
@@ -35,4 +36,11 @@ export const publicHandlers = {
     }
     return { data: undefined, precomputed: hit, meta: { served_from: 'static', data_freshness: deps.startedAt } }
   }) satisfies Handler<{ query: typeof PublicObligationsQuery }>,
+}
+
+export const rulebookTools: Record<string, ToolBinding> = {
+  getPublicObligations: { justification: (r) => `Rulebook ${RULEBOOK_VERSION}: the obligations whose rules concern ${r.entity_type}, each with its legal reference.` },
+  getPublicDeadlines: {
+    justification: (r) => `Rulebook ${RULEBOOK_VERSION}: every statutory deadline falling in ${r.year} (Europe/Oslo), moved off weekends and public holidays where the law says so.`,
+  },
 }

@@ -204,15 +204,20 @@ export const MAX_BATCH_MESSAGES = 10
 
 type RpcMessage = { method?: string; params?: { name?: string } } | null
 
-/** The messages of the body (empty when it is not JSON: the transport answers that itself). */
-async function messagesOf(request: Request): Promise<RpcMessage[]> {
-  let parsed: unknown
+/**
+ * The body, read and parsed once: we need its messages (batch size, soft limit) and the SDK's
+ * transport takes them already parsed. A body that is not JSON goes to the transport as text, so
+ * it answers the JSON-RPC parse error itself.
+ */
+async function bodyOf(request: Request): Promise<{ messages: RpcMessage[]; parsed: unknown; request: Request }> {
+  if (request.method !== 'POST') return { messages: [], parsed: undefined, request }
+  const text = await request.text()
   try {
-    parsed = JSON.parse(await request.clone().text())
+    const parsed: unknown = JSON.parse(text)
+    return { messages: (Array.isArray(parsed) ? parsed : [parsed]) as RpcMessage[], parsed, request }
   } catch {
-    return []
+    return { messages: [], parsed: undefined, request: new Request(request.url, { method: 'POST', headers: request.headers, body: text }) }
   }
-  return (Array.isArray(parsed) ? parsed : [parsed]) as RpcMessage[]
 }
 
 function refuseLargeBatch(messages: RpcMessage[]): void {
@@ -237,7 +242,8 @@ function callsKeyedTool(messages: RpcMessage[]): boolean {
 }
 
 export async function handleMcp(request: Request, deps: AppDeps, state: RequestState): Promise<Response> {
-  const messages = await messagesOf(request)
+  const body = await bodyOf(request)
+  const messages = body.messages
   refuseLargeBatch(messages)
   const bearer = bearerOf(request.headers.get('authorization'))
   let principal: Principal = { kind: 'anonymous' }
@@ -264,7 +270,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
   try {
-    return await transport.handleRequest(request)
+    return await transport.handleRequest(body.request, body.parsed === undefined ? undefined : { parsedBody: body.parsed })
   } finally {
     void server.close()
   }

@@ -7,13 +7,10 @@
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { Principal } from '../domain/access/types.ts'
-import { resolvePair } from '../domain/tools/exchange-rate.ts'
-import { RULEBOOK_VERSION } from '../domain/rulebook/version.ts'
-import { coreHandlers, type CoreOperationId } from '../handlers/index.ts'
+import { coreHandlers, toolBindings, type CoreOperationId } from '../handlers/index.ts'
 import { allOperations, type Operation } from '../operations.ts'
-import type { AppDeps, Handler, HandlerOutput, InputHeaders, RequestState } from '../pipeline/context.ts'
+import type { AppDeps, Handler, HandlerInput, HandlerOutput, InputHeaders, RequestState, ToolBinding } from '../pipeline/context.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
-import { ExchangeRatePairInput } from '../schemas/tools.ts'
 
 export interface ToolContext {
   deps: AppDeps
@@ -44,79 +41,8 @@ export interface Tool {
   run(args: any, ctx: ToolContext): Promise<ToolOutput>
 }
 
-const contextValue = Type.String({ minLength: 1, maxLength: 64 })
-
-/** The spec's explain_compliance_error input: the REST context, flattened. */
-export const ExplainToolInput = Type.Object(
-  {
-    error_code: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$' }),
-    context_org_number: Type.Optional(Type.String({ pattern: '^[0-9]{9}$' })),
-    context_scope: Type.Optional(contextValue),
-    context_role: Type.Optional(contextValue),
-    context_field: Type.Optional(contextValue),
-    context_upstream_system: Type.Optional(contextValue),
-  },
-  { additionalProperties: false },
-)
-
-
 /** A tool argument named otherwise than the REST path parameter it fills. */
 const ARGUMENT_OF_PARAM: Record<string, string> = { org: 'org_number' }
-
-type HandlerInput = { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }
-
-interface Binding {
-  /** the tool's own input shape, when the spec gives one; otherwise the REST inputs, flattened */
-  input?: TSchema
-  /** the handler's inputs from such a tool's arguments */
-  toInput?: (args: any) => HandlerInput
-  justification: (result: any) => string
-}
-
-const same = (text: string) => () => text
-
-/** What each tool says about its answer; every operation that names a tool has exactly one. */
-const BINDINGS: Record<string, Binding> = {
-  getPublicObligations: { justification: (r) => `Rulebook ${RULEBOOK_VERSION}: the obligations whose rules concern ${r.entity_type}, each with its legal reference.` },
-  getPublicDeadlines: {
-    justification: (r) => `Rulebook ${RULEBOOK_VERSION}: every statutory deadline falling in ${r.year} (Europe/Oslo), moved off weekends and public holidays where the law says so.`,
-  },
-  explainError: {
-    input: ExplainToolInput,
-    toInput: (a: { error_code: string; context_org_number?: string; context_scope?: string; context_role?: string; context_field?: string; context_upstream_system?: string }) => ({
-      body: {
-        error_code: a.error_code,
-        context: {
-          ...(a.context_org_number ? { org_number: a.context_org_number } : {}),
-          ...(a.context_scope ? { scope: a.context_scope } : {}),
-          ...(a.context_role ? { role: a.context_role } : {}),
-          ...(a.context_field ? { field: a.context_field } : {}),
-          ...(a.context_upstream_system ? { upstream_system: a.context_upstream_system } : {}),
-        },
-      },
-    }),
-    justification: same('From the service’s error catalogue; no upstream system was called.'),
-  },
-  getPricing: { justification: same('The current price list of this deployment.') },
-  redeemIssuanceToken: { justification: same('The issuance token was valid: a read:* key was issued and the token used up. The key is shown this once.') },
-  getCreditBalance: { justification: same('The prepaid balance of the account that owns this key, read now.') },
-  getExchangeRate: {
-    input: ExchangeRatePairInput,
-    // The answer is always NOK per one unit of the other currency, whichever side NOK is on.
-    toInput: (a: { base: string; quote: string; date?: string }) => ({ query: { currency: resolvePair(a.base, a.quote).currency, ...(a.date !== undefined ? { date: a.date } : {}) } }),
-    justification: (r) => `Norges Bank’s published rate for ${r.currency}, as NOK per one unit, for the date stated in the result.`,
-  },
-  getCompanySummary: { justification: same('The register unit evaluated by the rulebook: obligations and the next 12 months of deadlines (Tier 1).') },
-  getCompanyContext: { justification: same('The open register’s Tier 1 fields for the organisation.') },
-  getCompanyProfile: { justification: same('The profile from Enhetsregisteret, with role codes only.') },
-  getCompanyObligations: { justification: same('Every rule of the rulebook evaluated on the register’s Tier 1 facts.') },
-  getCompanyDeadlines: { justification: same('The deadlines of the applicable obligations from today (Europe/Oslo).') },
-  verifyCompany: { justification: same('Register status and the visible signing rule decide the verdict; the other signals are for transparency.') },
-  getCompanyAuthority: { justification: same('Signature and procuration as Brønnøysundregistrene register them; not a legal opinion.') },
-  getCompanyAccounts: { justification: same('The newest approved annual accounts in Regnskapsregisteret.') },
-  getFilingHistory: { justification: same('The organisation’s portal submissions, paired with this account’s own submissions where they match.') },
-  searchCompanies: { justification: same('Candidates by name from Enhetsregisteret.') },
-}
 
 const props = (s: TSchema | undefined) => ((s as TObject | undefined)?.properties ?? {}) as Record<string, TSchema>
 
@@ -137,8 +63,8 @@ function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
 }
 
 function toolOf(op: Operation & { mcpTool: string }): Tool {
-  const binding = BINDINGS[op.id]
-  if (!binding) throw new Error(`operation ${op.id} names the MCP tool ${op.mcpTool} but has no binding in src/mcp/tools.ts`)
+  const binding = (toolBindings as Record<string, ToolBinding>)[op.id]
+  if (!binding) throw new Error(`operation ${op.id} names the MCP tool ${op.mcpTool} but its handler's area exports no binding for it`)
   const handler = coreHandlers[op.id as CoreOperationId] as Handler<any> | undefined
   if (!handler) throw new Error(`operation ${op.id} names an MCP tool but has no surface-neutral handler`)
   return {

@@ -123,3 +123,22 @@ export interface HandlerOutput {
 export type Handler<R extends RequestSchemas = RequestSchemas> = (ctx: HandlerContext<R>) => HandlerOutput | Response | Promise<HandlerOutput | Response>
 
 export type { TObject }
+
+/** A handler's inputs, as a surface other than REST hands them over. */
+export interface HandlerInput {
+  params?: Record<string, unknown>
+  query?: Record<string, unknown>
+  body?: unknown
+}
+
+/**
+ * How an operation that names an MCP tool is offered there; kept beside its handler. By default the
+ * tool takes the REST inputs flattened (mcp/tools.ts); a tool the spec gives its own shape declares
+ * it with `input` and maps it back with `toInput`.
+ */
+export interface ToolBinding {
+  input?: TSchema
+  toInput?: (args: any) => HandlerInput
+  /** the tool result's `justification`: why the answer is what it is */
+  justification: (result: any) => string
+}

@@ -74,6 +74,15 @@ export const ExplainBody = Type.Object(
   { additionalProperties: false },
 )
 
+/** The spec's explain_compliance_error input: the REST body with its context flattened. */
+export const ExplainToolInput = Type.Object(
+  {
+    error_code: ExplainBody.properties.error_code,
+    ...Object.fromEntries(Object.entries(ExplainContext.properties).map(([k, v]) => [`context_${k}`, v])),
+  },
+  { additionalProperties: false },
+)
+
 export const ErrorRegistryEntry = Type.Object({
   code: Type.String(),
   retryable: Type.Boolean(),
