@@ -3,8 +3,8 @@
  * nothing listens at import.
  */
 import { Elysia } from 'elysia'
-import { allOperations, type Operation, type OperationId } from './operations.ts'
-import { inputHeaders, type AppDeps, type Handler, type HandlerOutput, type RequestState } from './pipeline/context.ts'
+import { allOperations, type Operation, type OperationId, type OperationRequest } from './operations/index.ts'
+import { inputHeaders, type AppDeps, type Handler, type HandlerContext, type HandlerOutput, type RequestState } from './pipeline/context.ts'
 import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
@@ -40,7 +40,19 @@ import { mockFilingPortal } from './upstream/filing-portal/mock.ts'
 import { NorgesBankClient } from './upstream/central-bank/live.ts'
 import { sandboxState } from './pipeline/sandbox.ts'
 
-export const handlers: Record<Exclude<OperationId, 'mcp'>, Handler<any>> = {
+/**
+ * What the handler of an operation is given: its inputs typed by the schemas its registry entry
+ * declares. Spelled out as an object type on purpose: tsc takes HandlerContext<A> for assignable to
+ * HandlerContext<B> whatever A and B are (its inputs are conditional types of R, whose variance
+ * tsc cannot measure), so comparing two instances would check nothing.
+ */
+type ContextFor<K extends OperationId> = { [P in keyof HandlerContext<OperationRequest<K>>]: HandlerContext<OperationRequest<K>>[P] }
+
+/** The handler of an operation; a handler declared for other inputs is not one. */
+export type HandlerFor<K extends OperationId> = (ctx: ContextFor<K>) => ReturnType<Handler>
+
+/** Every operation's handler (MCP is a surface of its own); one whose input types do not match its entry's schemas fails the typecheck. */
+export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
   getMcpManifest: ({ deps }) => ({ data: mcpManifest(deps) }),
   ...coreHandlers,
   ...pageHandlers,

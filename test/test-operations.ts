@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox'
 import { AppError } from '../src/errors/app-error.ts'
 import type { Extension } from '../src/app.ts'
-import { op } from '../src/operations.ts'
+import { op } from '../src/operations/index.ts'
 
 export const METERED_PATH = '/api/v1/test/metered'
 export const PROFESSIONAL_PATH = '/api/v1/test/professional'

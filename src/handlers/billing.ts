@@ -1,7 +1,7 @@
 import { AppError } from '../errors/app-error.ts'
 import { priceList } from '../domain/billing/pricing.ts'
 import { approvalUrl, requestTopup } from '../domain/billing/topups.ts'
-import { allOperations } from '../operations.ts'
+import { allOperations } from '../operations/index.ts'
 import type { TopupRow } from '../store/credits.ts'
 import type { TopupBody } from '../schemas/access.ts'
 import type { Handler, ToolBinding } from '../pipeline/context.ts'

@@ -6,7 +6,7 @@
 import type { AppError } from '../errors/app-error.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { sha256Hex } from '../lib/hash.ts'
-import type { Operation } from '../operations.ts'
+import type { Operation } from '../operations/index.ts'
 import { limitsFor } from '../pipeline/admission.ts'
 import type { AppDeps, RequestState } from '../pipeline/context.ts'
 import { idempotent, type AnswerCodec } from '../pipeline/idempotency.ts'

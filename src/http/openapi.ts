@@ -6,7 +6,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue/index.ts'
 import { SCHEMA_VERSION } from '../lib/service.ts'
-import { COMMON_ERRORS, allOperations as operations, type Operation } from '../operations.ts'
+import { COMMON_ERRORS, allOperations as operations, type Operation } from '../operations/index.ts'
 import { SandboxMetadata } from '../schemas/sandbox.ts'
 import { Explanation, TrustMetadata } from '../schemas/common.ts'
 import { jsonSchema } from '../schemas/json-schema.ts'

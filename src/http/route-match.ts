@@ -1,4 +1,4 @@
-import { allOperations as operations, type HttpMethod, type Operation } from '../operations.ts'
+import { allOperations as operations, type HttpMethod, type Operation } from '../operations/index.ts'
 
 interface Compiled {
   op: Operation

@@ -8,7 +8,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { Principal } from '../domain/access/types.ts'
 import { coreHandlers, toolBindings, type CoreOperationId } from '../handlers/index.ts'
-import { allOperations, type Operation } from '../operations.ts'
+import { allOperations, type Operation } from '../operations/index.ts'
 import type { AppDeps, Handler, HandlerInput, HandlerOutput, InputHeaders, RequestState, ToolBinding } from '../pipeline/context.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 

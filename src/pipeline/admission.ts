@@ -13,7 +13,7 @@ import { enforceLimits, tierLimits, type Limit } from '../domain/access/limits.t
 import { sessionPrincipal } from '../domain/access/signin.ts'
 import { scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
 import { appendAudit } from '../store/audit.ts'
-import type { Operation } from '../operations.ts'
+import type { Operation } from '../operations/index.ts'
 import { sandboxPrincipal } from './sandbox.ts'
 import type { AppDeps, RequestState } from './context.ts'
 import type { Credentials } from './credentials.ts'

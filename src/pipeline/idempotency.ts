@@ -8,7 +8,7 @@
 import { AppError } from '../errors/app-error.ts'
 import type { Principal } from '../domain/access/types.ts'
 import * as idem from '../store/idempotency.ts'
-import type { Operation } from '../operations.ts'
+import type { Operation } from '../operations/index.ts'
 import type { AppDeps, RequestState } from './context.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i

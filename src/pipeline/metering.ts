@@ -4,7 +4,7 @@ import { principalForKeyId } from '../domain/access/keys.ts'
 import { judgeLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
 import type { KeyPrincipal } from '../domain/access/types.ts'
 import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/billing/metering.ts'
-import type { Operation } from '../operations.ts'
+import type { Operation } from '../operations/index.ts'
 import { AUDITED, auditRefusal, authorise } from './admission.ts'
 import type { AppDeps, RequestState } from './context.ts'
 

@@ -3,7 +3,7 @@
  * admission, for every such operation the registry has — so a new one is covered the day it exists.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { allOperations, type Operation } from '../../src/operations.ts'
+import { allOperations, type Operation } from '../../src/operations/index.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { freshIp, signIn, type Session } from '../access-helpers.ts'
 

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test'
 import { FormatRegistry, type TSchema } from '@sinclair/typebox'
 import { Glob } from 'bun'
-import { allOperations } from '../../src/operations.ts'
+import { allOperations } from '../../src/operations/index.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
 import '../../src/schemas/formats.ts'
 // The formats Elysia registers (date-time, uri, …) are evaluated by the same validators.

@@ -4,7 +4,7 @@
  * input composed from the operation's REST inputs unless the spec gives the tool its own shape.
  */
 import { describe, expect, test } from 'bun:test'
-import { allOperations } from '../../src/operations.ts'
+import { allOperations } from '../../src/operations/index.ts'
 import { buildOpenApi, openApiPath } from '../../src/http/openapi.ts'
 import { TOOLS, flatInput } from '../../src/mcp/tools.ts'
 

@@ -4,7 +4,7 @@
  * cookie, an id that passes a loose pattern but is no UUID, and a body nested 20 000 levels deep.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { allOperations, type Operation } from '../../src/operations.ts'
+import { allOperations, type Operation } from '../../src/operations/index.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../access-helpers.ts'
 

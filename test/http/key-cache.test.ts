@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { hashSecret } from '../../src/lib/tokens.ts'
-import { allOperations } from '../../src/operations.ts'
+import { allOperations } from '../../src/operations/index.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { windowHits } from '../../src/store/rate-limits.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { ERROR_CODES } from '../../src/errors/catalogue/index.ts'
 import { composeDeps, createApp } from '../../src/app.ts'
-import { allOperations } from '../../src/operations.ts'
+import { allOperations } from '../../src/operations/index.ts'
 import { openApiPath } from '../../src/http/openapi.ts'
 import { startApp, testDatabase, type TestApp } from '../helpers.ts'
 import { loadConfig } from '../../src/config.ts'
@@ -68,9 +68,5 @@ describe('the registry is the single source of routes and documented paths', () 
       .map((r) => `${r.method} ${openApiPath(r.path)}`)
       .sort()
     expect(mounted).toEqual(registry)
-  })
-
-  test('operation ids are unique', () => {
-    expect(new Set(allOperations.map((o) => o.id)).size).toBe(allOperations.length)
   })
 })

@@ -4,7 +4,7 @@
  * account). Every form operation of the registry is tried.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { allOperations } from '../../../src/operations.ts'
+import { allOperations } from '../../../src/operations/index.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { freshIp, lastMailTo, magicToken, postForm, signIn, uniqueEmail } from '../../access-helpers.ts'
 

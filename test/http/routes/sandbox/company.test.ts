@@ -11,7 +11,7 @@ import * as S from '../../../../src/schemas/sandbox.ts'
 import { hasValidCheckDigit } from '../../../../src/lib/org-number.ts'
 import { appendSandboxAudit } from '../../../../src/store/sandbox-audit.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
-import { bearer, createConsumer, createKey } from '../../../access-helpers.ts'
+import { admin, bearer, createConsumer, createKey } from '../../../access-helpers.ts'
 import { call, company, expectSandboxError, expectSandboxMeta, ORG_ROUTES, SANDBOX, scenario, synthetic, withoutTimestamp } from './read-helpers.ts'
 import { consumerSandboxNamespace } from '../../../../src/domain/sandbox/namespaces.ts'
 
@@ -379,6 +379,13 @@ describe('who may call', () => {
 
   test('an invalid real-looking key is 401 AUTH_INVALID_KEY in the sandbox envelope', async () => {
     expectSandboxError(await get('818000006', 'context', bearer('svc_live_0123456789abcdef0123456789abcdef')), 401, 'AUTH_INVALID_KEY')
+  })
+
+  test('a real key of a deactivated consumer is 403 AUTH_CONSUMER_INACTIVE in the sandbox envelope, as its registry entry documents', async () => {
+    const c = await createConsumer(app, 'free')
+    const key = (await createKey(app, c.id)).key
+    expect((await app.send('PATCH', `/api/v1/admin/consumers/${c.id}`, { active: false }, admin)).status).toBe(200)
+    expectSandboxError(await get('818000006', 'context', bearer(key)), 403, 'AUTH_CONSUMER_INACTIVE')
   })
 
   test('the synthetic bearer is 401 AUTH_INVALID_KEY on a production route', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS } from '../../../../fixtures/sandbox/companies.ts'
-import { PUBLIC_SANDBOX_PER_MINUTE } from '../../../../src/operations.ts'
+import { PUBLIC_SANDBOX_PER_MINUTE } from '../../../../src/operations/index.ts'
 import { startApp, type TestApp } from '../../../helpers.ts'
 import { SERVE_OPTIONS } from '../../../../src/http/server.ts'
 import { freshIp } from '../../../access-helpers.ts'

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../../../src/lib/hash.ts'
-import { allOperations } from '../../../../src/operations.ts'
+import { allOperations } from '../../../../src/operations/index.ts'
 import { ADMIN_TOKEN, startApp, type TestApp } from '../../../helpers.ts'
 import { admin, bearer, createConsumer, createKey, freshIp, uniqueEmail } from '../../../access-helpers.ts'
 

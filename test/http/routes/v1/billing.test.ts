@@ -3,7 +3,7 @@
  * routes, and the price list (spec: Credit balance, Top-up request, Price list, Limits).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { allOperations } from '../../../../src/operations.ts'
+import { allOperations } from '../../../../src/operations/index.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
 import { addCredits, admin, bearer, createConsumer, createKey, postForm, signIn, type Session } from '../../../access-helpers.ts'
 

@@ -1,0 +1,94 @@
+/** The operator's routes, behind ADMIN_TOKEN. */
+import * as A from '../schemas/access.ts'
+import { op, type Operation } from './define.ts'
+
+/** Every operator route: ADMIN_TOKEN (so AUTH_MISSING, AUTH_INVALID_KEY), the envelope, one tag. */
+const OPERATOR = { category: 'admin', format: 'envelope', tag: 'Operator' } as const
+
+export const adminOperations = [
+  op({
+    id: 'adminCreateKey',
+    method: 'POST',
+    path: '/api/v1/admin/keys',
+    ...OPERATOR,
+    summary: 'Mint a key for a consumer (plaintext once)',
+    request: { body: A.AdminMintKeyBody },
+    response: A.PlaintextKey,
+    successStatus: 201,
+    errors: ['SCOPE_RESERVED', 'MAX_KEYS_REACHED'],
+  }),
+  op({
+    id: 'adminListKeys',
+    method: 'GET',
+    path: '/api/v1/admin/keys',
+    ...OPERATOR,
+    summary: 'A consumer’s keys (metadata only, never plaintext)',
+    request: { query: A.AdminKeysQuery },
+    response: A.AdminKeyList,
+  }),
+  op({
+    id: 'adminRevokeKey',
+    method: 'DELETE',
+    path: '/api/v1/admin/keys/:id',
+    ...OPERATOR,
+    summary: 'Revoke any key (irreversible)',
+    request: { params: A.IdParam },
+    response: A.AdminRevoked,
+  }),
+  op({
+    id: 'adminCreateConsumer',
+    method: 'POST',
+    path: '/api/v1/admin/consumers',
+    ...OPERATOR,
+    summary: 'Create a consumer (201), or return the existing one for that e-mail (200)',
+    request: { body: A.AdminConsumerBody },
+    response: A.AdminConsumer,
+    successStatus: 201,
+  }),
+  op({
+    id: 'adminUpdateConsumer',
+    method: 'PATCH',
+    path: '/api/v1/admin/consumers/:id',
+    ...OPERATOR,
+    summary: 'Change a consumer’s tier or deactivate it (its keys then answer AUTH_CONSUMER_INACTIVE)',
+    request: { params: A.IdParam, body: A.AdminConsumerPatch },
+    response: A.AdminConsumer,
+  }),
+  op({
+    id: 'adminAddCredits',
+    method: 'POST',
+    path: '/api/v1/admin/credits',
+    ...OPERATOR,
+    summary: 'Credit a consumer’s balance (send Idempotency-Key: a retry must not pay twice)',
+    request: { body: A.AdminCreditsBody },
+    response: A.AdminCredits,
+    idempotency: 'optional',
+  }),
+  op({
+    id: 'adminListOutbox',
+    method: 'GET',
+    path: '/api/v1/admin/outbox',
+    ...OPERATOR,
+    summary: 'Mail kept because SMTP_URL is unset (newest first; kept one day)',
+    request: { query: A.OutboxQuery },
+    response: A.Outbox,
+  }),
+  op({
+    id: 'adminListPrivacyRequests',
+    method: 'GET',
+    path: '/api/v1/admin/privacy-requests',
+    ...OPERATOR,
+    summary: 'Open data-subject requests, the one due first first',
+    request: { query: A.PrivacyRequestsQuery },
+    response: A.PrivacyRequests,
+  }),
+  op({
+    id: 'adminApproveTopup',
+    method: 'POST',
+    path: '/api/v1/admin/topup-requests/:id/approve',
+    ...OPERATOR,
+    summary: 'Approve a pending top-up request without card checkout: the amount is credited once',
+    request: { params: A.IdParam },
+    response: A.ApprovedTopup,
+  }),
+] as const satisfies readonly Operation[]

@@ -1,0 +1,165 @@
+/**
+ * How a registry entry is written: the `Operation` shape, `op()` with its defaults, and the error
+ * codes an entry's own declarations imply (`impliedErrors`), so an entry lists by hand only the
+ * codes its handler throws itself.
+ */
+import type { TObject, TSchema } from '@sinclair/typebox'
+import type { ErrorCode } from '../errors/catalogue/index.ts'
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+
+/**
+ * How a caller proves who it is: nothing; an API key (Category B: with `scope`, or any valid key
+ * when `scope` is null); the browser session cookie (every `/api/v1/account/*` management route);
+ * the operator's ADMIN_TOKEN; or either a session or a key.
+ */
+export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session' | 'sandbox'
+
+/** An operation's own rate limit, on top of the tier limits every keyed call has. */
+export interface OperationLimit {
+  /** operations naming the same group share one budget; default: the operation's own */
+  group?: string
+  per: 'ip' | 'key' | 'consumer'
+  max: number
+  window: 'minute' | 'hour'
+  code: 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED'
+}
+
+/** The schemas a route validates its input with. */
+export interface RequestShape {
+  params?: TObject
+  query?: TObject
+  body?: TSchema
+}
+
+export interface Operation {
+  /** OpenAPI operationId */
+  id: string
+  method: HttpMethod
+  /** Elysia-style template, `:name` for path parameters */
+  path: string
+  /** A = no key; B = API key with scope; admin = ADMIN_TOKEN; session = browser session; discovery = documents */
+  category: 'A' | 'B' | 'admin' | 'session' | 'discovery' | 'sandbox'
+  /** how the body is rendered: the spec envelope, plain JSON, or HTML */
+  /** `sandbox`: the sandbox envelope (its own `_meta`, errors included), built by the handler */
+  format: 'envelope' | 'json' | 'html' | 'sandbox'
+  auth: AuthMode
+  limits: OperationLimit[]
+  /** limits itself inside (MCP: the key's tier limits, or 100 keyless calls an hour per IP), so the
+   * generic per-IP soft limit of Category A does not apply */
+  selfLimited: boolean
+  /** `Idempotency-Key` handling (DESIGN §5): required, optional, or not offered */
+  idempotency: 'required' | 'optional' | null
+  /** request body encoding: JSON (API), an HTML form (pages), or raw (read by the handler: MCP) */
+  bodyType: 'json' | 'form' | 'raw'
+  summary: string
+  description?: string
+  tag: string
+  /** the key scope a caller needs (category B) */
+  scope: string | null
+  tierMinimum: 'free' | 'professional' | null
+  /** metered price per successful call, whole øre */
+  costOre: number
+  mcpTool: string | null
+  sandboxMirror: string | null
+  capability: {
+    name_en: string
+    name_nb: string
+    description_en: string
+    description_nb: string
+    data_sources: string[]
+    freshness: 'static' | 'cached' | 'live'
+    status: 'live' | 'dry-run' | 'gated'
+  } | null
+  request: RequestShape
+  /** schema of `data` (envelope) or of the whole body (json); null for HTML */
+  response: TSchema | null
+  successStatus: 200 | 201
+  /**
+   * The error codes this operation documents besides COMMON_ERRORS: those its declarations imply
+   * (`impliedErrors`) and its `ownErrors`.
+   */
+  errors: ErrorCode[]
+  /** the codes the entry lists itself: what its handler (or a step only it has) throws */
+  ownErrors: ErrorCode[]
+  /** response headers worth documenting */
+  responseHeaders?: Record<string, string>
+}
+
+/** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
+export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
+
+type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'bodyType'
+/** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
+export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
+
+const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none', sandbox: 'sandbox' }
+
+/** Codes any /api/v1 route can answer with, documented once rather than per operation. */
+export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR']
+
+/** The steps of the pipeline (http/pipeline.ts) and what each can refuse with, by the declaration that turns it on. */
+const KEY: ErrorCode[] = ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED']
+const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
+  none: [],
+  // no bearer; unknown or revoked key; inactive consumer; the tier's per-minute and per-day ceilings
+  key: KEY,
+  key_or_session: KEY,
+  // no bearer; not the ADMIN_TOKEN
+  admin: ['AUTH_MISSING', 'AUTH_INVALID_KEY'],
+  // no session (a key is refused the same way); the session's consumer deactivated
+  session: ['AUTH_MISSING', 'AUTH_CONSUMER_INACTIVE'],
+  // no credential is fine; a real key is checked like anywhere else (the answer is still mock)
+  sandbox: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],
+}
+const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_KEY_INVALID_FORMAT', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_IN_PROGRESS']
+const METERED: ErrorCode[] = ['INSUFFICIENT_CREDITS', 'CREDIT_CHECK_UNAVAILABLE']
+
+type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'costOre' | 'limits' | 'request' | 'bodyType'>
+
+/**
+ * The codes an entry's declarations imply, because the pipeline refuses with them before (or
+ * around) the handler:
+ * - `auth`: see BY_AUTH; a key (`key`, `key_or_session`) also SCOPE_INSUFFICIENT with a `scope`
+ *   and PLAN_INSUFFICIENT with a `tierMinimum`;
+ * - `idempotency`: IDEMPOTENCY_KEY_INVALID_FORMAT, _MISMATCH, IDEMPOTENCY_IN_PROGRESS, and
+ *   IDEMPOTENCY_KEY_REQUIRED when `required`;
+ * - `costOre > 0`: INSUFFICIENT_CREDITS, CREDIT_CHECK_UNAVAILABLE;
+ * - each of `limits`: its `code`;
+ * - a request schema the route validates (params, query, or a body that is not `raw`): VALIDATION_FAILED.
+ * An HTML page answers its errors as pages, not as error envelopes: it documents none.
+ */
+export function impliedErrors(d: Declarations): ErrorCode[] {
+  if (d.format === 'html') return []
+  const keyed = d.auth === 'key' || d.auth === 'key_or_session'
+  const out: ErrorCode[] = [...BY_AUTH[d.auth]]
+  if (keyed && d.scope) out.push('SCOPE_INSUFFICIENT')
+  if (keyed && d.tierMinimum) out.push('PLAN_INSUFFICIENT')
+  if (d.idempotency) out.push(...IDEMPOTENCY)
+  if (d.idempotency === 'required') out.push('IDEMPOTENCY_KEY_REQUIRED')
+  if (d.costOre > 0) out.push(...METERED)
+  for (const l of d.limits) out.push(l.code)
+  if (d.request.params || d.request.query || (d.request.body && d.bodyType !== 'raw')) out.push('VALIDATION_FAILED')
+  return [...new Set(out)]
+}
+
+export function op<const Id extends string, const R extends RequestShape = {}>(def: Def & { id: Id; request?: R }): Op<Id, NoInfer<R>> {
+  const { errors: own = [], ...rest } = def
+  const entry = {
+    scope: null,
+    tierMinimum: null,
+    costOre: 0,
+    mcpTool: null,
+    sandboxMirror: null,
+    capability: null,
+    request: {} as R,
+    successStatus: 200 as const,
+    auth: AUTH_BY_CATEGORY[def.category],
+    limits: [],
+    selfLimited: false,
+    idempotency: null,
+    bodyType: 'json' as const,
+    ...rest,
+  }
+  return { ...entry, errors: [...new Set([...impliedErrors(entry), ...own])], ownErrors: own }
+}

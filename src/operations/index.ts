@@ -1,0 +1,50 @@
+/**
+ * THE operation registry: every operation once, one file per area. Routes, the OpenAPI document,
+ * MCP tools/list, /pricing (and later /capabilities and llms.txt) are generated from it, and tests
+ * fail when any of them lists something the registry does not.
+ *
+ * To add an area, write its file (entries built with `op()` from define.ts) and spread it below:
+ * the order here is the order of the routes and of the OpenAPI document.
+ */
+import { accountOperations } from './account.ts'
+import { adminOperations } from './admin.ts'
+import { billingOperations } from './billing.ts'
+import { companyOperations } from './company.ts'
+import type { Operation } from './define.ts'
+import { discoveryOperations } from './discovery.ts'
+import { mcpOperations } from './mcp.ts'
+import { pagesOperations } from './pages.ts'
+import { privacyOperations } from './privacy.ts'
+import { rulebookOperations } from './rulebook.ts'
+import { sandboxOperations } from './sandbox.ts'
+import { serviceOperations } from './service.ts'
+import { toolsOperations } from './tools.ts'
+
+export { COMMON_ERRORS, impliedErrors, op } from './define.ts'
+export type { AuthMode, HttpMethod, Op, Operation, OperationLimit, RequestShape } from './define.ts'
+export { PUBLIC_SANDBOX_PER_MINUTE } from './sandbox.ts'
+
+export const operations = [
+  ...serviceOperations,
+  ...rulebookOperations,
+  ...accountOperations,
+  ...billingOperations,
+  ...privacyOperations,
+  ...companyOperations,
+  ...toolsOperations,
+  ...sandboxOperations,
+  ...adminOperations,
+  ...pagesOperations,
+  ...mcpOperations,
+  ...discoveryOperations,
+] as const satisfies readonly Operation[]
+
+export type OperationId = (typeof operations)[number]['id']
+
+type RequestById = { [O in (typeof operations)[number] as O['id']]: O['request'] }
+
+/** The request schemas of an operation, as its entry declares them (for its handler's input types). */
+export type OperationRequest<K extends OperationId> = RequestById[K]
+
+/** The registry as plain `Operation`s, for code that walks every entry. */
+export const allOperations: readonly Operation[] = operations

@@ -1,0 +1,103 @@
+/** The MCP server, its manifest, and OAuth for MCP clients (protected-resource metadata, consent). */
+import { Type } from '@sinclair/typebox'
+import * as A from '../schemas/access.ts'
+import * as P from '../schemas/pages.ts'
+import { ACCOUNT_WRITES } from './account.ts'
+import { op, type Operation } from './define.ts'
+
+export const mcpOperations = [
+  op({
+    id: 'mcp',
+    method: 'POST',
+    path: '/api/mcp',
+    category: 'A',
+    format: 'json',
+    bodyType: 'raw',
+    selfLimited: true,
+    tag: 'MCP',
+    summary: 'MCP server: JSON-RPC 2.0 over stateless streamable HTTP (JSON responses)',
+    description:
+      'Tools are listed per credential: with no Authorization header only the keyless tools (get_public_obligations, ' +
+      'get_public_deadlines, explain_compliance_error, get_pricing, redeem_issuance_token; 100 calls an hour per IP); ' +
+      'with a key, the tools its scopes allow. A hidden or unknown tool is JSON-RPC error -32602. Every result is ' +
+      '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
+      '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
+      '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +
+      '(tools/list and initialize too) counts against the soft limit of 1 000 requests a minute per IP, and the keyless ' +
+      'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
+      'one is refused whole with 400 `VALIDATION_FAILED`.',
+    request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
+    response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
+    // keyless to the pipeline: the server resolves a key (or an OAuth token) itself
+    errors: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],
+  }),
+  op({
+    id: 'getMcpManifest',
+    method: 'GET',
+    path: '/.well-known/mcp.json',
+    category: 'discovery',
+    format: 'json',
+    tag: 'MCP',
+    summary: 'The MCP server: URL, transport, authentication and tools',
+    response: Type.Object({ name: Type.String(), version: Type.String(), url: Type.String() }, { additionalProperties: true }),
+  }),
+  op({
+    id: 'getProtectedResourceMetadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource/api/mcp',
+    category: 'discovery',
+    format: 'json',
+    tag: 'MCP',
+    summary: 'OAuth protected-resource metadata of the MCP server (RFC 9728); 404 OAUTH_DISABLED when OAuth is off',
+    response: Type.Object({ resource: Type.String(), authorization_servers: Type.Array(Type.String()), bearer_methods_supported: Type.Array(Type.String()), scopes_supported: Type.Array(Type.String()) }, { additionalProperties: true }),
+    errors: ['OAUTH_DISABLED'],
+  }),
+  op({
+    id: 'getProtectedResourceMetadataAlias',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource',
+    category: 'discovery',
+    format: 'json',
+    tag: 'MCP',
+    summary: 'Alias of /.well-known/oauth-protected-resource/api/mcp',
+    response: Type.Object({ resource: Type.String() }, { additionalProperties: true }),
+    errors: ['OAUTH_DISABLED'],
+  }),
+  op({
+    id: 'oauthConsentPage',
+    method: 'GET',
+    path: '/oauth/consent',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Approve an MCP client’s OAuth identity (the consent_url of OAUTH_SUBJECT_UNMAPPED)',
+    response: null,
+    request: { query: P.ConnectionQuery },
+  }),
+  op({
+    id: 'oauthConsentApprove',
+    method: 'POST',
+    path: '/oauth/consent',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Approve the connection: one dedicated key (read:register read:portal read:directorate read:centralbank read:changes)',
+    response: null,
+    request: { body: P.ConnectionForm },
+    bodyType: 'form',
+    limits: [ACCOUNT_WRITES],
+  }),
+  op({
+    id: 'dashboardDisconnectOAuth',
+    method: 'POST',
+    path: '/dashboard/oauth-connections/:id/disconnect',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Disconnect an OAuth connection: the mapping and its key are revoked together',
+    response: null,
+    request: { params: A.IdParam, body: P.CsrfForm },
+    bodyType: 'form',
+    limits: [ACCOUNT_WRITES],
+  }),
+] as const satisfies readonly Operation[]

@@ -1,0 +1,148 @@
+/** The sandbox: every operation twice, under /api/v1/sandbox and its public mirror. */
+import type { TObject, TSchema } from '@sinclair/typebox'
+import type { ErrorCode } from '../errors/catalogue/index.ts'
+import * as S from '../schemas/sandbox.ts'
+import { op, type HttpMethod, type Operation, type OperationLimit, type RequestShape } from './define.ts'
+
+/**
+ * Errors every sandbox route can give (spec: SandboxEnvelopeError), besides its own: the reserved
+ * orgs and the knobs. VALIDATION_FAILED and AUTH_INVALID_KEY are implied (a request schema; a real
+ * key is checked), so they are not written here.
+ */
+const SANDBOX_ERRORS: ErrorCode[] = [
+  'AUTH_MISSING_DELEGATION',
+  'AUTH_EXPIRED_TOKEN',
+  'SCOPE_MISSING',
+  'INTERNAL_ERROR',
+  'SANDBOX_TEST_KEY_REQUIRED',
+  'RATE_LIMIT_EXCEEDED',
+  'EXECUTION_DEADLINE_EXCEEDED',
+]
+const PUBLIC_SANDBOX_ERRORS: ErrorCode[] = ['PUBLIC_SANDBOX_ORG_NOT_PERMITTED', 'PUBLIC_SANDBOX_BODY_TOO_LARGE', 'AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNAVAILABLE']
+
+/** Requests per minute per client address on the public mirror (spec: per-IP bucket, value not shown). */
+export const PUBLIC_SANDBOX_PER_MINUTE = 60
+
+const PUBLIC_SANDBOX_LIMIT: OperationLimit = { group: 'sandbox-public', per: 'ip', max: PUBLIC_SANDBOX_PER_MINUTE, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' }
+
+const SANDBOX_DESCRIPTION =
+  'Sandbox: no key needed; deterministic synthetic data (`GET /api/v1/sandbox/fixtures`). Optional bearer ' +
+  '`svc_sandbox_test_<suffix>` namespaces your writes; a real key is accepted and the answer is still mock. Knobs: ' +
+  '`simulate_error`, `simulate_latency` (0–30000 ms), `mock_date`, header `X-Service-Simulate` (`error_500` → 500 ' +
+  '`INTERNAL_ERROR`, `timeout` → 504 `EXECUTION_DEADLINE_EXCEEDED`, `rate_limit` → 429 `RATE_LIMIT_EXCEEDED`; synthetic ' +
+  'bearer only). Reserved orgs 999000901–999000904 answer `AUTH_MISSING_DELEGATION`, `AUTH_EXPIRED_TOKEN`, ' +
+  '`VALIDATION_FAILED`, `SCOPE_MISSING`. CORS is open.'
+
+/**
+ * A sandbox operation and its public-mirror twin (`/api/v1/sandbox/public/…`: org 999999999 only,
+ * POST bodies ≤ 32 KiB, a per-IP bucket).
+ */
+function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
+  id: Id
+  method: HttpMethod
+  path: string
+  summary: string
+  description?: string
+  request: R
+  response: TSchema
+  errors?: ErrorCode[]
+  successStatus?: 200 | 201
+  idempotency?: 'optional'
+}) {
+  const description = d.description ? `${d.description}\n\n${SANDBOX_DESCRIPTION}` : SANDBOX_DESCRIPTION
+  const common = {
+    method: d.method,
+    category: 'sandbox',
+    format: 'sandbox',
+    summary: d.summary,
+    description,
+    request: d.request,
+    response: d.response,
+    successStatus: d.successStatus ?? 200,
+    idempotency: d.idempotency ?? null,
+  } as const
+  const publicId = `public${d.id.charAt(0).toUpperCase()}${d.id.slice(1)}` as `public${Capitalize<Id>}`
+  return [
+    op({ ...common, id: d.id, path: `/api/v1/sandbox${d.path}`, tag: 'Sandbox', errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])] }),
+    op({
+      ...common,
+      id: publicId,
+      path: `/api/v1/sandbox/public${d.path}`,
+      tag: 'Sandbox (public mirror)',
+      summary: `${d.summary} (public mirror)`,
+      // The twin's own limit implies the RATE_LIMIT_EXCEEDED that the knob also gives.
+      errors: [...SANDBOX_ERRORS, ...(d.errors ?? []), ...PUBLIC_SANDBOX_ERRORS].filter((c) => c !== PUBLIC_SANDBOX_LIMIT.code),
+      limits: [PUBLIC_SANDBOX_LIMIT],
+    }),
+  ] as const
+}
+
+const sandboxOrgRoute = <const Id extends string, const Q extends TObject>(id: Id, route: string, summary: string, query: Q, response: TSchema, description?: string) =>
+  sandboxOps({ id, method: 'GET', path: `/company/:org/${route}`, summary, request: { params: S.SandboxOrgParams, query }, response, errors: ['COMPANY_NOT_FOUND'], ...(description ? { description } : {}) })
+
+export const sandboxOperations = [
+  ...sandboxOps({
+    id: 'getSandboxFixtures',
+    method: 'GET',
+    path: '/fixtures',
+    summary: 'The sandbox catalogue: companies, magic scenarios, reserved error orgs, knobs',
+    request: { query: S.KnobsQuery },
+    response: S.SandboxFixtures,
+  }),
+  ...sandboxOrgRoute('getSandboxContext', 'context', 'Sandbox company context', S.KnobsQuery, S.SandboxContext),
+  ...sandboxOrgRoute('getSandboxObligations', 'obligations', 'Sandbox obligations, evaluated by the rulebook', S.TimeTravelQuery, S.SandboxObligations, '`as_of` (synthetic bearer) evaluates on another date.'),
+  ...sandboxOrgRoute('getSandboxDeadlines', 'deadlines', 'Sandbox deadlines for twelve months', S.TimeTravelQuery, S.SandboxDeadlines, '`as_of` (synthetic bearer) moves the calendar; the sandbox has no horizon knob.'),
+  ...sandboxOrgRoute('getSandboxSummary', 'summary', 'Sandbox obligations and deadlines together', S.TimeTravelQuery, S.SandboxSummary),
+  ...sandboxOrgRoute('getSandboxAudit', 'audit', 'Sandbox audit trail (fixture history plus your namespace’s rows)', S.AuditQuery, S.SandboxAudit, 'Never paginates: `pagination.limit` echoes 50 and `has_more` is false. Without the synthetic bearer only the fixture history is shown.'),
+  ...sandboxOrgRoute('getSandboxVerification', 'verify', 'Sandbox verification verdict and signals', S.KnobsQuery, S.SandboxVerification),
+  ...sandboxOrgRoute('getSandboxAuthority', 'authority', 'Sandbox signing authority (no coded_authority)', S.KnobsQuery, S.SandboxAuthority),
+  ...sandboxOrgRoute('getSandboxAccounts', 'accounts', 'Sandbox annual-accounts snapshot', S.KnobsQuery, S.SandboxAccounts),
+  ...sandboxOps({
+    id: 'planSandboxAction',
+    method: 'POST',
+    path: '/actions/plan',
+    summary: 'Plan a filing: its action id, the five checks, and the steps that would file it',
+    request: { query: S.KnobsQuery, body: S.ActionBody },
+    response: S.SandboxPlan,
+    errors: ['REQUEST_TOO_LARGE'],
+  }),
+  ...sandboxOps({
+    id: 'createSandboxApprovalToken',
+    method: 'POST',
+    path: '/auth/approval-token',
+    summary: 'Mint a single-use approval token for one action of one organisation',
+    description: 'Shown once; valid 15 minutes; bound to `action_id` and `org_number` within your namespace.',
+    request: { query: S.KnobsQuery, body: S.ApprovalTokenBody },
+    response: S.SandboxApprovalToken,
+    successStatus: 201,
+    errors: ['REQUEST_TOO_LARGE'],
+  }),
+  ...sandboxOps({
+    id: 'executeSandboxAction',
+    method: 'POST',
+    path: '/actions/execute',
+    summary: 'Dry-run (`?dry_run=true`) or rehearse a live filing; nothing is ever submitted',
+    description:
+      'Live mode needs `Idempotency-Key` and `X-Approval-Token`; the five checks run as preconditions (422, token kept); ' +
+      'only `mva_melding` is live (`a_melding` → 403 `PLAN_INSUFFICIENT`); a dry run never claims the `Idempotency-Key`. The receipt is signed with the public sandbox ' +
+      'key (docs/receipt-signature.md). Magic values: `payload.total_revenue_nok` 0 → 400, 99999999 → 422 ' +
+      '`GOVERNMENT_VALIDATION_REJECTED`; `payload.period` (YYYY-MM) before the effective month → `filed_late: true`.',
+    request: { query: S.ExecuteQuery, body: S.ActionBody },
+    response: S.SandboxExecuteResult,
+    idempotency: 'optional',
+    errors: [
+      'REQUEST_TOO_LARGE',
+      // optional for the pipeline (a dry run needs none); the handler demands one in live mode
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'APPROVAL_TOKEN_REQUIRED',
+      'APPROVAL_TOKEN_INVALID',
+      'APPROVAL_TOKEN_USED',
+      'APPROVAL_TOKEN_EXPIRED',
+      'APPROVAL_TOKEN_MISMATCH',
+      'PLAN_INSUFFICIENT',
+      'COMPANY_NOT_FOUND',
+      'DEADLINE_PASSED',
+      'GOVERNMENT_VALIDATION_REJECTED',
+    ],
+  }),
+] as const satisfies readonly Operation[]

@@ -1,0 +1,66 @@
+/** The service itself: liveness, and the error registry and explainer. */
+import { ErrorList, ExplainBody, ExplainResult, Health } from '../schemas/common.ts'
+import { op, type Operation } from './define.ts'
+
+export const serviceOperations = [
+  op({
+    id: 'getHealth',
+    method: 'GET',
+    path: '/api/health',
+    category: 'A',
+    format: 'json',
+    tag: 'Service',
+    summary: 'Liveness and database check',
+    description: 'Plain JSON outside the envelope. 200 when the database answers, 503 when it does not.',
+    response: Health,
+  }),
+  op({
+    id: 'listErrors',
+    method: 'GET',
+    path: '/api/v1/errors',
+    category: 'A',
+    format: 'envelope',
+    tag: 'Errors',
+    summary: 'The error registry',
+    description:
+      'Every error code the service can answer with, sorted by code. The strong `ETag` validates `data` ' +
+      '(it is derived from `_meta.response_hash`; `_meta.response_timestamp` differs per response); send it ' +
+      'back in `If-None-Match` to get `304 Not Modified`.',
+    response: ErrorList,
+    responseHeaders: { ETag: 'strong validator of `data`' },
+    capability: {
+      name_en: 'Error registry',
+      name_nb: 'Feilkoderegister',
+      description_en: 'Every error code with retry advice, fix hints in English and Norwegian, and a docs link.',
+      description_nb: 'Alle feilkoder med råd om nye forsøk, tips til retting på norsk og engelsk, og lenke til dokumentasjon.',
+      data_sources: ['plikt'],
+      freshness: 'static',
+      status: 'live',
+    },
+  }),
+  op({
+    id: 'explainError',
+    method: 'POST',
+    path: '/api/v1/explain',
+    category: 'A',
+    format: 'envelope',
+    tag: 'Errors',
+    summary: 'Explain an error code in Norwegian and English',
+    description:
+      'The full bilingual explanation of a code, with the optional context substituted into the texts (a neutral ' +
+      'noun stands in for a missing value). The code is matched case-insensitively; an uncatalogued code is ' +
+      'explained as `UNKNOWN`. No upstream is called and nothing is stored.',
+    request: { body: ExplainBody },
+    response: ExplainResult,
+    mcpTool: 'explain_compliance_error',
+    capability: {
+      name_en: 'Error explainer',
+      name_nb: 'Forklaring av feilkoder',
+      description_en: 'Explains any error code: what happened, why, what to do, and who must act when an agent cannot.',
+      description_nb: 'Forklarer en feilkode: hva som skjedde, hvorfor, hva du gjør, og hvem som må gjøre noe når en agent ikke kan.',
+      data_sources: ['plikt'],
+      freshness: 'static',
+      status: 'live',
+    },
+  }),
+] as const satisfies readonly Operation[]
