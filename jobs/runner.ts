@@ -21,6 +21,11 @@
  * its run, the register feed is read on from the cursor the last finished page stored. A failed
  * run is recorded with its error and is not retried until the next tick, for the same reason.
  * Each run deletes its job's rows older than a day (TICK_RETENTION_MS).
+ *
+ * Queue jobs (QUEUE_JOBS) are the exception: they work through a queue whose items are each
+ * claimed on their own (FOR UPDATE SKIP LOCKED), so every instance may run them at the same time
+ * and they need no tick. They run every few seconds: a sign-in link waits in the mail queue for
+ * about five seconds, not a minute.
  */
 import { hostname } from 'node:os'
 import { Cron } from 'croner'
@@ -29,8 +34,10 @@ import type { Logger } from '../src/lib/log.ts'
 import type { Sql } from '../src/store/db.ts'
 import { claimTick, finishTick, sweepTicks } from '../src/store/job-ticks.ts'
 import { runExpirySweep } from './expiry-sweep.ts'
+import { runMailQueue } from './mail-queue.ts'
 import { runRegisterUpdates } from './register-updates.ts'
 import type { BusinessRegister } from '../src/upstream/business-register/port.ts'
+import type { Mailer } from '../src/upstream/mail/port.ts'
 
 export interface JobDeps {
   sql: Sql
@@ -50,6 +57,21 @@ export const JOBS: Record<string, ScheduledJob> = {
   'register-updates': { everyMinutes: 5, run: runRegisterUpdates },
 }
 
+/** What the queue jobs need besides the scheduled jobs' dependencies. */
+export interface QueueJobDeps extends JobDeps {
+  mailer: Mailer
+}
+
+export interface QueueJob {
+  /** runs at every multiple of this many seconds; divides 60 */
+  everySeconds: number
+  run(deps: QueueJobDeps): Promise<unknown>
+}
+
+export const QUEUE_JOBS: Record<string, QueueJob> = {
+  'mail-queue': { everySeconds: 5, run: runMailQueue },
+}
+
 /** How long a tick's row is kept after its tick (for an operator asking what ran when). */
 export const TICK_RETENTION_MS = 24 * 3600_000
 
@@ -64,6 +86,14 @@ export function cronPattern(job: ScheduledJob): string {
     throw new Error(`everyMinutes must divide 60, not ${job.everyMinutes}`)
   }
   return job.everyMinutes === 1 ? '* * * * *' : `*/${job.everyMinutes} * * * *`
+}
+
+/** croner's six-field pattern, seconds first. */
+export function queueCronPattern(job: QueueJob): string {
+  if (!Number.isInteger(job.everySeconds) || job.everySeconds < 1 || 60 % job.everySeconds !== 0) {
+    throw new Error(`everySeconds must divide 60, not ${job.everySeconds}`)
+  }
+  return `*/${job.everySeconds} * * * * *`
 }
 
 export type TickOutcome = { tick: Date } & ({ ran: false } | { ran: true; result: unknown })
@@ -102,25 +132,26 @@ export function jobRunner(deps: JobDeps, opts: { jobs?: Record<string, Scheduled
   }
 }
 
-export function startJobs(deps: JobDeps, opts: { jobs?: Record<string, ScheduledJob> } = {}): { runner: JobRunner; stop(): Promise<void> } {
+export function startJobs(
+  deps: QueueJobDeps,
+  opts: { jobs?: Record<string, ScheduledJob>; queueJobs?: Record<string, QueueJob> } = {},
+): { runner: JobRunner; stop(): Promise<void> } {
   const runner = jobRunner(deps, opts)
   const running = new Set<Promise<unknown>>()
-  const crons = Object.entries(opts.jobs ?? JOBS).map(
-    ([name, job]) =>
-      new Cron(
-        cronPattern(job),
-        { protect: true, timezone: 'UTC', catch: (e) => deps.logger.error('job failed', { job: name, error: String(e) }) },
-        async () => {
-          const p = runner.runTick(name, deps.clock.now())
-          running.add(p)
-          try {
-            await p
-          } finally {
-            running.delete(p)
-          }
-        },
-      ),
-  )
+  const cron = (name: string, pattern: string, run: () => Promise<unknown>) =>
+    new Cron(pattern, { protect: true, timezone: 'UTC', catch: (e) => deps.logger.error('job failed', { job: name, error: String(e) }) }, async () => {
+      const p = run()
+      running.add(p)
+      try {
+        await p
+      } finally {
+        running.delete(p)
+      }
+    })
+  const crons = [
+    ...Object.entries(opts.jobs ?? JOBS).map(([name, job]) => cron(name, cronPattern(job), () => runner.runTick(name, deps.clock.now()))),
+    ...Object.entries(opts.queueJobs ?? QUEUE_JOBS).map(([name, job]) => cron(name, queueCronPattern(job), () => job.run(deps))),
+  ]
   return {
     runner,
     async stop() {

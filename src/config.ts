@@ -29,8 +29,10 @@ export interface Config {
   trustedProxyHops: number
   /** the public sandbox mirror's protections (src/http/sandbox-edge.ts) */
   publicSandbox: { maxInflight: number; loopLimit: number; disabled: boolean }
-  /** smtp(s)://user:pass@host:port; unset → mail goes to the outbox and the log */
+  /** smtp(s)://user:pass@host:port; unset → mail goes to the operator outbox */
   smtpUrl: string | null
+  /** ALLOW_OUTBOX_MAIL=true: start without SMTP_URL although BASE_URL is https (a public deployment) */
+  allowOutboxMail: boolean
   mailFrom: string
   /** the largest top-up request, in øre */
   topupCeilingOre: number
@@ -92,6 +94,22 @@ function smtpUrl(raw: string | undefined): string | null {
   return raw
 }
 
+/**
+ * Without SMTP, sign-in links wait in the operator outbox: fine on a laptop, not on a public
+ * (https) address, where live links would sit in a table meant for development. That needs
+ * ALLOW_OUTBOX_MAIL=true, said on purpose.
+ */
+function allowOutboxMail(env: Record<string, string | undefined>, smtp: string | null, baseUrl: string): boolean {
+  const allowed = oneOf(env, 'ALLOW_OUTBOX_MAIL', ['true', 'false'] as const, 'false') === 'true'
+  if (!smtp && !allowed && baseUrl.startsWith('https://')) {
+    throw new ConfigError(
+      `SMTP_URL is unset but BASE_URL (${baseUrl}) is https: sign-in links would be kept in the operator outbox instead of being mailed. ` +
+        'Set SMTP_URL, or set ALLOW_OUTBOX_MAIL=true to allow the outbox on purpose.',
+    )
+  }
+  return allowed
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535)
   const host = env.HOST || '127.0.0.1'
@@ -105,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const baseUrl = (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '')
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new ConfigError(`BASE_URL must be an http(s) URL, got "${baseUrl}"`)
+  const smtp = smtpUrl(env.SMTP_URL)
   return {
     port,
     host,
@@ -119,7 +138,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     trustedProxyHops: proxyHops(env),
-    smtpUrl: smtpUrl(env.SMTP_URL),
+    smtpUrl: smtp,
+    allowOutboxMail: allowOutboxMail(env, smtp, baseUrl),
     mailFrom: env.MAIL_FROM || 'Plikt <no-reply@localhost>',
     topupCeilingOre: int(env, 'TOPUP_CEILING_ORE', 100_000, 1_000, 100_000_000),
     oauth: oauthConfig(env, baseUrl),

@@ -19,6 +19,9 @@ async function main() {
     stopFixtures = servers.stop
   }
   const logger = createLogger(config.logLevel)
+  if (!config.smtpUrl && config.baseUrl.startsWith('https://')) {
+    logger.warn('ALLOW_OUTBOX_MAIL=true: sign-in mail to a public address goes to the operator outbox, not by SMTP', { base_url: config.baseUrl })
+  }
   const db = await openDatabase(config)
   try {
     const result = await migrate(db.sql, await loadMigrations(), (msg) => logger.warn(msg))

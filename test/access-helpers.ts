@@ -1,4 +1,5 @@
 /** Accounts, keys, credits and sessions for tests, made through the real operator API and sign-in flow. */
+import { runMailQueue } from '../jobs/mail-queue.ts'
 import { ADMIN_TOKEN, type TestApp } from './helpers.ts'
 
 let ipCounter = 0
@@ -34,8 +35,17 @@ export async function addCredits(app: TestApp, consumerId: string, amountOre: nu
   return (await res.json()).data.balance_ore
 }
 
-/** The newest mail to an address in the operator outbox (SMTP_URL is unset in tests). */
+/**
+ * Runs the mail job once, as the scheduler would a few seconds after the request: requests only
+ * queue mail (jobs/mail-queue.ts). Sends through the app's own mailer, on its clock.
+ */
+export async function deliverMail(app: TestApp): Promise<void> {
+  await runMailQueue(app.deps)
+}
+
+/** The newest mail to an address in the operator outbox (SMTP_URL is unset in tests), once the mail job has run. */
 export async function lastMailTo(app: TestApp, email: string): Promise<{ subject: string; body: string } | null> {
+  await deliverMail(app)
   const res = await app.send('GET', '/api/v1/admin/outbox?limit=100', undefined, admin)
   const mails = (await res.json()).data.emails as { to: string; subject: string; body: string }[]
   return mails.find((m) => m.to === email) ?? null
@@ -65,7 +75,7 @@ export interface Session {
   firstKey: string | null
 }
 
-/** Signs up (or in) through the real flow: signup → outbox mail → POST /auth/magic → cookie. */
+/** Signs up (or in) through the real flow: signup → mail job → outbox mail → POST /auth/magic → cookie. */
 export async function signIn(app: TestApp, email = uniqueEmail(), companyName: string | null = 'Testfirma AS'): Promise<Session> {
   const ip = freshIp()
   const res = await app.send('POST', '/api/v1/account/signup', { email, ...(companyName ? { company_name: companyName, consent: true } : {}) }, ip)

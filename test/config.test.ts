@@ -1,4 +1,4 @@
-import { expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { ConfigError, loadConfig } from '../src/config.ts'
 
 test('defaults start the embedded quick start on port 3000', () => {
@@ -8,7 +8,25 @@ test('defaults start the embedded quick start on port 3000', () => {
 })
 
 test('BASE_URL loses its trailing slash', () => {
-  expect(loadConfig({ BASE_URL: 'https://plikt.example.no/' }).baseUrl).toBe('https://plikt.example.no')
+  expect(loadConfig({ BASE_URL: 'https://plikt.example.no/', SMTP_URL: 'smtp://mail.example.no:587' }).baseUrl).toBe('https://plikt.example.no')
+})
+
+describe('mail without SMTP (the operator outbox)', () => {
+  test('is the default on a plain http address', () => {
+    expect(loadConfig({ BASE_URL: 'http://localhost:3000' })).toMatchObject({ smtpUrl: null, allowOutboxMail: false })
+  })
+
+  test('refuses to start on an https BASE_URL, naming the variables', () => {
+    const env = { BASE_URL: 'https://plikt.example.no' }
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(/SMTP_URL.*BASE_URL.*ALLOW_OUTBOX_MAIL=true/s)
+  })
+
+  test('starts on an https BASE_URL with SMTP_URL, or with ALLOW_OUTBOX_MAIL=true', () => {
+    expect(loadConfig({ BASE_URL: 'https://plikt.example.no', SMTP_URL: 'smtps://u:p@mail.example.no:465' }).smtpUrl).toBe('smtps://u:p@mail.example.no:465')
+    expect(loadConfig({ BASE_URL: 'https://plikt.example.no', ALLOW_OUTBOX_MAIL: 'true' })).toMatchObject({ smtpUrl: null, allowOutboxMail: true })
+    expect(loadConfig({ BASE_URL: 'https://plikt.example.no', ALLOW_OUTBOX_MAIL: 'false', SMTP_URL: 'smtp://mail.example.no' }).allowOutboxMail).toBe(false)
+  })
 })
 
 test.each([
@@ -20,6 +38,7 @@ test.each([
   [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
   [{ TRUST_PROXY: 'true', TRUSTED_PROXY_HOPS: '0' }, /TRUSTED_PROXY_HOPS/],
   [{ TRUSTED_PROXY_HOPS: '2' }, /TRUSTED_PROXY_HOPS/],
+  [{ ALLOW_OUTBOX_MAIL: 'yes' }, /ALLOW_OUTBOX_MAIL/],
 ])('rejects %p with a message naming the variable', (env, message) => {
   expect(() => loadConfig(env)).toThrow(ConfigError)
   expect(() => loadConfig(env)).toThrow(message)

@@ -45,7 +45,7 @@ export const accountHandlers = {
     if (body.company_name !== undefined && body.consent !== true) {
       throw new AppError('VALIDATION_FAILED', { details: [{ field: 'consent', message: 'must be true to sign up' }] })
     }
-    await requestMagicLink(deps.sql, deps.mailer, deps.config.baseUrl, { email: body.email, ...(body.company_name ? { company_name: body.company_name } : {}) }, now, state.correlationId)
+    await requestMagicLink(deps.sql, deps.config.baseUrl, { email: body.email, ...(body.company_name ? { company_name: body.company_name } : {}) }, now, state.correlationId)
     return { data: { ok: true } }
   }) satisfies Handler<{ body: typeof SignupBody }>,
 

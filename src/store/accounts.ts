@@ -124,9 +124,7 @@ export async function revokeKey(sql: Sql, id: string, consumerId: string | null)
 
 // -- magic links and sessions ------------------------------------------------------------------
 
-export async function insertMagicLink(sql: Sql, tokenHash: string, email: string, companyName: string | null, expiresAt: Date): Promise<void> {
-  await sql`insert into magic_links (token_hash, email, company_name, expires_at) values (${tokenHash}, ${email}, ${companyName}, ${expiresAt})`
-}
+// Links are written with the mail that carries them: store/mail-queue.ts queueMagicLinkMail.
 
 /** Marks the link used if it is unused and unexpired; exactly one caller wins a race. */
 export async function consumeMagicLink(sql: Sql, tokenHash: string, now: Date): Promise<{ email: string; company_name: string | null } | null> {

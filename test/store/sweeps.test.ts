@@ -35,3 +35,21 @@ test('sandbox audit rows are deleted thirty days after they were written', async
   await sweepExpired(sql, NOW)
   expect((await sql<{ id: string }[]>`select id from sandbox_audit where namespace = ${namespace}`).map((r) => r.id)).toEqual([newId])
 })
+
+test('queued mail is never swept; sent mail goes a day after it was sent, given-up mail a month after its last attempt', async () => {
+  const { sql } = await testDatabase()
+  const insert = async (status: string, sentAt: Date | null, nextAttemptAt: Date) =>
+    (
+      await sql<{ id: string }[]>`
+        insert into mail_queue (to_email, subject, body_text, status, sent_at, next_attempt_at)
+        values (${`sweep-${crypto.randomUUID()}@example.no`}, 's', '', ${status}, ${sentAt}, ${nextAttemptAt}) returning id`
+    )[0]!.id
+  const ago = (hours: number) => new Date(NOW.getTime() - hours * HOUR)
+  const kept = [await insert('queued', null, ago(60 * 24)), await insert('sent', ago(23), ago(23)), await insert('failed', null, ago(29 * 24))]
+  const gone = [await insert('sent', ago(25), ago(25)), await insert('failed', null, ago(31 * 24))]
+  await sweepExpired(sql, NOW)
+  const left = new Set((await sql<{ id: string }[]>`select id from mail_queue where id in ${sql([...kept, ...gone])}`).map((r) => r.id))
+  expect(kept.every((id) => left.has(id))).toBe(true)
+  expect(gone.some((id) => left.has(id))).toBe(false)
+  await sql`delete from mail_queue where id in ${sql(kept)}`
+})

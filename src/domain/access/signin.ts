@@ -1,14 +1,15 @@
 /**
- * Sign-up and sign-in by magic link. Asking for a link always answers the same, whether or not
- * the e-mail is known. Opening the link once creates the account (with a free key, shown once) or
- * signs the owner in, and starts a browser session.
+ * Sign-up and sign-in by magic link. Asking for a link always answers the same, and does the same
+ * work, whether or not the e-mail is known: the mail is queued, and a job sends it. Opening the
+ * link once creates the account (with a free key, shown once) or signs the owner in, and starts a
+ * browser session.
  */
 import { AppError } from '../../errors/app-error.ts'
 import { hashSecret, randomBase62 } from '../../lib/tokens.ts'
 import type { Sql } from '../../store/db.ts'
 import * as accounts from '../../store/accounts.ts'
 import { appendAudit } from '../../store/audit.ts'
-import type { Mailer } from '../../upstream/mail/port.ts'
+import { queueMagicLinkMail } from '../../store/mail-queue.ts'
 import { mintKeyIn, type MintedKey } from './keys.ts'
 
 export const MAGIC_LINK_TTL_MS = 15 * 60_000
@@ -25,26 +26,35 @@ export interface LinkRequest {
 }
 
 /**
- * Sends a sign-in link when the e-mail has an account, a sign-up link when the request carries a
- * company name, and nothing otherwise — the caller sees the same answer in every case.
+ * Queues a sign-in link when the e-mail has an account, a sign-up link when the request carries a
+ * company name, and nothing otherwise — the caller sees the same answer in every case. Nothing is
+ * sent here (jobs/mail-queue.ts sends), and every case does the same work: one lookup, then one
+ * statement that writes the link (or not) and one queue row (with no address when nothing is to be
+ * sent). So neither the answer's timing nor an SMTP outage tells a known address from an unknown one.
  */
-export async function requestMagicLink(sql: Sql, mailer: Mailer, baseUrl: string, req: LinkRequest, now: Date, correlationId: string): Promise<void> {
+export async function requestMagicLink(sql: Sql, baseUrl: string, req: LinkRequest, now: Date, correlationId: string): Promise<void> {
   const email = normaliseEmail(req.email)
   const existing = await accounts.findConsumerByEmail(sql, email)
-  if (!existing && !req.company_name) return
-  const token = randomBase62(43)
-  await accounts.insertMagicLink(sql, hashSecret(token), email, existing ? null : req.company_name!.trim(), new Date(now.getTime() + MAGIC_LINK_TTL_MS))
-  const link = `${baseUrl}/auth/magic?token=${token}`
   const signup = !existing
-  await mailer.send({
-    to: email,
-    subject: signup ? 'Fullfør registreringen hos Plikt / Complete your Plikt sign-up' : 'Logg inn hos Plikt / Sign in to Plikt',
-    text:
-      `${signup ? 'Åpne lenken for å opprette kontoen din' : 'Åpne lenken for å logge inn'} (gyldig i 15 minutter, kan brukes én gang):\n${link}\n\n` +
-      `${signup ? 'Open the link to create your account' : 'Open the link to sign in'} (valid for 15 minutes, single use).\n\n` +
-      'Har du ikke bedt om dette, kan du se bort fra e-posten. / If you did not ask for this, ignore this e-mail.\n' +
-      `Ref: ${correlationId}`,
-  })
+  const token = randomBase62(43)
+  const link = `${baseUrl}/auth/magic?token=${token}`
+  await queueMagicLinkMail(
+    sql,
+    {
+      deliver: Boolean(existing || req.company_name),
+      tokenHash: hashSecret(token),
+      email,
+      companyName: existing ? null : req.company_name?.trim() || null,
+      expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS),
+      subject: signup ? 'Fullfør registreringen hos Plikt / Complete your Plikt sign-up' : 'Logg inn hos Plikt / Sign in to Plikt',
+      text:
+        `${signup ? 'Åpne lenken for å opprette kontoen din' : 'Åpne lenken for å logge inn'} (gyldig i 15 minutter, kan brukes én gang):\n${link}\n\n` +
+        `${signup ? 'Open the link to create your account' : 'Open the link to sign in'} (valid for 15 minutes, single use).\n\n` +
+        'Har du ikke bedt om dette, kan du se bort fra e-posten. / If you did not ask for this, ignore this e-mail.\n' +
+        `Ref: ${correlationId}`,
+    },
+    now,
+  )
 }
 
 export interface SignedIn {

@@ -119,7 +119,7 @@ export const pageHandlers = {
     if (company && body.consent !== 'true') {
       throw new AppError('VALIDATION_FAILED', { details: [{ field: 'consent', message: 'must be ticked to sign up' }] })
     }
-    await requestMagicLink(deps.sql, deps.mailer, deps.config.baseUrl, { email: body.email, ...(company ? { company_name: company } : {}) }, now, state.correlationId)
+    await requestMagicLink(deps.sql, deps.config.baseUrl, { email: body.email, ...(company ? { company_name: company } : {}) }, now, state.correlationId)
     return htmlResponse(
       page(
         'Sjekk e-posten',

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response as PwResponse } from 'playwright-core'
-import { bearer, uniqueEmail } from '../../access-helpers.ts'
+import { bearer, deliverMail, uniqueEmail } from '../../access-helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { mailText, startSmtpReceiver, type SmtpReceiver } from '../../smtp-receiver.ts'
 
@@ -74,7 +74,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless
     expect(await page.title()).toBe('Sjekk e-posten – Plikt')
     expect(await page.locator('h1').innerText()).toContain('Sjekk e-posten din')
 
-    // 2. The link arrives over SMTP, to that address only.
+    // 2. The mail job sends the link over SMTP, to that address only.
+    await deliverMail(app)
     const mail = await smtp.waitFor((m) => m.to.includes(email))
     expect(mail.to).toEqual([email])
     const text = mailText(mail.raw)

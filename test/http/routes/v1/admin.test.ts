@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../../../src/lib/hash.ts'
 import { allOperations } from '../../../../src/operations/index.ts'
 import { ADMIN_TOKEN, startApp, type TestApp } from '../../../helpers.ts'
-import { admin, bearer, createConsumer, createKey, freshIp, uniqueEmail } from '../../../access-helpers.ts'
+import { admin, bearer, createConsumer, createKey, deliverMail, freshIp, uniqueEmail } from '../../../access-helpers.ts'
 
 let app: TestApp
 // The first file of a run starts the embedded database: allow more than the 5 s hook default on a busy machine.
@@ -382,10 +382,11 @@ describe('POST /api/v1/admin/credits', () => {
 })
 
 describe('GET /api/v1/admin/outbox', () => {
-  test('lists the sign-in mail after a signup', async () => {
+  test('lists the sign-in mail once the mail job has sent it', async () => {
     const email = uniqueEmail('outbox')
     const signup = await app.send('POST', '/api/v1/account/signup', { email, company_name: 'Post AS', consent: true }, freshIp())
     expect(signup.status).toBe(200)
+    await deliverMail(app)
     const res = await app.send('GET', '/api/v1/admin/outbox?limit=100', undefined, admin)
     expect(res.status).toBe(200)
     const mail = (await res.json()).data.emails.find((m: { to: string }) => m.to === email)
