@@ -5,6 +5,12 @@ import * as P from '../schemas/pages.ts'
 import { ACCOUNT_WRITES } from './account.ts'
 import { op, type Operation } from './define.ts'
 
+/** The consent pages' binding rule (issue 19, Medium 2): a link goes only to the token holder's own account. */
+const OAUTH_BINDING_RULE =
+  'Binding rule: a connection is linked only to the account whose e-mail the access token that asked for it carried as verified — ' +
+  'an `email` claim equal to the signed-in account’s e-mail (trimmed, case-insensitive) together with `email_verified: true`. ' +
+  'A token without `email`, or with `email_verified` absent or not `true`, cannot be linked to any account; a pending connection takes the claims of the newest token its subject presents, so the host can sign in again with the `email` scope and reuse the same link.'
+
 export const mcpOperations = [
   op({
     id: 'mcp',
@@ -71,6 +77,9 @@ export const mcpOperations = [
     format: 'html',
     tag: 'Pages',
     summary: 'Approve an MCP client’s OAuth identity (the consent_url of OAUTH_SUBJECT_UNMAPPED)',
+    description:
+      OAUTH_BINDING_RULE +
+      ' The page shows the client (`client_id`, else `azp`), issuer, subject and claimed e-mail of the token that asked for the connection, and the signed-in account’s e-mail; it offers Approve only when the rule holds, and otherwise says why the identity cannot be linked.',
     response: null,
     request: { query: P.ConnectionQuery },
   }),
@@ -82,6 +91,9 @@ export const mcpOperations = [
     format: 'html',
     tag: 'Pages',
     summary: 'Approve the connection: one dedicated key (read:register read:portal read:directorate read:centralbank read:changes)',
+    description:
+      OAUTH_BINDING_RULE +
+      ' When it does not hold, nothing is linked, the refusal is audited on the signed-in account (`oauth_connection_refused`) and the answer is 403 `OAUTH_IDENTITY_MISMATCH`. With three active keys the answer is 409 `MAX_KEYS_REACHED`.',
     response: null,
     request: { body: P.ConnectionForm },
     bodyType: 'form',

@@ -9,9 +9,22 @@ export interface OAuthConnectionRow {
   key_id: string | null
   created_at: Date
   approved_at: Date | null
+  /** the e-mail the newest token of a pending subject claimed (kept once active), or null */
+  token_email: string | null
+  /** whether that token said the authorization server verified the e-mail (`email_verified: true`) */
+  token_email_verified: boolean
+  /** the client the token was issued to (`client_id`, else `azp`), or null */
+  token_client_id: string | null
 }
 
-const cols = 'id, issuer, subject, status, consumer_id, key_id, created_at, approved_at'
+/** What an access token says about its holder, as stored on the connection. */
+export interface TokenHolder {
+  email: string | null
+  emailVerified: boolean
+  clientId: string | null
+}
+
+const cols = 'id, issuer, subject, status, consumer_id, key_id, created_at, approved_at, token_email, token_email_verified, token_client_id'
 
 /** The live (pending or active) connection of a subject. */
 export async function liveConnection(sql: Sql, issuer: string, subject: string): Promise<OAuthConnectionRow | null> {
@@ -19,10 +32,17 @@ export async function liveConnection(sql: Sql, issuer: string, subject: string):
   return row ?? null
 }
 
-/** A pending connection for a subject that presented a valid token but has no mapping yet. */
-export async function ensurePending(sql: Sql, issuer: string, subject: string): Promise<OAuthConnectionRow> {
-  await sql`insert into oauth_connections (issuer, subject, status) values (${issuer}, ${subject}, 'pending')
-            on conflict (issuer, subject) where status in ('pending', 'active') do nothing`
+/**
+ * The live connection of a subject that presented a valid token but has no usable mapping: a new
+ * pending one, or the existing one — a pending one refreshed with what this newer token says about
+ * its holder, an active one left as it is.
+ */
+export async function ensurePending(sql: Sql, issuer: string, subject: string, holder: TokenHolder): Promise<OAuthConnectionRow> {
+  await sql`insert into oauth_connections (issuer, subject, status, token_email, token_email_verified, token_client_id)
+            values (${issuer}, ${subject}, 'pending', ${holder.email}, ${holder.emailVerified}, ${holder.clientId})
+            on conflict (issuer, subject) where status in ('pending', 'active') do update
+              set token_email = excluded.token_email, token_email_verified = excluded.token_email_verified, token_client_id = excluded.token_client_id
+              where oauth_connections.status = 'pending'`
   return (await liveConnection(sql, issuer, subject))!
 }
 

@@ -33,13 +33,22 @@ async function connect(token: string): Promise<Client> {
   return client
 }
 
+/** Presents a token and returns the connection id of its OAUTH_SUBJECT_UNMAPPED consent_url. */
+async function pendingConnection(token: string): Promise<string> {
+  const body = await (await rpc(app, bearer(token))).json()
+  expect(body.error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+  return new URL(body.consent_url).searchParams.get('connection')!
+}
+
+/** A token of the owner's own MCP host: it carries the owner's e-mail, verified by the issuer. */
+function ownerToken(owner: Session, sub: string): Promise<string> {
+  return auth.token({ sub, aud, email: owner.email, email_verified: true, client_id: 'owner-host' })
+}
+
 /** Presents a new subject's token, follows the consent_url as the signed-in owner and approves. */
 async function connectSubject(owner: Session, sub: string): Promise<{ token: string; connection: string }> {
-  const token = await auth.token({ sub, aud })
-  const res = await rpc(app, bearer(token))
-  const body = await res.json()
-  expect(body.error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
-  const connection = new URL(body.consent_url).searchParams.get('connection')!
+  const token = await ownerToken(owner, sub)
+  const connection = await pendingConnection(token)
   const page = await app.get(`/oauth/consent?connection=${connection}`, { headers: { cookie: owner.cookie } })
   expect(await page.text()).toContain('id="approve"')
   const approved = await postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
@@ -99,8 +108,8 @@ describe('a valid token', () => {
   test('nothing is approved while the account holds three active keys', async () => {
     const owner = await signIn(app)
     for (let i = 0; i < 2; i++) await app.send('POST', '/api/v1/account/keys', {}, { cookie: owner.cookie, 'x-csrf-token': owner.csrf })
-    const token = await auth.token({ sub: `user-${crypto.randomUUID()}`, aud })
-    const connection = new URL((await (await rpc(app, bearer(token))).json()).consent_url).searchParams.get('connection')!
+    const token = await ownerToken(owner, `user-${crypto.randomUUID()}`)
+    const connection = await pendingConnection(token)
     const res = await postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
     expect(res.status).toBe(409)
     expect((await app.deps.sql`select status from oauth_connections where id = ${connection}`)[0]!.status).toBe('pending')
@@ -115,6 +124,100 @@ describe('a valid token', () => {
     expect(res.status).toBe(303)
     expect((await (await rpc(app, bearer(token))).json()).error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
     expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${owner.consumerId} and source = 'oauth' and revoked_at is null`)[0]!.n).toBe(0)
+  })
+})
+
+describe('consent binds the connection to the token holder (issue 19, Medium 2)', () => {
+  const consentPage = (who: Session, connection: string) => app.get(`/oauth/consent?connection=${connection}`, { headers: { cookie: who.cookie } })
+  const approve = (who: Session, connection: string) => postForm(app, '/oauth/consent', { connection, csrf_token: who.csrf }, { cookie: who.cookie })
+  const connectionRow = async (id: string) => (await app.deps.sql`select status, consumer_id, key_id from oauth_connections where id = ${id}`)[0]!
+  const oauthKeysOf = async (consumerId: string) => (await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${consumerId} and source = 'oauth'`)[0]!.n
+  const auditOf = (consumerId: string) => app.deps.sql<{ action: string; details: Record<string, unknown> }[]>`select action, details from audit_log where consumer_id = ${consumerId} and action like 'oauth_connection_%'`
+
+  /** Whoever approved, nothing was linked: still pending, no key, no approval in the audit, and the token still unmapped. */
+  async function expectNothingLinked(who: Session, connection: string, token: string, reason: string) {
+    const res = await approve(who, connection)
+    expect(res.status).toBe(403)
+    expect(await res.text()).toContain('OAUTH_IDENTITY_MISMATCH')
+    expect(await connectionRow(connection)).toMatchObject({ status: 'pending', consumer_id: null, key_id: null })
+    expect(await oauthKeysOf(who.consumerId)).toBe(0)
+    const audit = await auditOf(who.consumerId)
+    expect(audit.map((a) => a.action)).toEqual(['oauth_connection_refused'])
+    expect(audit[0]!.details).toMatchObject({ connection_id: connection, reason })
+    expect((await (await rpc(app, bearer(token))).json()).error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+  }
+
+  test('the attack: a victim who approves an attacker’s consent link links nothing, and is shown whose identity it is', async () => {
+    const attackerSub = `attacker-${crypto.randomUUID()}`
+    const attackerEmail = `attacker-${crypto.randomUUID().slice(0, 8)}@example.no`
+    const token = await auth.token({ sub: attackerSub, aud, email: attackerEmail, email_verified: true, client_id: 'evil-host' })
+    const connection = await pendingConnection(token)
+    const victim = await signIn(app)
+
+    const page = await consentPage(victim, connection)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).not.toContain('id="approve"')
+    expect(html).toContain('id="refused"')
+    expect(html).toContain(`<code id="token-client">evil-host</code>`)
+    expect(html).toContain(`<code id="token-issuer">${auth.issuer}</code>`)
+    expect(html).toContain(`<code id="token-subject">${attackerSub}</code>`)
+    expect(html).toContain(`<code id="token-email">${attackerEmail}</code>`)
+    expect(html).toContain(`<code id="account-email">${victim.email}</code>`)
+
+    await expectNothingLinked(victim, connection, token, 'other_account')
+    const audit = await auditOf(victim.consumerId)
+    expect(audit[0]!.details).toMatchObject({ issuer: auth.issuer, subject: attackerSub, client_id: 'evil-host' })
+  })
+
+  test('the honest path: the token’s verified e-mail is the account’s (compared as sign-in normalises it) → linked', async () => {
+    const owner = await signIn(app)
+    const sub = `user-${crypto.randomUUID()}`
+    const token = await auth.token({ sub, aud, email: `  ${owner.email.toUpperCase()} `, email_verified: true, azp: 'owner-azp-host' })
+    const connection = await pendingConnection(token)
+    const html = await (await consentPage(owner, connection)).text()
+    expect(html).toContain('id="approve"')
+    expect(html).not.toContain('id="refused"')
+    expect(html).toContain('<code id="token-client">owner-azp-host</code>') // azp when the token has no client_id
+    expect(html).toContain(`<code id="token-subject">${sub}</code>`)
+    const res = await approve(owner, connection)
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain(sub)
+    expect(await connectionRow(connection)).toMatchObject({ status: 'active', consumer_id: owner.consumerId })
+    expect((await auditOf(owner.consumerId)).map((a) => a.action)).toEqual(['oauth_connection_approved'])
+    expect((await rpc(app, bearer(token))).status).toBe(200)
+  })
+
+  test.each([
+    ['email_verified false', false],
+    ['email_verified the string "true"', 'true'],
+    ['no email_verified claim', undefined],
+  ])('the account’s own e-mail, not verified by the issuer (%s) → refused', async (_name, verified) => {
+    const owner = await signIn(app)
+    const token = await auth.token({ sub: `user-${crypto.randomUUID()}`, aud, email: owner.email, email_verified: verified })
+    const connection = await pendingConnection(token)
+    const html = await (await consentPage(owner, connection)).text()
+    expect(html).not.toContain('id="approve"')
+    expect(html).toContain('id="refused"')
+    expect(html).toContain('email_verified')
+    await expectNothingLinked(owner, connection, token, 'email_unverified')
+  })
+
+  test('no e-mail claim → refused; once the host presents a token with the verified e-mail, the same link is approvable', async () => {
+    const owner = await signIn(app)
+    const sub = `user-${crypto.randomUUID()}`
+    const bare = await auth.token({ sub, aud })
+    const connection = await pendingConnection(bare)
+    const html = await (await consentPage(owner, connection)).text()
+    expect(html).not.toContain('id="approve"')
+    expect(html).toContain('id="refused"')
+    await expectNothingLinked(owner, connection, bare, 'no_email')
+
+    const withEmail = await ownerToken(owner, sub)
+    expect(await pendingConnection(withEmail)).toBe(connection)
+    expect(await (await consentPage(owner, connection)).text()).toContain('id="approve"')
+    expect((await approve(owner, connection)).status).toBe(200)
+    expect((await rpc(app, bearer(bare))).status).toBe(200) // the subject is linked, whichever of its tokens is presented
   })
 })
 

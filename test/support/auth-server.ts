@@ -46,10 +46,28 @@ export async function startAuthServer() {
       keys = [k, ...keys]
       return k.kid
     },
-    async token(claims: { sub: string; aud: string; expiresIn?: number; notBefore?: number; iss?: string; kid?: string; alg?: 'ES256' | 'RS256' }): Promise<string> {
+    /**
+     * An access token. `email`/`email_verified` are the holder's e-mail claims (sent only when
+     * given, as the issuer would with the `email` scope); `client_id`/`azp` name the client.
+     */
+    async token(claims: {
+      sub: string
+      aud: string
+      expiresIn?: number
+      notBefore?: number
+      iss?: string
+      kid?: string
+      alg?: 'ES256' | 'RS256'
+      email?: string
+      email_verified?: unknown
+      client_id?: string
+      azp?: string
+    }): Promise<string> {
       const key = keys.find((k) => (claims.kid ? k.kid === claims.kid : k.alg === (claims.alg ?? 'ES256')))!
       const now = Math.floor(Date.now() / 1000)
-      let jwt = new SignJWT({ scope: 'openid profile' })
+      const holder: Record<string, unknown> = {}
+      for (const name of ['email', 'email_verified', 'client_id', 'azp'] as const) if (claims[name] !== undefined) holder[name] = claims[name]
+      let jwt = new SignJWT({ scope: claims.email === undefined ? 'openid profile' : 'openid profile email', ...holder })
         .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
         .setIssuer(claims.iss ?? issuer)
         .setSubject(claims.sub)

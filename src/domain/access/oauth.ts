@@ -4,6 +4,11 @@
  * issuer's key set (cached, refreshed once on an unknown `kid`, fail closed when unreachable), and
  * maps (issuer, sub) to one dedicated API key that the account owner approved at /oauth/consent.
  * The token's scopes establish identity only; permissions are the mapped key's.
+ *
+ * Approval binds to the token's holder, not to whoever happens to open the consent link: a subject
+ * is linked only to the account whose e-mail the token carried as verified (`email` with
+ * `email_verified: true`, from the token that asked for the connection). A person who approves
+ * someone else's link therefore cannot hand that someone their account.
  */
 import { createRemoteJWKSet, errors as jose, jwtVerify, type JWTPayload } from 'jose'
 import { AppError } from '../../errors/app-error.ts'
@@ -12,6 +17,7 @@ import * as accounts from '../../store/accounts.ts'
 import { appendAudit } from '../../store/audit.ts'
 import * as oauth from '../../store/oauth.ts'
 import { mintKeyIn } from './keys.ts'
+import { normaliseEmail } from './signin.ts'
 import type { Principal } from './types.ts'
 
 /** The scopes a connection's key carries: company data and changes, nothing that writes. */
@@ -72,6 +78,51 @@ function classify(e: unknown): AppError {
   return new AppError('OAUTH_TOKEN_INVALID', { cause: e })
 }
 
+/** An e-mail address is at most 254 characters; a longer claim is no usable address. */
+const MAX_EMAIL = 254
+const MAX_CLIENT_ID = 255
+
+/** What a verified token says about its holder: its e-mail, whether the issuer verified it, and its client. */
+export function holderOf(claims: JWTPayload): oauth.TokenHolder {
+  const email = typeof claims.email === 'string' && claims.email.trim() && claims.email.trim().length <= MAX_EMAIL ? claims.email.trim() : null
+  const client = typeof claims.client_id === 'string' && claims.client_id ? claims.client_id : typeof claims.azp === 'string' && claims.azp ? claims.azp : null
+  return {
+    email,
+    emailVerified: email !== null && claims.email_verified === true,
+    clientId: client === null || client.length <= MAX_CLIENT_ID ? client : `${client.slice(0, MAX_CLIENT_ID)}…`,
+  }
+}
+
+/** Why a connection cannot be linked to an account; the reason names the missing proof. */
+export type BindingRefusal = 'no_email' | 'email_unverified' | 'other_account'
+
+/**
+ * Whether the holder of the connection's token is the owner of the account with this e-mail: the
+ * token must have carried that e-mail (compared as sign-in normalises it) and marked it verified.
+ * Null when it may be linked.
+ */
+export function bindingRefusal(c: Pick<oauth.OAuthConnectionRow, 'token_email' | 'token_email_verified'>, accountEmail: string): BindingRefusal | null {
+  if (!c.token_email) return 'no_email'
+  if (!c.token_email_verified) return 'email_unverified'
+  if (normaliseEmail(c.token_email) !== normaliseEmail(accountEmail)) return 'other_account'
+  return null
+}
+
+export const BINDING_REFUSAL_TEXT: Record<BindingRefusal, { nb: string; en: string }> = {
+  no_email: {
+    nb: 'tilgangstokenet har ingen e-postadresse («email»)',
+    en: 'the access token carries no e-mail address ("email")',
+  },
+  email_unverified: {
+    nb: 'autorisasjonsserveren har ikke bekreftet e-postadressen i tilgangstokenet («email_verified» er ikke true)',
+    en: 'the authorization server has not verified the e-mail address in the access token ("email_verified" is not true)',
+  },
+  other_account: {
+    nb: 'e-postadressen i tilgangstokenet er ikke e-postadressen til denne kontoen',
+    en: 'the e-mail address in the access token is not this account’s e-mail address',
+  },
+}
+
 /** The principal of a verified token: its connection's key, or OAUTH_SUBJECT_UNMAPPED with where to connect. */
 export async function principalForToken(sql: Sql, verify: Verifier, token: string, baseUrl: string): Promise<Extract<Principal, { kind: 'key' }>> {
   const claims = await verify(token)
@@ -86,17 +137,21 @@ export async function principalForToken(sql: Sql, verify: Verifier, token: strin
       return { kind: 'key', keyId: key.id, consumerId: consumer.id, scopes: key.scopes, tier: consumer.tier }
     }
   }
-  const pending = live?.status === 'pending' ? live : await oauth.ensurePending(sql, issuer, subject)
+  // A pending connection takes what the newest token says about its holder, so a host that
+  // signs in again with the `email` scope makes the same consent link approvable.
+  const pending = await oauth.ensurePending(sql, issuer, subject, holderOf(claims))
   throw new AppError('OAUTH_SUBJECT_UNMAPPED', { extra: { consent_url: `${baseUrl}/oauth/consent?connection=${pending.id}` } })
 }
 
 /**
  * The owner approves a pending connection: one dedicated key with exactly the OAuth scopes, under
  * the three-key cap (nothing is approved at three keys). Approving an active connection again
- * reuses it.
+ * reuses it. A pending connection is linked only when its token's verified e-mail is the
+ * approving account's (see bindingRefusal); otherwise nothing is linked, the refusal is audited
+ * on the approving account and OAUTH_IDENTITY_MISMATCH is thrown.
  */
 export async function approveConnection(sql: Sql, connectionId: string, consumerId: string, by: { actor: string; correlationId: string }): Promise<{ connection: oauth.OAuthConnectionRow; reused: boolean }> {
-  return sql.begin(async (txn) => {
+  const outcome = (await sql.begin(async (txn) => {
     const tx = txn as unknown as Sql
     const c = await oauth.lockConnection(tx, connectionId)
     if (!c || c.status === 'revoked') throw new AppError('NOT_FOUND')
@@ -104,11 +159,28 @@ export async function approveConnection(sql: Sql, connectionId: string, consumer
       if (c.consumer_id !== consumerId) throw new AppError('NOT_FOUND')
       return { connection: c, reused: true }
     }
+    const account = await accounts.findConsumer(tx, consumerId)
+    if (!account) throw new AppError('NOT_FOUND')
+    // Checked under the row lock: a newer token cannot change the claims between check and link.
+    const refusal = bindingRefusal(c, account.email)
+    if (refusal) return { refused: refusal, connection: c }
     const minted = await mintKeyIn(tx, consumerId, { scopes: OAUTH_KEY_SCOPES, label: `OAuth connection: ${c.issuer}`, source: 'oauth' }, by)
     await oauth.activate(tx, c.id, consumerId, minted.key.id)
     await appendAudit(tx, { consumerId, actor: by.actor, action: 'oauth_connection_approved', correlationId: by.correlationId, details: { connection_id: c.id, issuer: c.issuer, key_id: minted.key.id } })
     return { connection: (await oauth.findConnection(tx, c.id))!, reused: false }
-  }) as Promise<{ connection: oauth.OAuthConnectionRow; reused: boolean }>
+  })) as { connection: oauth.OAuthConnectionRow; reused: boolean } | { refused: BindingRefusal; connection: oauth.OAuthConnectionRow }
+  if ('refused' in outcome) {
+    const c = outcome.connection
+    await appendAudit(sql, {
+      consumerId,
+      actor: by.actor,
+      action: 'oauth_connection_refused',
+      correlationId: by.correlationId,
+      details: { connection_id: c.id, issuer: c.issuer, subject: c.subject, client_id: c.token_client_id, reason: outcome.refused },
+    })
+    throw new AppError('OAUTH_IDENTITY_MISMATCH', { details: [{ field: 'connection', message: BINDING_REFUSAL_TEXT[outcome.refused].en }] })
+  }
+  return outcome
 }
 
 /** Disconnect: the mapping and its key are revoked together. */

@@ -124,11 +124,13 @@ export const ACCESS_CATALOGUE = {
       why: 'Tokenet er gyldig, men ingen Plikt-konto er koblet til brukeren. Koblingen lages når eieren godkjenner tilkoblingen, og den kan ha blitt fjernet.',
       why_en: 'The token is valid, but no Plikt account is linked to its user. The link is made when the owner approves the connection, and it may have been removed.',
       fix_steps: [
+        'Be om et tilgangstoken med eierens bekreftede e-postadresse (omfanget «email»); bare da kan koblingen godkjennes.',
         'Be eieren av kontoen koble til på nytt via /oauth/consent.',
         'Sørg for at kontoen har færre enn tre aktive nøkler, ellers blir ingenting godkjent.',
         'Send kallet på nytt når tilkoblingen er godkjent.',
       ],
       fix_steps_en: [
+        'Request an access token carrying the owner\'s verified e-mail (the "email" scope); only then can the link be approved.',
         'Ask the account owner to reconnect at /oauth/consent.',
         'Make sure the account has fewer than three active keys, or nothing is approved.',
         'Send the call again once the connection is approved.',
@@ -143,6 +145,32 @@ export const ACCESS_CATALOGUE = {
         why: 'Bare eieren av kontoen kan godkjenne at en MCP-vert får tilgang.',
         why_en: 'Only the account owner can approve access for an MCP host.',
       },
+    },
+  },
+  OAUTH_IDENTITY_MISMATCH: {
+    status: 403,
+    category: 'auth',
+    retryable: false,
+    fix_hint_en: 'Approve only your own MCP host, signed in at the authorization server with this account\'s e-mail, verified.',
+    fix_hint_nb: 'Godkjenn bare din egen MCP-vert, logget inn hos autorisasjonsserveren med kontoens e-postadresse, bekreftet.',
+    explanation: {
+      summary: 'OAuth-identiteten kan ikke kobles til denne kontoen.',
+      summary_en: 'The OAuth identity cannot be linked to this account.',
+      why: 'En tilkobling kobles bare til kontoen med den bekreftede e-postadressen i tilgangstokenet («email», «email_verified»). Slik kan ingen få din konto ved å sende deg en lenke.',
+      why_en: 'A connection is linked only to the account whose e-mail the access token carries as verified ("email", "email_verified"), so nobody can get your account by sending you a link.',
+      fix_steps: [
+        'Godkjenn bare tilkoblinger du selv har startet fra din egen MCP-vert.',
+        'Logg inn hos autorisasjonsserveren med e-postadressen til Plikt-kontoen, og bekreft adressen der.',
+        'La MCP-verten be om omfanget «email», og åpne tilkoblingslenken på nytt.',
+      ],
+      fix_steps_en: [
+        'Approve only connections you started yourself from your own MCP host.',
+        'Sign in at the authorization server with your Plikt account\'s e-mail address, and verify it there.',
+        'Have the MCP host request the "email" scope, then open the consent link again.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: null,
     },
   },
   OAUTH_JWKS_UNAVAILABLE: {
