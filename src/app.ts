@@ -9,7 +9,7 @@ import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
-import { admit, isPublic, keyRefusal } from './pipeline/admission.ts'
+import { admit, isPublic, keyRefusal, softLimited } from './pipeline/admission.ts'
 import { credentialsOf } from './pipeline/credentials.ts'
 import { SoftLimiter } from './pipeline/soft-limit.ts'
 import { AnswerCache } from './pipeline/answer-cache.ts'
@@ -18,6 +18,7 @@ import { checkSameSite } from './http/same-site.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
 import { createVerifier } from './domain/access/oauth.ts'
 import { KeyCache } from './domain/access/key-cache.ts'
+import { RefusalBudget } from './domain/access/refusals.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBody, responseHash } from './pipeline/envelope.ts'
@@ -157,6 +158,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
       continue
     }
     const handler = table[op.id]!
+    const soft = softLimited(op)
     app.route(
       op.method,
       op.path,
@@ -183,14 +185,17 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         ...(op.request.body ? { body: op.request.body } : {}),
         // Keyless routes without limits of their own get a transform that is visibly synchronous:
         // Elysia composes a slower, awaiting handler around a hook that may return a promise.
+        // The soft per-IP limit is decided first, in this instance, before any database work.
         transform: isPublic(op)
           ? (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
               const state = prepare(op, ctx, deps.config.baseUrl)
-              if (!op.selfLimited) deps.softLimiter.hit(state.ip, deps.clock.now())
+              if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
               refuseOversized(op, ctx)
             }
           : async (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              await admit(op, credentialsOf(ctx.request.headers), ctx.body, prepare(op, ctx, deps.config.baseUrl), deps)
+              const state = prepare(op, ctx, deps.config.baseUrl)
+              if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
+              await admit(op, credentialsOf(ctx.request.headers), ctx.body, state, deps)
               refuseOversized(op, ctx)
             },
       } as never,
@@ -226,6 +231,7 @@ export function composeDeps(
     charger: new ChargeBatcher(base.chargeSql ?? base.sql),
     keyCache: new KeyCache(),
     softLimiter: new SoftLimiter(),
+    refusals: new RefusalBudget(),
     answers: new AnswerCache(),
     oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null,
     register,

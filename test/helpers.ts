@@ -26,6 +26,8 @@ export function testDatabase(): Promise<Database> {
     // Tests run on a pinned clock, so a re-used PostgreSQL database would still hold this run's
     // windows and replay records from the last one: start each run without them.
     await db.sql`delete from rate_limit_windows`
+    // …and without the refused-credential tallies of those windows.
+    await db.sql`delete from refusal_tallies`
     await db.sql`delete from idempotency_records`
     // …and without upstream answers cached at this run's pinned time by an earlier run.
     await db.sql`delete from upstream_cache`
@@ -69,6 +71,18 @@ export async function scratchDatabase(): Promise<Database> {
       await admin.end()
     },
   }
+}
+
+let appCounter = 0
+
+/**
+ * The address a test app's own helpers (`get`, `post`, `send`) speak from unless a request names
+ * one (X-Forwarded-For, honoured with TRUST_PROXY): one per app, so per-IP limits — counted in the
+ * shared database, and on a clock pinned for the whole run — never add up across test files.
+ */
+function appAddress(): string {
+  appCounter++
+  return `198.18.${(appCounter >> 8) & 255}.${appCounter & 255}`
 }
 
 export interface TestApp {
@@ -117,10 +131,16 @@ export async function startApp(
   const logger = createLogger('debug', (line) => logs.push(line))
   const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) }, opts.overrides)
   server.reload({ fetch: createHandler(deps, opts.extension) })
+  const address = appAddress()
+  const from = (headers?: ConstructorParameters<typeof Headers>[0]): Headers => {
+    const h = new Headers(headers)
+    if (!h.has('x-forwarded-for')) h.set('x-forwarded-for', address)
+    return h
+  }
   const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(url + path, {
       method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      headers: from(body === undefined ? headers : { 'content-type': 'application/json', ...headers }),
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     })
   return {
@@ -130,12 +150,12 @@ export async function startApp(
     config,
     deps,
     fixtures,
-    get: (path, init) => fetch(url + path, init),
+    get: (path, init) => fetch(url + path, { ...init, headers: from(init?.headers) }),
     post: (path, body, init) =>
       fetch(url + path, {
         method: 'POST',
         ...init,
-        headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string>) },
+        headers: from({ 'content-type': 'application/json', ...(init?.headers as Record<string, string>) }),
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     send,

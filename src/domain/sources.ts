@@ -5,12 +5,17 @@
  * cached answer younger than the stale limit is served with `stale: true`; older than that, the failure is the answer. A 410 from
  * the register purges every cached copy of the unit. Concurrent reads of one resource in this
  * process share one upstream call.
+ *
+ * The register's "no such unit" (404, or 410 removed) is cached but not archived: it backs no answer
+ * (COMPANY_NOT_FOUND and a bulk-status `not_found` row cite no snapshot), and archiving it would let
+ * anyone grow the append-only archive by a row per unknown number asked about — keyless bulk status
+ * takes 100 at a time.
  */
 import { AppError } from '../errors/app-error.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Sql } from '../store/db.ts'
-import { archiveAnswer, purgeOrganisation, readCached } from '../store/upstream-cache.ts'
+import { archiveAnswer, cacheUnarchived, purgeOrganisation, readCached } from '../store/upstream-cache.ts'
 import type { AccountsRegister } from '../upstream/accounts-register/port.ts'
 import { mapAccounts, type AccountsLookup } from '../upstream/accounts-register/map.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
@@ -45,7 +50,8 @@ type Kind = Exclude<keyof typeof FRESHNESS, 'notFound'>
 /** Where an answer came from, for `_meta`. */
 export interface Provenance {
   system: UpstreamSystem
-  snapshotId: string
+  /** the archived answer; null for a "not found" answer, which is cached but not archived */
+  snapshotId: string | null
   fetchedAt: Date
   servedFrom: 'cache' | 'live'
   stale: boolean
@@ -89,12 +95,12 @@ export function upstreamError(system: UpstreamSystem, e: unknown, org: string | 
 export type CompanyReads = Pick<UpstreamReads, 'unit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'>
 
 export class UpstreamReads {
-  private readonly inflight = new Map<string, Promise<{ raw: RawResponse; snapshotId: string }>>()
+  private readonly inflight = new Map<string, Promise<{ raw: RawResponse; snapshotId: string | null }>>()
 
   constructor(private readonly deps: SourceDeps) {}
 
   unit(org: string): Promise<Sourced<UnitLookup>> {
-    return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org))
+    return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org), (u) => u.kind === 'found')
   }
 
   roles(org: string): Promise<Sourced<RolesLookup>> {
@@ -129,6 +135,8 @@ export class UpstreamReads {
     org: string | null,
     fetch: () => Promise<RawResponse>,
     map: (raw: RawResponse) => T,
+    /** whether an answer is archived (default: every answer); one that is not is still cached */
+    archived: (value: T) => boolean = () => true,
   ): Promise<Sourced<T>> {
     const now = this.deps.clock.now().getTime()
     const cached = await readCached(this.deps.sql, system, key)
@@ -145,7 +153,7 @@ export class UpstreamReads {
       }
     }
     try {
-      const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map)
+      const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map, archived)
       return { value: map(raw), source: { system, snapshotId, fetchedAt: raw.fetchedAt, servedFrom: 'live', stale: false } }
     } catch (e) {
       if (e instanceof AppError && !isTransient(e)) throw e
@@ -158,13 +166,17 @@ export class UpstreamReads {
   }
 
   /** One upstream call per resource at a time; its answer is archived (and cached) before anyone uses it. */
-  private fetchOnce<T>(key: string, org: string | null, fetch: () => Promise<RawResponse>, map: (raw: RawResponse) => T) {
+  private fetchOnce<T>(key: string, org: string | null, fetch: () => Promise<RawResponse>, map: (raw: RawResponse) => T, archived: (value: T) => boolean) {
     const running = this.inflight.get(key)
     if (running) return running
     const p = (async () => {
       const raw = await fetch()
-      map(raw) // garbage throws here: it is never archived as an answer, nor cached
+      const value = map(raw) // garbage throws here: it is never archived as an answer, nor cached
       if (org && raw.status === 410) await purgeOrganisation(this.deps.sql, org)
+      if (!archived(value)) {
+        await cacheUnarchived(this.deps.sql, raw, key, org)
+        return { raw, snapshotId: null }
+      }
       const snapshotId = await archiveAnswer(this.deps.sql, raw, key, org, true)
       return { raw, snapshotId }
     })().finally(() => this.inflight.delete(key))

@@ -21,7 +21,7 @@ export interface OperationLimit {
   group?: string
   per: 'ip' | 'key' | 'consumer'
   max: number
-  window: 'minute' | 'hour'
+  window: 'minute' | 'hour' | 'day'
   code: 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED'
 }
 
@@ -100,17 +100,21 @@ export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'R
 
 /** The steps of the pipeline (http/pipeline.ts) and what each can refuse with, by the declaration that turns it on. */
 const KEY: ErrorCode[] = ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED']
+/**
+ * Every mode that reads a credential also answers RATE_LIMIT_EXCEEDED to an address that had too
+ * many refused this minute (domain/access/refusals.ts), before any lookup.
+ */
 const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
   none: [],
   // no bearer; unknown or revoked key; inactive consumer; the tier's per-minute and per-day ceilings
   key: KEY,
   key_or_session: KEY,
   // no bearer; not the ADMIN_TOKEN
-  admin: ['AUTH_MISSING', 'AUTH_INVALID_KEY'],
+  admin: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'RATE_LIMIT_EXCEEDED'],
   // no session (a key is refused the same way); the session's consumer deactivated
-  session: ['AUTH_MISSING', 'AUTH_CONSUMER_INACTIVE'],
+  session: ['AUTH_MISSING', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
   // no credential is fine; a real key is checked like anywhere else (the answer is still mock)
-  sandbox: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],
+  sandbox: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
 }
 const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_KEY_INVALID_FORMAT', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_IN_PROGRESS']
 const METERED: ErrorCode[] = ['INSUFFICIENT_CREDITS', 'CREDIT_CHECK_UNAVAILABLE']

@@ -22,7 +22,7 @@ import { toolsOperations } from './tools.ts'
 
 export { COMMON_ERRORS, impliedErrors, op } from './define.ts'
 export type { AuthMode, HttpMethod, Op, Operation, OperationLimit, RequestShape } from './define.ts'
-export { PUBLIC_SANDBOX_PER_MINUTE } from './sandbox.ts'
+export { PUBLIC_SANDBOX_PER_MINUTE, SANDBOX_WRITES } from './sandbox.ts'
 
 export const operations = [
   ...serviceOperations,

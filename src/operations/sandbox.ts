@@ -6,8 +6,8 @@ import { op, type HttpMethod, type Operation, type OperationLimit, type RequestS
 
 /**
  * Errors every sandbox route can give (spec: SandboxEnvelopeError), besides its own: the reserved
- * orgs and the knobs. VALIDATION_FAILED and AUTH_INVALID_KEY are implied (a request schema; a real
- * key is checked), so they are not written here.
+ * orgs and the knobs. VALIDATION_FAILED, AUTH_INVALID_KEY and RATE_LIMIT_EXCEEDED are implied (a
+ * request schema; a real key is checked; the refused-credential budget), so they are not written here.
  */
 const SANDBOX_ERRORS: ErrorCode[] = [
   'AUTH_MISSING_DELEGATION',
@@ -15,7 +15,6 @@ const SANDBOX_ERRORS: ErrorCode[] = [
   'SCOPE_MISSING',
   'INTERNAL_ERROR',
   'SANDBOX_TEST_KEY_REQUIRED',
-  'RATE_LIMIT_EXCEEDED',
   'EXECUTION_DEADLINE_EXCEEDED',
 ]
 const PUBLIC_SANDBOX_ERRORS: ErrorCode[] = ['PUBLIC_SANDBOX_ORG_NOT_PERMITTED', 'PUBLIC_SANDBOX_BODY_TOO_LARGE', 'AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNAVAILABLE']
@@ -25,13 +24,30 @@ export const PUBLIC_SANDBOX_PER_MINUTE = 60
 
 const PUBLIC_SANDBOX_LIMIT: OperationLimit = { group: 'sandbox-public', per: 'ip', max: PUBLIC_SANDBOX_PER_MINUTE, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' }
 
+/**
+ * The sandbox's write side (plan, approval token, execute — every sandbox POST, private and public
+ * mirror alike) shares one budget per client address: a minute's burst and a day's total. Mints and
+ * live executes keep rows (tokens, audit rows) for up to 30 days, so the day's total bounds what an
+ * address can store. The spec names no value; these follow the registry's other per-IP limits
+ * (60 a minute as the public mirror and bulk company status, 1 000 a day as a free key).
+ */
+export const SANDBOX_WRITES = { per_minute: 60, per_day: 1_000 } as const
+const SANDBOX_WRITE_LIMITS: OperationLimit[] = [
+  { group: 'sandbox-writes', per: 'ip', max: SANDBOX_WRITES.per_minute, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' },
+  { group: 'sandbox-writes', per: 'ip', max: SANDBOX_WRITES.per_day, window: 'day', code: 'RATE_LIMIT_EXCEEDED' },
+]
+
 const SANDBOX_DESCRIPTION =
   'Sandbox: no key needed; deterministic synthetic data (`GET /api/v1/sandbox/fixtures`). Optional bearer ' +
   '`svc_sandbox_test_<suffix>` namespaces your writes; a real key is accepted and the answer is still mock. Knobs: ' +
   '`simulate_error`, `simulate_latency` (0–30000 ms), `mock_date`, header `X-Service-Simulate` (`error_500` → 500 ' +
   '`INTERNAL_ERROR`, `timeout` → 504 `EXECUTION_DEADLINE_EXCEEDED`, `rate_limit` → 429 `RATE_LIMIT_EXCEEDED`; synthetic ' +
   'bearer only). Reserved orgs 999000901–999000904 answer `AUTH_MISSING_DELEGATION`, `AUTH_EXPIRED_TOKEN`, ' +
-  '`VALIDATION_FAILED`, `SCOPE_MISSING`. CORS is open.'
+  '`VALIDATION_FAILED`, `SCOPE_MISSING`. CORS is open. Like every keyless route, at most 1000 requests a minute per ' +
+  'client address (soft), then 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.'
+
+const SANDBOX_WRITE_DESCRIPTION =
+  `Write side: every sandbox POST (plan, approval token, execute, on the sandbox and its public mirror) counts against one budget per client address — ${SANDBOX_WRITES.per_minute} a minute and ${SANDBOX_WRITES.per_day} a day (UTC) — then 429 \`RATE_LIMIT_EXCEEDED\` with \`Retry-After\`.`
 
 /**
  * A sandbox operation and its public-mirror twin (`/api/v1/sandbox/public/…`: org 999999999 only,
@@ -49,7 +65,9 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
   successStatus?: 200 | 201
   idempotency?: 'optional'
 }) {
-  const description = d.description ? `${d.description}\n\n${SANDBOX_DESCRIPTION}` : SANDBOX_DESCRIPTION
+  const write = d.method === 'POST'
+  const description = [d.description, write ? SANDBOX_WRITE_DESCRIPTION : null, SANDBOX_DESCRIPTION].filter((x) => x).join('\n\n')
+  const writeLimits = write ? SANDBOX_WRITE_LIMITS : []
   const common = {
     method: d.method,
     category: 'sandbox',
@@ -63,16 +81,15 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
   } as const
   const publicId = `public${d.id.charAt(0).toUpperCase()}${d.id.slice(1)}` as `public${Capitalize<Id>}`
   return [
-    op({ ...common, id: d.id, path: `/api/v1/sandbox${d.path}`, tag: 'Sandbox', errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])] }),
+    op({ ...common, id: d.id, path: `/api/v1/sandbox${d.path}`, tag: 'Sandbox', errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])], limits: writeLimits }),
     op({
       ...common,
       id: publicId,
       path: `/api/v1/sandbox/public${d.path}`,
       tag: 'Sandbox (public mirror)',
       summary: `${d.summary} (public mirror)`,
-      // The twin's own limit implies the RATE_LIMIT_EXCEEDED that the knob also gives.
-      errors: [...SANDBOX_ERRORS, ...(d.errors ?? []), ...PUBLIC_SANDBOX_ERRORS].filter((c) => c !== PUBLIC_SANDBOX_LIMIT.code),
-      limits: [PUBLIC_SANDBOX_LIMIT],
+      errors: [...SANDBOX_ERRORS, ...(d.errors ?? []), ...PUBLIC_SANDBOX_ERRORS],
+      limits: [PUBLIC_SANDBOX_LIMIT, ...writeLimits],
     }),
   ] as const
 }
@@ -93,7 +110,7 @@ export const sandboxOperations = [
   ...sandboxOrgRoute('getSandboxObligations', 'obligations', 'Sandbox obligations, evaluated by the rulebook', S.TimeTravelQuery, S.SandboxObligations, '`as_of` (synthetic bearer) evaluates on another date.'),
   ...sandboxOrgRoute('getSandboxDeadlines', 'deadlines', 'Sandbox deadlines for twelve months', S.TimeTravelQuery, S.SandboxDeadlines, '`as_of` (synthetic bearer) moves the calendar; the sandbox has no horizon knob.'),
   ...sandboxOrgRoute('getSandboxSummary', 'summary', 'Sandbox obligations and deadlines together', S.TimeTravelQuery, S.SandboxSummary),
-  ...sandboxOrgRoute('getSandboxAudit', 'audit', 'Sandbox audit trail (fixture history plus your namespace’s rows)', S.AuditQuery, S.SandboxAudit, 'Never paginates: `pagination.limit` echoes 50 and `has_more` is false. Without the synthetic bearer only the fixture history is shown.'),
+  ...sandboxOrgRoute('getSandboxAudit', 'audit', 'Sandbox audit trail (fixture history plus your namespace’s rows)', S.AuditQuery, S.SandboxAudit, `The newest \`limit\` entries (default ${S.SANDBOX_AUDIT_LIMIT.default}, at most ${S.SANDBOX_AUDIT_LIMIT.max}): your namespace's rows newest first, then the fixture history. Never paginates: older entries are not returned, \`pagination.limit\` echoes 50 and \`has_more\` is false. Without the synthetic bearer only the fixture history is shown.`),
   ...sandboxOrgRoute('getSandboxVerification', 'verify', 'Sandbox verification verdict and signals', S.KnobsQuery, S.SandboxVerification),
   ...sandboxOrgRoute('getSandboxAuthority', 'authority', 'Sandbox signing authority (no coded_authority)', S.KnobsQuery, S.SandboxAuthority),
   ...sandboxOrgRoute('getSandboxAccounts', 'accounts', 'Sandbox annual-accounts snapshot', S.KnobsQuery, S.SandboxAccounts),

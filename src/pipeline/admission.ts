@@ -12,7 +12,6 @@ import { cachedPrincipalForKey, principalForKeyId } from '../domain/access/keys.
 import { enforceLimits, tierLimits, type Limit } from '../domain/access/limits.ts'
 import { sessionPrincipal } from '../domain/access/signin.ts'
 import { scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
-import { appendAudit } from '../store/audit.ts'
 import type { Operation } from '../operations/index.ts'
 import { sandboxPrincipal } from './sandbox.ts'
 import type { AppDeps, RequestState } from './context.ts'
@@ -97,14 +96,38 @@ export function isPublic(op: Operation): boolean {
   return op.auth === 'none' && op.limits.length === 0
 }
 
-export function auditRefusal(deps: AppDeps, state: RequestState, operation: string | null, principal: Principal | null, e: AppError): Promise<void> {
-  return appendAudit(deps.sql, {
-    consumerId: principal && 'consumerId' in principal ? principal.consumerId : null,
-    actor: principal?.kind === 'key' ? `key:${principal.keyId}` : 'anonymous',
-    action: 'authorization_failed',
-    correlationId: state.correlationId,
-    details: { error_code: e.code, operation, ip: state.ip },
-  })
+/**
+ * Under the soft per-IP limit: every route a caller may use without a key — Category A and
+ * discovery, with or without limits of their own, and the sandbox (a key there is optional and
+ * changes nothing but the namespace) — unless it limits itself (MCP counts each keyless message).
+ */
+export function softLimited(op: Operation): boolean {
+  return !op.selfLimited && (op.auth === 'none' || op.auth === 'sandbox')
+}
+
+/**
+ * A refused credential is audited — boundedly (domain/access/refusals.ts): the answer is the
+ * refusal, or 429 once the address has had too many refused this minute.
+ */
+export async function refusal(deps: AppDeps, state: RequestState, operation: string | null, principal: Principal | null, e: AppError): Promise<AppError> {
+  const over = await deps.refusals.record(
+    deps.sql,
+    {
+      ip: state.ip,
+      errorCode: e.code,
+      actor: principal?.kind === 'key' ? `key:${principal.keyId}` : 'anonymous',
+      operation,
+      consumerId: principal && 'consumerId' in principal ? principal.consumerId : null,
+      correlationId: state.correlationId,
+    },
+    deps.clock.now(),
+  )
+  return over ?? e
+}
+
+/** A request that may lead to a credential lookup: a route that reads one, and one presented. */
+function presentsCredential(op: Operation, creds: Credentials): boolean {
+  return op.auth !== 'none' && (creds.bearer !== null || creds.sessionToken !== null)
 }
 
 /**
@@ -122,13 +145,15 @@ async function identify(op: Operation, creds: Credentials, state: RequestState, 
       deps.keyCache.forget(principal.keyId)
       return identify(op, creds, state, deps)
     }
-    if (e instanceof AppError && AUDITED.includes(e.code)) await auditRefusal(deps, state, op.id, principal, e)
+    if (e instanceof AppError && AUDITED.includes(e.code)) throw await refusal(deps, state, op.id, principal, e)
     throw e
   }
 }
 
 /** Credential, scope/tier, CSRF and rate limits: everything decided before the input is validated. */
 export async function admit(op: Operation, creds: Credentials, body: unknown, state: RequestState, deps: AppDeps): Promise<void> {
+  // An address with too many refused credentials this minute is refused before any lookup.
+  if (presentsCredential(op, creds)) deps.refusals.refuseOverBudget(state.ip, deps.clock.now())
   const principal = await identify(op, creds, state, deps)
   checkCsrf(op, principal, creds, body)
   try {
@@ -177,8 +202,7 @@ export async function keyRefusal(state: RequestState, deps: AppDeps): Promise<Ap
   } catch (e) {
     if (!(e instanceof AppError)) return null
     deps.keyCache.forget(p.keyId)
-    await auditRefusal(deps, state, state.operationId, null, e).catch(() => {})
-    return e
+    return AUDITED.includes(e.code) ? await refusal(deps, state, state.operationId, null, e).catch(() => e) : e
   }
 }
 

@@ -1,5 +1,6 @@
 import type { KeyCache } from '../domain/access/key-cache.ts'
 import type { SoftLimiter } from './soft-limit.ts'
+import type { RefusalBudget } from '../domain/access/refusals.ts'
 import type { AnswerCache } from './answer-cache.ts'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Config } from '../config.ts'
@@ -35,6 +36,8 @@ export interface AppDeps {
   keyCache: KeyCache
   /** this instance's count of keyless requests per address (the Category A soft limit) */
   softLimiter: SoftLimiter
+  /** refused credentials: counted and audited boundedly; the addresses over their budget */
+  refusals: RefusalBudget
   /** rulebook answers already evaluated, serialised and hashed, per snapshot and question */
   answers: AnswerCache
   /** verifies OAuth access tokens for MCP; null when OAuth is disabled */

@@ -5,7 +5,7 @@ import { judgeLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
 import type { KeyPrincipal } from '../domain/access/types.ts'
 import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/billing/metering.ts'
 import type { Operation } from '../operations/index.ts'
-import { AUDITED, auditRefusal, authorise } from './admission.ts'
+import { AUDITED, authorise, refusal } from './admission.ts'
 import type { AppDeps, RequestState } from './context.ts'
 
 /**
@@ -54,9 +54,9 @@ export async function metered<T>(
       try {
         fresh = await principalForKeyId(deps.sql, principal.keyId)
         authorise(op, fresh)
-      } catch (refusal) {
-        if (refusal instanceof AppError && AUDITED.includes(refusal.code)) await auditRefusal(deps, state, op.id, fresh, refusal)
-        throw refusal
+      } catch (refused) {
+        if (refused instanceof AppError && AUDITED.includes(refused.code)) throw await refusal(deps, state, op.id, fresh, refused)
+        throw refused
       }
       principal = fresh
       state.principal = principal

@@ -1,7 +1,8 @@
 /**
  * `_meta` for answers built from upstream reads: the oldest data used sets `data_freshness`; the
  * answer is `cache` only when every read came from the cache; `stale` when any did under an
- * outage. The primary read (the first) names `source_snapshot_id`; every snapshot used is listed.
+ * outage. The primary read (the first) names `source_snapshot_id`; every snapshot used is listed (a
+ * "not found" answer has none: it is cached, not archived).
  */
 import type { MetaInput } from './envelope.ts'
 import { DATA_SOURCES } from '../upstream/raw.ts'
@@ -18,7 +19,7 @@ export function metaOf(sources: Provenance[]): MetaInput {
     data_source: systems.join('; '),
     served_from: sources.every((s) => s.servedFrom === 'cache') ? 'cache' : 'live',
     ...(stale ? { stale: true } : {}),
-    source_snapshot_id: sources[0]!.snapshotId,
-    ...(sources.length > 1 ? { source_snapshot_ids: [...new Set(sources.map((s) => s.snapshotId))] } : {}),
+    ...(sources[0]!.snapshotId ? { source_snapshot_id: sources[0]!.snapshotId } : {}),
+    ...(sources.length > 1 ? { source_snapshot_ids: [...new Set(sources.flatMap((s) => (s.snapshotId ? [s.snapshotId] : [])))] } : {}),
   }
 }

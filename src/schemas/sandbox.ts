@@ -32,7 +32,21 @@ const asOf = { as_of: Type.Optional(Day('time travel for obligations and deadlin
 
 export const KnobsQuery = Type.Object(knobs, { additionalProperties: false })
 export const TimeTravelQuery = Type.Object({ ...knobs, ...asOf }, { additionalProperties: false })
-export const AuditQuery = Type.Object({ ...knobs, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'accepted for compatibility; the sandbox audit never paginates and echoes 50' })) }, { additionalProperties: false })
+/** How many audit entries one read answers with (spec: Sandbox audit page, `limit` 1 to 200). */
+export const SANDBOX_AUDIT_LIMIT = { default: 50, max: 200 } as const
+export const AuditQuery = Type.Object(
+  {
+    ...knobs,
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: SANDBOX_AUDIT_LIMIT.max,
+        description: `how many entries, newest first (default ${SANDBOX_AUDIT_LIMIT.default}); older ones are not returned — the sandbox audit never paginates and \`pagination.limit\` always echoes 50`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
 export const ExecuteQuery = Type.Object({ ...knobs, dry_run: Type.Optional(Type.String({ description: '`true` runs the five checks and submits nothing; anything else is live mode' })) }, { additionalProperties: false })
 
 export const SandboxObligation = Type.Object({

@@ -20,9 +20,11 @@ export async function appendSandboxAudit(sql: Sql, namespace: string, row: Sandb
     on conflict (id) do nothing`
 }
 
-export async function sandboxAuditFor(sql: Sql, namespace: string, org: string): Promise<SandboxAuditRow[]> {
+/** The namespace's newest `limit` rows about an organisation, newest first. */
+export async function sandboxAuditFor(sql: Sql, namespace: string, org: string, limit: number): Promise<SandboxAuditRow[]> {
   return sql<SandboxAuditRow[]>`
     select id, org_number, occurred_at, action, initiated_by, details from sandbox_audit
     where namespace = ${namespace} and org_number = ${org}
-    order by occurred_at desc, created_at desc, id`
+    order by occurred_at desc, created_at desc, id
+    limit ${limit}`
 }

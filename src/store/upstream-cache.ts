@@ -9,11 +9,12 @@ import type { Sql } from './db.ts'
 
 export interface CachedAnswer {
   raw: RawResponse
-  snapshotId: string
+  /** null: a "not found" answer, cached but never archived */
+  snapshotId: string | null
 }
 
 interface CacheRow {
-  snapshot_id: string
+  snapshot_id: string | null
   url: string
   http_status: number
   content_type: string | null
@@ -55,6 +56,21 @@ export async function archiveAnswer(sql: Sql, raw: RawResponse, key: string, org
     )
     select id from s`
   return row!.id
+}
+
+/**
+ * Makes the answer the cached one for the key without archiving it: for "not found" answers,
+ * which back no response, so the append-only archive does not grow with every unknown number
+ * asked about (sql/0013). An older answer never replaces a newer one.
+ */
+export async function cacheUnarchived(sql: Sql, raw: RawResponse, key: string, orgNumber: string | null): Promise<void> {
+  await sql`
+    insert into upstream_cache (system, resource_key, snapshot_id, org_number, url, http_status, content_type, body, fetched_at)
+    values (${raw.system}, ${key}, null, ${orgNumber}, ${raw.url}, ${raw.status}, ${raw.contentType}, ${raw.body}, ${raw.fetchedAt})
+    on conflict (system, resource_key) do update set
+      snapshot_id = null, org_number = excluded.org_number, url = excluded.url, http_status = excluded.http_status,
+      content_type = excluded.content_type, body = excluded.body, fetched_at = excluded.fetched_at
+    where upstream_cache.fetched_at <= excluded.fetched_at`
 }
 
 /**

@@ -143,7 +143,8 @@ async function failure(p: Promise<unknown>): Promise<AppError> {
   return e as AppError
 }
 
-async function snapshot(id: string) {
+async function snapshot(id: string | null) {
+  if (id === null) return null
   const { sql } = await testDatabase()
   const [row] = await sql<{ id: string; system: string; resource_key: string; org_number: string | null; http_status: number }[]>`
     select id, system, resource_key, org_number, http_status from source_snapshots where id = ${id}`
@@ -166,7 +167,7 @@ describe('fresh, cached, refetched', () => {
     const r = await (await s.reads()).unit(org)
     expect(r.value.kind).toBe('found')
     expect(r.source).toMatchObject({ system: 'enhetsregisteret', servedFrom: 'live', stale: false, fetchedAt: s.clock.now() })
-    expect(await snapshot(r.source.snapshotId)).toEqual({ id: r.source.snapshotId, system: 'enhetsregisteret', resource_key: `enhet:${org}`, org_number: org, http_status: 200 })
+    expect(await snapshot(r.source.snapshotId)).toEqual({ id: r.source.snapshotId!, system: 'enhetsregisteret', resource_key: `enhet:${org}`, org_number: org, http_status: 200 })
     expect(s.calls.unit).toBe(1)
   })
 
@@ -408,13 +409,14 @@ describe('garbage', () => {
 })
 
 describe('410: removed from open data', () => {
-  test('the unit is "removed"', async () => {
+  test('the unit is "removed", cached but not archived', async () => {
     const s = setup()
     const org = randomOrg()
     s.script('unit', { status: 410, body: JSON.stringify({ organisasjonsnummer: org, slettedato: '2021-08-19' }) })
     const r = await (await s.reads()).unit(org)
     expect(r.value).toEqual({ kind: 'removed', org_number: org, deleted_date: '2021-08-19' })
-    expect(r.source.servedFrom).toBe('live')
+    expect(r.source).toMatchObject({ servedFrom: 'live', snapshotId: null })
+    expect(await snapshotCount(`enhet:${org}`)).toBe(0)
   })
 
   test('every earlier cached copy of the org is gone', async () => {
@@ -478,14 +480,32 @@ describe('410: removed from open data', () => {
 })
 
 describe('404: not found', () => {
-  test('is "unknown", served live and archived', async () => {
+  test('is "unknown", served live and cached, but not archived: it backs no answer', async () => {
     const s = setup()
     const org = randomOrg()
     s.script('unit', { status: 404, body: '' })
     const r = await (await s.reads()).unit(org)
     expect(r.value).toEqual({ kind: 'unknown' })
-    expect(r.source.servedFrom).toBe('live')
-    expect((await snapshot(r.source.snapshotId))?.http_status).toBe(404)
+    expect(r.source).toMatchObject({ servedFrom: 'live', snapshotId: null })
+    expect(await snapshotCount(`enhet:${org}`)).toBe(0)
+    const { sql } = await testDatabase()
+    expect((await readCached(sql, 'enhetsregisteret', `enhet:${org}`))).toMatchObject({ snapshotId: null, raw: { status: 404 } })
+  })
+
+  test('a unit asked about again and again is archived only once it exists', async () => {
+    const s = setup()
+    const org = randomOrg()
+    s.script('unit', { status: 404, body: '' }, { status: 404, body: '' }, ok(enhet(org)))
+    const reads = await s.reads()
+    for (let i = 0; i < 3; i++) {
+      await reads.unit(org)
+      s.clock.advance(FRESHNESS.notFound.fresh)
+    }
+    expect(s.calls.unit).toBe(3)
+    expect(await snapshotCount(`enhet:${org}`)).toBe(1)
+    const found = await reads.unit(org)
+    expect(found.source.servedFrom).toBe('cache')
+    expect((await snapshot(found.source.snapshotId))?.http_status).toBe(200)
   })
 
   test('is served from the cache within the not-found fresh time', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
 import { METERED_PATH, PROFESSIONAL_PATH, testExtension } from '../test-operations.ts'
 
 // Two instances on one database: what one does, the other must see on the very next request.
@@ -117,7 +117,8 @@ describe('scope and tier', () => {
     const rows = await a.deps.sql`select action, details from audit_log where consumer_id = ${c.id} and action = 'authorization_failed'`
     expect(rows).toHaveLength(1)
     expect(rows[0]!.details).toMatchObject({ error_code: 'SCOPE_INSUFFICIENT', operation: 'testMetered' })
-    await a.get(BALANCE, { headers: { ...bearer('svc_free_nope'), 'x-correlation-id': 'audit-invalid-key-1' } })
+    // the first refusal of its kind from an address gets a row of its own (repeats are counted: refusals.test.ts)
+    await a.get(BALANCE, { headers: { ...bearer('svc_free_nope'), ...freshIp(), 'x-correlation-id': 'audit-invalid-key-1' } })
     const anon = await a.deps.sql`select actor, details from audit_log where correlation_id = 'audit-invalid-key-1'`
     expect(anon[0]).toMatchObject({ actor: 'anonymous', details: { error_code: 'AUTH_INVALID_KEY' } })
   })

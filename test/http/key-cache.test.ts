@@ -4,7 +4,7 @@ import { allOperations } from '../../src/operations/index.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { windowHits } from '../../src/store/rate-limits.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
 import { METERED_PATH, testExtension } from '../test-operations.ts'
 
 // Two instances on one database: b resolves and caches a key, a changes it, and b must act on the
@@ -21,6 +21,9 @@ afterAll(async () => {
 })
 
 const BALANCE = '/api/v1/account/credits/balance'
+
+/** Refused credentials count against a budget per address (20 a minute): each refusal here comes from an address of its own. */
+const fresh = (headers: Record<string, string>) => ({ ...headers, ...freshIp() })
 const STARTER_MINUTE = '"minute";q=150;w=60'
 
 async function errorOf(res: Response) {
@@ -53,7 +56,7 @@ describe('a key revoked after another instance cached it', () => {
   test('is refused with 401 AUTH_INVALID_KEY on that instance’s next metered call', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
-    expect(await errorOf(await b.get(METERED_PATH, { headers: bearer(k.key) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh(bearer(k.key)) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
   })
 
   test('is neither charged nor counted against its rate limits on that metered call', async () => {
@@ -62,7 +65,7 @@ describe('a key revoked after another instance cached it', () => {
     const rowsBefore = await ledgerRows(k.consumerId)
     const hitsBefore = await minuteHits(k.keyId)
     expect(hitsBefore).toBe(1)
-    expect((await b.get(METERED_PATH, { headers: bearer(k.key) })).status).toBe(401)
+    expect((await b.get(METERED_PATH, { headers: fresh(bearer(k.key)) })).status).toBe(401)
     expect((await readBalance(a.deps.sql, k.consumerId)).balance_ore).toBe(1000)
     expect(await ledgerRows(k.consumerId)).toBe(rowsBefore)
     expect(await minuteHits(k.keyId)).toBe(hitsBefore)
@@ -71,14 +74,14 @@ describe('a key revoked after another instance cached it', () => {
   test('gets 401 AUTH_INVALID_KEY, not the 400 its invalid input would get, on a metered route', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
-    expect(await errorOf(await b.get(`${METERED_PATH}?outcome=banana`, { headers: bearer(k.key) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(await errorOf(await b.get(`${METERED_PATH}?outcome=banana`, { headers: fresh(bearer(k.key)) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
   })
 
   test('refused on invalid input, is audited once as a refused credential of that operation', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
     const correlationId = `cached-revoked-invalid-${crypto.randomUUID()}`
-    await b.get(`${METERED_PATH}?outcome=banana`, { headers: { ...bearer(k.key), 'x-correlation-id': correlationId } })
+    await b.get(`${METERED_PATH}?outcome=banana`, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) })
     const rows = await a.deps.sql`select actor, details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ actor: 'anonymous', details: { error_code: 'AUTH_INVALID_KEY', operation: 'testMetered' } })
@@ -87,21 +90,21 @@ describe('a key revoked after another instance cached it', () => {
   test('gets 401 AUTH_INVALID_KEY, not 403 SCOPE_INSUFFICIENT, on a route whose scope it lacks', async () => {
     const k = await keyCachedOnB({ credit: 1000, scopes: ['read:changes'] })
     await revokeOnA(k.keyId)
-    expect(await errorOf(await b.get(METERED_PATH, { headers: bearer(k.key) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh(bearer(k.key)) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
   })
 
   test('is refused on every later request, not only the first', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
     const refusals = []
-    for (const path of [BALANCE, METERED_PATH, BALANCE]) refusals.push(await errorOf(await b.get(path, { headers: bearer(k.key) })))
+    for (const path of [BALANCE, METERED_PATH, BALANCE]) refusals.push(await errorOf(await b.get(path, { headers: fresh(bearer(k.key)) })))
     expect(refusals).toEqual(Array(3).fill({ status: 401, code: 'AUTH_INVALID_KEY' }))
   })
 
   test('is dropped from the instance’s cache once refused', async () => {
     const k = await keyCachedOnB()
     await revokeOnA(k.keyId)
-    expect((await b.get(BALANCE, { headers: bearer(k.key) })).status).toBe(401)
+    expect((await b.get(BALANCE, { headers: fresh(bearer(k.key)) })).status).toBe(401)
     expect(b.deps.keyCache.get(hashSecret(k.key))).toBeUndefined()
   })
 
@@ -120,7 +123,7 @@ describe('a key revoked after another instance cached it', () => {
       await revokeOnA(k.id)
       const path = op.path.replace(/:org\b/g, '923609016').replace(/:[a-z_]+/gi, () => crypto.randomUUID())
       const hasBody = op.method === 'POST' || op.method === 'PATCH' || op.method === 'PUT'
-      const res = await b.send(op.method, path, hasBody ? {} : undefined, { ...bearer(k.key), ...(hasBody ? { 'idempotency-key': crypto.randomUUID() } : {}) })
+      const res = await b.send(op.method, path, hasBody ? {} : undefined, fresh({ ...bearer(k.key), ...(hasBody ? { 'idempotency-key': crypto.randomUUID() } : {}) }))
       const e = await errorOf(res)
       outcomes[`${op.method} ${op.path}`] = `${e.status} ${e.code}`
     }
@@ -134,7 +137,7 @@ describe('a key whose consumer was deactivated after another instance cached it'
     const k = await keyCachedOnB()
     await updateOnA(k.consumerId, { active: false })
     const correlationId = `cached-inactive-plain-${crypto.randomUUID()}`
-    expect(await errorOf(await b.get(BALANCE, { headers: { ...bearer(k.key), 'x-correlation-id': correlationId } }))).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
+    expect(await errorOf(await b.get(BALANCE, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) }))).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
     expect((await refusalsAudited(correlationId)).map((r) => r.details.error_code)).toEqual(['AUTH_CONSUMER_INACTIVE'])
   })
 
@@ -142,7 +145,7 @@ describe('a key whose consumer was deactivated after another instance cached it'
     const k = await keyCachedOnB({ credit: 1000 })
     await updateOnA(k.consumerId, { active: false })
     const correlationId = `cached-inactive-metered-${crypto.randomUUID()}`
-    expect(await errorOf(await b.get(METERED_PATH, { headers: { ...bearer(k.key), 'x-correlation-id': correlationId } }))).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
+    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) }))).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
     expect((await refusalsAudited(correlationId)).map((r) => r.details.error_code)).toEqual(['AUTH_CONSUMER_INACTIVE'])
   })
 })
@@ -169,7 +172,7 @@ describe('an unknown key', () => {
   test('is never cached', async () => {
     const before = b.deps.keyCache.size
     for (const path of [BALANCE, METERED_PATH, BALANCE]) {
-      const res = await b.get(path, { headers: bearer(`svc_free_unknown${crypto.randomUUID().replaceAll('-', '')}`) })
+      const res = await b.get(path, { headers: fresh(bearer(`svc_free_unknown${crypto.randomUUID().replaceAll('-', '')}`)) })
       expect(res.status).toBe(401)
       await res.arrayBuffer()
     }

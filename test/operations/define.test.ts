@@ -30,16 +30,17 @@ describe('impliedErrors', () => {
     ])
   })
 
+  // Every mode that reads a credential: an address with too many refused this minute (RATE_LIMIT_EXCEEDED).
   test('the admin token: missing or not it', () => {
-    expect(op({ ...base, id: 'ad', category: 'admin' }).errors.sort()).toEqual(['AUTH_INVALID_KEY', 'AUTH_MISSING'])
+    expect(op({ ...base, id: 'ad', category: 'admin' }).errors.sort()).toEqual(['AUTH_INVALID_KEY', 'AUTH_MISSING', 'RATE_LIMIT_EXCEEDED'])
   })
 
   test('a session: missing, or its consumer deactivated', () => {
-    expect(op({ ...base, id: 's', category: 'session' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_MISSING'])
+    expect(op({ ...base, id: 's', category: 'session' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_MISSING', 'RATE_LIMIT_EXCEEDED'])
   })
 
   test('the sandbox: no credential is fine, a real key is checked', () => {
-    expect(op({ ...base, id: 'sb', category: 'sandbox', format: 'sandbox' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_INVALID_KEY'])
+    expect(op({ ...base, id: 'sb', category: 'sandbox', format: 'sandbox' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_INVALID_KEY', 'RATE_LIMIT_EXCEEDED'])
   })
 
   test('Idempotency-Key: malformed, reused with another body, still running; and missing when required', () => {
@@ -80,7 +81,7 @@ describe('impliedErrors', () => {
   test('an entry’s own codes come after the implied ones, each code once', () => {
     const o = op({ ...base, id: 'o', category: 'admin', request: { query: Query }, errors: ['MAX_KEYS_REACHED'] })
     expect(o.ownErrors).toEqual(['MAX_KEYS_REACHED'])
-    expect(o.errors).toEqual(['AUTH_MISSING', 'AUTH_INVALID_KEY', 'VALIDATION_FAILED', 'MAX_KEYS_REACHED'])
+    expect(o.errors).toEqual(['AUTH_MISSING', 'AUTH_INVALID_KEY', 'RATE_LIMIT_EXCEEDED', 'VALIDATION_FAILED', 'MAX_KEYS_REACHED'])
   })
 })
 

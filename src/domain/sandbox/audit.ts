@@ -49,11 +49,15 @@ export function fixtureHistory(c: SandboxCompany): SandboxAuditEntry[] {
   return out.sort((a, b) => (a.timestamp < b.timestamp ? 1 : -1))
 }
 
-export async function sandboxAudit(sql: Sql, namespace: string, c: SandboxCompany): Promise<SandboxAuditEntry[]> {
+/**
+ * The newest `limit` entries: the namespace's own rows (newest first), then the fixture history.
+ * Only that many rows are read, however many the namespace has written.
+ */
+export async function sandboxAudit(sql: Sql, namespace: string, c: SandboxCompany, limit: number): Promise<SandboxAuditEntry[]> {
   const own =
     namespace === ANONYMOUS_SANDBOX_NAMESPACE
       ? []
-      : (await sandboxAuditFor(sql, namespace, c.org_number)).map((r) => ({
+      : (await sandboxAuditFor(sql, namespace, c.org_number, limit)).map((r) => ({
           id: r.id,
           timestamp: osloTimestamp(r.occurred_at),
           org_number: r.org_number,
@@ -61,5 +65,5 @@ export async function sandboxAudit(sql: Sql, namespace: string, c: SandboxCompan
           initiated_by: r.initiated_by,
           details: r.details,
         }))
-  return [...own, ...fixtureHistory(c)]
+  return [...own, ...fixtureHistory(c)].slice(0, limit)
 }

@@ -1,7 +1,7 @@
 /** Sandbox company reads: the production domain over the synthetic companies (DESIGN §8). */
 import { sandboxAnswer, type SandboxAnswer } from '../../domain/sandbox/answers.ts'
 import { sandboxAudit } from '../../domain/sandbox/audit.ts'
-import type * as S from '../../schemas/sandbox.ts'
+import * as S from '../../schemas/sandbox.ts'
 import type { Handler } from '../../pipeline/context.ts'
 import { sandboxResponse } from '../../pipeline/sandbox.ts'
 import { prelude, sandboxOrg } from './prelude.ts'
@@ -36,8 +36,8 @@ export const sandboxCompanyHandlers = {
   getSandboxAudit: (async (ctx) => {
     const p = await prelude(ctx)
     const c = sandboxOrg(p, ctx.params.org)
-    const entries = await sandboxAudit(ctx.deps.sql, p.namespace, c)
+    const entries = await sandboxAudit(ctx.deps.sql, p.namespace, c, ctx.query.limit ?? S.SANDBOX_AUDIT_LIMIT.default)
     // The sandbox audit never paginates: the limit is echoed as 50 whatever was asked (spec).
     return sandboxResponse(ctx.deps.clock.now(), p.state, { data: entries, pagination: { limit: 50, has_more: false } })
-  }) satisfies Handler<OrgRoute>,
+  }) satisfies Handler<OrgRoute & { query: typeof S.AuditQuery }>,
 }

@@ -127,7 +127,7 @@ describe('minting in the sandbox', () => {
     const namespace = ns()
     const minted = await mintSandboxApproval(sql, namespace, '818000006', actionIdOf(vat()), NOW, '2026-01-01')
     expect(minted.expires_at).toBe('2026-03-14T10:45:00.000+01:00')
-    const rows = await sandboxAuditFor(sql, namespace, '818000006')
+    const rows = await sandboxAuditFor(sql, namespace, '818000006', 200)
     expect(rows.map((r) => [r.action, r.occurred_at.toISOString(), r.details])).toEqual([['approval_token.minted', '2025-12-31T23:00:00.000Z', { action_id: actionIdOf(vat()), expires_at: '2026-03-14T10:45:00.000+01:00' }]])
   })
 })
@@ -163,9 +163,9 @@ describe('live execution with an explicit now', () => {
     const { sql, namespace, x } = await prepared(vat({ total_revenue_nok: 5, period: '2025-11' }))
     const { receipt, filed_late } = await sandboxExecute(sql, HEALTHY, x)
     expect(filed_late).toBe(true)
-    const rows = (await sandboxAuditFor(sql, namespace, '818000006')).filter((r) => r.action === 'submit_mva')
+    const rows = (await sandboxAuditFor(sql, namespace, '818000006', 200)).filter((r) => r.action === 'submit_mva')
     expect(rows.map((r) => [r.id, r.details.receipt_id, r.details.filed_late])).toEqual([[receipt.audit_log_id, receipt.altinn_receipt_id, true]])
-    expect(await sandboxAuditFor(sql, ns(), '818000006')).toEqual([])
+    expect(await sandboxAuditFor(sql, ns(), '818000006', 200)).toEqual([])
   })
 
   test('a precondition failure is 422 naming the failed checks, reports no consumption, and leaves the token usable', async () => {
@@ -188,7 +188,7 @@ describe('live execution with an explicit now', () => {
     const e = await rejected(sandboxExecute(sql, HEALTHY, x))
     expect(e.code).toBe('GOVERNMENT_VALIDATION_REJECTED')
     expect(consumedCalls()).toBe(1)
-    expect((await sandboxAuditFor(sql, namespace, '818000006')).map((r) => r.action).sort()).toEqual(['submit_mva_failed'])
+    expect((await sandboxAuditFor(sql, namespace, '818000006', 200)).map((r) => r.action).sort()).toEqual(['submit_mva_failed'])
   })
 
   test('an a-melding is PLAN_INSUFFICIENT before the token is even looked at', async () => {

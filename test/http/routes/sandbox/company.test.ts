@@ -425,6 +425,14 @@ describe('audit', () => {
     return out.sort((a, b) => b.at - a.at)
   }
   const shape = (entries: any[]) => entries.map((e) => ({ at: Date.parse(e.timestamp), action: e.action, details: e.details }))
+  const row = (org: string, action: string) => ({
+    id: crypto.randomUUID(),
+    org_number: org,
+    occurred_at: new Date(PINNED_NOW),
+    action,
+    initiated_by: 'sandbox_caller',
+    details: { action_id: 'act_test', amount: 12, late: false, note: null },
+  })
 
   test('lists the fixture history, newest first, in the audit-entry shape', async () => {
     const c = company('818000006')
@@ -440,25 +448,42 @@ describe('audit', () => {
     for (const other of rest) expect(other).toBe(first!)
   })
 
-  test('never paginates: limit 1 to 200 is accepted and echoed as 50 with has_more false', async () => {
+  test('never paginates: limit 1 to 200 is accepted, answers at most that many entries and is echoed as 50 with has_more false', async () => {
+    const history = expectedHistory(company('818000006'))
     for (const limit of [1, 50, 200]) {
       const d = await data('818000006', `audit?limit=${limit}`)
       expect(d.pagination).toEqual({ limit: 50, has_more: false })
-      expect(d.data.length).toBe(expectedHistory(company('818000006')).length)
+      expect(shape(d.data)).toEqual(history.slice(0, limit))
     }
+  })
+
+  test('a namespace with many rows is answered its newest 50 by default, its newest `limit` up to 200, never more', async () => {
+    const suffix = `many-${crypto.randomUUID()}`
+    const base = Date.parse(PINNED_NOW)
+    // 250 rows, one a minute: row i is the i-th newest when counted from the end.
+    const rows = Array.from({ length: 250 }, (_, i) => ({ ...row('999661009', 'approval_token.minted'), occurred_at: new Date(base + i * 60_000) }))
+    for (const r of rows) await appendSandboxAudit(app.deps.sql, `sandbox:${suffix}`, r)
+    const newest = rows.map((r) => r.id).reverse()
+    const ids = async (query: string) => ((await data('999661009', `audit${query}`, synthetic(suffix))).data as { id: string }[]).map((e) => e.id)
+    expect(await ids('')).toEqual(newest.slice(0, S.SANDBOX_AUDIT_LIMIT.default))
+    expect(await ids('?limit=7')).toEqual(newest.slice(0, 7))
+    expect(await ids('?limit=200')).toEqual(newest.slice(0, 200))
+    expectSandboxError(await get('999661009', 'audit?limit=201', synthetic(suffix)), 400, 'VALIDATION_FAILED')
+  })
+
+  test('the fixture history fills what the namespace’s own rows leave of the limit', async () => {
+    const suffix = `few-${crypto.randomUUID()}`
+    const own = row('818000006', 'submit_mva')
+    await appendSandboxAudit(app.deps.sql, `sandbox:${suffix}`, own)
+    const history = expectedHistory(company('818000006'))
+    expect(history.length).toBeGreaterThan(1)
+    const d = await data('818000006', `audit?limit=${history.length}`, synthetic(suffix))
+    expect(d.data[0].id).toBe(own.id)
+    expect(shape(d.data.slice(1))).toEqual(history.slice(0, history.length - 1))
   })
 
   test('a limit outside 1 to 200 is 400 VALIDATION_FAILED', async () => {
     for (const limit of [0, 201]) expectSandboxError(await get('818000006', `audit?limit=${limit}`), 400, 'VALIDATION_FAILED')
-  })
-
-  const row = (org: string, action: string) => ({
-    id: crypto.randomUUID(),
-    org_number: org,
-    occurred_at: new Date(PINNED_NOW),
-    action,
-    initiated_by: 'sandbox_caller',
-    details: { action_id: 'act_test', amount: 12, late: false, note: null },
   })
 
   test('rows written in a synthetic bearer’s namespace are shown to that bearer only, before the history', async () => {

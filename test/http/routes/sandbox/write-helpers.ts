@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { expect } from 'bun:test'
 import type { TestApp } from '../../../helpers.ts'
+import { freshIp } from '../../../access-helpers.ts'
 
 export const SANDBOX = '/api/v1/sandbox'
 export const PUBLIC = '/api/v1/sandbox/public'
@@ -42,21 +43,29 @@ export function aMelding(over: Partial<ActionBody> = {}): ActionBody {
   return { org_number: HEALTHY_ORG, action_type: 'a_melding', period: '2026-01', payload: { employee_count: 12, gross_salary_nok: 640_000 }, ...over }
 }
 
+/**
+ * Every sandbox POST counts against a per-address write budget (60 a minute), and the run's clock
+ * is pinned: each write here comes from an address of its own unless the caller names one.
+ */
+function writer(h: HeaderMap): HeaderMap {
+  return 'x-forwarded-for' in h ? h : { ...freshIp(), ...h }
+}
+
 export function plan(app: TestApp, body: unknown, h: HeaderMap = {}, base = SANDBOX, query = ''): Promise<Response> {
-  return app.send('POST', `${base}/actions/plan${query}`, body, h)
+  return app.send('POST', `${base}/actions/plan${query}`, body, writer(h))
 }
 
 export function mintRequest(app: TestApp, org: string, actionId: string, h: HeaderMap = {}, base = SANDBOX, query = ''): Promise<Response> {
-  return app.send('POST', `${base}/auth/approval-token${query}`, { org_number: org, action_id: actionId }, h)
+  return app.send('POST', `${base}/auth/approval-token${query}`, { org_number: org, action_id: actionId }, writer(h))
 }
 
 export function dryRun(app: TestApp, body: unknown, h: HeaderMap = {}, base = SANDBOX, query = ''): Promise<Response> {
-  return app.send('POST', `${base}/actions/execute?dry_run=true${query}`, body, h)
+  return app.send('POST', `${base}/actions/execute?dry_run=true${query}`, body, writer(h))
 }
 
 /** A live execute; `key`/`token` null leave the header out. */
 export function live(app: TestApp, body: unknown, o: { h?: HeaderMap; key?: string | null; token?: string | null; base?: string; query?: string } = {}): Promise<Response> {
-  const headers: HeaderMap = { ...o.h }
+  const headers: HeaderMap = writer({ ...o.h })
   const key = o.key === undefined ? crypto.randomUUID() : o.key
   if (key !== null) headers['idempotency-key'] = key
   if (o.token !== undefined && o.token !== null) headers['x-approval-token'] = o.token

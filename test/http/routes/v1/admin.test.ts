@@ -41,8 +41,9 @@ describe('the admin bearer', () => {
     expect((await res.json()).error_code).toBe('AUTH_MISSING')
   })
 
+  // Refused credentials count against a budget per address (20 a minute): each refusal here comes from its own.
   test.each(cases)('%s with a wrong token answers 401 AUTH_INVALID_KEY', async (_name, method, path) => {
-    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, bearer(`${ADMIN_TOKEN}x`))
+    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { ...bearer(`${ADMIN_TOKEN}x`), ...freshIp() })
     expect(res.status).toBe(401)
     expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
   })
@@ -50,13 +51,13 @@ describe('the admin bearer', () => {
   test.each(cases)('%s with a consumer API key answers 401 AUTH_INVALID_KEY', async (_name, method, path) => {
     const c = await createConsumer(app, 'enterprise')
     const { key } = await createKey(app, c.id, ['read:*', 'admin:keys'])
-    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, bearer(key))
+    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { ...bearer(key), ...freshIp() })
     expect(res.status).toBe(401)
     expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
   })
 
   test('a non-Bearer Authorization header answers 401 AUTH_INVALID_KEY', async () => {
-    const res = await app.send('GET', '/api/v1/admin/outbox', undefined, { authorization: `Basic ${ADMIN_TOKEN}` })
+    const res = await app.send('GET', '/api/v1/admin/outbox', undefined, { authorization: `Basic ${ADMIN_TOKEN}`, ...freshIp() })
     expect(res.status).toBe(401)
     expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
   })
@@ -66,7 +67,7 @@ describe('the admin bearer', () => {
     try {
       for (const [name, method, path] of cases) {
         for (const auth of [admin, bearer(''), { authorization: 'Bearer ' }]) {
-          const res = await locked.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, auth)
+          const res = await locked.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { ...auth, ...freshIp() })
           expect({ name, status: res.status, code: (await res.json()).error_code }).toEqual({ name, status: 401, code: 'AUTH_INVALID_KEY' })
         }
       }

@@ -4,7 +4,8 @@
  * stale within the limit; a 410 purges every copy; nothing is charged for a failed call.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { byScenario } from '../../../../fixtures/data/companies.ts'
+import { byScenario, companyByOrg } from '../../../../fixtures/data/companies.ts'
+import { hasValidCheckDigit } from '../../../../src/lib/org-number.ts'
 import { fixedClock } from '../../../../src/lib/clock.ts'
 import { readBalance } from '../../../../src/store/credits.ts'
 import { loadMigrations, migrate } from '../../../../src/store/migrate.ts'
@@ -186,6 +187,31 @@ describe('public company status', () => {
     expect(Object.keys(r.body.data.rows[0]).sort()).toEqual(['annual_accounts', 'entity_type', 'error', 'found', 'konkurs', 'mva_registered', 'name', 'org_number', 'registry_status', 'under_avvikling', 'under_tvangsavvikling'])
   })
 
+  test('100 unknown organisation numbers add nothing to the append-only snapshot archive; the answers are cached', async () => {
+    const unknown = new Set<string>()
+    while (unknown.size < 100) {
+      const n = String(700_000_000 + Math.floor(Math.random() * 99_999_999))
+      if (hasValidCheckDigit(n) && !companyByOrg(n)) unknown.add(n)
+    }
+    const list = [...unknown]
+    const archived = async () => (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from source_snapshots where org_number = any(${list})`)[0]!.n
+    const asked = async () => (await upstreamRequests(app)).filter((r) => list.some((org) => r.path.endsWith(`/enheter/${org}`))).length
+    const r = await status(list.join(','))
+    expect(r.status).toBe(200)
+    expect(r.body.data.rows.every((x: { registry_status: string }) => x.registry_status === 'not_found')).toBe(true)
+    expect(r.body._meta).not.toHaveProperty('source_snapshot_id')
+    expect(await archived()).toBe(0)
+    const cached = await app.deps.sql<{ snapshot_id: string | null }[]>`select snapshot_id from upstream_cache where org_number = any(${list})`
+    expect(cached).toHaveLength(100)
+    expect(cached.every((c) => c.snapshot_id === null)).toBe(true)
+    // asked again within the not-found fresh time: answered from the cache, the register not asked
+    const before = await asked()
+    expect(before).toBeGreaterThanOrEqual(100)
+    expect((await status(list.join(','))).body.data.rows.every((x: { registry_status: string }) => x.registry_status === 'not_found')).toBe(true)
+    expect(await asked()).toBe(before)
+    expect(await archived()).toBe(0)
+  })
+
   test('duplicates are answered once', async () => {
     const r = await status('984661185,984661185')
     expect(r.body.data.count).toBe(1)
@@ -279,9 +305,10 @@ describe('cache, stale serving and removal (own database: these tests move the c
       expect(left.map((x) => x.http_status)).toEqual([410])
       const bodies = await db.sql`select b.body from source_snapshot_bodies b join source_snapshots s on s.id = b.snapshot_id where s.org_number = ${target} and s.http_status <> 410`
       expect(bodies.length).toBe(0)
-      // the archive keeps the hashes
+      // the archive keeps the hashes of the earlier answers (the 410 itself is cached, not archived)
       const hashes = await db.sql`select content_sha256 from source_snapshots where org_number = ${target}`
-      expect(hashes.length).toBeGreaterThan(cachedBefore.length)
+      expect(hashes.length).toBeGreaterThanOrEqual(cachedBefore.length)
+      expect(await db.sql`select 1 from source_snapshots where org_number = ${target} and http_status = 410`).toHaveLength(0)
     } finally {
       await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
     }
