@@ -166,7 +166,20 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         const state = stateOf(ctx.request)
         const now = deps.clock.now()
         const invoke = (): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
-          handler({ params: ctx.params, query: ctx.query, body: ctx.body, headers: inputHeaders(ctx.request.headers), signal: ctx.request.signal, deps, state, now, principal: state.principal })
+          handler({
+            params: ctx.params,
+            query: ctx.query,
+            body: ctx.body,
+            headers: inputHeaders(ctx.request.headers),
+            // Bun makes a request's AbortSignal on first access: only a handler that waits asks.
+            get signal() {
+              return ctx.request.signal
+            },
+            deps,
+            state,
+            now,
+            principal: state.principal,
+          })
         const finish = (o: HandlerOutput | Response) => {
           if (o instanceof Response) return o
           state.correlationStamped = true

@@ -8,11 +8,12 @@
  */
 import { isIP } from 'node:net'
 
-export function clientAddress(forwardedFor: string | null, socketAddress: string | null, trustedHops: number): string {
-  const socket = socketAddress ?? 'unknown'
-  if (trustedHops === 0 || forwardedFor === null) return socket
+export function clientAddress(forwardedFor: string | null, socketAddress: () => string | null, trustedHops: number): string {
+  // The socket's address is asked for only when it is the answer (Bun allocates it per call).
+  const socket = () => socketAddress() ?? 'unknown'
+  if (trustedHops === 0 || forwardedFor === null) return socket()
   const entries = forwardedFor.split(',')
-  if (entries.length < trustedHops) return socket
+  if (entries.length < trustedHops) return socket()
   const candidate = entries[entries.length - trustedHops]!.trim()
-  return isIP(candidate) ? candidate : socket
+  return isIP(candidate) ? candidate : socket()
 }

@@ -70,7 +70,7 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
   const guard = new PublicSandboxGuard(deps.config.publicSandbox)
   return async function fetch(request: Request, server?: Server): Promise<Response> {
     const state = beginRequest(request)
-    state.ip = clientAddress(deps.config.trustedProxyHops > 0 ? request.headers.get('x-forwarded-for') : null, server?.requestIP(request)?.address ?? null, deps.config.trustedProxyHops)
+    state.ip = clientAddress(deps.config.trustedProxyHops > 0 ? request.headers.get('x-forwarded-for') : null, () => server?.requestIP(request)?.address ?? null, deps.config.trustedProxyHops)
     // A substring test first: most requests are not for the sandbox and need no URL parse.
     const path = request.url.includes('/api/v1/sandbox') ? new URL(request.url).pathname : ''
     const sandbox = isSandboxPath(path)

@@ -97,8 +97,25 @@ export interface InputHeaders {
 
 export const NO_HEADERS: InputHeaders = { idempotencyKey: null, approvalToken: null, simulate: null, ifNoneMatch: null }
 
+/** Read on access: most handlers read none of them, and a hot route should not pay for four lookups. */
+class HeadersOf implements InputHeaders {
+  constructor(private readonly h: Headers) {}
+  get idempotencyKey() {
+    return this.h.get('idempotency-key')
+  }
+  get approvalToken() {
+    return this.h.get('x-approval-token')
+  }
+  get simulate() {
+    return this.h.get('x-service-simulate')
+  }
+  get ifNoneMatch() {
+    return this.h.get('if-none-match')
+  }
+}
+
 export function inputHeaders(h: Headers): InputHeaders {
-  return { idempotencyKey: h.get('idempotency-key'), approvalToken: h.get('x-approval-token'), simulate: h.get('x-service-simulate'), ifNoneMatch: h.get('if-none-match') }
+  return new HeadersOf(h)
 }
 
 export interface HandlerContext<R extends RequestSchemas = RequestSchemas> {
