@@ -8,7 +8,7 @@ import { SandboxOrg } from '../schemas/sandbox.ts'
 import { AppError } from '../errors/app-error.ts'
 import { sandboxAnswer, type SandboxAnswer } from '../domain/sandbox/answers.ts'
 import { SANDBOX_TODAY, type SandboxState } from '../pipeline/sandbox.ts'
-import { sandboxOrg } from '../handlers/sandbox/prelude.ts'
+import { sandboxOrg } from '../domain/sandbox/orgs.ts'
 import { ANSWER_BY_OPERATION } from '../handlers/sandbox/company.ts'
 import type { Tool } from './tools.ts'
 
@@ -25,9 +25,9 @@ export function hasSandboxMirror(tool: Tool): boolean {
   return tool.operation.sandboxMirror !== null && tool.operation.sandboxMirror in MIRRORS
 }
 
-export async function runSandboxTool(tool: Tool, args: { org_number: string }, namespace: string, state: SandboxState): Promise<{ result: unknown; justification: string }> {
+export async function runSandboxTool(tool: Tool, args: { org_number: string }, state: SandboxState): Promise<{ result: unknown; justification: string }> {
   if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
-  const company = sandboxOrg({ state, namespace, date: SANDBOX_TODAY }, args.org_number)
+  const company = sandboxOrg(args.org_number, state)
   return {
     result: await sandboxAnswer(MIRRORS[tool.operation.sandboxMirror!]!, company, SANDBOX_TODAY),
     justification: `Sandbox: synthetic data for ${company.org_number}, computed by the production rulebook and checks; nothing is real.`,

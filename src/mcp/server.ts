@@ -116,7 +116,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
           if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
           refuseOversized(SandboxToolInput, args)
           if (!Value.Check(SandboxToolInput, args)) throw new AppError('VALIDATION_FAILED', { details: issuesFromValidation({ all: [...Value.Errors(SandboxToolInput, args)], type: 'arguments' }) })
-          const { result, justification } = await runSandboxTool(tool, args as { org_number: string }, principal.namespace, sandbox!)
+          const { result, justification } = await runSandboxTool(tool, args as { org_number: string }, sandbox!)
           const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.sandboxMirror, correlation_id: state.correlationId }, now, false, {}, sandbox)
           return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
         }

@@ -4,7 +4,8 @@ import { sandboxAudit } from '../../domain/sandbox/audit.ts'
 import * as S from '../../schemas/sandbox.ts'
 import type { Handler } from '../../pipeline/context.ts'
 import { sandboxResponse } from '../../pipeline/sandbox.ts'
-import { prelude, sandboxOrg } from './prelude.ts'
+import { prelude } from './prelude.ts'
+import { sandboxOrg } from '../../domain/sandbox/orgs.ts'
 
 type OrgRoute = { params: typeof S.SandboxOrgParams }
 
@@ -12,7 +13,7 @@ type OrgRoute = { params: typeof S.SandboxOrgParams }
 function answer(kind: SandboxAnswer) {
   return (async (ctx) => {
     const p = await prelude(ctx)
-    const c = sandboxOrg(p, ctx.params.org)
+    const c = sandboxOrg(ctx.params.org, p.state)
     return sandboxResponse(ctx.deps.clock.now(), p.state, await sandboxAnswer(kind, c, p.date))
   }) satisfies Handler<OrgRoute>
 }
@@ -35,7 +36,7 @@ export const sandboxCompanyHandlers = {
 
   getSandboxAudit: (async (ctx) => {
     const p = await prelude(ctx)
-    const c = sandboxOrg(p, ctx.params.org)
+    const c = sandboxOrg(ctx.params.org, p.state)
     const entries = await sandboxAudit(ctx.deps.sql, p.namespace, c, ctx.query.limit ?? S.SANDBOX_AUDIT_LIMIT.default)
     // The sandbox audit never paginates: the limit is echoed as 50 whatever was asked (spec).
     return sandboxResponse(ctx.deps.clock.now(), p.state, { data: entries, pagination: { limit: 50, has_more: false } })

@@ -3,10 +3,8 @@
  * synthetic bearer, the knob values, the injected latency, the injected failures, the public-mirror
  * and reserved organisations, and finally the company itself.
  */
-import { AppError, validationError } from '../../errors/app-error.ts'
-import type { ErrorCode } from '../../errors/catalogue/index.ts'
+import { AppError } from '../../errors/app-error.ts'
 import type { LocalDate } from '../../lib/local-date.ts'
-import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, sandboxCompany, type SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
 import type { HandlerContext } from '../../pipeline/context.ts'
 import { checkDateKnob, sandboxCaller, SANDBOX_TODAY, serviceSimulation, simulatedError, type SandboxState } from '../../pipeline/sandbox.ts'
 
@@ -69,24 +67,3 @@ export async function prelude(ctx: HandlerContext): Promise<Prelude> {
   return { state, namespace: caller.namespace, date: asOf ?? mockDate ?? SANDBOX_TODAY }
 }
 
-/**
- * The organisation a route is about: the public mirror serves only its own org, reserved error
- * orgs answer their error, and an unknown org is 404 on reads but 400 on write-side routes.
- */
-export function sandboxOrg(p: Prelude, org: string): SandboxCompany {
-  // The public mirror serves one organisation, full stop: the reserved error orgs are "other
-  // nine-digit orgs" there too (spec: public mirror). Its callers rehearse failures with the knobs.
-  if (p.state.public && org !== PUBLIC_SANDBOX_ORG) throw new AppError('PUBLIC_SANDBOX_ORG_NOT_PERMITTED', { extra: { permitted_org_number: PUBLIC_SANDBOX_ORG } })
-  const reserved = (RESERVED_ERROR_ORGS as Record<string, ErrorCode>)[org]
-  if (reserved) {
-    p.state.simulated = true
-    throw new AppError(reserved, {
-      ...(reserved === 'VALIDATION_FAILED' ? { details: [{ field: 'org_number', message: `${org} is reserved to answer VALIDATION_FAILED` }] } : {}),
-      extra: { reserved_org_number: org },
-    })
-  }
-  const c = sandboxCompany(org)
-  if (c) return c
-  if (p.state.writeSide) throw validationError([{ field: 'org_number', message: 'is not a sandbox organisation; GET /api/v1/sandbox/fixtures lists them' }])
-  throw new AppError('COMPANY_NOT_FOUND', { context: { org_number: org }, extra: { fixtures_url: '/api/v1/sandbox/fixtures' } })
-}
