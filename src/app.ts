@@ -4,7 +4,7 @@
  */
 import { Elysia } from 'elysia'
 import { allOperations, type Operation, type OperationId, type OperationRequest } from './operations/index.ts'
-import { inputHeaders, type AppDeps, type Handler, type HandlerContext, type HandlerOutput, type RequestState } from './pipeline/context.ts'
+import { inputHeaders, type AppDeps, type Handler, type HandlerContext, type HandlerOutput, type RequestState, type ToolBinding } from './pipeline/context.ts'
 import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
@@ -32,7 +32,8 @@ import { discoveryHandlers, docsAsset } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
 import { handleMcp, mcpManifest } from './mcp/server.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
-import { coreHandlers } from './handlers/index.ts'
+import { coreHandlers, toolBindings } from './handlers/index.ts'
+import { buildTools, TOOLS } from './mcp/tools.ts'
 import { UpstreamReads } from './domain/sources.ts'
 import { READ_POLICY, UpstreamClient } from './upstream/http.ts'
 import { LiveBusinessRegister } from './upstream/business-register/live.ts'
@@ -108,6 +109,8 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
 export interface Extension {
   operations: Operation[]
   handlers: Record<string, Handler<any>>
+  /** MCP bindings of extension operations that name a tool */
+  tools?: Record<string, ToolBinding>
 }
 
 type Input = 'params' | 'query' | 'body'
@@ -151,10 +154,11 @@ export function createApp(deps: AppDeps, extension?: Extension) {
   })
   const all = extension ? [...allOperations, ...extension.operations] : allOperations
   const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
+  const tools = extension ? buildTools(all, table, { ...toolBindings, ...extension.tools }) : TOOLS
   for (const op of all) {
     if (op.bodyType === 'raw') {
       // The MCP transport is a surface of its own: it reads the request itself (src/mcp).
-      app.route(op.method, op.path, (ctx: { request: Request }) => handleMcp(ctx.request, deps, stateOf(ctx.request)), { parse: 'none', transform: (ctx: { request: Request; query: Record<string, unknown> }) => void prepare(op, ctx, deps.config.baseUrl) } as never)
+      app.route(op.method, op.path, (ctx: { request: Request }) => handleMcp(ctx.request, deps, stateOf(ctx.request), tools), { parse: 'none', transform: (ctx: { request: Request; query: Record<string, unknown> }) => void prepare(op, ctx, deps.config.baseUrl) } as never)
       continue
     }
     const handler = table[op.id]!

@@ -15,7 +15,7 @@ import { principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, tierLimits } from '../domain/access/limits.ts'
 import { scopeGranted, type KeyPrincipal, type Principal } from '../domain/access/types.ts'
-import { AppError, validationError } from '../errors/app-error.ts'
+import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
 import { docsUrl } from '../errors/registry.ts'
@@ -27,7 +27,11 @@ import type { MetaInput } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { jsonSchema } from '../schemas/json-schema.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
-import { TOOLS, type Tool } from './tools.ts'
+import { IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
+import { idempotent, type AnswerCodec } from '../pipeline/idempotency.ts'
+import { canonicalJson } from '../lib/canonical-json.ts'
+import { sha256Hex } from '../lib/hash.ts'
+import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
 import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, type SandboxState } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
@@ -38,6 +42,24 @@ function refuseOversized(schema: TSchema, args: unknown): void {
   if (issues.length > 0) throw validationError(issues)
 }
 
+/** A tool call's answer as the idempotency step stores it: what it returned, or the final failure. */
+type ToolAnswer = { output: ToolOutput; replayed?: boolean } | { error: AppError }
+
+/** Tool answers are stored as their JSON and replayed as they were; a final failure replays as the same error. */
+const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
+  store: async (a) =>
+    'error' in a
+      ? { status: a.error.status, body: JSON.stringify({ error_code: a.error.code, details: a.error.options.details ?? null, extra: a.error.options.extra ?? null }) }
+      : { status: 200, body: JSON.stringify(a.output) },
+  replay: (s) => {
+    const stored = JSON.parse(s.body) as ToolOutput | { error_code: ErrorCode; details: FieldIssue[] | null; extra: Record<string, unknown> | null }
+    if ('error_code' in stored) return { error: new AppError(stored.error_code, { ...(stored.details ? { details: stored.details } : {}), ...(stored.extra ? { extra: stored.extra } : {}) }) }
+    return { output: stored, replayed: true }
+  },
+  failed: () => false,
+  finalFailure: (e) => ({ error: e }),
+}
+
 /** The tool manifest's version; `initialize` reports it as the server version. */
 export const MCP_SCHEMA_VERSION = '2026.10.0'
 export const KEYLESS_CALLS_PER_HOUR = 100
@@ -45,12 +67,12 @@ export const KEYLESS_CALLS_PER_HOUR = 100
 /** Calls an hour per client address under the synthetic sandbox bearer (rehearsals are chatty). */
 export const SANDBOX_CALLS_PER_HOUR = 1000
 
-function visibleTools(principal: Principal): Tool[] {
-  if (principal.kind === 'anonymous') return TOOLS.filter((t) => t.keyless)
+function visibleTools(principal: Principal, all: Tool[]): Tool[] {
+  if (principal.kind === 'anonymous') return all.filter((t) => t.keyless)
   // Every tool is listed: the unmirrored ones answer SANDBOX_TOOL_UNAVAILABLE, which tells an agent why.
-  if (principal.kind === 'sandbox') return TOOLS
+  if (principal.kind === 'sandbox') return all
   if (principal.kind !== 'key') return []
-  return TOOLS.filter((t) => t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope))
+  return all.filter((t) => t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope))
 }
 
 function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}, sandbox: SandboxState | null = null, hash?: string) {
@@ -90,9 +112,9 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
 }
 
-function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders): Server {
+function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[]): Server {
   const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} } })
-  const tools = visibleTools(principal)
+  const tools = visibleTools(principal, all)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({
       name: t.name,
@@ -139,8 +161,16 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
       const limitsOf = (p: KeyPrincipal) => tierLimits(`key:${p.keyId}`, p.tier)
-      const { result, justification, meta, hash } = tool.operation.costOre > 0 ? await metered(tool.operation, state, deps, limitsOf, run, () => false) : await run()
-      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta, null, hash)
+      const charged = () => (tool.operation.costOre > 0 ? metered(tool.operation, state, deps, limitsOf, run, () => false) : run())
+      // An operation that declares idempotency takes the same step as on REST, keyed by the call's argument.
+      const { [IDEMPOTENCY_ARGUMENT]: key, ...rest } = args as Record<string, unknown>
+      const answer = tool.operation.idempotency
+        ? await idempotent(tool.operation, { key: typeof key === 'string' ? key : null, dryRun: false, fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }, state, deps, TOOL_ANSWERS, async () => ({ output: await charged() }))
+        : { output: await charged() }
+      if ('error' in answer) throw answer.error
+      const { result, justification, meta, hash } = answer.output
+      const replayed = answer.replayed === true ? { idempotent_replayed: true } : {}
+      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, null, hash)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
@@ -237,11 +267,11 @@ function softLimitMessages(messages: RpcMessage[], state: RequestState, deps: Ap
 }
 
 /** With OAuth on, an anonymous `tools/call` of a keyed tool is told to authenticate (401), not "unknown tool". */
-function callsKeyedTool(messages: RpcMessage[]): boolean {
-  return messages.some((m) => m?.method === 'tools/call' && TOOLS.some((t) => t.name === m.params?.name && !t.keyless))
+function callsKeyedTool(messages: RpcMessage[], tools: Tool[]): boolean {
+  return messages.some((m) => m?.method === 'tools/call' && tools.some((t) => t.name === m.params?.name && !t.keyless))
 }
 
-export async function handleMcp(request: Request, deps: AppDeps, state: RequestState): Promise<Response> {
+export async function handleMcp(request: Request, deps: AppDeps, state: RequestState, tools: Tool[] = TOOLS): Promise<Response> {
   const body = await bodyOf(request)
   const messages = body.messages
   refuseLargeBatch(messages)
@@ -261,12 +291,12 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
       throw e
     }
     state.consumerId = principal.consumerId
-  } else if (deps.config.oauth && callsKeyedTool(messages)) {
+  } else if (deps.config.oauth && callsKeyedTool(messages, tools)) {
     throw refused(new AppError('AUTH_MISSING'), deps)
   }
   state.principal = principal
   if (principal.kind === 'anonymous' || principal.kind === 'sandbox') softLimitMessages(messages, state, deps)
-  const server = buildServer(principal, deps, state, inputHeaders(request.headers))
+  const server = buildServer(principal, deps, state, inputHeaders(request.headers), tools)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
   try {

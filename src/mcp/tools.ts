@@ -7,7 +7,7 @@
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { Principal } from '../domain/access/types.ts'
-import { coreHandlers, toolBindings, type CoreOperationId } from '../handlers/index.ts'
+import { coreHandlers, toolBindings } from '../handlers/index.ts'
 import { allOperations, type Operation } from '../operations/index.ts'
 import type { AppDeps, Handler, HandlerInput, HandlerOutput, InputHeaders, RequestState, ToolBinding } from '../pipeline/context.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
@@ -22,7 +22,7 @@ export interface ToolContext {
   state: RequestState
 }
 
-interface ToolOutput {
+export interface ToolOutput {
   result: unknown
   justification: string
   /** provenance for `_meta` (served_from, data_freshness, source_snapshot_id …) */
@@ -49,7 +49,19 @@ const props = (s: TSchema | undefined) => ((s as TObject | undefined)?.propertie
 /** The REST inputs as one flat object of arguments: path parameters (renamed), query, body. */
 export function flatInput(op: Operation): TSchema {
   const params = Object.fromEntries(Object.entries(props(op.request.params)).map(([k, v]) => [ARGUMENT_OF_PARAM[k] ?? k, v]))
-  return Type.Object({ ...params, ...props(op.request.query), ...props(op.request.body) }, { additionalProperties: false })
+  return Type.Object({ ...params, ...props(op.request.query), ...props(op.request.body), ...idempotencyArgument(op) }, { additionalProperties: false })
+}
+
+/**
+ * A tool call carries its Idempotency-Key as an argument: one HTTP request may carry several calls,
+ * so the header cannot be the call's. Declared by the operation, as on REST.
+ */
+export const IDEMPOTENCY_ARGUMENT = 'idempotency_key'
+
+function idempotencyArgument(op: Operation): Record<string, TSchema> {
+  if (!op.idempotency) return {}
+  const key = Type.String({ minLength: 36, maxLength: 36, description: 'a UUID; a retry with the same key and the same arguments replays the first answer without running it again' })
+  return { [IDEMPOTENCY_ARGUMENT]: op.idempotency === 'required' ? key : Type.Optional(key) }
 }
 
 /** The handler's inputs from flat arguments: each argument goes back where its REST twin takes it. */
@@ -62,10 +74,10 @@ function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
   }
 }
 
-function toolOf(op: Operation & { mcpTool: string }): Tool {
-  const binding = (toolBindings as Record<string, ToolBinding>)[op.id]
+function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Handler<any>>, bindings: Record<string, ToolBinding>): Tool {
+  const binding = bindings[op.id]
   if (!binding) throw new Error(`operation ${op.id} names the MCP tool ${op.mcpTool} but its handler's area exports no binding for it`)
-  const handler = coreHandlers[op.id as CoreOperationId] as Handler<any> | undefined
+  const handler = handlers[op.id]
   if (!handler) throw new Error(`operation ${op.id} names an MCP tool but has no surface-neutral handler`)
   return {
     name: op.mcpTool,
@@ -81,4 +93,9 @@ function toolOf(op: Operation & { mcpTool: string }): Tool {
   }
 }
 
-export const TOOLS: Tool[] = allOperations.filter((op): op is Operation & { mcpTool: string } => op.mcpTool !== null).map(toolOf)
+/** The tools of a registry: one per operation that names one, with its handler and binding. */
+export function buildTools(operations: readonly Operation[], handlers: Record<string, Handler<any>>, bindings: Record<string, ToolBinding>): Tool[] {
+  return operations.filter((op): op is Operation & { mcpTool: string } => op.mcpTool !== null).map((op) => toolOf(op, handlers, bindings))
+}
+
+export const TOOLS: Tool[] = buildTools(allOperations, coreHandlers, toolBindings)
