@@ -81,19 +81,20 @@ export function tickOf(job: ScheduledJob, at: Date): Date {
   return new Date(Math.floor(at.getTime() / period) * period)
 }
 
+/** croner's pattern for "every `n` units", where `n` must divide 60. */
+function every(n: number, unit: 'minutes' | 'seconds', what: string): string {
+  if (!Number.isInteger(n) || n < 1 || 60 % n !== 0) throw new Error(`${what} must divide 60, not ${n}`)
+  const field = n === 1 ? '*' : `*/${n}`
+  return unit === 'minutes' ? `${field} * * * *` : `${field} * * * * *`
+}
+
 export function cronPattern(job: ScheduledJob): string {
-  if (!Number.isInteger(job.everyMinutes) || job.everyMinutes < 1 || 60 % job.everyMinutes !== 0) {
-    throw new Error(`everyMinutes must divide 60, not ${job.everyMinutes}`)
-  }
-  return job.everyMinutes === 1 ? '* * * * *' : `*/${job.everyMinutes} * * * *`
+  return every(job.everyMinutes, 'minutes', 'everyMinutes')
 }
 
 /** croner's six-field pattern, seconds first. */
 export function queueCronPattern(job: QueueJob): string {
-  if (!Number.isInteger(job.everySeconds) || job.everySeconds < 1 || 60 % job.everySeconds !== 0) {
-    throw new Error(`everySeconds must divide 60, not ${job.everySeconds}`)
-  }
-  return `*/${job.everySeconds} * * * * *`
+  return every(job.everySeconds, 'seconds', 'everySeconds')
 }
 
 export type TickOutcome = { tick: Date } & ({ ran: false } | { ran: true; result: unknown })

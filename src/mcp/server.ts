@@ -8,9 +8,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
-import type { TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
-import { oversizedFields } from '../schemas/bounds.ts'
 import { principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, tierLimits } from '../domain/access/limits.ts'
@@ -20,7 +17,7 @@ import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
 import { docsUrl } from '../errors/registry.ts'
 import { buildMeta, responseHash } from '../pipeline/envelope.ts'
-import { checksumError, issuesFromValidation } from '../pipeline/validation.ts'
+import { checkArguments } from '../pipeline/validation.ts'
 import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
@@ -35,12 +32,6 @@ import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
 import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, type SandboxState } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
-
-/** Arguments too deep or longer than their schema allows are refused before any pattern runs (schemas/bounds.ts). */
-function refuseOversized(schema: TSchema, args: unknown): void {
-  const issues = oversizedFields(schema, args, 'arguments')
-  if (issues.length > 0) throw validationError(issues)
-}
 
 /** A tool call's answer as the idempotency step stores it: what it returned, or the final failure. */
 type ToolAnswer = { output: ToolOutput; replayed?: boolean } | { error: AppError }
@@ -136,8 +127,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
         await enforceLimits(deps.sql, tool.keyless ? [sandboxBudget, keylessBudget] : [sandboxBudget], now)
         if (!tool.keyless) {
           if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
-          refuseOversized(SandboxToolInput, args)
-          if (!Value.Check(SandboxToolInput, args)) throw new AppError('VALIDATION_FAILED', { details: issuesFromValidation({ all: [...Value.Errors(SandboxToolInput, args)], type: 'arguments' }) })
+          checkArguments(SandboxToolInput, args)
           const { result, justification } = await runSandboxTool(tool, args as { org_number: string }, sandbox!)
           const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.sandboxMirror, correlation_id: state.correlationId }, now, false, {}, sandbox)
           return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
@@ -152,11 +142,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       for (const l of tool.operation.limits) {
         if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
       }
-      refuseOversized(tool.input, args)
-      if (!Value.Check(tool.input, args)) {
-        const invalid = { all: [...Value.Errors(tool.input, args)], type: 'arguments' }
-        throw checksumError(invalid) ?? new AppError('VALIDATION_FAILED', { details: issuesFromValidation(invalid) })
-      }
+      checkArguments(tool.input, args)
       const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state })
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.

@@ -95,8 +95,6 @@ export interface InputHeaders {
   ifNoneMatch: string | null
 }
 
-export const NO_HEADERS: InputHeaders = { idempotencyKey: null, approvalToken: null, simulate: null, ifNoneMatch: null }
-
 /** Read on access: most handlers read none of them, and a hot route should not pay for four lookups. */
 class HeadersOf implements InputHeaders {
   constructor(private readonly h: Headers) {}

@@ -2,7 +2,10 @@
  * TypeBox's validation report in the spec's shape (`explanation.details`), the same for every
  * surface: a REST body, query or path, and MCP tool arguments.
  */
-import { AppError, type FieldIssue } from '../errors/app-error.ts'
+import type { TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
+import { oversizedFields } from '../schemas/bounds.ts'
 import { ORG_NUMBER_FORMAT } from '../schemas/formats.ts'
 
 interface TypeBoxIssue {
@@ -45,3 +48,15 @@ export function checksumError(error: unknown): AppError | null {
   return new AppError('ORG_NUMBER_INVALID_CHECKSUM', { context: { org_number: org }, extra: { org_number: org } })
 }
 
+
+/**
+ * Arguments a surface validates itself (MCP tool calls): too deep or over-long first, before any
+ * pattern runs (schemas/bounds.ts), then the schema, reported as REST reports it.
+ */
+export function checkArguments(schema: TSchema, args: unknown): void {
+  const oversized = oversizedFields(schema, args, 'arguments')
+  if (oversized.length > 0) throw validationError(oversized)
+  if (Value.Check(schema, args)) return
+  const invalid = { all: [...Value.Errors(schema, args)], type: 'arguments' }
+  throw checksumError(invalid) ?? new AppError('VALIDATION_FAILED', { details: issuesFromValidation(invalid) })
+}
