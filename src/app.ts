@@ -40,7 +40,8 @@ import { LiveBusinessRegister } from './upstream/business-register/live.ts'
 import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
 import { mockFilingPortal } from './upstream/filing-portal/mock.ts'
 import { NorgesBankClient } from './upstream/central-bank/live.ts'
-import { sandboxState } from './pipeline/sandbox.ts'
+import { sandboxMeta, sandboxState } from './pipeline/sandbox.ts'
+import { approvalStep } from './pipeline/approval.ts'
 
 /**
  * What the handler of an operation is given: its inputs typed by the schemas its registry entry
@@ -90,6 +91,7 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
   const correlationId = state.correlationId
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...state.extraHeaders, ...out.headers }
   if (op.format === 'json') return new Response(JSON.stringify(out.data), { status, headers })
+  if (op.format === 'sandbox') return new Response(JSON.stringify({ success: true, data: out.data, _meta: sandboxMeta(now, state.sandbox), ...out.top }), { status, headers })
   const hash = out.precomputed?.hash ?? responseHash(out.data)
   if (op.responseHeaders?.ETag) {
     // The tag validates `data`; `_meta.response_timestamp` is per response and not part of it.
@@ -183,6 +185,9 @@ export function createApp(deps: AppDeps, extension?: Extension) {
             state,
             now,
             principal: state.principal,
+            get approval() {
+              return approvalStep(op, ctx.request.headers.get('x-approval-token'), state, deps)
+            },
           })
         const finish = (o: HandlerOutput | Response) => {
           if (o instanceof Response) return o

@@ -11,7 +11,7 @@ import { billingHandlers, billingTools } from './billing.ts'
 import { companyHandlers, companyTools } from './company.ts'
 import { toolHandlers, toolTools } from './tools.ts'
 import { sandboxCompanyHandlers } from './sandbox/company.ts'
-import { sandboxActionHandlers } from './sandbox/actions.ts'
+import { sandboxActionHandlers, sandboxActionTools } from './sandbox/actions.ts'
 import { sandboxFixtureHandlers } from './sandbox/fixtures.ts'
 
 const sandboxHandlers = { ...sandboxFixtureHandlers, ...sandboxCompanyHandlers, ...sandboxActionHandlers }
@@ -36,4 +36,4 @@ export const coreHandlers = {
 export type CoreOperationId = keyof typeof coreHandlers
 
 /** How the operations that name an MCP tool are offered there (src/mcp/tools.ts), by operation id. */
-export const toolBindings = { ...rulebookTools, ...errorTools, ...billingTools, ...accountTools, ...toolTools, ...companyTools }
+export const toolBindings = { ...rulebookTools, ...errorTools, ...billingTools, ...accountTools, ...toolTools, ...companyTools, ...sandboxActionTools }

@@ -9,7 +9,7 @@ import { sha256Hex } from '../lib/hash.ts'
 import type { Operation } from '../operations/index.ts'
 import { limitsFor } from '../pipeline/admission.ts'
 import type { AppDeps, RequestState } from '../pipeline/context.ts'
-import { idempotent, type AnswerCodec } from '../pipeline/idempotency.ts'
+import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { metered } from '../pipeline/metering.ts'
 import { renderError } from './errors.ts'
 
@@ -38,7 +38,7 @@ export function execute(op: Operation, ctx: { request: Request; body: unknown; s
   url.searchParams.sort()
   const req = {
     key: request.headers.get('idempotency-key'),
-    dryRun: url.searchParams.get('dry_run') === 'true',
+    dryRun: isDryRun(url.searchParams.get('dry_run')),
     // The query is part of the request: `?dry_run=true` and a live call with one key are different requests.
     fingerprint: sha256Hex(`${op.id}\n${url.pathname}\n${url.searchParams.toString()}\n${canonicalJson(ctx.body ?? null)}`),
   }

@@ -114,6 +114,24 @@ function operationObject(op: Operation): Json {
   if (op.responseHeaders?.ETag) {
     params.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'an ETag from an earlier response' })
   }
+  if (op.idempotency) {
+    params.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: op.idempotency === 'required',
+      schema: { type: 'string', format: 'uuid' },
+      description: 'a UUID; a retry with the same key and the same request replays the first answer (`Idempotent-Replayed: true`) without running it again; the same key with another request is 422 `IDEMPOTENCY_KEY_MISMATCH`; kept 24 hours',
+    })
+  }
+  if (op.approval) {
+    params.push({
+      name: 'X-Approval-Token',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 128 },
+      description: 'live mode: the single-use approval token a person obtained for exactly this action and organisation; spent only when the preconditions pass (a dry run needs none)',
+    })
+  }
   return {
     operationId: op.id,
     summary: op.summary,

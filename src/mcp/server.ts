@@ -24,13 +24,13 @@ import type { MetaInput } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { jsonSchema } from '../schemas/json-schema.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
-import { IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
-import { idempotent, type AnswerCodec } from '../pipeline/idempotency.ts'
+import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
+import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
-import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, type SandboxState } from '../pipeline/sandbox.ts'
+import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, writeSideOutcome, type SandboxState } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 
 /** A tool call's answer as the idempotency step stores it: what it returned, or the final failure. */
@@ -58,19 +58,23 @@ export const KEYLESS_CALLS_PER_HOUR = 100
 /** Calls an hour per client address under the synthetic sandbox bearer (rehearsals are chatty). */
 export const SANDBOX_CALLS_PER_HOUR = 1000
 
+/** A tool of the sandbox itself (submit_vat_return): it rehearses, so only the sandbox bearer sees it. */
+export const isSandboxTool = (t: Tool) => t.operation.category === 'sandbox'
+
 function visibleTools(principal: Principal, all: Tool[]): Tool[] {
   if (principal.kind === 'anonymous') return all.filter((t) => t.keyless)
   // Every tool is listed: the unmirrored ones answer SANDBOX_TOOL_UNAVAILABLE, which tells an agent why.
   if (principal.kind === 'sandbox') return all
   if (principal.kind !== 'key') return []
-  return all.filter((t) => t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope))
+  return all.filter((t) => !isSandboxTool(t) && (t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope)))
 }
 
-function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}, sandbox: SandboxState | null = null, hash?: string) {
+function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}, sandbox: SandboxState | null = null, hash?: string, top: Record<string, unknown> = {}) {
   return {
     result,
     justification,
     metadata,
+    ...top,
     // Sandbox answers carry the sandbox `_meta` (no hash, no snapshot), as on the sandbox routes.
     // A memoised REST answer brings its hash: canonicalising a large result per call costs more than the rest of the call.
     _meta: sandbox ? sandboxMeta(now, sandbox) : buildMeta(meta, now, failed ? undefined : (hash ?? responseHash(result))),
@@ -99,6 +103,8 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
     true,
     {},
     sandbox,
+    undefined,
+    sandbox ? writeSideOutcome(sandbox) : {},
   )
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
 }
@@ -118,14 +124,16 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
     const now = deps.clock.now()
     const args = req.params.arguments ?? {}
-    const sandbox = principal.kind === 'sandbox' ? sandboxState('GET', SANDBOX_PREFIX) : null
+    // Each call has its own state: one call's spent approval token must not make another's failure final.
+    const call: RequestState = { ...state, failureIsFinal: false, sandbox: principal.kind === 'sandbox' ? sandboxState(isSandboxTool(tool) ? 'POST' : 'GET', SANDBOX_PREFIX) : null }
+    const sandbox = call.sandbox
     try {
       const keylessBudget = { bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour' as const, code: 'RATE_LIMIT_EXCEEDED' as const }
       if (principal.kind === 'sandbox') {
         // The sandbox bearer buys a larger budget for rehearsals, not for production's keyless tools.
         const sandboxBudget = { bucket: `ip:${state.ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour' as const, code: 'RATE_LIMIT_EXCEEDED' as const }
         await enforceLimits(deps.sql, tool.keyless ? [sandboxBudget, keylessBudget] : [sandboxBudget], now)
-        if (!tool.keyless) {
+        if (!tool.keyless && !isSandboxTool(tool)) {
           if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
           checkArguments(SandboxToolInput, args)
           const { result, justification } = await runSandboxTool(tool, args as { org_number: string }, sandbox!)
@@ -143,20 +151,21 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
         if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
       }
       checkArguments(tool.input, args)
-      const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state })
+      const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state: call })
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
       const limitsOf = (p: KeyPrincipal) => tierLimits(`key:${p.keyId}`, p.tier)
-      const charged = () => (tool.operation.costOre > 0 ? metered(tool.operation, state, deps, limitsOf, run, () => false) : run())
-      // An operation that declares idempotency takes the same step as on REST, keyed by the call's argument.
-      const { [IDEMPOTENCY_ARGUMENT]: key, ...rest } = args as Record<string, unknown>
-      const answer = tool.operation.idempotency
-        ? await idempotent(tool.operation, { key: typeof key === 'string' ? key : null, dryRun: false, fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }, state, deps, TOOL_ANSWERS, async () => ({ output: await charged() }))
-        : { output: await charged() }
+      const charged = () => (tool.operation.costOre > 0 ? metered(tool.operation, call, deps, limitsOf, run, () => false) : run())
+      // An operation that declares idempotency takes the same step as on REST, keyed by the call's
+      // argument; like a header on REST, the approval token is not part of what the key stands for.
+      const { [IDEMPOTENCY_ARGUMENT]: key, [APPROVAL_ARGUMENT]: _token, ...rest } = args as Record<string, unknown>
+      const request = { key: typeof key === 'string' ? key : null, dryRun: isDryRun(tool.toInput(args).query?.dry_run), fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }
+      const answer = tool.operation.idempotency ? await idempotent(tool.operation, request, call, deps, TOOL_ANSWERS, async () => ({ output: await charged() })) : { output: await charged() }
+      if (call.extraHeaders) state.extraHeaders = { ...state.extraHeaders, ...call.extraHeaders }
       if ('error' in answer) throw answer.error
-      const { result, justification, meta, hash } = answer.output
+      const { result, justification, meta, hash, top } = answer.output
       const replayed = answer.replayed === true ? { idempotent_replayed: true } : {}
-      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, null, hash)
+      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, sandbox, hash, top)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
@@ -183,7 +192,8 @@ export function mcpManifest(deps: AppDeps) {
       sandbox: {
         bearer: 'svc_sandbox_test_<suffix>',
         mirrored_tools: TOOLS.filter(hasSandboxMirror).map((t) => t.name),
-        unavailable_tools: TOOLS.filter((t) => !t.keyless && !hasSandboxMirror(t)).map((t) => t.name),
+        sandbox_only_tools: TOOLS.filter(isSandboxTool).map((t) => t.name),
+        unavailable_tools: TOOLS.filter((t) => !t.keyless && !hasSandboxMirror(t) && !isSandboxTool(t)).map((t) => t.name),
         unavailable_error_code: 'SANDBOX_TOOL_UNAVAILABLE',
         calls_per_hour_per_ip: SANDBOX_CALLS_PER_HOUR,
       },

@@ -11,6 +11,7 @@ import { coreHandlers, toolBindings } from '../handlers/index.ts'
 import { allOperations, type Operation } from '../operations/index.ts'
 import type { AppDeps, Handler, HandlerInput, HandlerOutput, InputHeaders, RequestState, ToolBinding } from '../pipeline/context.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
+import { approvalStep } from '../pipeline/approval.ts'
 
 export interface ToolContext {
   deps: AppDeps
@@ -24,6 +25,8 @@ export interface ToolContext {
 
 export interface ToolOutput {
   result: unknown
+  /** members beside `result` (a sandbox receipt's `_sandbox_marker`) */
+  top?: Record<string, unknown>
   justification: string
   /** provenance for `_meta` (served_from, data_freshness, source_snapshot_id …) */
   meta?: MetaInput
@@ -38,7 +41,9 @@ export interface Tool {
   /** callable with no Authorization header at all */
   keyless: boolean
   input: TSchema
-  run(args: any, ctx: ToolContext): Promise<ToolOutput>
+  /** the handler's inputs from the call's arguments (its write arguments included) */
+  toInput(args: Record<string, unknown>): HandlerInput
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>
 }
 
 /** A tool argument named otherwise than the REST path parameter it fills. */
@@ -49,19 +54,34 @@ const props = (s: TSchema | undefined) => ((s as TObject | undefined)?.propertie
 /** The REST inputs as one flat object of arguments: path parameters (renamed), query, body. */
 export function flatInput(op: Operation): TSchema {
   const params = Object.fromEntries(Object.entries(props(op.request.params)).map(([k, v]) => [ARGUMENT_OF_PARAM[k] ?? k, v]))
-  return Type.Object({ ...params, ...props(op.request.query), ...props(op.request.body), ...idempotencyArgument(op) }, { additionalProperties: false })
+  return Type.Object({ ...params, ...props(op.request.query), ...props(op.request.body) }, { additionalProperties: false })
 }
 
 /**
- * A tool call carries its Idempotency-Key as an argument: one HTTP request may carry several calls,
- * so the header cannot be the call's. Declared by the operation, as on REST.
+ * A tool call carries its Idempotency-Key and its approval token as arguments: one HTTP request
+ * may carry several calls, so a header cannot be the call's. Declared by the operation, as on REST.
  */
 export const IDEMPOTENCY_ARGUMENT = 'idempotency_key'
+export const APPROVAL_ARGUMENT = 'approval_token'
 
-function idempotencyArgument(op: Operation): Record<string, TSchema> {
-  if (!op.idempotency) return {}
-  const key = Type.String({ minLength: 36, maxLength: 36, description: 'a UUID; a retry with the same key and the same arguments replays the first answer without running it again' })
-  return { [IDEMPOTENCY_ARGUMENT]: op.idempotency === 'required' ? key : Type.Optional(key) }
+function writeArguments(op: Operation): Record<string, TSchema> {
+  const out: Record<string, TSchema> = {}
+  if (op.idempotency) {
+    const key = Type.String({ minLength: 36, maxLength: 36, description: 'a UUID; a retry with the same key and the same arguments replays the first answer without running it again' })
+    out[IDEMPOTENCY_ARGUMENT] = op.idempotency === 'required' ? key : Type.Optional(key)
+  }
+  if (op.approval) {
+    out[APPROVAL_ARGUMENT] = Type.Optional(Type.String({ maxLength: 128, description: 'the single-use approval token a person obtained for exactly this action (X-Approval-Token on REST); spent only when the checks pass' }))
+  }
+  return out
+}
+
+/** The tool's input: its own shape or the REST inputs flattened, with the write arguments its operation declares. */
+function toolInput(op: Operation, own: TSchema | undefined): TSchema {
+  const base = own ?? flatInput(op)
+  const extra = writeArguments(op)
+  if (Object.keys(extra).length === 0) return base
+  return Type.Object({ ...props(base), ...extra }, { additionalProperties: false, ...(base.description ? { description: base.description } : {}) })
 }
 
 /** The handler's inputs from flat arguments: each argument goes back where its REST twin takes it. */
@@ -74,21 +94,39 @@ function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
   }
 }
 
+const stringArgument = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : null)
+
 function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Handler<any>>, bindings: Record<string, ToolBinding>): Tool {
   const binding = bindings[op.id]
   if (!binding) throw new Error(`operation ${op.id} names the MCP tool ${op.mcpTool} but its handler's area exports no binding for it`)
   const handler = handlers[op.id]
   if (!handler) throw new Error(`operation ${op.id} names an MCP tool but has no surface-neutral handler`)
+  // A binding of its own sees the write arguments too (whether a token came may decide the mode).
+  const toInput = (args: Record<string, unknown>): HandlerInput => (binding.toInput ? binding.toInput(args) : unflatten(op, args))
   return {
     name: op.mcpTool,
     operation: op,
     keyless: op.auth === 'none',
-    input: binding.input ?? flatInput(op),
+    input: toolInput(op, binding.input),
+    toInput,
     run: async (args, ctx) => {
-      const input = binding.toInput ? binding.toInput(args) : unflatten(op, args)
-      const out = (await handler({ params: input.params ?? {}, query: input.query ?? {}, body: input.body, headers: ctx.headers, signal: ctx.signal, deps: ctx.deps, state: ctx.state, now: ctx.now, principal: ctx.principal })) as HandlerOutput
+      const input = toInput(args)
+      const approvalToken = stringArgument(args, APPROVAL_ARGUMENT)
+      const headers: InputHeaders = { idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT), approvalToken, simulate: ctx.headers.simulate, ifNoneMatch: null }
+      const out = (await handler({
+        params: input.params ?? {},
+        query: input.query ?? {},
+        body: input.body,
+        headers,
+        signal: ctx.signal,
+        deps: ctx.deps,
+        state: ctx.state,
+        now: ctx.now,
+        principal: ctx.principal,
+        approval: approvalStep(op, approvalToken, ctx.state, ctx.deps),
+      })) as HandlerOutput
       const result = out.precomputed ? out.precomputed.data : out.data
-      return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.precomputed ? { hash: out.precomputed.hash } : {}) }
+      return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.top ? { top: out.top } : {}), ...(out.precomputed ? { hash: out.precomputed.hash } : {}) }
     },
   }
 }

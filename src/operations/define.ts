@@ -50,6 +50,11 @@ export interface Operation {
   selfLimited: boolean
   /** `Idempotency-Key` handling (DESIGN §5): required, optional, or not offered */
   idempotency: 'required' | 'optional' | null
+  /**
+   * A live call (anything but `?dry_run=true`) spends a person's single-use approval token:
+   * `X-Approval-Token` on REST, the `approval_token` argument on MCP (pipeline/approval.ts)
+   */
+  approval: boolean
   /** request body encoding: JSON (API), an HTML form (pages), or raw (read by the handler: MCP) */
   bodyType: 'json' | 'form' | 'raw'
   summary: string
@@ -89,7 +94,7 @@ export interface Operation {
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
 export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
 
-type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'bodyType'
+type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType'
 /** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
 export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
 
@@ -118,8 +123,9 @@ const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
 }
 const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_KEY_INVALID_FORMAT', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_IN_PROGRESS']
 const METERED: ErrorCode[] = ['INSUFFICIENT_CREDITS', 'CREDIT_CHECK_UNAVAILABLE']
+const APPROVAL: ErrorCode[] = ['APPROVAL_TOKEN_REQUIRED', 'APPROVAL_TOKEN_INVALID', 'APPROVAL_TOKEN_USED', 'APPROVAL_TOKEN_EXPIRED', 'APPROVAL_TOKEN_MISMATCH']
 
-type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'costOre' | 'limits' | 'request' | 'bodyType'>
+type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType'>
 
 /**
  * The codes an entry's declarations imply, because the pipeline refuses with them before (or
@@ -128,6 +134,7 @@ type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' 
  *   and PLAN_INSUFFICIENT with a `tierMinimum`;
  * - `idempotency`: IDEMPOTENCY_KEY_INVALID_FORMAT, _MISMATCH, IDEMPOTENCY_IN_PROGRESS, and
  *   IDEMPOTENCY_KEY_REQUIRED when `required`;
+ * - `approval`: APPROVAL_TOKEN_REQUIRED, _INVALID, _USED, _EXPIRED, _MISMATCH;
  * - `costOre > 0`: INSUFFICIENT_CREDITS, CREDIT_CHECK_UNAVAILABLE;
  * - each of `limits`: its `code`;
  * - a request schema the route validates (params, query, or a body that is not `raw`): VALIDATION_FAILED.
@@ -141,6 +148,7 @@ export function impliedErrors(d: Declarations): ErrorCode[] {
   if (keyed && d.tierMinimum) out.push('PLAN_INSUFFICIENT')
   if (d.idempotency) out.push(...IDEMPOTENCY)
   if (d.idempotency === 'required') out.push('IDEMPOTENCY_KEY_REQUIRED')
+  if (d.approval) out.push(...APPROVAL)
   if (d.costOre > 0) out.push(...METERED)
   for (const l of d.limits) out.push(l.code)
   if (d.request.params || d.request.query || (d.request.body && d.bodyType !== 'raw')) out.push('VALIDATION_FAILED')
@@ -162,6 +170,7 @@ export function op<const Id extends string, const R extends RequestShape = {}>(d
     limits: [],
     selfLimited: false,
     idempotency: null,
+    approval: false,
     bodyType: 'json' as const,
     ...rest,
   }

@@ -64,6 +64,9 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
   errors?: ErrorCode[]
   successStatus?: 200 | 201
   idempotency?: 'optional'
+  approval?: boolean
+  /** the MCP tool that runs it under the synthetic sandbox bearer (not on the public mirror) */
+  mcpTool?: string
 }) {
   const write = d.method === 'POST'
   const description = [d.description, write ? SANDBOX_WRITE_DESCRIPTION : null, SANDBOX_DESCRIPTION].filter((x) => x).join('\n\n')
@@ -78,10 +81,11 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
     response: d.response,
     successStatus: d.successStatus ?? 200,
     idempotency: d.idempotency ?? null,
+    approval: d.approval ?? false,
   } as const
   const publicId = `public${d.id.charAt(0).toUpperCase()}${d.id.slice(1)}` as `public${Capitalize<Id>}`
   return [
-    op({ ...common, id: d.id, path: `/api/v1/sandbox${d.path}`, tag: 'Sandbox', errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])], limits: writeLimits }),
+    op({ ...common, id: d.id, path: `/api/v1/sandbox${d.path}`, tag: 'Sandbox', errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])], limits: writeLimits, mcpTool: d.mcpTool ?? null }),
     op({
       ...common,
       id: publicId,
@@ -147,17 +151,15 @@ export const sandboxOperations = [
     request: { query: S.ExecuteQuery, body: S.ActionBody },
     response: S.SandboxExecuteResult,
     idempotency: 'optional',
+    approval: true,
+    mcpTool: 'submit_vat_return',
     errors: [
       'REQUEST_TOO_LARGE',
       // optional for the pipeline (a dry run needs none); the handler demands one in live mode
       'IDEMPOTENCY_KEY_REQUIRED',
-      'APPROVAL_TOKEN_REQUIRED',
-      'APPROVAL_TOKEN_INVALID',
-      'APPROVAL_TOKEN_USED',
-      'APPROVAL_TOKEN_EXPIRED',
-      'APPROVAL_TOKEN_MISMATCH',
       'PLAN_INSUFFICIENT',
       'COMPANY_NOT_FOUND',
+      'COMPANY_INACTIVE',
       'DEADLINE_PASSED',
       'GOVERNMENT_VALIDATION_REJECTED',
     ],

@@ -17,6 +17,7 @@ import type { UpstreamReads } from '../domain/sources.ts'
 import type { FilingPortal } from '../upstream/filing-portal/port.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
 import type { SandboxState } from './sandbox.ts'
+import type { ApprovalGate } from '../domain/actions/approval.ts'
 
 /** What the composition root hands every surface. */
 export interface AppDeps {
@@ -83,8 +84,10 @@ export interface RequestSchemas {
 }
 
 /**
- * The request headers a handler may read. Each surface passes them in explicitly (REST from the
- * HTTP request, MCP from its call), so a handler never sees a Request and runs the same on both.
+ * The request headers a handler may read. Each surface passes them in explicitly, so a handler
+ * never sees a Request and runs the same on both: REST from the HTTP request; MCP takes a call's
+ * own Idempotency-Key and approval token from its arguments (one HTTP request may carry several
+ * calls) and the rest from the HTTP request.
  */
 export interface InputHeaders {
   idempotencyKey: string | null
@@ -127,6 +130,8 @@ export interface HandlerContext<R extends RequestSchemas = RequestSchemas> {
   state: RequestState
   now: Date
   principal: Principal
+  /** the approval step (pipeline/approval.ts) for an operation that declares `approval`; otherwise null */
+  approval: ApprovalGate | null
 }
 
 export interface HandlerOutput {
@@ -136,6 +141,8 @@ export interface HandlerOutput {
   headers?: Record<string, string>
   /** `data` already serialised, hashed and encoded, for hot static answers (then `data` is ignored) */
   precomputed?: PrecomputedData
+  /** sandbox answers: members beside `success`, `data` and `_meta` (the receipt's `_sandbox_marker`) */
+  top?: Record<string, unknown>
 }
 
 export type Handler<R extends RequestSchemas = RequestSchemas> = (ctx: HandlerContext<R>) => HandlerOutput | Response | Promise<HandlerOutput | Response>

@@ -16,6 +16,9 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600_000
 /** An in-progress claim older than this belongs to a request whose process died. */
 const IDEMPOTENCY_STALE_MS = 60_000
 
+/** `?dry_run=true`: the call changes nothing (any other value is a live call). */
+export const isDryRun = (value: unknown): boolean => value === 'true'
+
 export interface IdempotentRequest {
   /** the Idempotency-Key sent, or null */
   key: string | null

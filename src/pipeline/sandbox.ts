@@ -86,11 +86,6 @@ export function sandboxMeta(now: Date, s: SandboxState | null) {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-export function sandboxResponse(now: Date, s: SandboxState | null, data: unknown, opts: { status?: number; top?: Record<string, unknown> } = {}): Response {
-  const body = { success: true, data, _meta: sandboxMeta(now, s), ...opts.top }
-  return new Response(JSON.stringify(body), { status: opts.status ?? 200, headers: { 'content-type': JSON_TYPE } })
-}
-
 /** The two codes the spec gives a short body without explanation or `_meta`. */
 const SHORT_BODY: ErrorCode[] = ['AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNAVAILABLE']
 
@@ -101,13 +96,16 @@ export function sandboxErrorResponse(err: AppError, now: Date, baseUrl: string, 
   }
   // Production's error body, with the sandbox `_meta` and, on write-side routes, what happened.
   const { _meta: _production, ...body } = errorBody(err, now, baseUrl)
-  const writeSide = s?.writeSide
-    ? {
-        execution_guarantee: EXECUTION_GUARANTEE,
-        outcome: { submitted: false, status: s.tokenConsumed ? 'rejected' : 'not_attempted', approval_token_consumed: s.tokenConsumed },
-      }
-    : {}
-  return new Response(JSON.stringify({ ...body, ...writeSide, _meta: sandboxMeta(now, s) }), { status: err.status, headers })
+  return new Response(JSON.stringify({ ...body, ...(s ? writeSideOutcome(s) : {}), _meta: sandboxMeta(now, s) }), { status: err.status, headers })
+}
+
+/** What a failed write-side call tells: nothing was submitted, and whether its approval token is gone. */
+export function writeSideOutcome(s: SandboxState) {
+  if (!s.writeSide) return {}
+  return {
+    execution_guarantee: EXECUTION_GUARANTEE,
+    outcome: { submitted: false, status: s.tokenConsumed ? 'rejected' : 'not_attempted', approval_token_consumed: s.tokenConsumed },
+  }
 }
 
 /** `simulate_error` → the code it injects and, for the last four, what the government side said. */

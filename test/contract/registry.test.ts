@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import { allOperations } from '../../src/operations/index.ts'
 import { buildOpenApi, openApiPath } from '../../src/http/openapi.ts'
-import { TOOLS, flatInput } from '../../src/mcp/tools.ts'
+import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, TOOLS, flatInput } from '../../src/mcp/tools.ts'
 
 const doc = buildOpenApi('http://localhost:3000') as { paths: Record<string, Record<string, { operationId: string }>> }
 
@@ -35,9 +35,28 @@ describe('registry ↔ MCP tools', () => {
     for (const t of TOOLS) expect([t.name, t.keyless]).toEqual([t.name, t.operation.auth === 'none'])
   })
 
-  const SPEC_SHAPED = ['explain_compliance_error', 'get_exchange_rate']
+  const SPEC_SHAPED = ['explain_compliance_error', 'get_exchange_rate', 'submit_vat_return']
+  const WRITE_ARGUMENTS = [IDEMPOTENCY_ARGUMENT, APPROVAL_ARGUMENT]
+  const propsOf = (s: unknown) => (s as { properties: Record<string, unknown> }).properties
   test.each(TOOLS.filter((t) => !SPEC_SHAPED.includes(t.name)).map((t) => [t.name, t] as const))('%s takes its REST twin’s inputs', (_, tool) => {
-    expect(tool.input).toEqual(flatInput(tool.operation))
-    for (const name of Object.keys(tool.operation.request.query?.properties ?? {})) expect(Object.keys((tool.input as unknown as { properties: object }).properties)).toContain(name)
+    const own = Object.fromEntries(Object.entries(propsOf(tool.input)).filter(([k]) => !WRITE_ARGUMENTS.includes(k)))
+    expect(own).toEqual(propsOf(flatInput(tool.operation)))
+    for (const name of Object.keys(tool.operation.request.query?.properties ?? {})) expect(Object.keys(propsOf(tool.input))).toContain(name)
+  })
+
+  test.each(TOOLS.map((t) => [t.name, t] as const))('%s takes the write arguments its operation declares, and no others', (_, tool) => {
+    const names = Object.keys(propsOf(tool.input))
+    expect(names.includes(IDEMPOTENCY_ARGUMENT)).toBe(tool.operation.idempotency !== null)
+    expect(names.includes(APPROVAL_ARGUMENT)).toBe(tool.operation.approval)
+  })
+
+  test('submit_vat_return is composed from its REST twin’s body and query, with a boolean dry_run', () => {
+    const tool = TOOLS.find((t) => t.name === 'submit_vat_return')!
+    const rest = { ...propsOf(tool.operation.request.body), ...propsOf(tool.operation.request.query) }
+    for (const [name, schema] of Object.entries(propsOf(tool.input))) {
+      if (WRITE_ARGUMENTS.includes(name)) continue
+      if (name === 'dry_run') expect((schema as { type: string }).type).toBe('boolean')
+      else expect([name, schema]).toEqual([name, rest[name]])
+    }
   })
 })

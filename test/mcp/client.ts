@@ -10,5 +10,5 @@ export async function connectMcp(app: TestApp, headers: Record<string, string> =
   return client
 }
 
-export type ToolBody = { result: any; justification: string; metadata: any; _meta: any }
+export type ToolBody = { result: any; justification: string; metadata: any; _meta: any; execution_guarantee?: string; outcome?: any }
 export const toolBody = (r: unknown) => (r as { structuredContent: ToolBody }).structuredContent

@@ -59,3 +59,34 @@ export async function checkApprovalToken(sql: Sql, t: ApprovalTarget & { token: 
 export function consumeApprovalToken(sql: Sql, id: string, now: Date): Promise<boolean> {
   return markApprovalTokenConsumed(sql, id, now)
 }
+
+/** A checked token, ready to be spent once the preconditions pass. */
+export interface ApprovedAction {
+  /** spends the token atomically; APPROVAL_TOKEN_USED when another call spent it first */
+  spend(): Promise<void>
+}
+
+/**
+ * The approval step as a handler meets it: the call's token (REST `X-Approval-Token`, MCP
+ * `approval_token`) bound to the caller's namespace. Built by the pipeline (pipeline/approval.ts),
+ * so every surface checks and spends a token the same way.
+ */
+export interface ApprovalGate {
+  /** throws the APPROVAL_TOKEN_* error that applies; a failed check spends nothing */
+  check(org_number: string, action_id: string): Promise<ApprovedAction>
+}
+
+/** `onSpent` runs once the token is gone: from then on a failure is final and must say so. */
+export function approvalGate(sql: Sql, namespace: string, token: string | null, now: () => Date, onSpent: () => void): ApprovalGate {
+  return {
+    async check(org_number, action_id) {
+      const id = await checkApprovalToken(sql, { namespace, token, org_number, action_id }, now())
+      return {
+        async spend() {
+          if (!(await consumeApprovalToken(sql, id, now()))) throw new AppError('APPROVAL_TOKEN_USED')
+          onSpent()
+        },
+      }
+    },
+  }
+}

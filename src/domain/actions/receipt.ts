@@ -69,6 +69,41 @@ export function verifyReceiptSignature(receipt: SignedReceiptFields & { signatur
   return safeEqual(signReceipt(receipt, key), receipt.signature)
 }
 
+/** Which key signs a receipt and which rule version it names: public for the sandbox, secret in production. */
+export interface ReceiptSigning {
+  key: string | Uint8Array
+  rule_version: string
+}
+
+export const SANDBOX_SIGNING: ReceiptSigning = { key: SANDBOX_RECEIPT_KEY, rule_version: SANDBOX_RULE_VERSION }
+
+/** A receipt: the five signed fields, the government's answer verbatim, and the signature over the five. */
+export function issueReceipt(signed: SignedReceiptFields & { filing_type: ActionType }, government_response_raw: Record<string, unknown>, signing: ReceiptSigning): Receipt {
+  return {
+    ...signed,
+    rule_version: signing.rule_version,
+    government_response_raw,
+    signature: signReceipt(signed, signing.key),
+    signature_algorithm: RECEIPT_SIGNATURE_ALGORITHM,
+  }
+}
+
+/**
+ * A sandbox filing's ids are deterministic: the same request replayed gives the same receipt. They
+ * derive from the canonical JSON array `[namespace, idempotency key, action id]` (unambiguous
+ * whatever the key contains): the receipt id is its SHA-256 cut to 32 hex digits, the audit id its
+ * uuid v5 under SANDBOX_AUDIT_NAMESPACE.
+ */
+export function sandboxReceiptIds(namespace: string, idempotencyKey: string, actionId: string): { receipt_id: string; audit_log_id: string } {
+  const material = canonicalJson([namespace, idempotencyKey, actionId])
+  return { receipt_id: sha256Hex(material).slice(0, 32), audit_log_id: uuidV5(material, SANDBOX_AUDIT_NAMESPACE) }
+}
+
+/** What the sandbox's stand-in for the government answers to an accepted filing. */
+export function sandboxGovernmentResponse(receiptId: string, org_number: string, action_type: ActionType, period: string): SandboxGovernmentResponse {
+  return { _sandbox_marker: SANDBOX_MARKER, org_number, action_type, status: 'ACCEPTED', correlation: receiptId, filing_period: period }
+}
+
 export interface SandboxReceiptInput {
   namespace: string
   idempotencyKey: string
@@ -80,36 +115,12 @@ export interface SandboxReceiptInput {
   timestamp: Date
 }
 
-/**
- * Deterministic: the same request replayed gives the same receipt. The ids derive from the
- * canonical JSON array `[namespace, idempotency key, action id]` (unambiguous whatever the key
- * contains): the receipt id is its SHA-256 cut to 32 hex digits, the audit id its uuid v5 under
- * SANDBOX_AUDIT_NAMESPACE.
- */
+/** The receipt a sandbox live execute issues for this request (the execute flow composes the same parts). */
 export function buildSandboxReceipt(input: SandboxReceiptInput): Receipt {
-  const actionId = actionIdOf(input)
-  const material = canonicalJson([input.namespace, input.idempotencyKey, actionId])
-  const signed: SignedReceiptFields = {
-    altinn_receipt_id: sha256Hex(material).slice(0, 32),
-    audit_log_id: uuidV5(material, SANDBOX_AUDIT_NAMESPACE),
-    org_number: input.org_number,
-    filing_type: input.action_type,
-    timestamp: osloTimestamp(input.timestamp),
-  }
-  const government: SandboxGovernmentResponse = {
-    _sandbox_marker: SANDBOX_MARKER,
-    org_number: input.org_number,
-    action_type: input.action_type,
-    status: 'ACCEPTED',
-    correlation: signed.altinn_receipt_id,
-    filing_period: input.period,
-  }
-  return {
-    ...signed,
-    filing_type: input.action_type,
-    rule_version: SANDBOX_RULE_VERSION,
-    government_response_raw: { ...government },
-    signature: signReceipt(signed, SANDBOX_RECEIPT_KEY),
-    signature_algorithm: RECEIPT_SIGNATURE_ALGORITHM,
-  }
+  const ids = sandboxReceiptIds(input.namespace, input.idempotencyKey, actionIdOf(input))
+  return issueReceipt(
+    { altinn_receipt_id: ids.receipt_id, audit_log_id: ids.audit_log_id, org_number: input.org_number, filing_type: input.action_type, timestamp: osloTimestamp(input.timestamp) },
+    { ...sandboxGovernmentResponse(ids.receipt_id, input.org_number, input.action_type, input.period) },
+    SANDBOX_SIGNING,
+  )
 }

@@ -7,10 +7,11 @@ import { AppError, validationError } from '../../errors/app-error.ts'
 import type { LocalDate } from '../../lib/local-date.ts'
 import { osloOffset, osloTimestamp } from '../../lib/oslo-time.ts'
 import { actionIdOf } from '../actions/action-id.ts'
-import { checkApprovalToken, consumeApprovalToken, mintApprovalToken } from '../actions/approval.ts'
-import { ACTION_SCOPES, dataFormatIssues, dryRun, failedChecks, type ActionInput, type Check, type DryRunOutcome } from '../actions/dry-run.ts'
+import { mintApprovalToken, type ApprovalGate } from '../actions/approval.ts'
+import { dryRun, type ActionInput, type DryRunOutcome } from '../actions/dry-run.ts'
+import { executeLive, type FilingSubmitter } from '../actions/execute.ts'
 import { isPlainObject } from '../actions/payload.ts'
-import { buildSandboxReceipt, SANDBOX_MARKER, type Receipt } from '../actions/receipt.ts'
+import { SANDBOX_MARKER, SANDBOX_SIGNING, sandboxGovernmentResponse, sandboxReceiptIds, type Receipt } from '../actions/receipt.ts'
 import { appendSandboxAudit } from '../../store/sandbox-audit.ts'
 import type { Sql } from '../../store/db.ts'
 import type { SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
@@ -104,68 +105,60 @@ export function reportsEarlierMonth(input: ActionInput, date: LocalDate): boolea
 }
 
 /**
- * 422 naming every failed check; the first decides the code. The token is untouched. A format
- * failure also lists its fields, as any VALIDATION_FAILED does.
+ * The sandbox's stand-in for the filing portal: it accepts every filing with a deterministic
+ * receipt id, except the magic revenue the government "rejects". A filing for a month before the
+ * effective one is accepted late (`filed_late`, audited with the receipt).
  */
-function preconditionsFailed(input: ActionInput, failed: Check[], checks: Check[]): AppError {
-  const code = ({ company_exists: 'COMPANY_NOT_FOUND', system_user_authorised: 'AUTH_MISSING_DELEGATION', scopes_delegated: 'SCOPE_MISSING', data_format_valid: 'VALIDATION_FAILED', deadline_in_future: 'DEADLINE_PASSED' } as const)[failed[0]!.name]
-  const details = code === 'VALIDATION_FAILED' ? dataFormatIssues(input) : []
-  return new AppError(code, {
-    status: 422,
-    ...(details.length > 0 ? { details } : {}),
-    context: { org_number: input.org_number, scope: ACTION_SCOPES[input.action_type], ...(details[0] ? { field: details[0].field } : {}) },
-    extra: { failed_checks: failed.map((c) => c.name), checks },
-  })
+function rehearsal(namespace: string, date: LocalDate): FilingSubmitter {
+  return {
+    async submit(f) {
+      if (revenueOf(f.input) === MAGIC_VAT.governmentRejects) {
+        throw new AppError('GOVERNMENT_VALIDATION_REJECTED', {
+          extra: {
+            upstream: { system: 'Skatteetaten', http_status: 422, _sandbox_marker: SANDBOX_MARKER, error: 'VALIDERINGSFEIL', error_description: 'Skattegrunnlaget stemmer ikke med omsetningen (magisk sandkasseverdi 99999999).' },
+          },
+        })
+      }
+      const { receipt_id } = sandboxReceiptIds(namespace, f.idempotency_key, f.action_id)
+      return {
+        receipt_id,
+        government_response_raw: { ...sandboxGovernmentResponse(receipt_id, f.input.org_number, f.input.action_type, f.input.period) },
+        audit_details: { filed_late: reportsEarlierMonth(f.input, date) },
+      }
+    },
+  }
 }
 
 export interface LiveExecute {
   namespace: string
   idempotencyKey: string
-  approvalToken: string | null
+  /** the call's approval token in this namespace (pipeline/approval.ts) */
+  approval: ApprovalGate
   input: ActionInput
   date: LocalDate
-  now: Date
-  /** called once the token is consumed: from then on a failure is reported as `rejected` */
-  onConsumed: () => void
 }
 
 /**
- * Live mode, in the production order: the token is checked, the five checks run as preconditions
- * (a failure leaves the token usable), the token is consumed atomically, then "submitted".
+ * Live mode: the production flow (domain/actions/execute.ts) over the sandbox company's delegation,
+ * with the rehearsal for a portal, the public sandbox key for signing, and the effective date for
+ * a clock. Only the magic invalid revenue is refused before it, as a malformed request.
  */
 export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute): Promise<{ dry_run: false; filed_late: boolean; receipt: Receipt }> {
   rejectMagicInvalid(x.input)
-  if (x.input.action_type !== 'mva_melding') {
-    throw new AppError('PLAN_INSUFFICIENT', { extra: { reason: 'only mva_melding can be filed live; a_melding is dry-run only' } })
-  }
-  const actionId = actionIdOf(x.input)
-  const tokenId = await checkApprovalToken(sql, { namespace: x.namespace, token: x.approvalToken, org_number: x.input.org_number, action_id: actionId }, x.now)
-  const outcome = dryRun(x.input, factsOf(c), x.date)
-  const failed = failedChecks(outcome)
-  if (failed.length > 0) throw preconditionsFailed(x.input, failed, outcome.validation.checks)
-  if (!(await consumeApprovalToken(sql, tokenId, x.now))) throw new AppError('APPROVAL_TOKEN_USED')
-  x.onConsumed()
-
-  const audit = (action: string, id: string, details: Record<string, string | number | boolean | null>) =>
-    appendSandboxAudit(sql, x.namespace, { id, org_number: c.org_number, occurred_at: effectiveInstant(x.date), action, initiated_by: 'sandbox_caller', details: { action_id: actionId, period: x.input.period, ...details } })
-  if (revenueOf(x.input) === MAGIC_VAT.governmentRejects) {
-    await audit('submit_mva_failed', crypto.randomUUID(), { error_code: 'GOVERNMENT_VALIDATION_REJECTED' })
-    throw new AppError('GOVERNMENT_VALIDATION_REJECTED', {
-      extra: {
-        upstream: { system: 'Skatteetaten', http_status: 422, _sandbox_marker: SANDBOX_MARKER, error: 'VALIDERINGSFEIL', error_description: 'Skattegrunnlaget stemmer ikke med omsetningen (magisk sandkasseverdi 99999999).' },
-      },
-    })
-  }
-  const receipt = buildSandboxReceipt({
-    namespace: x.namespace,
-    idempotencyKey: x.idempotencyKey,
-    org_number: x.input.org_number,
-    action_type: x.input.action_type,
-    period: x.input.period,
-    payload: x.input.payload,
-    timestamp: effectiveInstant(x.date),
-  })
-  const filed_late = reportsEarlierMonth(x.input, x.date)
-  await audit('submit_mva', receipt.audit_log_id, { receipt_id: receipt.altinn_receipt_id, filed_late })
-  return { dry_run: false, filed_late, receipt }
+  const at = effectiveInstant(x.date)
+  const receipt = await executeLive(
+    {
+      facts: async () => factsOf(c),
+      approval: x.approval,
+      submitter: rehearsal(x.namespace, x.date),
+      signing: SANDBOX_SIGNING,
+      auditId: (f) => sandboxReceiptIds(x.namespace, f.idempotency_key, f.action_id).audit_log_id,
+      audit: (action, id, details) => appendSandboxAudit(sql, x.namespace, { id, org_number: c.org_number, occurred_at: at, action, initiated_by: 'sandbox_caller', details }),
+      today: x.date,
+      at,
+    },
+    x.input,
+    x.idempotencyKey,
+  )
+  return { dry_run: false, filed_late: reportsEarlierMonth(x.input, x.date), receipt }
 }

@@ -3,7 +3,6 @@ import { sandboxAnswer, type SandboxAnswer } from '../../domain/sandbox/answers.
 import { sandboxAudit } from '../../domain/sandbox/audit.ts'
 import * as S from '../../schemas/sandbox.ts'
 import type { Handler } from '../../pipeline/context.ts'
-import { sandboxResponse } from '../../pipeline/sandbox.ts'
 import { prelude } from './prelude.ts'
 import { sandboxOrg } from '../../domain/sandbox/orgs.ts'
 
@@ -14,7 +13,7 @@ function answer(kind: SandboxAnswer) {
   return (async (ctx) => {
     const p = await prelude(ctx)
     const c = sandboxOrg(ctx.params.org, p.state)
-    return sandboxResponse(ctx.deps.clock.now(), p.state, await sandboxAnswer(kind, c, p.date))
+    return { data: await sandboxAnswer(kind, c, p.date) }
   }) satisfies Handler<OrgRoute>
 }
 
@@ -39,6 +38,6 @@ export const sandboxCompanyHandlers = {
     const c = sandboxOrg(ctx.params.org, p.state)
     const entries = await sandboxAudit(ctx.deps.sql, p.namespace, c, ctx.query.limit ?? S.SANDBOX_AUDIT_LIMIT.default)
     // The sandbox audit never paginates: the limit is echoed as 50 whatever was asked (spec).
-    return sandboxResponse(ctx.deps.clock.now(), p.state, { data: entries, pagination: { limit: 50, has_more: false } })
+    return { data: { data: entries, pagination: { limit: 50, has_more: false } } }
   }) satisfies Handler<OrgRoute & { query: typeof S.AuditQuery }>,
 }

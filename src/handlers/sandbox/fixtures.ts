@@ -5,7 +5,7 @@ import { tierOf } from '../../domain/sandbox/views.ts'
 import { SIMULATED_ERRORS } from '../../schemas/sandbox.ts'
 import type * as S from '../../schemas/sandbox.ts'
 import type { Handler } from '../../pipeline/context.ts'
-import { SANDBOX_PINNED, SANDBOX_TODAY, SERVICE_SIMULATIONS, sandboxResponse } from '../../pipeline/sandbox.ts'
+import { SANDBOX_PINNED, SANDBOX_TODAY, SERVICE_SIMULATIONS } from '../../pipeline/sandbox.ts'
 import { prelude } from './prelude.ts'
 
 const company = (c: (typeof SANDBOX_COMPANIES)[number]) => ({
@@ -49,7 +49,7 @@ const CATALOGUE = {
 
 export const sandboxFixtureHandlers = {
   getSandboxFixtures: (async (ctx) => {
-    const p = await prelude(ctx)
-    return sandboxResponse(ctx.deps.clock.now(), p.state, CATALOGUE)
+    await prelude(ctx)
+    return { data: CATALOGUE }
   }) satisfies Handler<{ query: typeof S.KnobsQuery }>,
 }

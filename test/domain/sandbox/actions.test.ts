@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { actionIdOf } from '../../../src/domain/actions/action-id.ts'
-import { APPROVAL_TOKEN_LIFETIME_MS, checkApprovalToken, mintApprovalToken } from '../../../src/domain/actions/approval.ts'
+import { APPROVAL_TOKEN_LIFETIME_MS, approvalGate, checkApprovalToken, mintApprovalToken } from '../../../src/domain/actions/approval.ts'
 import type { ActionInput } from '../../../src/domain/actions/dry-run.ts'
 import { effectiveInstant, mintSandboxApproval, reportsEarlierMonth, sandboxDryRun, sandboxExecute, sandboxPlan, type LiveExecute } from '../../../src/domain/sandbox/actions.ts'
 import { AppError } from '../../../src/errors/app-error.ts'
@@ -41,25 +41,23 @@ async function rejected(p: Promise<unknown>): Promise<AppError> {
   return e
 }
 
-/** A token for `input` minted at NOW in a fresh namespace, and a live execute of it. */
-async function prepared(input: ActionInput, over: Partial<LiveExecute> = {}) {
+/** A token for `input` minted at NOW in a fresh namespace, and a live execute of it (the token, the clock and the date overridable). */
+async function prepared(input: ActionInput, over: { approvalToken?: string | null; now?: Date; date?: LiveExecute['date'] } = {}) {
   const { sql } = await testDatabase()
   const namespace = ns()
   const { token } = await mintApprovalToken(sql, { namespace, org_number: input.org_number, action_id: actionIdOf(input) }, NOW)
   let consumed = 0
+  const now = over.now ?? NOW
   const x: LiveExecute = {
     namespace,
     idempotencyKey: crypto.randomUUID(),
-    approvalToken: token,
-    input,
-    date: '2026-01-01',
-    now: NOW,
-    onConsumed: () => {
+    approval: approvalGate(sql, namespace, over.approvalToken === undefined ? token : over.approvalToken, () => now, () => {
       consumed++
-    },
-    ...over,
+    }),
+    input,
+    date: over.date ?? '2026-01-01',
   }
-  return { sql, namespace, token, x, consumedCalls: () => consumed, stillChecks: (now = NOW) => checkApprovalToken(sql, { namespace, token, org_number: input.org_number, action_id: actionIdOf(input) }, now) }
+  return { sql, namespace, token, x, consumedCalls: () => consumed, stillChecks: (at = NOW) => checkApprovalToken(sql, { namespace, token, org_number: input.org_number, action_id: actionIdOf(input) }, at) }
 }
 
 describe('effectiveInstant: the first millisecond of the effective date in Oslo', () => {
@@ -134,21 +132,21 @@ describe('minting in the sandbox', () => {
 
 describe('live execution with an explicit now', () => {
   test('files with a token at the last millisecond of its lifetime', async () => {
-    const { x } = await prepared(vat())
-    const out = await sandboxExecute((await testDatabase()).sql, HEALTHY, { ...x, now: at(APPROVAL_TOKEN_LIFETIME_MS - 1) })
+    const { sql, x } = await prepared(vat(), { now: at(APPROVAL_TOKEN_LIFETIME_MS - 1) })
+    const out = await sandboxExecute(sql, HEALTHY, x)
     expect(out.dry_run).toBe(false)
   })
 
   test('refuses a token at the end of its lifetime as APPROVAL_TOKEN_EXPIRED and consumes nothing', async () => {
-    const { sql, x, consumedCalls } = await prepared(vat())
-    const e = await rejected(sandboxExecute(sql, HEALTHY, { ...x, now: at(APPROVAL_TOKEN_LIFETIME_MS) }))
+    const { sql, x, consumedCalls } = await prepared(vat(), { now: at(APPROVAL_TOKEN_LIFETIME_MS) })
+    const e = await rejected(sandboxExecute(sql, HEALTHY, x))
     expect(e.code).toBe('APPROVAL_TOKEN_EXPIRED')
     expect(consumedCalls()).toBe(0)
   })
 
   test('stamps the receipt with the effective date, not with now', async () => {
-    const { sql, x } = await prepared(vat())
-    const out = await sandboxExecute(sql, HEALTHY, { ...x, now: at(5 * 60_000), date: '2026-02-03' })
+    const { sql, x } = await prepared(vat(), { now: at(5 * 60_000), date: '2026-02-03' })
+    const out = await sandboxExecute(sql, HEALTHY, x)
     expect(out.receipt.timestamp).toBe('2026-02-03T00:00:00.000+01:00')
   })
 
@@ -202,7 +200,7 @@ describe('live execution with an explicit now', () => {
     const idempotencyKey = crypto.randomUUID()
     const once = async () => {
       const { token } = await mintApprovalToken(sql, { namespace, org_number: '818000006', action_id: actionIdOf(vat()) }, NOW)
-      return sandboxExecute(sql, HEALTHY, { namespace, idempotencyKey, approvalToken: token, input: vat(), date: '2026-01-01', now: NOW, onConsumed: () => {} })
+      return sandboxExecute(sql, HEALTHY, { namespace, idempotencyKey, approval: approvalGate(sql, namespace, token, () => NOW, () => {}), input: vat(), date: '2026-01-01' })
     }
     expect((await once()).receipt).toEqual((await once()).receipt)
   })

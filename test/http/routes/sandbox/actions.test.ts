@@ -301,7 +301,8 @@ describe('live execute', () => {
   })
 
   test.each([
-    ['a bankrupt company', 'COMPANY_NOT_FOUND', ['company_exists', 'system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660002' })],
+    ['a bankrupt company', 'COMPANY_INACTIVE', ['company_exists', 'system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660002' })],
+    ['a deleted company (999660037)', 'COMPANY_INACTIVE', ['company_exists', 'system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660037' })],
     ['a company without a delegation', 'AUTH_MISSING_DELEGATION', ['system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660118' })],
     ['a system user without scopes', 'SCOPE_MISSING', ['scopes_delegated'], vat({ org_number: '999660126' })],
     ['a passed deadline', 'DEADLINE_PASSED', ['deadline_in_future'], vat({ period: '2025-T5' })],
@@ -322,12 +323,22 @@ describe('live execute', () => {
     expect(err.explanation.details.map((d: { field: string }) => d.field)).toEqual(['period'])
   })
 
-  test('a bankrupt company’s 422 names the organisation in its explanation', async () => {
+  test('an authorisation failure writes an execute_authorization_failed audit row naming the failed checks', async () => {
+    const h = as()
+    const body = vat({ org_number: '999660118' })
+    const { token } = await approve(app, body, h)
+    await expectWriteError(await live(app, body, { h, token }), 422, 'AUTH_MISSING_DELEGATION')
+    const rows = (await ownAudit(app, '999660118', h)).filter((r) => r.action === 'execute_authorization_failed')
+    expect(rows.map((r) => r.details.failed_checks)).toEqual(['system_user_authorised,scopes_delegated'])
+  })
+
+  test('a bankrupt company’s 422 says it exists but is not active, naming the organisation', async () => {
     const h = as()
     const body = vat({ org_number: '999660002' })
     const { token } = await approve(app, body, h)
-    const err = await expectWriteError(await live(app, body, { h, token }), 422, 'COMPANY_NOT_FOUND')
+    const err = await expectWriteError(await live(app, body, { h, token }), 422, 'COMPANY_INACTIVE')
     expect(err.explanation.summary_en).toContain('999660002')
+    expect(err.explanation.summary_en).toContain('no longer active')
   })
 
   test('dry_run with any value but “true” is live mode', async () => {
