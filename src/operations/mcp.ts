@@ -33,7 +33,10 @@ export const mcpOperations = [
       'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
       'one is refused whole with 400 `VALIDATION_FAILED`. A tool whose operation declares idempotency takes an ' +
       '`idempotency_key` argument (a UUID) with REST’s Idempotency-Key rules: a retry with the same key and arguments ' +
-      'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again.',
+      'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again. A tool whose ' +
+      'operation declares approval takes an `approval_token` argument, REST’s `X-Approval-Token`: single use, bound to ' +
+      'one action of one organisation, spent only when the preconditions pass. `submit_vat_return` (the sandbox execute ' +
+      'for a VAT return; synthetic sandbox bearer only) is a dry run unless an `approval_token` is given or `dry_run` is false.',
     request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
     response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
     // keyless to the pipeline: the server resolves a key (or an OAuth token) itself
