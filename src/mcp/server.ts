@@ -161,16 +161,19 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       const { [IDEMPOTENCY_ARGUMENT]: key, [APPROVAL_ARGUMENT]: _token, ...rest } = args as Record<string, unknown>
       const request = { key: typeof key === 'string' ? key : null, dryRun: isDryRun(tool.toInput(args).query?.dry_run), fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }
       const answer = tool.operation.idempotency ? await idempotent(tool.operation, request, call, deps, TOOL_ANSWERS, async () => ({ output: await charged() })) : { output: await charged() }
-      if (call.extraHeaders) state.extraHeaders = { ...state.extraHeaders, ...call.extraHeaders }
       if ('error' in answer) throw answer.error
       const { result, justification, meta, hash, top } = answer.output
       const replayed = answer.replayed === true ? { idempotent_replayed: true } : {}
-      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, sandbox, hash, top)
+      // Production tools answer with production `_meta` under any bearer; a sandbox tool with the sandbox's.
+      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, isSandboxTool(tool) ? sandbox : null, hash, top)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
       deps.logger.error('mcp tool failed', { correlation_id: state.correlationId, tool: tool.name, error: e instanceof Error ? e.message : String(e) })
       return failure(new AppError('INTERNAL_ERROR'), tool, deps, now, sandbox)
+    } finally {
+      // The response's headers (balance, rate-limit state) are the HTTP request's, whichever call set them.
+      if (call.extraHeaders !== state.extraHeaders) state.extraHeaders = { ...state.extraHeaders, ...call.extraHeaders }
     }
   })
   return server

@@ -92,6 +92,12 @@ describe('keyless tools and credentials', () => {
     expect(body.result.obligations.length).toBeGreaterThan(5)
   })
 
+  test('a keyless tool answers with production’s `_meta` under the sandbox bearer: its answer is real', async () => {
+    const body = await call('get_public_obligations', { entity_type: 'AS' })
+    expect(body._meta.response_hash).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(body._meta).not.toHaveProperty('is_sandbox')
+  })
+
   test('no upstream register is called for a sandbox answer', async () => {
     await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
     await call('get_company_verification', { org_number: '999660002' })
