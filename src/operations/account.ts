@@ -5,6 +5,15 @@ import { op, type Operation, type OperationLimit } from './define.ts'
 /** Writes a person makes to their account (keys, issuance tokens, approvals): one budget per account, REST and pages alike. */
 export const ACCOUNT_WRITES: OperationLimit = { group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }
 
+/**
+ * What revoking the dedicated key of an OAuth connection does (issue 18, item 1), said alike on
+ * every route that revokes a key.
+ */
+export const OAUTH_KEY_REVOKE =
+  'Revoking the dedicated key of an OAuth connection also ends the connection, in the same transaction (audited as ' +
+  '`oauth_connection_revoked`, reason `key_revoked`). The MCP host’s next call gets 401 `OAUTH_SUBJECT_UNMAPPED` with a ' +
+  'new `consent_url`; approving it there mints a fresh dedicated key, counted toward the three active keys.'
+
 export const accountOperations = [
   op({
     id: 'signup',
@@ -90,6 +99,7 @@ export const accountOperations = [
     format: 'envelope',
     tag: 'Account',
     summary: 'Revoke an API key (browser session; irreversible, effective at once)',
+    description: OAUTH_KEY_REVOKE,
     request: { params: A.IdParam },
     response: A.RevokedKey,
     limits: [ACCOUNT_WRITES],

@@ -81,7 +81,8 @@ export const mcpOperations = [
     summary: 'Approve an MCP client’s OAuth identity (the consent_url of OAUTH_SUBJECT_UNMAPPED)',
     description:
       OAUTH_BINDING_RULE +
-      ' The page shows the client (`client_id`, else `azp`), issuer, subject and claimed e-mail of the token that asked for the connection, and the signed-in account’s e-mail; it offers Approve only when the rule holds, and otherwise says why the identity cannot be linked.',
+      ' The page shows the client (`client_id`, else `azp`), issuer, subject and claimed e-mail of the token that asked for the connection, and the signed-in account’s e-mail; it offers Approve only when the rule holds, and otherwise says why the identity cannot be linked.' +
+      ' A connection ended by a disconnect, or by revoking its key, is gone (its link answers 404): the host’s next call gets a new `consent_url`, and approving that mints a fresh key.',
     response: null,
     request: { query: P.ConnectionQuery },
   }),
@@ -95,7 +96,8 @@ export const mcpOperations = [
     summary: 'Approve the connection: one dedicated key (read:register read:portal read:directorate read:centralbank read:changes)',
     description:
       OAUTH_BINDING_RULE +
-      ' When it does not hold, nothing is linked, the refusal is audited on the signed-in account (`oauth_connection_refused`) and the answer is 403 `OAUTH_IDENTITY_MISMATCH`. With three active keys the answer is 409 `MAX_KEYS_REACHED`.',
+      ' When it does not hold, nothing is linked, the refusal is audited on the signed-in account (`oauth_connection_refused`) and the answer is 403 `OAUTH_IDENTITY_MISMATCH`. With three active keys the answer is 409 `MAX_KEYS_REACHED`.' +
+      ' Approving an active connection again reuses it and its key.',
     response: null,
     request: { body: P.ConnectionForm },
     bodyType: 'form',

@@ -1,7 +1,7 @@
 /** Pages for people: sign-in, the magic link, the dashboard and its forms, top-up approval. */
 import * as A from '../schemas/access.ts'
 import * as P from '../schemas/pages.ts'
-import { ACCOUNT_WRITES } from './account.ts'
+import { ACCOUNT_WRITES, OAUTH_KEY_REVOKE } from './account.ts'
 import { op, type Operation } from './define.ts'
 
 export const pagesOperations = [
@@ -83,6 +83,7 @@ export const pagesOperations = [
     format: 'html',
     tag: 'Pages',
     summary: 'Revoke a key (form)',
+    description: OAUTH_KEY_REVOKE,
     response: null,
     request: { params: A.IdParam, body: P.CsrfForm },
     bodyType: 'form',
