@@ -65,6 +65,32 @@ describe('POST /api/v1/account/signup', () => {
   })
 })
 
+describe('one budget of sign-in mails per IP (issue 18, item 3)', () => {
+  const viaSignup = async (ip: Record<string, string>) => {
+    const res = await app.send('POST', '/api/v1/account/signup', { email: uniqueEmail() }, ip)
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), code: res.status === 429 ? (await res.json()).error_code : null }
+  }
+  const viaLogin = async (ip: Record<string, string>) => {
+    const res = await postForm(app, '/login', { email: uniqueEmail() }, { origin: app.url, ...ip })
+    const html = await res.text()
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), code: /<code>(RATE_LIMITED|RATE_LIMIT_EXCEEDED)<\/code>/.exec(html)?.[1] ?? null }
+  }
+
+  test.each([
+    ['the sign-up route', viaSignup],
+    ['the /login form', viaLogin],
+  ])('3 asked by the sign-up route and 2 by the /login form use it up: a 6th by %s is 429 RATE_LIMITED with Retry-After', async (_name, sixth) => {
+    const ip = freshIp()
+    for (let i = 0; i < 3; i++) expect((await viaSignup(ip)).status).toBe(200)
+    for (let i = 0; i < 2; i++) expect((await viaLogin(ip)).status).toBe(200)
+    const refused = await sixth(ip)
+    expect(refused.status).toBe(429)
+    expect(refused.code).toBe('RATE_LIMITED')
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0)
+    expect((await sixth(freshIp())).status).toBe(200)
+  })
+})
+
 describe('magic link', () => {
   test('opening it once creates the account, a free key shown once and a session', async () => {
     const s = await signIn(app)
