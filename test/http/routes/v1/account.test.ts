@@ -165,8 +165,29 @@ describe('session routes', () => {
     expect(me.data.consumer.email).toBe(s.email)
     const withKey = await app.get('/api/v1/account/me', { headers: bearer(s.firstKey!) })
     expect(withKey.status).toBe(401)
-    expect((await withKey.json()).error_code).toBe('AUTH_MISSING')
+    expect((await withKey.json()).error_code).toBe('AUTH_SESSION_REQUIRED')
   })
+
+  test.each([
+    ['GET', '/api/v1/account/keys'],
+    ['POST', '/api/v1/account/keys'],
+    ['DELETE', '/api/v1/account/keys/00000000-0000-4000-8000-000000000000'],
+  ])('a Bearer key on the session-only %s %s is refused with 401 AUTH_SESSION_REQUIRED and where to sign in', async (method, path) => {
+    const s = await signIn(app)
+    const res = await app.send(method, path, method === 'POST' ? {} : undefined, bearer(s.firstKey!))
+    expect(res.status).toBe(401)
+    const body = await res.json()
+    expect(body).toMatchObject({ error_code: 'AUTH_SESSION_REQUIRED', sign_in_url: `${app.config.baseUrl}/login`, retryable: false })
+    expect(body.explanation.summary_en).toContain('browser session')
+    expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId}`)[0]!.n).toBe(1)
+  })
+
+  test('a session-only route without any credential says the same: a browser session is needed', async () => {
+    const res = await app.send('POST', '/api/v1/account/keys', {})
+    expect(res.status).toBe(401)
+    expect(await res.json()).toMatchObject({ error_code: 'AUTH_SESSION_REQUIRED', sign_in_url: `${app.config.baseUrl}/login` })
+  })
+
 
   test('minting a key needs the CSRF token', async () => {
     const s = await signIn(app)
