@@ -55,7 +55,7 @@ export const accountHandlers = {
   }) satisfies Handler<{ body: typeof RedeemBody }>,
 
   getAccount: (async ({ principal, deps }) => {
-    if (principal.kind !== 'session') throw new AppError('AUTH_MISSING')
+    if (principal.kind !== 'session') throw new AppError('AUTH_SESSION_REQUIRED')
     const c = (await accounts.findConsumer(deps.sql, principal.consumerId))!
     return {
       data: {

@@ -61,7 +61,7 @@ function withExtraHeaders(response: Response, extra: Record<string, string> | nu
 
 /** Pages answer in HTML: a signed-out visitor goes to the sign-in page, anything else gets the explanation. */
 function errorPage(err: AppError, correlationId: string): Response {
-  if (err.code === 'AUTH_MISSING') return redirect('/login', { 'x-correlation-id': correlationId })
+  if (err.code === 'AUTH_MISSING' || err.code === 'AUTH_SESSION_REQUIRED') return redirect('/login', { 'x-correlation-id': correlationId })
   const x = explain(err.code, err.options.context)
   const details = err.options.details?.length ? `<ul>${err.options.details.map((d) => `<li><code>${esc(d.field)}</code>: ${esc(d.message)}</li>`).join('')}</ul>` : ''
   const html = page(

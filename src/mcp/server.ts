@@ -3,7 +3,9 @@
  * A new low-level Server and transport per request (a stateless transport cannot be reused), with
  * only the tools the caller's credential allows registered — so a hidden tool is simply unknown
  * (-32602). No Authorization header at all means keyless: only the keyless tools, limited to 100
- * calls an hour per IP. A header that is present but bad is refused, never treated as keyless.
+ * calls an hour per IP; a call of a keyed tool without one is asked to authenticate (401 with the
+ * challenge), as the spec's Authentication section says. A header that is present but bad is
+ * refused, never treated as keyless.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
@@ -265,7 +267,11 @@ function softLimitMessages(messages: RpcMessage[], state: RequestState, deps: Ap
   for (let i = 0; i < Math.max(1, messages.length); i++) deps.softLimiter.hit(state.ip, now)
 }
 
-/** With OAuth on, an anonymous `tools/call` of a keyed tool is told to authenticate (401), not "unknown tool". */
+/**
+ * An anonymous `tools/call` of a keyed tool is told to authenticate (401 with the challenge: the
+ * plain one, or the OAuth one that says where to get a token), not "unknown tool": a host learns it
+ * needs a credential. A name no tool has stays -32602.
+ */
 function callsKeyedTool(messages: RpcMessage[], tools: Tool[]): boolean {
   return messages.some((m) => m?.method === 'tools/call' && tools.some((t) => t.name === m.params?.name && !t.keyless))
 }
@@ -290,7 +296,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
       throw e
     }
     state.consumerId = principal.consumerId
-  } else if (deps.config.oauth && callsKeyedTool(messages, tools)) {
+  } else if (callsKeyedTool(messages, tools)) {
     throw refused(new AppError('AUTH_MISSING'), deps)
   }
   state.principal = principal

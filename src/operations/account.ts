@@ -5,6 +5,22 @@ import { op, type Operation, type OperationLimit } from './define.ts'
 /** Writes a person makes to their account (keys, issuance tokens, approvals): one budget per account, REST and pages alike. */
 export const ACCOUNT_WRITES: OperationLimit = { group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }
 
+/**
+ * Every route that mails a sign-in link (the sign-up route and the /login form) draws on one budget
+ * per address: the spec's 5 an hour per IP for account signup, counted in the database before the
+ * mail is queued, so it holds across instances and a failed count refuses (fail closed).
+ */
+export const SIGN_IN_MAILS: OperationLimit = { group: 'sign-in-mail', per: 'ip', max: 5, window: 'hour', code: 'RATE_LIMITED' }
+
+/**
+ * What revoking the dedicated key of an OAuth connection does (issue 18, item 1), said alike on
+ * every route that revokes a key.
+ */
+export const OAUTH_KEY_REVOKE =
+  'Revoking the dedicated key of an OAuth connection also ends the connection, in the same transaction (audited as ' +
+  '`oauth_connection_revoked`, reason `key_revoked`). The MCP host’s next call gets 401 `OAUTH_SUBJECT_UNMAPPED` with a ' +
+  'new `consent_url`; approving it there mints a fresh dedicated key, counted toward the three active keys.'
+
 export const accountOperations = [
   op({
     id: 'signup',
@@ -18,10 +34,10 @@ export const accountOperations = [
       '`{email, company_name, consent: true}` signs up; `{email}` alone asks for a sign-in link for an existing ' +
       'account. The answer is always `{ok: true}`, whether or not the e-mail is known; no key is issued here. ' +
       'Opening the link (valid 15 minutes, single use) creates the account with a free-tier key, shown once. ' +
-      'Limited to 5 requests an hour per IP address.',
+      'Limited to 5 requests an hour per IP address, one budget with the sign-in form (`POST /login`).',
     request: { body: A.SignupBody },
     response: A.SignupResult,
-    limits: [{ per: 'ip', max: 5, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [SIGN_IN_MAILS],
   }),
   op({
     id: 'redeemIssuanceToken',
@@ -90,6 +106,7 @@ export const accountOperations = [
     format: 'envelope',
     tag: 'Account',
     summary: 'Revoke an API key (browser session; irreversible, effective at once)',
+    description: OAUTH_KEY_REVOKE,
     request: { params: A.IdParam },
     response: A.RevokedKey,
     limits: [ACCOUNT_WRITES],

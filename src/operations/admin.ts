@@ -1,5 +1,6 @@
 /** The operator's routes, behind ADMIN_TOKEN. */
 import * as A from '../schemas/access.ts'
+import { OAUTH_KEY_REVOKE } from './account.ts'
 import { op, type Operation } from './define.ts'
 
 /** Every operator route: ADMIN_TOKEN (so AUTH_MISSING, AUTH_INVALID_KEY), the envelope, one tag. */
@@ -32,6 +33,7 @@ export const adminOperations = [
     path: '/api/v1/admin/keys/:id',
     ...OPERATOR,
     summary: 'Revoke any key (irreversible)',
+    description: OAUTH_KEY_REVOKE,
     request: { params: A.IdParam },
     response: A.AdminRevoked,
   }),

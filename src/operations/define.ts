@@ -116,8 +116,8 @@ const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
   key_or_session: KEY,
   // no bearer; not the ADMIN_TOKEN
   admin: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'RATE_LIMIT_EXCEEDED'],
-  // no session (a key is refused the same way); the session's consumer deactivated
-  session: ['AUTH_MISSING', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
+  // no session (a key or nothing is refused the same way); the session's consumer deactivated
+  session: ['AUTH_SESSION_REQUIRED', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
   // no credential is fine; a real key is checked like anywhere else (the answer is still mock)
   sandbox: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
 }

@@ -25,7 +25,9 @@ export const mcpOperations = [
     description:
       'Tools are listed per credential: with no Authorization header only the keyless tools (get_public_obligations, ' +
       'get_public_deadlines, explain_compliance_error, get_pricing, redeem_issuance_token; 100 calls an hour per IP); ' +
-      'with a key, the tools its scopes allow. A hidden or unknown tool is JSON-RPC error -32602. Every result is ' +
+      'with a key, the tools its scopes allow. A tool hidden from the key’s scopes, or unknown, is JSON-RPC error -32602; ' +
+      'but a `tools/call` of a keyed tool with no Authorization header at all is answered 401 `AUTH_MISSING` with the ' +
+      '`WWW-Authenticate: Bearer` challenge (with OAuth on, the one naming `resource_metadata`). Every result is ' +
       '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
       '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
       '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +
@@ -40,7 +42,7 @@ export const mcpOperations = [
     request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
     response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
     // keyless to the pipeline: the server resolves a key (or an OAuth token) itself
-    errors: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],
+    errors: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],
   }),
   op({
     id: 'getMcpManifest',
@@ -84,7 +86,8 @@ export const mcpOperations = [
     summary: 'Approve an MCP client’s OAuth identity (the consent_url of OAUTH_SUBJECT_UNMAPPED)',
     description:
       OAUTH_BINDING_RULE +
-      ' The page shows the client (`client_id`, else `azp`), issuer, subject and claimed e-mail of the token that asked for the connection, and the signed-in account’s e-mail; it offers Approve only when the rule holds, and otherwise says why the identity cannot be linked.',
+      ' The page shows the client (`client_id`, else `azp`), issuer, subject and claimed e-mail of the token that asked for the connection, and the signed-in account’s e-mail; it offers Approve only when the rule holds, and otherwise says why the identity cannot be linked.' +
+      ' A connection ended by a disconnect, or by revoking its key, is gone (its link answers 404): the host’s next call gets a new `consent_url`, and approving that mints a fresh key.',
     response: null,
     request: { query: P.ConnectionQuery },
   }),
@@ -98,7 +101,8 @@ export const mcpOperations = [
     summary: 'Approve the connection: one dedicated key (read:register read:portal read:directorate read:centralbank read:changes)',
     description:
       OAUTH_BINDING_RULE +
-      ' When it does not hold, nothing is linked, the refusal is audited on the signed-in account (`oauth_connection_refused`) and the answer is 403 `OAUTH_IDENTITY_MISMATCH`. With three active keys the answer is 409 `MAX_KEYS_REACHED`.',
+      ' When it does not hold, nothing is linked, the refusal is audited on the signed-in account (`oauth_connection_refused`) and the answer is 403 `OAUTH_IDENTITY_MISMATCH`. With three active keys the answer is 409 `MAX_KEYS_REACHED`.' +
+      ' Approving an active connection again reuses it and its key.',
     response: null,
     request: { body: P.ConnectionForm },
     bodyType: 'form',

@@ -1,7 +1,7 @@
 /** Pages for people: sign-in, the magic link, the dashboard and its forms, top-up approval. */
 import * as A from '../schemas/access.ts'
 import * as P from '../schemas/pages.ts'
-import { ACCOUNT_WRITES } from './account.ts'
+import { ACCOUNT_WRITES, OAUTH_KEY_REVOKE, SIGN_IN_MAILS } from './account.ts'
 import { op, type Operation } from './define.ts'
 
 export const pagesOperations = [
@@ -23,10 +23,11 @@ export const pagesOperations = [
     format: 'html',
     tag: 'Pages',
     summary: 'Ask for a magic link (form)',
+    description: 'Limited to 5 requests an hour per IP address, one budget with `POST /api/v1/account/signup`.',
     response: null,
     request: { body: P.LoginForm },
     bodyType: 'form',
-    limits: [{ per: 'ip', max: 5, window: 'hour', code: 'RATE_LIMITED' }],
+    limits: [SIGN_IN_MAILS],
   }),
   op({
     id: 'magicLinkPage',
@@ -83,6 +84,7 @@ export const pagesOperations = [
     format: 'html',
     tag: 'Pages',
     summary: 'Revoke a key (form)',
+    description: OAUTH_KEY_REVOKE,
     response: null,
     request: { params: A.IdParam, body: P.CsrfForm },
     bodyType: 'form',

@@ -44,9 +44,14 @@ async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): P
       const session = token ? await sessionPrincipal(deps.sql, token, now) : null
       if (session) return session
       const bearer = creds.bearer
-      if (op.auth === 'key_or_session' && bearer !== null) return cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
-      // Account management needs the browser session; a key is refused here (spec: Credentials).
-      throw new AppError('AUTH_MISSING', { extra: { sign_in_url: `${deps.config.baseUrl}/login` } })
+      const signIn = { extra: { sign_in_url: `${deps.config.baseUrl}/login` } }
+      if (op.auth === 'key_or_session') {
+        if (bearer !== null) return cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
+        throw new AppError('AUTH_MISSING', signIn)
+      }
+      // Account management needs the browser session and a key is refused here (spec: Credentials),
+      // so the answer names what is needed — with a key, without anything, or with an ended session.
+      throw new AppError('AUTH_SESSION_REQUIRED', signIn)
     }
   }
 }
@@ -59,7 +64,7 @@ export function authorise(op: Operation, p: Principal): void {
 
 /** The browser session of a page route (its registry entry already demanded one). */
 export function sessionOf(p: Principal): Extract<Principal, { kind: 'session' }> {
-  if (p.kind !== 'session') throw new AppError('AUTH_MISSING')
+  if (p.kind !== 'session') throw new AppError('AUTH_SESSION_REQUIRED')
   return p
 }
 

@@ -56,6 +56,12 @@ export async function lockConnection(sql: Sql, id: string): Promise<OAuthConnect
   return row ?? null
 }
 
+/** The active connection whose dedicated key this is, locked (connection before key, as disconnect locks them). */
+export async function lockActiveConnectionOfKey(sql: Sql, keyId: string): Promise<OAuthConnectionRow | null> {
+  const [row] = await sql<OAuthConnectionRow[]>`select ${sql.unsafe(cols)} from oauth_connections where key_id = ${keyId} and status = 'active' for update`
+  return row ?? null
+}
+
 export async function activate(sql: Sql, id: string, consumerId: string, keyId: string): Promise<void> {
   await sql`update oauth_connections set status = 'active', consumer_id = ${consumerId}, key_id = ${keyId}, approved_at = now() where id = ${id}`
 }

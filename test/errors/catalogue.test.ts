@@ -49,8 +49,9 @@ describe('error catalogue', () => {
     expect(SPEC_CODES.filter((c) => !(ERROR_CODES as string[]).includes(c))).toEqual([])
   })
 
-  test('only adds METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder\'s identity, 403) and COMPANY_INACTIVE (a filing for a registered but inactive company, 422) beyond the spec', () => {
-    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual(['COMPANY_INACTIVE', 'METHOD_NOT_ALLOWED', 'OAUTH_IDENTITY_MISMATCH'])
+  test('only adds AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), METHOD_NOT_ALLOWED and OAUTH_IDENTITY_MISMATCH (a consent refused for another holder\'s identity, 403) beyond the spec', () => {
+    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual(['AUTH_SESSION_REQUIRED', 'COMPANY_INACTIVE', 'METHOD_NOT_ALLOWED', 'OAUTH_IDENTITY_MISMATCH'])
+    expect(CATALOGUE.AUTH_SESSION_REQUIRED.status).toBe(401)
     expect(CATALOGUE.OAUTH_IDENTITY_MISMATCH.status).toBe(403)
     expect(CATALOGUE.COMPANY_INACTIVE.status).toBe(422)
   })

@@ -40,6 +40,14 @@ describe('/openapi.json', () => {
     expect(listed).toEqual([...ERROR_CODES])
   })
 
+  test('documents 401 AUTH_SESSION_REQUIRED on every session-only operation (a key or nothing is refused there)', () => {
+    const sessionOnly = allOperations.filter((o) => o.auth === 'session' && o.format !== 'html')
+    expect(sessionOnly.length).toBeGreaterThan(0)
+    for (const o of sessionOnly) {
+      expect(doc.paths[openApiPath(o.path)][o.method.toLowerCase()].responses['401'].content['application/json'].schema.allOf[1].properties.error_code.enum, o.id).toContain('AUTH_SESSION_REQUIRED')
+    }
+  })
+
   test('answers 304 to its own ETag', async () => {
     const first = await app.get('/openapi.json')
     const etag = first.headers.get('etag')!

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { startApp, type TestApp } from '../helpers.ts'
-import { bearer, freshIp, postForm, signIn, type Session } from '../access-helpers.ts'
+import { admin, bearer, freshIp, postForm, signIn, type Session } from '../access-helpers.ts'
 import { startAuthServer } from '../support/auth-server.ts'
 
 type AuthServer = Awaited<ReturnType<typeof startAuthServer>>
@@ -124,6 +124,81 @@ describe('a valid token', () => {
     expect(res.status).toBe(303)
     expect((await (await rpc(app, bearer(token))).json()).error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
     expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${owner.consumerId} and source = 'oauth' and revoked_at is null`)[0]!.n).toBe(0)
+  })
+})
+
+describe('revoking the key behind a connection ends the connection (issue 18, item 1)', () => {
+  const connectionRow = async (id: string) => (await app.deps.sql<{ status: string; key_id: string }[]>`select status, key_id from oauth_connections where id = ${id}`)[0]!
+  const activeOAuthKeys = async (consumerId: string) =>
+    (await app.deps.sql<{ id: string }[]>`select id from api_keys where consumer_id = ${consumerId} and source = 'oauth' and revoked_at is null`).map((k) => k.id)
+  const revokeByOwner = (owner: Session, keyId: string) => app.send('DELETE', `/api/v1/account/keys/${keyId}`, undefined, { cookie: owner.cookie, 'x-csrf-token': owner.csrf })
+  const approve = (owner: Session, connection: string) => postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
+
+  test.each([
+    ['the owner (DELETE /api/v1/account/keys/{id})', revokeByOwner],
+    ['the owner’s dashboard form', (owner: Session, keyId: string) => postForm(app, `/dashboard/keys/${keyId}/revoke`, { csrf_token: owner.csrf }, { cookie: owner.cookie })],
+    ['the operator (DELETE /api/v1/admin/keys/{id})', (_owner: Session, keyId: string) => app.send('DELETE', `/api/v1/admin/keys/${keyId}`, undefined, admin)],
+  ])('revoked by %s: the connection ends in the same transaction, audited, and the host is told to reconnect', async (_name, revoke) => {
+    const owner = await signIn(app)
+    const { token, connection } = await connectSubject(owner, `user-${crypto.randomUUID()}`)
+    const { key_id: keyId } = await connectionRow(connection)
+    expect((await revoke(owner, keyId)).status).toBeLessThan(400)
+
+    expect((await connectionRow(connection)).status).toBe('revoked')
+    const audit = await app.deps.sql<{ action: string; correlation_id: string; details: Record<string, unknown> }[]>`
+      select action, correlation_id, details from audit_log where consumer_id = ${owner.consumerId} and action in ('key_revoked', 'oauth_connection_revoked') order by id`
+    expect(audit.map((a) => a.action).sort()).toEqual(['key_revoked', 'oauth_connection_revoked'])
+    expect(audit[0]!.correlation_id).toBe(audit[1]!.correlation_id)
+    expect(audit.find((a) => a.action === 'oauth_connection_revoked')!.details).toMatchObject({ connection_id: connection, key_id: keyId, reason: 'key_revoked' })
+
+    const res = await rpc(app, bearer(token))
+    expect(res.status).toBe(401)
+    const body = await res.json()
+    expect(body.error_code).toBe('OAUTH_SUBJECT_UNMAPPED')
+    expect(new URL(body.consent_url).searchParams.get('connection')).not.toBe(connection)
+  })
+
+  test('the host reconnects: its consent link offers Approve again, and approval mints a fresh dedicated key', async () => {
+    const owner = await signIn(app)
+    const { token, connection } = await connectSubject(owner, `user-${crypto.randomUUID()}`)
+    const { key_id: oldKey } = await connectionRow(connection)
+    const client = await connect(token)
+    expect((await client.callTool({ name: 'get_credit_balance', arguments: {} })).isError).toBeFalsy()
+    expect((await revokeByOwner(owner, oldKey)).status).toBe(200)
+    await expect(client.callTool({ name: 'get_credit_balance', arguments: {} })).rejects.toMatchObject({ code: 401 })
+    await client.close()
+
+    const again = await pendingConnection(token)
+    const page = await (await app.get(`/oauth/consent?connection=${again}`, { headers: { cookie: owner.cookie } })).text()
+    expect(page).toContain('id="approve"')
+    expect(page).not.toContain('Already connected')
+    expect((await approve(owner, again)).status).toBe(200)
+
+    const { key_id: newKey } = await connectionRow(again)
+    expect(newKey).not.toBe(oldKey)
+    expect(await activeOAuthKeys(owner.consumerId)).toEqual([newKey])
+    const reconnected = await connect(token)
+    expect((reconnected.getServerVersion())?.name).toBe('plikt')
+    expect((await reconnected.callTool({ name: 'get_credit_balance', arguments: {} })).isError).toBeFalsy()
+    await reconnected.close()
+  })
+
+  test('reconnecting counts toward the three-key cap like the first connection', async () => {
+    const owner = await signIn(app)
+    const { token, connection } = await connectSubject(owner, `user-${crypto.randomUUID()}`)
+    expect((await revokeByOwner(owner, (await connectionRow(connection)).key_id)).status).toBe(200)
+    const minted: string[] = []
+    for (let i = 0; i < 2; i++) minted.push((await (await app.send('POST', '/api/v1/account/keys', {}, { cookie: owner.cookie, 'x-csrf-token': owner.csrf })).json()).data.key.id)
+
+    const again = await pendingConnection(token)
+    const refused = await approve(owner, again)
+    expect(refused.status).toBe(409)
+    expect(await refused.text()).toContain('MAX_KEYS_REACHED')
+    expect((await connectionRow(again)).status).toBe('pending')
+
+    expect((await revokeByOwner(owner, minted[0]!)).status).toBe(200)
+    expect((await approve(owner, again)).status).toBe(200)
+    expect((await rpc(app, bearer(token))).status).toBe(200)
   })
 })
 

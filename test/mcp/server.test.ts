@@ -88,9 +88,22 @@ describe('keyless (no Authorization header)', () => {
     await client.close()
   })
 
-  test('a keyed tool is hidden: calling it is JSON-RPC error -32602', async () => {
+  test('calling a keyed tool is asked to authenticate: 401 AUTH_MISSING with the plain Bearer challenge (OAuth off)', async () => {
     const client = await connect()
-    await expect(client.callTool({ name: 'get_credit_balance', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    await expect(client.callTool({ name: 'get_credit_balance', arguments: {} })).rejects.toMatchObject({ code: 401 })
+    await client.close()
+    const res = await fetch(`${app.url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...freshIp() },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company_summary', arguments: { org_number: '984661185' } } }),
+    })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc-mcp", error="invalid_token"')
+    expect((await res.json()).error_code).toBe('AUTH_MISSING')
+  })
+
+  test('calling a tool that does not exist is JSON-RPC error -32602', async () => {
+    const client = await connect()
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 })
     await client.close()
   })

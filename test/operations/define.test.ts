@@ -35,8 +35,8 @@ describe('impliedErrors', () => {
     expect(op({ ...base, id: 'ad', category: 'admin' }).errors.sort()).toEqual(['AUTH_INVALID_KEY', 'AUTH_MISSING', 'RATE_LIMIT_EXCEEDED'])
   })
 
-  test('a session: missing, or its consumer deactivated', () => {
-    expect(op({ ...base, id: 's', category: 'session' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_MISSING', 'RATE_LIMIT_EXCEEDED'])
+  test('a session: none (a key is refused the same way), or its consumer deactivated', () => {
+    expect(op({ ...base, id: 's', category: 'session' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_SESSION_REQUIRED', 'RATE_LIMIT_EXCEEDED'])
   })
 
   test('the sandbox: no credential is fine, a real key is checked', () => {

@@ -97,3 +97,32 @@ test('migration 0008 moves each per-call credit hold into charge_holds, keeping 
     await fresh.close()
   }
 })
+
+test('migration 0014 ends each OAuth connection whose key was already revoked, audited, and leaves live ones alone', async () => {
+  const fresh = await scratchDatabase()
+  try {
+    const all = await loadMigrations()
+    await migrate(fresh.sql, all.filter((m) => m.version <= 13))
+    const [consumer] = await fresh.sql<{ id: string }[]>`insert into consumers (email) values ('host@example.no') returning id`
+    const revokedAt = new Date('2026-03-14T09:20:00Z')
+    const key = async (hash: string, revoked: Date | null) =>
+      (await fresh.sql<{ id: string }[]>`
+        insert into api_keys (consumer_id, key_hash, display_prefix, label, scopes, source, revoked_at)
+        values (${consumer!.id}, ${hash}, 'svc_free_x…', 'OAuth connection', '{read:register}', 'oauth', ${revoked}) returning id`)[0]!.id
+    const connection = async (subject: string, keyId: string) =>
+      (await fresh.sql<{ id: string }[]>`
+        insert into oauth_connections (issuer, subject, status, consumer_id, key_id, approved_at)
+        values ('https://issuer.example', ${subject}, 'active', ${consumer!.id}, ${keyId}, now()) returning id`)[0]!.id
+    const dead = await connection('dead', await key('h-dead', revokedAt))
+    const live = await connection('live', await key('h-live', null))
+
+    expect((await migrate(fresh.sql, all)).applied).toContain('0014_oauth_connection_ends_with_key.sql')
+    const rows = await fresh.sql<{ id: string; status: string; revoked_at: Date | null }[]>`select id, status, revoked_at from oauth_connections`
+    expect(rows.find((r) => r.id === dead)).toMatchObject({ status: 'revoked', revoked_at: revokedAt })
+    expect(rows.find((r) => r.id === live)).toMatchObject({ status: 'active', revoked_at: null })
+    const audit = await fresh.sql<{ actor: string; details: Record<string, unknown> }[]>`select actor, details from audit_log where action = 'oauth_connection_revoked'`
+    expect([...audit]).toEqual([{ actor: 'system', details: expect.objectContaining({ connection_id: dead, reason: 'key_revoked' }) }])
+  } finally {
+    await fresh.close()
+  }
+})

@@ -4,6 +4,7 @@ import { displayPrefix, hashSecret, newSecret } from '../../lib/tokens.ts'
 import type { Sql } from '../../store/db.ts'
 import * as accounts from '../../store/accounts.ts'
 import { appendAudit } from '../../store/audit.ts'
+import * as oauth from '../../store/oauth.ts'
 import {
   AVAILABLE_SCOPES,
   DEFAULT_SCOPES,
@@ -87,11 +88,18 @@ export function mintKey(sql: Sql, consumerId: string, opts: Parameters<typeof mi
 /**
  * Revokes a key (irreversible). `consumerId` restricts it to the owner's keys; null is the
  * operator. Another owner's or an unknown id is NOT_FOUND; an already revoked key is reported as such.
+ *
+ * The key behind an OAuth connection takes its connection with it, in the same transaction: a
+ * connection left active on a dead key would answer its host OAUTH_SUBJECT_UNMAPPED with a consent
+ * link to that same connection, which can never be approved again. Ended, the host's next token
+ * opens a new pending connection, and approving it mints a fresh key (domain/access/oauth.ts).
  */
 export async function revokeKey(sql: Sql, keyId: string, consumerId: string | null, by: Actor): Promise<{ key: accounts.KeyRow; already_revoked: boolean }> {
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql
+    const connection = await oauth.lockActiveConnectionOfKey(t, keyId)
     const revoked = await accounts.revokeKey(t, keyId, consumerId)
+    let outcome: { key: accounts.KeyRow; already_revoked: boolean }
     if (revoked) {
       await appendAudit(t, {
         consumerId: revoked.consumer_id,
@@ -100,11 +108,23 @@ export async function revokeKey(sql: Sql, keyId: string, consumerId: string | nu
         correlationId: by.correlationId,
         details: { key_id: revoked.id, display_prefix: revoked.display_prefix },
       })
-      return { key: revoked, already_revoked: false }
+      outcome = { key: revoked, already_revoked: false }
+    } else {
+      const existing = await accounts.findKey(t, keyId)
+      if (!existing || (consumerId !== null && existing.consumer_id !== consumerId)) throw new AppError('NOT_FOUND')
+      outcome = { key: existing, already_revoked: true }
     }
-    const existing = await accounts.findKey(t, keyId)
-    if (!existing || (consumerId !== null && existing.consumer_id !== consumerId)) throw new AppError('NOT_FOUND')
-    return { key: existing, already_revoked: true }
+    if (connection) {
+      await oauth.revokeConnection(t, connection.id)
+      await appendAudit(t, {
+        consumerId: outcome.key.consumer_id,
+        actor: by.actor,
+        action: 'oauth_connection_revoked',
+        correlationId: by.correlationId,
+        details: { connection_id: connection.id, key_id: keyId, reason: 'key_revoked' },
+      })
+    }
+    return outcome
   }) as Promise<{ key: accounts.KeyRow; already_revoked: boolean }>
 }
 

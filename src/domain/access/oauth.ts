@@ -191,7 +191,7 @@ export async function disconnect(sql: Sql, connectionId: string, consumerId: str
     if (!c || c.status !== 'active' || c.consumer_id !== consumerId) throw new AppError('NOT_FOUND')
     await oauth.revokeConnection(tx, c.id)
     await accounts.revokeKey(tx, c.key_id!, consumerId)
-    await appendAudit(tx, { consumerId, actor: by.actor, action: 'oauth_connection_revoked', correlationId: by.correlationId, details: { connection_id: c.id, key_id: c.key_id } })
+    await appendAudit(tx, { consumerId, actor: by.actor, action: 'oauth_connection_revoked', correlationId: by.correlationId, details: { connection_id: c.id, key_id: c.key_id, reason: 'disconnected' } })
   })
 }
 

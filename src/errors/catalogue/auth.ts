@@ -1,6 +1,6 @@
 /**
- * Auth: the caller's credential and what it is allowed on a route — the pipeline's key, scope and
- * tier checks (http/pipeline.ts), and the expired one-time link or token (domain/access/signin.ts).
+ * Auth: the caller's credential and what it is allowed on a route — the pipeline's key, session,
+ * scope and tier checks (pipeline/admission.ts), and the expired one-time link or token (domain/access/signin.ts).
  */
 import type { CatalogueEntry } from './entry.ts'
 
@@ -62,6 +62,39 @@ export const AUTH_CATALOGUE = {
       relevant_link: null,
       legal_basis: null,
       handover: null,
+    },
+  },
+  AUTH_SESSION_REQUIRED: {
+    status: 401,
+    category: 'auth',
+    retryable: false,
+    fix_hint_en: 'Sign in at sign_in_url in a browser and manage the account there; API keys are not accepted on account management routes.',
+    fix_hint_nb: 'Logg inn på sign_in_url i en nettleser, og administrer kontoen der; API-nøkler godtas ikke på endepunktene for kontoadministrasjon.',
+    explanation: {
+      summary: 'Dette endepunktet krever en innlogget nettleserøkt.',
+      summary_en: 'This route needs a signed-in browser session.',
+      why: 'Kontoadministrasjon, som å lage og trekke tilbake nøkler, gjøres bare av en person som har logget inn med lenken på e-post. En API-nøkkel godtas ikke her, og forespørselen hadde ingen gyldig økt.',
+      why_en: 'Account management, such as minting and revoking keys, is done only by a person signed in by e-mailed link. An API key is not accepted here, and the request had no valid session.',
+      fix_steps: [
+        'Be eieren av kontoen logge inn på påloggingssiden (/login) med lenken på e-post.',
+        'Gjør endringen i dashbordet, eller send forespørselen med øktens informasjonskapsel og «X-CSRF-Token».',
+        'Bruk API-nøkkelen bare mot endepunktene som tar nøkkel.',
+      ],
+      fix_steps_en: [
+        'Ask the account owner to sign in at the sign-in page (/login) with the e-mailed link.',
+        'Make the change in the dashboard, or send the request with the session cookie and X-CSRF-Token.',
+        'Use the API key only on the routes that take a key.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: {
+        who: 'company_admin',
+        where: 'Plikt-dashbordet (/dashboard)',
+        what: 'Logg inn, og gjør endringen i dashbordet, for eksempel lag eller trekk tilbake en nøkkel.',
+        what_en: 'Sign in and make the change in the dashboard, for example mint or revoke a key.',
+        why: 'Bare en person som er logget inn, kan administrere kontoen.',
+        why_en: 'Only a signed-in person can manage the account.',
+      },
     },
   },
   AUTH_INVALID_KEY: {

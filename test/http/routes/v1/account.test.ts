@@ -65,6 +65,32 @@ describe('POST /api/v1/account/signup', () => {
   })
 })
 
+describe('one budget of sign-in mails per IP (issue 18, item 3)', () => {
+  const viaSignup = async (ip: Record<string, string>) => {
+    const res = await app.send('POST', '/api/v1/account/signup', { email: uniqueEmail() }, ip)
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), code: res.status === 429 ? (await res.json()).error_code : null }
+  }
+  const viaLogin = async (ip: Record<string, string>) => {
+    const res = await postForm(app, '/login', { email: uniqueEmail() }, { origin: app.url, ...ip })
+    const html = await res.text()
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), code: /<code>(RATE_LIMITED|RATE_LIMIT_EXCEEDED)<\/code>/.exec(html)?.[1] ?? null }
+  }
+
+  test.each([
+    ['the sign-up route', viaSignup],
+    ['the /login form', viaLogin],
+  ])('3 asked by the sign-up route and 2 by the /login form use it up: a 6th by %s is 429 RATE_LIMITED with Retry-After', async (_name, sixth) => {
+    const ip = freshIp()
+    for (let i = 0; i < 3; i++) expect((await viaSignup(ip)).status).toBe(200)
+    for (let i = 0; i < 2; i++) expect((await viaLogin(ip)).status).toBe(200)
+    const refused = await sixth(ip)
+    expect(refused.status).toBe(429)
+    expect(refused.code).toBe('RATE_LIMITED')
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0)
+    expect((await sixth(freshIp())).status).toBe(200)
+  })
+})
+
 describe('magic link', () => {
   test('opening it once creates the account, a free key shown once and a session', async () => {
     const s = await signIn(app)
@@ -139,8 +165,29 @@ describe('session routes', () => {
     expect(me.data.consumer.email).toBe(s.email)
     const withKey = await app.get('/api/v1/account/me', { headers: bearer(s.firstKey!) })
     expect(withKey.status).toBe(401)
-    expect((await withKey.json()).error_code).toBe('AUTH_MISSING')
+    expect((await withKey.json()).error_code).toBe('AUTH_SESSION_REQUIRED')
   })
+
+  test.each([
+    ['GET', '/api/v1/account/keys'],
+    ['POST', '/api/v1/account/keys'],
+    ['DELETE', '/api/v1/account/keys/00000000-0000-4000-8000-000000000000'],
+  ])('a Bearer key on the session-only %s %s is refused with 401 AUTH_SESSION_REQUIRED and where to sign in', async (method, path) => {
+    const s = await signIn(app)
+    const res = await app.send(method, path, method === 'POST' ? {} : undefined, bearer(s.firstKey!))
+    expect(res.status).toBe(401)
+    const body = await res.json()
+    expect(body).toMatchObject({ error_code: 'AUTH_SESSION_REQUIRED', sign_in_url: `${app.config.baseUrl}/login`, retryable: false })
+    expect(body.explanation.summary_en).toContain('browser session')
+    expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId}`)[0]!.n).toBe(1)
+  })
+
+  test('a session-only route without any credential says the same: a browser session is needed', async () => {
+    const res = await app.send('POST', '/api/v1/account/keys', {})
+    expect(res.status).toBe(401)
+    expect(await res.json()).toMatchObject({ error_code: 'AUTH_SESSION_REQUIRED', sign_in_url: `${app.config.baseUrl}/login` })
+  })
+
 
   test('minting a key needs the CSRF token', async () => {
     const s = await signIn(app)
