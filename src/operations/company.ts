@@ -132,7 +132,9 @@ export const companyOperations = [
       'Classification `sole`, `joint`, `by_role`, `prokura_only`, `no_authority` or `unknown`, with every registered ' +
       'combination (any one combination suffices; all its signers together). When the signature lookup is ' +
       'unreachable, `kombinasjon_available` is false and the answer degrades to the holders the roles register shows ' +
-      'plus procuration; when nothing can be read, 503 `UPSTREAM_UNAVAILABLE`. No legal citation is asserted.',
+      'plus procuration; when nothing can be read, 503 `UPSTREAM_UNAVAILABLE`. Whenever the lookup answered, ' +
+      '`kombinasjon_available` is true, also when it shows no rule (`no_authority`, `prokura_only`) or does not cover the ' +
+      'form (`rule: not_supported`): `combinations` is then known to be empty. No legal citation is asserted.',
     response: C.SigningAuthority,
     mcpTool: 'get_company_authority',
     sources: ['enhetsregisteret', 'fullmakt'],

@@ -173,6 +173,17 @@ describe('company tools', () => {
   })
 })
 
+describe('get_company_authority', () => {
+  test('kombinasjon_available is true when the signature lookup answered with no rule (929770404), as on REST', async () => {
+    const k = await customer({ credits: 1_000 })
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_authority', arguments: { org_number: '929770404' } })
+    expect(res.isError).toBeFalsy()
+    expect(body(res).result).toMatchObject({ classification: 'no_authority', degraded: null, kombinasjon_available: true })
+    await client.close()
+  })
+})
+
 describe('get_exchange_rate', () => {
   test('keyless: base NOK quote usd and base USD quote NOK give the same NOK-per-USD rate as the REST tool', async () => {
     const client = await connect()

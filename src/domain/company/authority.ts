@@ -121,7 +121,9 @@ function authorityData(
     combinations,
     signaturrett_holders: signing,
     prokura_holders: prokura,
-    kombinasjon_available: signature !== null && signature.found && signature.routine_status !== 'NA' && signature.combination_status !== 'IK',
+    // Whether the signature lookup answered (spec: false only when it was unreachable): a lookup that
+    // found no rule, or a form the service does not cover, still gives a known, empty set of combinations.
+    kombinasjon_available: signature !== null,
     free_text: signature?.free_text ?? null,
     coded_authority: signature
       ? {

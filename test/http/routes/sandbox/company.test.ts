@@ -191,7 +191,8 @@ describe('the magic scenarios', () => {
 
   magic('no_signing_rule', 'authority is no_authority and verification is unknown', async (c) => {
     const a = await data(c.org_number, 'authority')
-    expect(a).toMatchObject({ classification: 'no_authority', rule: 'none', combinations: [], prokura_holders: [] })
+    // The lookup answered that there is no rule: the combinations are known to be none.
+    expect(a).toMatchObject({ classification: 'no_authority', rule: 'none', combinations: [], prokura_holders: [], kombinasjon_available: true, degraded: null })
     const v = await data(c.org_number, 'verify')
     expect(v.signals.has_signing_authority_defined).toBeNull()
     expect(v.verification_status).toBe('unknown')
@@ -200,6 +201,7 @@ describe('the magic scenarios', () => {
   magic('prokura_only', 'authority is prokura_only with both procurators', async (c) => {
     const a = await data(c.org_number, 'authority')
     expect(a.classification).toBe('prokura_only')
+    expect([a.kombinasjon_available, a.degraded]).toEqual([true, null])
     expect(a.prokura_holders.map((h: any) => h.name).sort()).toEqual(['Ola Testmann', 'Siri Prøvdal'])
     expect((await data(c.org_number, 'context')).prokura.map((p: any) => p.name).sort()).toEqual(['Ola Testmann', 'Siri Prøvdal'])
   })

@@ -128,8 +128,8 @@ describe('every fixture company on every route', () => {
       }
       if (has(c, 'multiple-combinations')) expect(d.combinations.length).toBeGreaterThanOrEqual(2)
       for (const k of d.combinations) expect(k.sufficient_alone).toBe(k.signers.length === 1)
-      if (has(c, 'sole-signing') || has(c, 'joint-signing')) expect(d.kombinasjon_available).toBe(true)
-      if (has(c, 'signature-not-supported')) expect(d.kombinasjon_available).toBe(false)
+      // The signature lookup answered for every company here: false is only for an unreachable lookup.
+      expect([d.degraded, d.kombinasjon_available]).toEqual([null, true])
       expect(JSON.stringify(d)).not.toMatch(/lov|§/i)
     })
 
@@ -205,6 +205,23 @@ describe('every fixture company on every route', () => {
       expect(r.status).toBe(200)
       expect(r.body.data.pagination.limit).toBe(20)
       expect(r.body._meta.data_source).toContain('mock')
+    })
+  }
+})
+
+describe('authority: kombinasjon_available', () => {
+  // The signature lookup answered for each: no rule registered, a form the service does not cover,
+  // procuration only. Only an unreachable lookup makes it false (spec: Signing authority).
+  const answered: [string, string][] = [
+    ['929770404', 'no_authority'],
+    ['915241700', 'unknown'],
+    ['912883604', 'prokura_only'],
+  ]
+  for (const [org, classification] of answered) {
+    test(`is true when the lookup answered without combinations: ${org} (${classification})`, async () => {
+      const r = await get(`/api/v1/company/${org}/authority`)
+      expect(r.status).toBe(200)
+      expect(r.body.data).toMatchObject({ classification, combinations: [], degraded: null, kombinasjon_available: true })
     })
   }
 })
