@@ -195,6 +195,8 @@ describe('get_exchange_rate', () => {
     expect(body(a).result.rate).toBe(rest.data.rate)
     expect(body(b).result.rate).toBe(rest.data.rate)
     expect(body(a).result).toMatchObject({ currency: 'USD', date: '2026-03-13', requested_date: '2026-03-14' })
+    // Whichever side NOK was asked on, the answer is base NOK, quote USD, as on REST.
+    for (const r of [body(a).result, body(b).result, rest.data]) expect(r).toMatchObject({ base: 'NOK', quote: 'USD' })
     expect(body(a)._meta.data_source).toBe('Norges Bank')
     await client.close()
   })
