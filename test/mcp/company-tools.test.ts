@@ -184,6 +184,19 @@ describe('get_company_authority', () => {
   })
 })
 
+describe('get_company_authority during a register outage', () => {
+  test('answers UPSTREAM_UNAVAILABLE, as the REST route does, and costs nothing', async () => {
+    const k = await customer({ credits: 1_000 })
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_authority', arguments: { org_number: byScenario('register-5xx') } })
+    expect(res.isError).toBe(true)
+    expect(body(res).result).toBeNull()
+    expect(body(res).metadata).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true })
+    expect(await balance(k.id)).toBe(1_000)
+    await client.close()
+  })
+})
+
 describe('get_exchange_rate', () => {
   test('keyless: base NOK quote usd and base USD quote NOK give the same NOK-per-USD rate as the REST tool', async () => {
     const client = await connect()
