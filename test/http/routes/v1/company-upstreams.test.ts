@@ -144,9 +144,10 @@ describe('failure modes of the fixture servers', () => {
     }
   })
 
-  test('the snapshot of an unknown organisation is 404', async () => {
+  test('the snapshot of an unknown organisation is 404 COMPANY_NOT_FOUND', async () => {
     const r = await call(app, c.key, `/api/v1/company/${byScenario('unknown')}/snapshot`)
     expect(r.status).toBe(404)
+    expect(r.body.error_code).toBe('COMPANY_NOT_FOUND')
   })
 
   test('the snapshot is 503 REGISTER_DOWN when the register is down and nothing is cached', async () => {

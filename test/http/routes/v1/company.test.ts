@@ -36,6 +36,11 @@ async function get(path: string) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
+/** A removed unit is unknown: 404 with the code that says so, not just the status. */
+function expectNotFound(r: { status: number; body: any }) {
+  expect({ status: r.status, code: r.body.error_code }).toEqual({ status: 404, code: 'COMPANY_NOT_FOUND' })
+}
+
 async function post(path: string, body: unknown) {
   const res = await app.post(path, body, { headers: { ...bearer(key), ...freshIp() } })
   return { status: res.status, body: (await res.json()) as any }
@@ -80,7 +85,7 @@ describe('every fixture company on every route', () => {
 
     test(`verify: ${label}`, async () => {
       const r = await get(`/api/v1/company/${c.org_number}/verify`)
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       const d = r.body.data
       if (has(c, 'deleted')) {
@@ -106,7 +111,7 @@ describe('every fixture company on every route', () => {
 
     test(`authority: ${label}`, async () => {
       const r = await get(`/api/v1/company/${c.org_number}/authority`)
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       const d = r.body.data
       if (has(c, 'deleted')) return
@@ -154,7 +159,7 @@ describe('every fixture company on every route', () => {
 
     test(`snapshot: ${label}`, async () => {
       const r = await get(`/api/v1/company/${c.org_number}/snapshot`)
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       const s = r.body.data.sections
       expect(Object.keys(s).sort()).toEqual(['employer', 'risk', 'roles', 'vat', 'verify'])
@@ -167,13 +172,14 @@ describe('every fixture company on every route', () => {
     for (const route of ['summary', 'obligations', 'deadlines'] as const) {
       test(`${route}: ${label}`, async () => {
         const r = await get(`/api/v1/company/${c.org_number}/${route}`)
-        if (gone(c)) return expect(r.status).toBe(404)
+        if (gone(c)) return expectNotFound(r)
         expect(r.status).toBe(200)
         const d = r.body.data
         const covered = RULEBOOK_FORMS.includes(c.org_form) && !has(c, 'deleted')
         expect(d.coverage.covered).toBe(covered)
         if (route === 'deadlines') {
           if (!covered) expect(d.deadlines).toEqual([])
+          else expect(d.deadlines.length).toBeGreaterThan(0)
           for (const e of d.deadlines) expect(e.filing_status).toMatch(/^(upcoming|overdue)$/)
           return
         }
@@ -193,11 +199,15 @@ describe('every fixture company on every route', () => {
 
     test(`profile: ${label}`, async () => {
       const r = await post('/api/v1/register/company-profile', { org_number: c.org_number })
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       expect(r.body.data.display_name).toBe(c.name)
       expect(r.body.data.status).toBe(has(c, 'deleted') ? 'dissolved' : 'active')
-      for (const code of r.body.data.role_codes ?? []) expect(code).toMatch(/^[A-ZÆØÅ]{3,5}$/)
+      // A deleted unit shows no roles; an active one shows the codes of its roles, which are never none.
+      if (has(c, 'deleted')) return expect(r.body.data.role_codes).toEqual([])
+      expect(r.body.data.roles_available).toBe(true)
+      expect(r.body.data.role_codes.length).toBeGreaterThan(0)
+      for (const code of r.body.data.role_codes) expect(code).toMatch(/^[A-ZÆØÅ]{3,5}$/)
     })
 
     test(`filing history: ${label}`, async () => {
