@@ -25,6 +25,8 @@ function companyOp<const Id extends string, const P extends string, const R exte
   mcpTool?: string
   sandboxMirror?: string
   errors?: ErrorCode[]
+  /** read errors this operation answers as another code instead */
+  notErrors?: ErrorCode[]
   responseHeaders?: Record<string, string>
   sources: string[]
   freshness?: 'cached' | 'live'
@@ -47,7 +49,7 @@ function companyOp<const Id extends string, const P extends string, const R exte
     costOre: 50,
     mcpTool: d.mcpTool ?? null,
     sandboxMirror: d.sandboxMirror ?? null,
-    errors: [...new Set([...COMPANY_ERRORS, ...(d.id === 'getFilingHistory' ? [] : COMPANY_READ_ERRORS), ...(d.errors ?? [])])],
+    errors: [...new Set([...COMPANY_ERRORS, ...(d.id === 'getFilingHistory' ? [] : COMPANY_READ_ERRORS), ...(d.errors ?? [])])].filter((code) => !d.notErrors?.includes(code)),
     ...(d.responseHeaders ? { responseHeaders: d.responseHeaders } : {}),
     capability: { name_en, name_nb, description_en, description_nb, data_sources: d.sources, freshness: d.freshness ?? 'cached', status: 'live' },
   })
@@ -132,8 +134,14 @@ export const companyOperations = [
       'Classification `sole`, `joint`, `by_role`, `prokura_only`, `no_authority` or `unknown`, with every registered ' +
       'combination (any one combination suffices; all its signers together). When the signature lookup is ' +
       'unreachable, `kombinasjon_available` is false and the answer degrades to the holders the roles register shows ' +
-      'plus procuration; when nothing can be read, 503 `UPSTREAM_UNAVAILABLE`. No legal citation is asserted.',
+      'plus procuration; when nothing can be read, 503 `UPSTREAM_UNAVAILABLE`. Whenever the lookup answered, ' +
+      '`kombinasjon_available` is true, also when it shows no rule (`no_authority`, `prokura_only`) or does not cover the ' +
+      'form (`rule: not_supported`): `combinations` is then known to be empty. When the business register itself is down ' +
+      '(and no cached unit is young enough to serve stale), the route fails 503 `UPSTREAM_UNAVAILABLE` with `Retry-After` ' +
+      'where known — never `REGISTER_DOWN`, which the other company routes answer; an unreadable register answer is still ' +
+      '502 `COMPANY_LOOKUP_FAILED`. No legal citation is asserted.',
     response: C.SigningAuthority,
+    notErrors: ['REGISTER_DOWN'],
     mcpTool: 'get_company_authority',
     sources: ['enhetsregisteret', 'fullmakt'],
     capabilityNames: ['Signing authority', 'Signaturrett og prokura', 'Who may sign for the company, as the register shows it.', 'Hvem som kan signere for virksomheten, slik registeret viser det.'],

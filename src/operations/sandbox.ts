@@ -38,7 +38,9 @@ const SANDBOX_WRITE_LIMITS: OperationLimit[] = [
 ]
 
 const SANDBOX_DESCRIPTION =
-  'Sandbox: no key needed; deterministic synthetic data (`GET /api/v1/sandbox/fixtures`). Optional bearer ' +
+  'Sandbox: no key needed; deterministic synthetic data (`GET /api/v1/sandbox/fixtures`). Valid orgs are the series ' +
+  '818…, 99966…, 99977… and 999000002: a listed fixture answers with its hand-written data, any other nine-digit number ' +
+  'of a series with a synthetic company generated from the number (the same number, the same company). Optional bearer ' +
   '`svc_sandbox_test_<suffix>` namespaces your writes; a real key is accepted and the answer is still mock. Knobs: ' +
   '`simulate_error`, `simulate_latency` (0–30000 ms), `mock_date`, header `X-Service-Simulate` (`error_500` → 500 ' +
   '`INTERNAL_ERROR`, `timeout` → 504 `EXECUTION_DEADLINE_EXCEEDED`, `rate_limit` → 429 `RATE_LIMIT_EXCEEDED`; synthetic ' +
@@ -106,7 +108,7 @@ export const sandboxOperations = [
     id: 'getSandboxFixtures',
     method: 'GET',
     path: '/fixtures',
-    summary: 'The sandbox catalogue: companies, magic scenarios, reserved error orgs, knobs',
+    summary: 'The sandbox catalogue: valid series, companies, magic scenarios, reserved error orgs, knobs',
     request: { query: S.KnobsQuery },
     response: S.SandboxFixtures,
   }),

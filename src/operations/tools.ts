@@ -12,7 +12,11 @@ export const toolsOperations = [
     tag: 'Tools',
     summary: 'Norges Bank’s exchange rate: NOK per one unit of a currency',
     description:
-      '`rate` is NOK per ONE unit (Norges Bank quotes some currencies per 100; the multiplier is applied and shown). ' +
+      '`rate` is NOK per ONE unit of the quoted currency (Norges Bank quotes some currencies per 100; the multiplier is applied and shown). ' +
+      'Labelling, the same on REST and MCP `get_exchange_rate`: the response is always `base: "NOK"` with `quote` = `currency` = the ' +
+      'foreign currency, so `rate` reads as NOK per 1 `quote` (e.g. base NOK, quote EUR, rate 11.5). Norges Bank’s series key ' +
+      '(`series`, e.g. `EXR/B.EUR.NOK.SP`) names the same pair the other way round (its BASE_CUR is EUR); the number is the same. ' +
+      'MCP takes `base` and `quote` and accepts NOK on either side; the answer is the same base-NOK answer. ' +
       '`date` is the publication date used, `requested_date` the date asked for: weekends, holidays, days without ' +
       'publication (24 December) and today before 16:00 Europe/Oslo fall back to the prior published day, and ' +
       '`fallback_reason` says why. A gap longer than one unexplained working day answers `NO_RATE_AVAILABLE` rather than an old rate.',

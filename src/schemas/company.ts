@@ -142,7 +142,9 @@ export const SigningAuthority = Type.Object({
   ),
   signaturrett_holders: Type.Array(Holder),
   prokura_holders: Type.Array(Holder),
-  kombinasjon_available: Type.Boolean({ description: 'false when the signature lookup was unreachable or gave no combination' }),
+  kombinasjon_available: Type.Boolean({
+    description: 'false only when the signature lookup was unreachable (then `degraded` says why); true whenever it answered, also when it shows no rule or does not cover the organisation form',
+  }),
   free_text: Nullable(Type.String({ description: 'the rule in the register’s own words, when it has them' })),
   coded_authority: Nullable(
     Type.Object({

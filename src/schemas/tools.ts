@@ -36,8 +36,8 @@ export const ExchangeRateQuery = Type.Object(
 
 export const ExchangeRatePairInput = Type.Object(
   {
-    base: Type.String({ minLength: 1, maxLength: 16, description: 'three-letter code, case-insensitive; exactly one of base and quote must be NOK' }),
-    quote: Type.String({ minLength: 1, maxLength: 16, description: 'three-letter code, case-insensitive; exactly one of base and quote must be NOK' }),
+    base: Type.String({ minLength: 1, maxLength: 16, description: 'three-letter code, case-insensitive; exactly one of base and quote must be NOK (either side); the answer is always base NOK, quote the other currency' }),
+    quote: Type.String({ minLength: 1, maxLength: 16, description: 'three-letter code, case-insensitive; exactly one of base and quote must be NOK (either side); the answer is always base NOK, quote the other currency' }),
     date: Type.Optional(Type.String({ maxLength: 32, description: 'YYYY-MM-DD, not after today in Europe/Oslo; default today (Oslo)' })),
   },
   { additionalProperties: false },
@@ -46,11 +46,11 @@ export const ExchangeRatePairInput = Type.Object(
 export const ExchangeRateResult = Type.Object(
   {
     currency: Type.String({ description: 'the foreign currency (ISO 4217, upper case) whose Norges Bank series was used' }),
-    base: Type.String({ description: 'the currency one unit of which `rate` prices: always `currency`' }),
-    quote: Type.String({ description: 'the currency `rate` is expressed in: always `NOK`' }),
+    base: Type.Literal('NOK', { description: 'always `NOK`: the currency `rate` is expressed in (spec: the response is always base NOK)' }),
+    quote: Type.String({ description: 'the quoted currency, always equal to `currency`: `rate` prices one unit of it' }),
     rate: Type.Number({
       exclusiveMinimum: 0,
-      description: 'NOK per ONE unit of `currency`, already divided by `unit_multiplier`',
+      description: 'NOK per ONE unit of the quoted currency (`quote`), already divided by `unit_multiplier`',
     }),
     nok_per_unit: Type.Number({ exclusiveMinimum: 0, description: 'NOK per ONE unit of `currency` = published_value / unit_multiplier, whatever the direction asked for' }),
     published_value: Type.String({ description: 'the observation exactly as Norges Bank published it: NOK per `unit_multiplier` units of `currency`' }),
@@ -72,7 +72,9 @@ export const ExchangeRateResult = Type.Object(
     ),
     fallback_detail: Type.Union([Type.String(), Type.Null()], { description: 'the same in words (English), e.g. "2026-04-06 is Easter Monday"; null when no fallback happened' }),
     source: Type.Literal('Norges Bank', { description: 'publisher; the rates are indicative mid-rates, not binding on any bank' }),
-    series: Type.String({ description: 'the SDMX series used, e.g. `EXR/B.USD.NOK.SP`' }),
+    series: Type.String({
+      description: 'the SDMX series used, e.g. `EXR/B.USD.NOK.SP`; Norges Bank’s key names the foreign currency its BASE_CUR and NOK its QUOTE_CUR, the reverse of `base`/`quote` here',
+    }),
   },
   { description: 'A Norges Bank exchange rate against NOK, with the publication day actually used.' },
 )

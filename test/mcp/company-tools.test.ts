@@ -173,6 +173,30 @@ describe('company tools', () => {
   })
 })
 
+describe('get_company_authority', () => {
+  test('kombinasjon_available is true when the signature lookup answered with no rule (929770404), as on REST', async () => {
+    const k = await customer({ credits: 1_000 })
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_authority', arguments: { org_number: '929770404' } })
+    expect(res.isError).toBeFalsy()
+    expect(body(res).result).toMatchObject({ classification: 'no_authority', degraded: null, kombinasjon_available: true })
+    await client.close()
+  })
+})
+
+describe('get_company_authority during a register outage', () => {
+  test('answers UPSTREAM_UNAVAILABLE, as the REST route does, and costs nothing', async () => {
+    const k = await customer({ credits: 1_000 })
+    const client = await connect(bearer(k.key))
+    const res = await client.callTool({ name: 'get_company_authority', arguments: { org_number: byScenario('register-5xx') } })
+    expect(res.isError).toBe(true)
+    expect(body(res).result).toBeNull()
+    expect(body(res).metadata).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true })
+    expect(await balance(k.id)).toBe(1_000)
+    await client.close()
+  })
+})
+
 describe('get_exchange_rate', () => {
   test('keyless: base NOK quote usd and base USD quote NOK give the same NOK-per-USD rate as the REST tool', async () => {
     const client = await connect()
@@ -184,6 +208,8 @@ describe('get_exchange_rate', () => {
     expect(body(a).result.rate).toBe(rest.data.rate)
     expect(body(b).result.rate).toBe(rest.data.rate)
     expect(body(a).result).toMatchObject({ currency: 'USD', date: '2026-03-13', requested_date: '2026-03-14' })
+    // Whichever side NOK was asked on, the answer is base NOK, quote USD, as on REST.
+    for (const r of [body(a).result, body(b).result, rest.data]) expect(r).toMatchObject({ base: 'NOK', quote: 'USD' })
     expect(body(a)._meta.data_source).toBe('Norges Bank')
     await client.close()
   })

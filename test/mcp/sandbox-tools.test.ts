@@ -48,6 +48,15 @@ describe('mirrored tools', () => {
     })
   }
 
+  for (const [tool, route] of Object.entries(MIRRORED)) {
+    test(`${tool} answers a synthetic number of a valid series (818123456) as its sandbox route does`, async () => {
+      const body = await call(tool, { org_number: '818123456' })
+      const rest = (await (await app.get(`/api/v1/sandbox/company/818123456/${route}`, { headers: freshIp() })).json()) as { success: boolean; data: unknown }
+      expect(rest.success).toBe(true)
+      expect(body.result).toEqual(rest.data)
+    })
+  }
+
   test('a sandbox org number that fails MOD-11 (999000002) is accepted', async () => {
     const body = await call('get_company_context', { org_number: '999000002' })
     expect(body.result.name).toBe('PLIKT SANDKASSE AS')

@@ -17,7 +17,7 @@ import { AppError } from '../../errors/app-error.ts'
 import type { AuthorityLookup, AuthorityPerson, RegisterUnit, Role } from '../../upstream/business-register/map.ts'
 import { SYSTEM_NAMES } from '../../upstream/raw.ts'
 import { requireUnit } from './register.ts'
-import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
+import { attempt, type CompanyReads, type Provenance, type Sourced } from '../sources.ts'
 
 export type Classification = 'sole' | 'joint' | 'by_role' | 'prokura_only' | 'no_authority' | 'unknown'
 
@@ -121,7 +121,9 @@ function authorityData(
     combinations,
     signaturrett_holders: signing,
     prokura_holders: prokura,
-    kombinasjon_available: signature !== null && signature.found && signature.routine_status !== 'NA' && signature.combination_status !== 'IK',
+    // Whether the signature lookup answered (spec: false only when it was unreachable): a lookup that
+    // found no rule, or a form the service does not cover, still gives a known, empty set of combinations.
+    kombinasjon_available: signature !== null,
     free_text: signature?.free_text ?? null,
     coded_authority: signature
       ? {
@@ -139,8 +141,23 @@ function authorityData(
   }
 }
 
+/**
+ * The unit, for the authority answer. The spec's authority route fails with UPSTREAM_UNAVAILABLE,
+ * so the register's outage (REGISTER_DOWN on the other company routes) is answered as that, with
+ * the breaker's Retry-After; a stale cached unit within its limit is still served before this.
+ */
+async function authorityUnit(sources: CompanyReads, org: string): Promise<Sourced<RegisterUnit>> {
+  try {
+    return await requireUnit(sources, org)
+  } catch (e) {
+    if (!(e instanceof AppError) || e.code !== 'REGISTER_DOWN') throw e
+    const { context, extra, headers } = e.options
+    throw new AppError('UPSTREAM_UNAVAILABLE', { ...(context ? { context } : {}), ...(extra ? { extra } : {}), ...(headers ? { headers } : {}), cause: e })
+  }
+}
+
 export async function signingAuthority(sources: CompanyReads, org: string): Promise<AuthorityResult> {
-  const unit = await requireUnit(sources, org)
+  const unit = await authorityUnit(sources, org)
   const used: Provenance[] = [unit.source]
   const [sig, pro] = await Promise.all([attempt(() => sources.signature(org), used), attempt(() => sources.prokura(org), used)])
   const prokura = procurationHolders(pro instanceof AppError ? null : pro)

@@ -1,6 +1,7 @@
 import { AppError, validationError } from '../../errors/app-error.ts'
 import type { ErrorCode } from '../../errors/catalogue/index.ts'
 import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, sandboxCompany, type SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
+import { inSandboxSeries, syntheticCompany } from './synthetic.ts'
 
 /** What the org rule needs to know of the request (the sandbox state of src/pipeline/sandbox.ts has it). */
 export interface SandboxRequestFlags {
@@ -13,8 +14,17 @@ export interface SandboxRequestFlags {
 }
 
 /**
+ * The sandbox company of a number: its hand-written fixture, else the synthetic company of a
+ * number in a valid series; undefined for any other number. Every sandbox read goes through this.
+ */
+export function sandboxCompanyOf(org: string): SandboxCompany | undefined {
+  return sandboxCompany(org) ?? (inSandboxSeries(org) ? syntheticCompany(org) : undefined)
+}
+
+/**
  * The organisation a route is about: the public mirror serves only its own org, reserved error
- * orgs answer their error, and an unknown org is 404 on reads but 400 on write-side routes.
+ * orgs answer their error, and an org outside the fixtures and the valid series is 404 on reads but
+ * 400 on write-side routes.
  */
 export function sandboxOrg(org: string, where: SandboxRequestFlags): SandboxCompany {
   // The public mirror serves one organisation, full stop: the reserved error orgs are "other
@@ -28,7 +38,7 @@ export function sandboxOrg(org: string, where: SandboxRequestFlags): SandboxComp
       extra: { reserved_org_number: org },
     })
   }
-  const c = sandboxCompany(org)
+  const c = sandboxCompanyOf(org)
   if (c) return c
   if (where.writeSide) throw validationError([{ field: 'org_number', message: 'is not a sandbox organisation; GET /api/v1/sandbox/fixtures lists them' }])
   throw new AppError('COMPANY_NOT_FOUND', { context: { org_number: org }, extra: { fixtures_url: '/api/v1/sandbox/fixtures' } })

@@ -1,13 +1,14 @@
 /**
  * The sandbox's adapter behind the same read interface production uses (CompanyReads): the
- * synthetic companies of fixtures/sandbox, in the shapes the register mappers produce, so
+ * companies of fixtures/sandbox and the synthetic ones of the valid series, in the shapes the register mappers produce, so
  * verification, authority, accounts and the rulebook run unchanged over them.
  */
 import { AppError } from '../../errors/app-error.ts'
 import type { AccountsLookup } from '../../upstream/accounts-register/map.ts'
 import type { AuthorityLookup, AuthorityPerson, RegisterUnit, RolesLookup, SearchPage, UnitLookup } from '../../upstream/business-register/map.ts'
 import { SYSTEM_NAMES, type UpstreamSystem } from '../../upstream/raw.ts'
-import { sandboxCompany, SANDBOX_COMPANIES, type SandboxCompany, type Signer } from '../../../fixtures/sandbox/companies.ts'
+import { SANDBOX_COMPANIES, type SandboxCompany, type Signer } from '../../../fixtures/sandbox/companies.ts'
+import { sandboxCompanyOf } from './orgs.ts'
 import type { CompanyReads, Sourced } from '../sources.ts'
 
 /** Every sandbox answer is "as of" this instant: the data never changes (spec: Sandbox `_meta`). */
@@ -147,26 +148,26 @@ function accounts(c: SandboxCompany): AccountsLookup {
 
 export const sandboxReads: CompanyReads = {
   async unit(org): Promise<Sourced<UnitLookup>> {
-    const c = sandboxCompany(org)
+    const c = sandboxCompanyOf(org)
     return sourced('enhetsregisteret', c ? { kind: 'found', unit: registerUnitOf(c) } : { kind: 'unknown' })
   },
   async roles(org): Promise<Sourced<RolesLookup>> {
-    const c = sandboxCompany(org)
+    const c = sandboxCompanyOf(org)
     return sourced('enhetsregisteret', c ? roles(c) : { found: false, roles: [] })
   },
   async signature(org): Promise<Sourced<AuthorityLookup>> {
-    const c = sandboxCompany(org)
+    const c = sandboxCompanyOf(org)
     if (c?.signing.rule === 'unavailable') {
       throw new AppError('UPSTREAM_UNAVAILABLE', { context: { upstream_system: SYSTEM_NAMES.fullmakt }, extra: { upstream_system: SYSTEM_NAMES.fullmakt } })
     }
     return sourced('fullmakt', c ? authority(c, 'signature') : NOT_FOUND)
   },
   async prokura(org): Promise<Sourced<AuthorityLookup>> {
-    const c = sandboxCompany(org)
+    const c = sandboxCompanyOf(org)
     return sourced('fullmakt', c ? authority(c, 'prokura') : NOT_FOUND)
   },
   async accounts(org): Promise<Sourced<AccountsLookup>> {
-    const c = sandboxCompany(org)
+    const c = sandboxCompanyOf(org)
     return sourced('regnskapsregisteret', c ? accounts(c) : { kind: 'none' })
   },
   async search(name): Promise<Sourced<SearchPage>> {

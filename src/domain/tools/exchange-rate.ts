@@ -130,7 +130,7 @@ function whyNoRate(currency: string): string {
   return suspended ? ` ${suspended}.` : ''
 }
 
-/** The rate for `input.currency` on `input.date` (default today, Oslo), NOK per one unit. */
+/** The rate for `input.currency` on `input.date` (default today, Oslo): NOK per one unit, labelled base NOK, quote the currency. */
 export async function exchangeRate(input: { currency?: unknown; date?: unknown }, now: Date, fetchRates: RateFetcher): Promise<ExchangeRate> {
   const currency = normaliseCurrency(input.currency)
   const requested = resolveDate(input.date, now)
@@ -163,8 +163,10 @@ async function rateFor(currency: string, requested: LocalDate, now: Date, fetchR
   const fell = used.date === requested ? null : fallback(requested, currency, now)
   return {
     currency,
-    base: currency,
-    quote: 'NOK',
+    // The spec's labelling (base NOK, `rate` = NOK per one unit of the quoted currency) — the
+    // reverse of the names in Norges Bank's own series key (BASE_CUR = the foreign currency).
+    base: 'NOK',
+    quote: currency,
     rate: used.rate,
     nok_per_unit: used.rate,
     published_value: used.value,

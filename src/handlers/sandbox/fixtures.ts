@@ -2,6 +2,7 @@
 import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, SANDBOX_COMPANIES } from '../../../fixtures/sandbox/companies.ts'
 import { MAGIC_VAT } from '../../domain/sandbox/actions.ts'
 import { tierOf } from '../../domain/sandbox/views.ts'
+import { SANDBOX_SERIES } from '../../domain/sandbox/synthetic.ts'
 import { SIMULATED_ERRORS } from '../../schemas/sandbox.ts'
 import type * as S from '../../schemas/sandbox.ts'
 import type { Handler } from '../../pipeline/context.ts'
@@ -20,12 +21,30 @@ const company = (c: (typeof SANDBOX_COMPANIES)[number]) => ({
   description_en: c.description_en,
 })
 
+/** Each valid series: its numbers, the hand-written companies in it, and what the rest answer with. */
+const series = (prefix: string) => {
+  const free = 9 - prefix.length
+  return {
+    prefix,
+    pattern: free === 0 ? `^${prefix}$` : `^${prefix}[0-9]{${free}}$`,
+    size: 10 ** free,
+    fixtures: SANDBOX_COMPANIES.filter((c) => c.org_number.startsWith(prefix)).map((c) => c.org_number),
+    other_numbers: free === 0 ? null : ('synthetic' as const),
+  }
+}
+
 /** Built once: the catalogue is a constant of the code. */
 const CATALOGUE = {
   companies: SANDBOX_COMPANIES.filter((c) => c.scenario === null).map(company),
   magic_scenarios: SANDBOX_COMPANIES.filter((c) => c.scenario !== null).map((c) => ({ scenario: c.scenario, ...company(c) })),
   reserved_error_org_numbers: Object.entries(RESERVED_ERROR_ORGS).map(([org_number, error_code]) => ({ org_number, error_code })),
-  valid_series: ['818…', '99966…', '99977…', '999000002'],
+  valid_series: SANDBOX_SERIES.map(series),
+  synthetic_companies: {
+    description_en:
+      'Every nine-digit number of a valid series that is not listed here answers on every sandbox company route (context, obligations, deadlines, summary, audit, verify, authority, accounts, and plan, approval token and execute) with a synthetic company generated from the number: the same number always gives the same company. It is an ordinary active AS or ENK with consistent roles, signing rule, accounts and VAT registration; about half have a delegation (data_tier tier_1_2, a system user with every scope), the rest are Tier 1 only. A 999660XXX number without a scenario here is such an ordinary company, not a magic state. Numbers outside the series and this list answer 404 COMPANY_NOT_FOUND on reads and 400 VALIDATION_FAILED on the write side.',
+    description_nb:
+      'Alle nisifrede numre i en gyldig serie som ikke står her, svarer på alle selskapsrutene i sandkassen (context, obligations, deadlines, summary, audit, verify, authority, accounts, og plan, approval token og execute) med et syntetisk selskap laget fra nummeret: samme nummer gir alltid samme selskap. Det er et vanlig, aktivt AS eller ENK med samsvarende roller, signaturregel, regnskap og mva-registrering; om lag halvparten har en delegering (data_tier tier_1_2, en systembruker med alle tilganger), resten bare Tier 1. Et 999660XXX-nummer uten scenario her er et slikt vanlig selskap, ikke en magisk tilstand. Numre utenfor seriene og denne listen gir 404 COMPANY_NOT_FOUND ved lesing og 400 VALIDATION_FAILED på skrivesiden.',
+  },
   public_mirror: { base_path: '/api/v1/sandbox/public', org_number: PUBLIC_SANDBOX_ORG, post_body_limit_bytes: 32 * 1024 },
   pinned: { data_as_of: SANDBOX_PINNED, today: SANDBOX_TODAY },
   bearer: {

@@ -34,7 +34,9 @@ describe('the outcome', () => {
   })
 
   test('every check explains itself in bokmål and English', () => {
-    for (const c of dryRun(input, facts, TODAY).validation.checks) {
+    const { checks } = dryRun(input, facts, TODAY).validation
+    expect(checks).toHaveLength(5)
+    for (const c of checks) {
       expect(Object.keys(c).sort()).toEqual(['explanation_summary', 'explanation_summary_en', 'name', 'passed'])
       expect(c.explanation_summary).toMatch(/^[A-ZÆØÅ].*\.$/)
       expect(c.explanation_summary_en).toMatch(/^[A-Z].*\.$/)

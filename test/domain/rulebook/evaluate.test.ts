@@ -86,7 +86,9 @@ describe('obligation evaluation', () => {
   })
 
   test('every reason is given in bokmål and English', () => {
-    for (const e of evaluateObligations(AS_TIER1)) {
+    const evaluations = evaluateObligations(AS_TIER1)
+    expect(evaluations.length).toBeGreaterThan(0)
+    for (const e of evaluations) {
       expect(e.reason.length).toBeGreaterThan(5)
       expect(e.reason_en.length).toBeGreaterThan(5)
       expect(e.reason).not.toBe(e.reason_en)

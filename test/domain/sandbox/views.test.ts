@@ -61,9 +61,14 @@ describe('sandboxObligations', () => {
 
   test('required follows the evaluation: always, conditionally, never', () => {
     const expected = { applicable: 'always', insufficient_data: 'conditionally', not_applicable: 'never' } as const
+    const seen = new Set<string>()
     for (const c of SANDBOX_COMPANIES) {
-      for (const o of sandboxObligations(c, TODAY).obligations) expect({ id: o.obligation_id, required: o.required }).toEqual({ id: o.obligation_id, required: expected[o.status] })
+      for (const o of sandboxObligations(c, TODAY).obligations) {
+        seen.add(o.status)
+        expect({ id: o.obligation_id, required: o.required }).toEqual({ id: o.obligation_id, required: expected[o.status] })
+      }
     }
+    expect([...seen].sort()).toEqual(Object.keys(expected).sort())
   })
 
   test('frequency and category stay within the sandbox enums (a-melding is monthly, not per pay run)', () => {
@@ -104,9 +109,9 @@ describe('sandboxObligations', () => {
   })
 
   test('an obligation that is not applicable has no deadline_at', () => {
-    for (const c of SANDBOX_COMPANIES) {
-      for (const o of sandboxObligations(c, TODAY).obligations) if (o.status !== 'applicable') expect(o.deadline_at).toBeNull()
-    }
+    const others = SANDBOX_COMPANIES.flatMap((c) => sandboxObligations(c, TODAY).obligations).filter((o) => o.status !== 'applicable')
+    expect(others.length).toBeGreaterThan(0)
+    for (const o of others) expect(o.deadline_at).toBeNull()
   })
 })
 
@@ -124,7 +129,9 @@ describe('sandboxDeadlines', () => {
 
   test('are overdue before the date and upcoming from it, where nothing is filed', () => {
     const date = '2026-04-30'
-    for (const d of sandboxDeadlines(fixture('999000002'), date).deadlines) {
+    const { deadlines } = sandboxDeadlines(fixture('999000002'), date)
+    expect(new Set(deadlines.map((d) => d.status))).toEqual(new Set(['overdue', 'upcoming']))
+    for (const d of deadlines) {
       const expected = d.deadline_at === null || day(d.deadline_at) >= date ? 'upcoming' : 'overdue'
       expect({ id: d.deadline_id, status: d.status }).toEqual({ id: d.deadline_id, status: expected })
     }

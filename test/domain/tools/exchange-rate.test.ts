@@ -59,7 +59,7 @@ async function appError(p: Promise<unknown>): Promise<AppError> {
 describe('a published day', () => {
   test('a business day with a rate answers that day, no fallback', async () => {
     const r = await exchangeRate({ currency: 'USD', date: '2026-03-06' }, evening, upstream(ALL))
-    expect(r).toMatchObject({ currency: 'USD', base: 'USD', quote: 'NOK', rate: 10.6, nok_per_unit: 10.6, published_value: '10.6000', unit_multiplier: 1, date: '2026-03-06', requested_date: '2026-03-06', fallback_reason: null, fallback_detail: null, source: 'Norges Bank', series: 'EXR/B.USD.NOK.SP' })
+    expect(r).toMatchObject({ currency: 'USD', base: 'NOK', quote: 'USD', rate: 10.6, nok_per_unit: 10.6, published_value: '10.6000', unit_multiplier: 1, date: '2026-03-06', requested_date: '2026-03-06', fallback_reason: null, fallback_detail: null, source: 'Norges Bank', series: 'EXR/B.USD.NOK.SP' })
   })
 
   test('the answer matches the published schema', async () => {

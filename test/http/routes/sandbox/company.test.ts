@@ -14,6 +14,7 @@ import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
 import { admin, bearer, createConsumer, createKey } from '../../../access-helpers.ts'
 import { call, company, expectSandboxError, expectSandboxMeta, ORG_ROUTES, SANDBOX, scenario, synthetic, withoutTimestamp } from './read-helpers.ts'
 import { consumerSandboxNamespace } from '../../../../src/domain/sandbox/namespaces.ts'
+import { SANDBOX_SERIES, syntheticCompany } from '../../../../src/domain/sandbox/synthetic.ts'
 
 let app: TestApp
 let realKey: string
@@ -38,8 +39,11 @@ const tierOf = (c: SandboxCompany) => (c.tier_2 ? 'tier_1_2' : 'tier_1')
 const people = (sets: Signer[][]) => [...new Map(sets.flat().map(([role, name]) => [`${role}|${name}`, { role, name }])).values()]
 const sortPeople = (list: { role: string | null; name: string }[]) => [...list].sort((a, b) => `${a.role}|${a.name}`.localeCompare(`${b.role}|${b.name}`))
 
-describe('every fixture company', () => {
-  for (const c of SANDBOX_COMPANIES) {
+/** Numbers of each series with free digits that no fixture holds: the issue's examples. */
+const SYNTHETIC_EXAMPLES = ['818123456', '999661017', '999770001']
+
+describe('every fixture company, and synthetic numbers of each series', () => {
+  for (const c of [...SANDBOX_COMPANIES, ...SYNTHETIC_EXAMPLES.map(syntheticCompany)]) {
     const label = `${c.org_number} ${c.name}${c.scenario ? ` [${c.scenario}]` : ''}`
 
     test(`context restates the fixture in the sandbox context shape: ${label}`, async () => {
@@ -187,7 +191,8 @@ describe('the magic scenarios', () => {
 
   magic('no_signing_rule', 'authority is no_authority and verification is unknown', async (c) => {
     const a = await data(c.org_number, 'authority')
-    expect(a).toMatchObject({ classification: 'no_authority', rule: 'none', combinations: [], prokura_holders: [] })
+    // The lookup answered that there is no rule: the combinations are known to be none.
+    expect(a).toMatchObject({ classification: 'no_authority', rule: 'none', combinations: [], prokura_holders: [], kombinasjon_available: true, degraded: null })
     const v = await data(c.org_number, 'verify')
     expect(v.signals.has_signing_authority_defined).toBeNull()
     expect(v.verification_status).toBe('unknown')
@@ -196,6 +201,7 @@ describe('the magic scenarios', () => {
   magic('prokura_only', 'authority is prokura_only with both procurators', async (c) => {
     const a = await data(c.org_number, 'authority')
     expect(a.classification).toBe('prokura_only')
+    expect([a.kombinasjon_available, a.degraded]).toEqual([true, null])
     expect(a.prokura_holders.map((h: any) => h.name).sort()).toEqual(['Ola Testmann', 'Siri Prøvdal'])
     expect((await data(c.org_number, 'context')).prokura.map((p: any) => p.name).sort()).toEqual(['Ola Testmann', 'Siri Prøvdal'])
   })
@@ -303,9 +309,24 @@ describe('GET /fixtures', () => {
     expect(new Set(magic_scenarios.map((m: any) => m.scenario)).size).toBe(magic_scenarios.length)
   })
 
+  test('describes the four valid series with their patterns, fixtures and synthetic numbers', async () => {
+    const { valid_series, synthetic_companies } = (await call(app, `${SANDBOX}/fixtures`)).body.data
+    const inSeries = (prefix: string) => SANDBOX_COMPANIES.filter((c) => c.org_number.startsWith(prefix)).map((c) => c.org_number)
+    expect(valid_series).toEqual([
+      { prefix: '818', pattern: '^818[0-9]{6}$', size: 1_000_000, fixtures: inSeries('818'), other_numbers: 'synthetic' },
+      { prefix: '99966', pattern: '^99966[0-9]{4}$', size: 10_000, fixtures: inSeries('99966'), other_numbers: 'synthetic' },
+      { prefix: '99977', pattern: '^99977[0-9]{4}$', size: 10_000, fixtures: inSeries('99977'), other_numbers: 'synthetic' },
+      { prefix: '999000002', pattern: '^999000002$', size: 1, fixtures: ['999000002'], other_numbers: null },
+    ])
+    expect(inSeries('818').length).toBeGreaterThan(0)
+    for (const org of SYNTHETIC_EXAMPLES) expect(valid_series.some((s: any) => new RegExp(s.pattern).test(org))).toBe(true)
+    expect(synthetic_companies.description_en).toContain('same number always gives the same company')
+    expect(synthetic_companies.description_nb).toContain('samme nummer gir alltid samme selskap')
+  })
+
   test('puts every ordinary company in a valid series (or the public mirror’s own org)', async () => {
-    const { companies, valid_series } = (await call(app, `${SANDBOX}/fixtures`)).body.data
-    expect(valid_series).toEqual(['818…', '99966…', '99977…', '999000002'])
+    const { companies } = (await call(app, `${SANDBOX}/fixtures`)).body.data
+    expect(companies.length).toBeGreaterThan(0)
     for (const c of companies) {
       const inSeries = /^(818|99966|99977)\d+$/.test(c.org_number) || c.org_number === '999000002' || c.org_number === PUBLIC_SANDBOX_ORG
       expect({ org: c.org_number, inSeries }).toEqual({ org: c.org_number, inSeries: true })
@@ -331,11 +352,46 @@ describe('GET /fixtures', () => {
   })
 })
 
+describe('the valid series', () => {
+  test('every synthetic example answers 200 on every route, with the same company throughout', async () => {
+    for (const org of SYNTHETIC_EXAMPLES) {
+      const c = syntheticCompany(org)
+      for (const route of ORG_ROUTES) {
+        const a = await get(org, route)
+        expect({ org, route, status: a.status }).toEqual({ org, route, status: 200 })
+        expectSandboxMeta(a.body._meta)
+      }
+      expect((await data(org, 'context')).name).toBe(c.name)
+      expect((await data(org, 'verify')).name).toBe(c.name)
+      expect((await data(org, 'authority')).name).toBe(c.name)
+    }
+  })
+
+  test('the first and last number of each series with free digits answer too', async () => {
+    for (const prefix of SANDBOX_SERIES.filter((p) => p.length < 9)) {
+      for (const org of [prefix.padEnd(9, '0'), prefix.padEnd(9, '9')]) expect({ org, status: (await get(org, 'summary')).status }).toEqual({ org, status: 200 })
+    }
+  })
+
+  test('a synthetic company the register shows as delegated is tier_1_2 with its figures; one that is not, tier_1', async () => {
+    const orgs = Array.from({ length: 40 }, (_, i) => `818${String(200_000 + i).padStart(6, '0')}`)
+    const delegated = orgs.find((org) => syntheticCompany(org).tier_2 !== null)!
+    const undelegated = orgs.find((org) => syntheticCompany(org).tier_2 === null)!
+    const t = syntheticCompany(delegated).tier_2!
+    expect((await data(delegated, 'context')).tier_2).toMatchObject({ employee_count: t.employee_count, annual_turnover: t.annual_turnover_nok, total_assets: t.total_assets_nok })
+    expect((await data(delegated, 'obligations')).data_tier).toBe('tier_1_2')
+    expect((await data(undelegated, 'context')).tier_2).toBeNull()
+    expect((await data(undelegated, 'obligations')).data_tier).toBe('tier_1')
+  })
+})
+
 describe('organisations the sandbox does not serve', () => {
-  test('an unknown nine-digit org is 404 COMPANY_NOT_FOUND on every route', async () => {
-    for (const route of ORG_ROUTES) {
-      const body = expectSandboxError(await get('818000030', route), 404, 'COMPANY_NOT_FOUND')
-      expect(body._meta).not.toHaveProperty('simulated')
+  test('a nine-digit org outside the series and the fixtures is 404 COMPANY_NOT_FOUND on every route', async () => {
+    for (const org of ['123456785', '817999999', '999000003', '999650001']) {
+      for (const route of ORG_ROUTES) {
+        const body = expectSandboxError(await get(org, route), 404, 'COMPANY_NOT_FOUND')
+        expect(body._meta).not.toHaveProperty('simulated')
+      }
     }
   })
 
@@ -594,7 +650,7 @@ describe('CORS', () => {
 
   test('errors carry the open origin too: 404, 400, 401 and an unknown sandbox path', async () => {
     const answers = [
-      await get('818000030', 'context'),
+      await get('123456785', 'context'),
       await get('818000006', 'context?simulate_latency=x'),
       await get('818000006', 'context', bearer('svc_live_nope')),
       await call(app, `${SANDBOX}/no-such-route`),

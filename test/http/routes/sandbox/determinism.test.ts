@@ -55,8 +55,11 @@ afterAll(async () => {
   await app.stop()
 })
 
-/** Every GET route of every fixture company, grouped per company. */
-const perCompany = SANDBOX_COMPANIES.map((c) => ({ label: `${c.org_number} ${c.name}`, paths: ORG_ROUTES.map((r) => `${SANDBOX}/company/${c.org_number}/${r}`) }))
+/** Every GET route of every fixture company and of synthetic numbers of each series, grouped per company. */
+const perCompany = [
+  ...SANDBOX_COMPANIES.map((c) => ({ label: `${c.org_number} ${c.name}`, org: c.org_number })),
+  ...['818123456', '999661017', '999770001', '818000030'].map((org) => ({ label: `${org} (synthetic)`, org })),
+].map(({ label, org }) => ({ label, paths: ORG_ROUTES.map((r) => `${SANDBOX}/company/${org}/${r}`) }))
 
 /** The rest of the read side: the catalogue, the public mirror, knobs and error answers. */
 const others = [
@@ -66,7 +69,7 @@ const others = [
   `${SANDBOX}/company/818000006/deadlines?mock_date=2026-06-30`,
   `${SANDBOX}/company/999771009/obligations?mock_date=2027-02-28`,
   `${SANDBOX}/company/818000006/audit?limit=7`,
-  `${SANDBOX}/company/818000030/context`,
+  `${SANDBOX}/company/123456785/context`,
   `${SANDBOX}/company/818000006/verify?simulate_error=upstream_5xx`,
   `${PUBLIC}/company/818000006/context`,
   ...Object.keys(RESERVED_ERROR_ORGS).map((org) => `${SANDBOX}/company/${org}/summary`),

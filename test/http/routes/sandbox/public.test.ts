@@ -50,7 +50,8 @@ describe('the one organisation', () => {
   const others: [string, string][] = [
     ['another fixture company', '818000006'],
     ['a magic-state company', '999660002'],
-    ['an org the sandbox does not know', '818000030'],
+    ['a synthetic number of a valid series', '818123456'],
+    ['an org the sandbox does not know', '123456785'],
     ...Object.keys(RESERVED_ERROR_ORGS).map((org): [string, string] => ['a reserved error org', org]),
   ]
   for (const [what, org] of others) {

@@ -50,6 +50,15 @@ describe('failure modes of the fixture servers', () => {
     expect((await readBalance(app.deps.sql, c.id)).balance_ore).toBe(before)
   })
 
+  test('with the register down and nothing cached, authority is 503 UPSTREAM_UNAVAILABLE (not REGISTER_DOWN), retryable, and nothing is charged', async () => {
+    const before = (await readBalance(app.deps.sql, c.id)).balance_ore
+    const r = await call(app, c.key, `/api/v1/company/${byScenario('register-timeout')}/authority`)
+    expect(r.status).toBe(503)
+    expect(r.body).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true })
+    expect(r.body.explanation.summary_en).toContain('Enhetsregisteret')
+    expect((await readBalance(app.deps.sql, c.id)).balance_ore).toBe(before)
+  })
+
   test('a register answering 500 is 503 REGISTER_DOWN after three attempts', async () => {
     await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
     const org = byScenario('register-5xx')
@@ -135,9 +144,10 @@ describe('failure modes of the fixture servers', () => {
     }
   })
 
-  test('the snapshot of an unknown organisation is 404', async () => {
+  test('the snapshot of an unknown organisation is 404 COMPANY_NOT_FOUND', async () => {
     const r = await call(app, c.key, `/api/v1/company/${byScenario('unknown')}/snapshot`)
     expect(r.status).toBe(404)
+    expect(r.body.error_code).toBe('COMPANY_NOT_FOUND')
   })
 
   test('the snapshot is 503 REGISTER_DOWN when the register is down and nothing is cached', async () => {
@@ -278,13 +288,29 @@ describe('cache, stale serving and removal (own database: these tests move the c
     }
   })
 
-  test('older than 72 hours the outage is the answer: 503 REGISTER_DOWN', async () => {
+  test('with the register down, authority is still answered from a unit cached within 72 hours, marked stale', async () => {
+    // The business register only: the signature service answers.
+    await fault(app, { match: `/enhetsregisteret/api/enheter/${org}`, mode: 'status', status: 503 })
+    try {
+      const r = await call(app, c.key, `/api/v1/company/${org}/authority`)
+      expect(r.status).toBe(200)
+      expect(r.body.data.org_number).toBe(org)
+      expect(r.body._meta.stale).toBe(true)
+    } finally {
+      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+    }
+  })
+
+  test('older than 72 hours the outage is the answer: 503 REGISTER_DOWN, and UPSTREAM_UNAVAILABLE on the authority route', async () => {
     clock.advance(73 * 3600_000)
     await fault(app, { match: `/enheter/${org}`, mode: 'status', status: 503 })
     try {
       const r = await call(app, c.key, `/api/v1/company/${org}/context`)
       expect(r.status).toBe(503)
       expect(r.body.error_code).toBe('REGISTER_DOWN')
+      const a = await call(app, c.key, `/api/v1/company/${org}/authority`)
+      expect(a.status).toBe(503)
+      expect(a.body.error_code).toBe('UPSTREAM_UNAVAILABLE')
     } finally {
       await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
     }

@@ -36,6 +36,11 @@ async function get(path: string) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
+/** A removed unit is unknown: 404 with the code that says so, not just the status. */
+function expectNotFound(r: { status: number; body: any }) {
+  expect({ status: r.status, code: r.body.error_code }).toEqual({ status: 404, code: 'COMPANY_NOT_FOUND' })
+}
+
 async function post(path: string, body: unknown) {
   const res = await app.post(path, body, { headers: { ...bearer(key), ...freshIp() } })
   return { status: res.status, body: (await res.json()) as any }
@@ -80,7 +85,7 @@ describe('every fixture company on every route', () => {
 
     test(`verify: ${label}`, async () => {
       const r = await get(`/api/v1/company/${c.org_number}/verify`)
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       const d = r.body.data
       if (has(c, 'deleted')) {
@@ -106,7 +111,7 @@ describe('every fixture company on every route', () => {
 
     test(`authority: ${label}`, async () => {
       const r = await get(`/api/v1/company/${c.org_number}/authority`)
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       const d = r.body.data
       if (has(c, 'deleted')) return
@@ -128,8 +133,8 @@ describe('every fixture company on every route', () => {
       }
       if (has(c, 'multiple-combinations')) expect(d.combinations.length).toBeGreaterThanOrEqual(2)
       for (const k of d.combinations) expect(k.sufficient_alone).toBe(k.signers.length === 1)
-      if (has(c, 'sole-signing') || has(c, 'joint-signing')) expect(d.kombinasjon_available).toBe(true)
-      if (has(c, 'signature-not-supported')) expect(d.kombinasjon_available).toBe(false)
+      // The signature lookup answered for every company here: false is only for an unreachable lookup.
+      expect([d.degraded, d.kombinasjon_available]).toEqual([null, true])
       expect(JSON.stringify(d)).not.toMatch(/lov|§/i)
     })
 
@@ -154,7 +159,7 @@ describe('every fixture company on every route', () => {
 
     test(`snapshot: ${label}`, async () => {
       const r = await get(`/api/v1/company/${c.org_number}/snapshot`)
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       const s = r.body.data.sections
       expect(Object.keys(s).sort()).toEqual(['employer', 'risk', 'roles', 'vat', 'verify'])
@@ -167,13 +172,14 @@ describe('every fixture company on every route', () => {
     for (const route of ['summary', 'obligations', 'deadlines'] as const) {
       test(`${route}: ${label}`, async () => {
         const r = await get(`/api/v1/company/${c.org_number}/${route}`)
-        if (gone(c)) return expect(r.status).toBe(404)
+        if (gone(c)) return expectNotFound(r)
         expect(r.status).toBe(200)
         const d = r.body.data
         const covered = RULEBOOK_FORMS.includes(c.org_form) && !has(c, 'deleted')
         expect(d.coverage.covered).toBe(covered)
         if (route === 'deadlines') {
           if (!covered) expect(d.deadlines).toEqual([])
+          else expect(d.deadlines.length).toBeGreaterThan(0)
           for (const e of d.deadlines) expect(e.filing_status).toMatch(/^(upcoming|overdue)$/)
           return
         }
@@ -193,11 +199,15 @@ describe('every fixture company on every route', () => {
 
     test(`profile: ${label}`, async () => {
       const r = await post('/api/v1/register/company-profile', { org_number: c.org_number })
-      if (gone(c)) return expect(r.status).toBe(404)
+      if (gone(c)) return expectNotFound(r)
       expect(r.status).toBe(200)
       expect(r.body.data.display_name).toBe(c.name)
       expect(r.body.data.status).toBe(has(c, 'deleted') ? 'dissolved' : 'active')
-      for (const code of r.body.data.role_codes ?? []) expect(code).toMatch(/^[A-ZÆØÅ]{3,5}$/)
+      // A deleted unit shows no roles; an active one shows the codes of its roles, which are never none.
+      if (has(c, 'deleted')) return expect(r.body.data.role_codes).toEqual([])
+      expect(r.body.data.roles_available).toBe(true)
+      expect(r.body.data.role_codes.length).toBeGreaterThan(0)
+      for (const code of r.body.data.role_codes) expect(code).toMatch(/^[A-ZÆØÅ]{3,5}$/)
     })
 
     test(`filing history: ${label}`, async () => {
@@ -205,6 +215,23 @@ describe('every fixture company on every route', () => {
       expect(r.status).toBe(200)
       expect(r.body.data.pagination.limit).toBe(20)
       expect(r.body._meta.data_source).toContain('mock')
+    })
+  }
+})
+
+describe('authority: kombinasjon_available', () => {
+  // The signature lookup answered for each: no rule registered, a form the service does not cover,
+  // procuration only. Only an unreachable lookup makes it false (spec: Signing authority).
+  const answered: [string, string][] = [
+    ['929770404', 'no_authority'],
+    ['915241700', 'unknown'],
+    ['912883604', 'prokura_only'],
+  ]
+  for (const [org, classification] of answered) {
+    test(`is true when the lookup answered without combinations: ${org} (${classification})`, async () => {
+      const r = await get(`/api/v1/company/${org}/authority`)
+      expect(r.status).toBe(200)
+      expect(r.body.data).toMatchObject({ classification, combinations: [], degraded: null, kombinasjon_available: true })
     })
   }
 })

@@ -76,6 +76,14 @@ describe('exchange rate', () => {
     expect(r.body.data.rate).toBe(Number(published('EUR', '2026-03-10')))
   })
 
+  test('is labelled base NOK, quote the currency: rate is NOK per one unit of the quoted currency', async () => {
+    const r = await rate('currency=eur&date=2026-03-10')
+    expect(r.status).toBe(200)
+    expect(r.body.data).toMatchObject({ base: 'NOK', quote: 'EUR', currency: 'EUR', rate: Number(published('EUR', '2026-03-10')) })
+    // NOK per euro is around 11 (Norges Bank EXR, UNIT_MULT 0): not its inverse, euro per NOK.
+    expect(r.body.data.rate).toBeWithin(10, 13)
+  })
+
   for (const code of ['SEK', 'JPY']) {
     test(`${code} (UNIT_MULT 2, published per 100) is given as NOK per ONE unit: rate = published / 100`, async () => {
       const value = published(code, '2026-03-10')
