@@ -51,7 +51,7 @@ const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
   finalFailure: (e) => ({ error: e }),
 }
 
-/** The tool manifest's version; `initialize` reports it as the server version. */
+/** The tool manifest's `schema_version`; the manifest's `version` and `initialize`'s server version equal it. */
 export const MCP_SCHEMA_VERSION = '2026.10.0'
 export const KEYLESS_CALLS_PER_HOUR = 100
 
@@ -173,6 +173,7 @@ export function mcpManifest(deps: AppDeps) {
   return {
     name: SERVICE_NAME,
     version: MCP_SCHEMA_VERSION,
+    schema_version: MCP_SCHEMA_VERSION,
     url: `${base}/api/mcp`,
     transport: { type: 'streamable-http', response: 'application/json', stateless: true },
     protocol: 'json-rpc-2.0',

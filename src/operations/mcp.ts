@@ -47,7 +47,8 @@ export const mcpOperations = [
     format: 'json',
     tag: 'MCP',
     summary: 'The MCP server: URL, transport, authentication and tools',
-    response: Type.Object({ name: Type.String(), version: Type.String(), url: Type.String() }, { additionalProperties: true }),
+    description: '`schema_version` is the tool manifest’s version; `name` and `version` are the ones `initialize` reports as `serverInfo`, and `version` equals `schema_version`.',
+    response: Type.Object({ name: Type.String(), version: Type.String(), schema_version: Type.String(), url: Type.String() }, { additionalProperties: true }),
   }),
   op({
     id: 'getProtectedResourceMetadata',

@@ -173,6 +173,15 @@ describe('with a key', () => {
 })
 
 describe('/.well-known/mcp.json', () => {
+  test('carries schema_version 2026.10.0, and its name and version are the ones initialize reports', async () => {
+    const m = await (await app.get('/.well-known/mcp.json')).json()
+    expect(m.schema_version).toBe('2026.10.0')
+    const client = await connect()
+    expect(client.getServerVersion()).toEqual({ name: m.name, version: m.version })
+    expect(m.version).toBe(m.schema_version)
+    await client.close()
+  })
+
   test('describes the server: URL, transport, authentication and tool counts', async () => {
     const m = await (await app.get('/.well-known/mcp.json')).json()
     expect(m).toMatchObject({
