@@ -11,6 +11,25 @@ const OAUTH_BINDING_RULE =
   'an `email` claim equal to the signed-in account’s e-mail (trimmed, case-insensitive) together with `email_verified: true`. ' +
   'A token without `email`, or with `email_verified` absent or not `true`, cannot be linked to any account; a pending connection takes the claims of the newest token its subject presents, so the host can sign in again with the `email` scope and reuse the same link.'
 
+/**
+ * What the MCP server's entry says. It names the keyless tools, which only the joined registry
+ * knows: index.ts sets it once every area is in, so the text cannot drift from tools/list.
+ */
+export function mcpDescription(keylessTools: readonly string[]): string {
+  return (
+    `Tools are listed per credential: with no Authorization header only the keyless tools (${keylessTools.join(', ')}; 100 calls an hour per IP); ` +
+    'with a key, the tools its scopes allow. A hidden or unknown tool is JSON-RPC error -32602. Every result is ' +
+    '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
+    '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
+    '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +
+    '(tools/list and initialize too) counts against the soft limit of 1 000 requests a minute per IP, and the keyless ' +
+    'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
+    'one is refused whole with 400 `VALIDATION_FAILED`. A tool whose operation declares idempotency takes an ' +
+    '`idempotency_key` argument (a UUID) with REST’s Idempotency-Key rules: a retry with the same key and arguments ' +
+    'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again.'
+  )
+}
+
 export const mcpOperations = [
   op({
     id: 'mcp',
@@ -22,18 +41,7 @@ export const mcpOperations = [
     selfLimited: true,
     tag: 'MCP',
     summary: 'MCP server: JSON-RPC 2.0 over stateless streamable HTTP (JSON responses)',
-    description:
-      'Tools are listed per credential: with no Authorization header only the keyless tools (get_public_obligations, ' +
-      'get_public_deadlines, explain_compliance_error, get_pricing, redeem_issuance_token; 100 calls an hour per IP); ' +
-      'with a key, the tools its scopes allow. A hidden or unknown tool is JSON-RPC error -32602. Every result is ' +
-      '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
-      '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
-      '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +
-      '(tools/list and initialize too) counts against the soft limit of 1 000 requests a minute per IP, and the keyless ' +
-      'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
-      'one is refused whole with 400 `VALIDATION_FAILED`. A tool whose operation declares idempotency takes an ' +
-      '`idempotency_key` argument (a UUID) with REST’s Idempotency-Key rules: a retry with the same key and arguments ' +
-      'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again.',
+    // description: mcpDescription(…), set by index.ts once the registry is joined
     request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
     response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
     // keyless to the pipeline: the server resolves a key (or an OAuth token) itself
