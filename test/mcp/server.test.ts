@@ -60,6 +60,13 @@ describe('keyless (no Authorization header)', () => {
     await client.close()
   })
 
+  test('explain_compliance_error takes context_org_number as a nine-digit JSON integer', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'company_not_found', context_org_number: 984661185 } }))
+    expect(r.result.explanation.summary).toContain('984661185')
+    await client.close()
+  })
+
   test('bad arguments give a failed result with VALIDATION_FAILED and the field', async () => {
     const client = await connect()
     const res = await client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'ASA' } })
