@@ -22,9 +22,9 @@ import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
-import { jsonSchema } from '../schemas/json-schema.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
 import { IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
+import { listedTool } from './listing.ts'
 import { idempotent, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { sha256Hex } from '../lib/hash.ts'
@@ -106,13 +106,7 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
 function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[]): Server {
   const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} } })
   const tools = visibleTools(principal, all)
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({
-      name: t.name,
-      description: `${t.operation.summary}.${t.operation.description ? ` ${t.operation.description}` : ''}`,
-      inputSchema: { type: 'object' as const, ...jsonSchema(t.input) },
-    })),
-  }))
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = tools.find((t) => t.name === req.params.name)
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)

@@ -26,7 +26,14 @@ export function mcpDescription(keylessTools: readonly string[]): string {
     'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
     'one is refused whole with 400 `VALIDATION_FAILED`. A tool whose operation declares idempotency takes an ' +
     '`idempotency_key` argument (a UUID) with REST’s Idempotency-Key rules: a retry with the same key and arguments ' +
-    'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again.'
+    'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again. ' +
+    'tools/list gives each tool a `title`, an `outputSchema` and `annotations`, all from the registry. The `outputSchema` ' +
+    'describes `structuredContent`, which is the whole envelope: an object whatever shape the result has, its `result` the ' +
+    'REST twin’s `data` (under the sandbox bearer, a mirrored tool’s sandbox `data`) or null on a failure. `readOnlyHint`: ' +
+    'the operation changes nothing (a GET, or a POST that only reads; a metered read’s charge aside); `destructiveHint`: ' +
+    'a revoke (DELETE) or a filing (it needs an approval token); `idempotentHint`: a read, a PUT or DELETE, or a write ' +
+    'that demands an idempotency key; `openWorldHint`: it reads an outside system (a register, the portal, Norges Bank), ' +
+    'not only our own rulebook.'
   )
 }
 
