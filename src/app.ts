@@ -25,6 +25,7 @@ import { buildMeta, precomputedBody, responseHash } from './pipeline/envelope.ts
 import { ifNoneMatch, notModified } from './http/etag.ts'
 import { renderError } from './http/errors.ts'
 import { hasBoundedStrings, oversizedFields } from './schemas/bounds.ts'
+import { readIntegerDigits } from './pipeline/validation.ts'
 import { validationError } from './errors/app-error.ts'
 import { stateOf } from './http/request-state.ts'
 import { createFetch } from './http/server.ts'
@@ -134,7 +135,7 @@ function refuseOversized(op: Operation, ctx: Partial<Record<Input, unknown>>): v
   }
 }
 
-function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown> }, baseUrl: string): RequestState {
+function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown>; body?: unknown }, baseUrl: string): RequestState {
   const state = stateOf(ctx.request)
   state.route = op.path
   state.operationId = op.id
@@ -142,6 +143,7 @@ function prepare(op: Operation, ctx: { request: Request; query: Record<string, u
   // The edge (http/server.ts) sets it for every sandbox path; this covers the app used without the edge.
   if (op.format === 'sandbox') state.sandbox ??= sandboxState(op.method, op.path)
   coerceQuery(op, ctx.query)
+  if (op.bodyType === 'json') readIntegerDigits(op.request.body, ctx.body)
   if (op.bodyType === 'form') checkSameSite(ctx.request, baseUrl)
   return state
 }

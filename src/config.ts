@@ -110,7 +110,12 @@ function allowOutboxMail(env: Record<string, string | undefined>, smtp: string |
   return allowed
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * `boundPort`: the port the server actually listens on, once it does. PORT=0 asks for any free
+ * port, so the default BASE_URL (and what follows from it: the OAuth audience) can name the real
+ * one only after listening; main parses the environment again with it.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, boundPort?: number): Config {
   const port = int(env, 'PORT', 3000, 0, 65535)
   const host = env.HOST || '127.0.0.1'
   const databaseUrl = env.DATABASE_URL || null
@@ -121,7 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (adminToken !== null && adminToken.length < 32) {
     throw new ConfigError('ADMIN_TOKEN must be at least 32 characters (generate one with `openssl rand -hex 32`)')
   }
-  const baseUrl = (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '')
+  const baseUrl = (env.BASE_URL || `http://localhost:${boundPort ?? port}`).replace(/\/+$/, '')
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new ConfigError(`BASE_URL must be an http(s) URL, got "${baseUrl}"`)
   const smtp = smtpUrl(env.SMTP_URL)
   return {

@@ -1,5 +1,5 @@
 /** Start: config → database → migrations → app → listen; graceful shutdown on SIGINT/SIGTERM. */
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
 import { composeDeps, createHandler } from './app.ts'
 import { SERVE_OPTIONS } from './http/server.ts'
 import { systemClock } from './lib/clock.ts'
@@ -11,11 +11,13 @@ import { startJobs } from '../jobs/runner.ts'
 async function main() {
   let config = loadConfig()
   let stopFixtures = async () => {}
+  let upstreams: Partial<Config> = {}
   if (config.upstreamMode === 'fixtures') {
     // Offline mode: the fixture servers stand in for data.brreg.no and data.norges-bank.no over real HTTP.
     const { startFixtureServers } = await import('../fixtures/servers/index.ts')
     const servers = await startFixtureServers({ hostname: '127.0.0.1' })
-    config = { ...config, brregBaseUrl: servers.brregUrl, norgesBankBaseUrl: servers.norgesBankUrl }
+    upstreams = { brregBaseUrl: servers.brregUrl, norgesBankBaseUrl: servers.norgesBankUrl }
+    config = { ...config, ...upstreams }
     stopFixtures = servers.stop
   }
   const logger = createLogger(config.logLevel)
@@ -30,10 +32,13 @@ async function main() {
     await db.close()
     throw e
   }
+  // Listen first: with PORT=0 the port is known only now, and links must carry it. Nothing is
+  // answered by the placeholder, since everything up to the reload is synchronous.
+  const server = Bun.serve({ ...SERVE_OPTIONS, port: config.port, hostname: config.host, fetch: () => new Response(null, { status: 503 }) })
+  config = { ...loadConfig(process.env, server.port), ...upstreams }
   const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock: systemClock, logger })
-  const fetch = createHandler(deps)
+  server.reload({ fetch: createHandler(deps) })
   const jobs = startJobs(deps)
-  const server = Bun.serve({ ...SERVE_OPTIONS, port: config.port, hostname: config.host, fetch })
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
   logger.info('listening', { url: where, database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL' })
   process.stderr.write(

@@ -7,6 +7,12 @@ test('defaults start the embedded quick start on port 3000', () => {
   expect(c.baseUrl).toBe('http://localhost:3000')
 })
 
+test('with PORT=0 the default BASE_URL and OAuth audience name the port bound; an explicit BASE_URL stays', () => {
+  const oauth = { OAUTH_ISSUER: 'https://auth.example.no' }
+  expect(loadConfig({ PORT: '0', ...oauth }, 41234)).toMatchObject({ baseUrl: 'http://localhost:41234', oauth: { audience: 'http://localhost:41234/api/mcp' } })
+  expect(loadConfig({ PORT: '0', BASE_URL: 'http://plikt.test:8080' }, 41234).baseUrl).toBe('http://plikt.test:8080')
+})
+
 test('BASE_URL loses its trailing slash', () => {
   expect(loadConfig({ BASE_URL: 'https://plikt.example.no/', SMTP_URL: 'smtp://mail.example.no:587' }).baseUrl).toBe('https://plikt.example.no')
 })

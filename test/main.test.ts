@@ -8,7 +8,7 @@ const dir = mkdtempSync(join(tmpdir(), 'plikt-main-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function start(env: Record<string, string>) {
-  const { DATABASE_URL: _ignored, ...rest } = process.env
+  const { DATABASE_URL: _ignored, BASE_URL: _unset, ...rest } = process.env
   return Bun.spawn(['bun', 'src/main.ts'], { env: { ...rest, PORT: '0', DATA_DIR: dir, ...env }, stdout: 'pipe', stderr: 'pipe' })
 }
 
@@ -44,6 +44,21 @@ test('starts on the embedded database, says where it listens and how to try it, 
   proc.kill('SIGTERM')
   expect(await proc.exited).toBe(0)
   expect(existsSync(join(dir, 'plikt.lock'))).toBe(false)
+}, 120_000)
+
+test('with PORT=0 and no BASE_URL, links carry the port actually bound', async () => {
+  const proc = start({})
+  try {
+    const [, url, port] = await readUntil(proc.stderr, /listening on (http:\/\/[^\s:]+:(\d+))/)
+    expect(Number(port)).toBeGreaterThan(0)
+    const manifest = await (await fetch(`${url}/.well-known/mcp.json`)).json()
+    expect(manifest.url).toBe(`http://localhost:${port}/api/mcp`)
+    const refused = await (await fetch(`${url}/api/v1/company/984661185`)).json()
+    expect(refused.docs_url).toStartWith(`http://localhost:${port}/`)
+  } finally {
+    proc.kill('SIGTERM')
+    await proc.exited
+  }
 }, 120_000)
 
 test('refuses to start on invalid configuration, naming the variable', async () => {

@@ -24,9 +24,9 @@ import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
-import { jsonSchema } from '../schemas/json-schema.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
 import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
+import { listedTool } from './listing.ts'
 import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { sha256Hex } from '../lib/hash.ts'
@@ -53,7 +53,7 @@ const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
   finalFailure: (e) => ({ error: e }),
 }
 
-/** The tool manifest's version; `initialize` reports it as the server version. */
+/** The tool manifest's `schema_version`; the manifest's `version` and `initialize`'s server version equal it. */
 export const MCP_SCHEMA_VERSION = '2026.10.0'
 export const KEYLESS_CALLS_PER_HOUR = 100
 
@@ -114,13 +114,7 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
 function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[]): Server {
   const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} } })
   const tools = visibleTools(principal, all)
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({
-      name: t.name,
-      description: `${t.operation.summary}.${t.operation.description ? ` ${t.operation.description}` : ''}`,
-      inputSchema: { type: 'object' as const, ...jsonSchema(t.input) },
-    })),
-  }))
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = tools.find((t) => t.name === req.params.name)
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
@@ -187,6 +181,7 @@ export function mcpManifest(deps: AppDeps) {
   return {
     name: SERVICE_NAME,
     version: MCP_SCHEMA_VERSION,
+    schema_version: MCP_SCHEMA_VERSION,
     url: `${base}/api/mcp`,
     transport: { type: 'streamable-http', response: 'application/json', stateless: true },
     protocol: 'json-rpc-2.0',

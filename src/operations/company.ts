@@ -37,6 +37,8 @@ function companyOp<const Id extends string, const P extends string, const R exte
   return op({
     id: d.id,
     method: d.method ?? 'GET',
+    // every company operation is a read, the POST of the profile too
+    safe: true,
     path: d.path,
     category: 'B',
     format: 'envelope',

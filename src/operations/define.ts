@@ -57,6 +57,11 @@ export interface Operation {
   approval: boolean
   /** request body encoding: JSON (API), an HTML form (pages), or raw (read by the handler: MCP) */
   bodyType: 'json' | 'form' | 'raw'
+  /**
+   * Changes nothing (HTTP's "safe"; a metered read's charge aside): every GET by default, and a
+   * POST that only reads because its input travels in a body. An MCP tool's readOnlyHint.
+   */
+  safe: boolean
   summary: string
   description?: string
   tag: string
@@ -94,7 +99,7 @@ export interface Operation {
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
 export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
 
-type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType'
+type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe'
 /** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
 export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
 
@@ -172,6 +177,7 @@ export function op<const Id extends string, const R extends RequestShape = {}>(d
     idempotency: null,
     approval: false,
     bodyType: 'json' as const,
+    safe: def.method === 'GET',
     ...rest,
   }
   return { ...entry, errors: [...new Set([...impliedErrors(entry), ...own])], ownErrors: own }

@@ -12,7 +12,7 @@ import { billingOperations } from './billing.ts'
 import { companyOperations } from './company.ts'
 import type { Operation } from './define.ts'
 import { discoveryOperations } from './discovery.ts'
-import { mcpOperations } from './mcp.ts'
+import { mcpDescription, mcpOperations } from './mcp.ts'
 import { pagesOperations } from './pages.ts'
 import { privacyOperations } from './privacy.ts'
 import { rulebookOperations } from './rulebook.ts'
@@ -38,6 +38,14 @@ export const operations = [
   ...mcpOperations,
   ...discoveryOperations,
 ] as const satisfies readonly Operation[]
+
+/** The tools callable with no credential: those of operations that need none (as mcp/tools.ts builds them). */
+export function keylessToolNames(ops: readonly Operation[]): string[] {
+  return ops.flatMap((o) => (o.mcpTool !== null && o.auth === 'none' ? [o.mcpTool] : []))
+}
+
+// The MCP entry's text names the keyless tools: set once the registry is joined, it cannot drift from tools/list.
+operations.find((o) => o.id === 'mcp')!.description = mcpDescription(keylessToolNames(operations))
 
 export type OperationId = (typeof operations)[number]['id']
 

@@ -11,6 +11,37 @@ const OAUTH_BINDING_RULE =
   'an `email` claim equal to the signed-in account’s e-mail (trimmed, case-insensitive) together with `email_verified: true`. ' +
   'A token without `email`, or with `email_verified` absent or not `true`, cannot be linked to any account; a pending connection takes the claims of the newest token its subject presents, so the host can sign in again with the `email` scope and reuse the same link.'
 
+/**
+ * What the MCP server's entry says. It names the keyless tools, which only the joined registry
+ * knows: index.ts sets it once every area is in, so the text cannot drift from tools/list.
+ */
+export function mcpDescription(keylessTools: readonly string[]): string {
+  return (
+    `Tools are listed per credential: with no Authorization header only the keyless tools (${keylessTools.join(', ')}; 100 calls an hour per IP); ` +
+    'with a key, the tools its scopes allow. A tool hidden from the key’s scopes, or unknown, is JSON-RPC error -32602; ' +
+    'but a `tools/call` of a keyed tool with no Authorization header at all is answered 401 `AUTH_MISSING` with the ' +
+    '`WWW-Authenticate: Bearer` challenge (with OAuth on, the one naming `resource_metadata`). Every result is ' +
+    '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
+    '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
+    '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +
+    '(tools/list and initialize too) counts against the soft limit of 1 000 requests a minute per IP, and the keyless ' +
+    'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
+    'one is refused whole with 400 `VALIDATION_FAILED`. A tool whose operation declares idempotency takes an ' +
+    '`idempotency_key` argument (a UUID) with REST’s Idempotency-Key rules: a retry with the same key and arguments ' +
+    'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again. A tool whose ' +
+    'operation declares approval takes an `approval_token` argument, REST’s `X-Approval-Token`: single use, bound to ' +
+    'one action of one organisation, spent only when the preconditions pass. `submit_vat_return` (the sandbox execute ' +
+    'for a VAT return; synthetic sandbox bearer only) is a dry run unless an `approval_token` is given or `dry_run` is false. ' +
+    'tools/list gives each tool a `title`, an `outputSchema` and `annotations`, all from the registry. The `outputSchema` ' +
+    'describes `structuredContent`, which is the whole envelope: an object whatever shape the result has, its `result` the ' +
+    'REST twin’s `data` (under the sandbox bearer, a mirrored tool’s sandbox `data`) or null on a failure. `readOnlyHint`: ' +
+    'the operation changes nothing (a GET, or a POST that only reads; a metered read’s charge aside); `destructiveHint`: ' +
+    'a revoke (DELETE) or a filing (it needs an approval token); `idempotentHint`: a read, a PUT or DELETE, or a write ' +
+    'that demands an idempotency key; `openWorldHint`: it reads an outside system (a register, the portal, Norges Bank), ' +
+    'not only our own rulebook.'
+  )
+}
+
 export const mcpOperations = [
   op({
     id: 'mcp',
@@ -22,23 +53,7 @@ export const mcpOperations = [
     selfLimited: true,
     tag: 'MCP',
     summary: 'MCP server: JSON-RPC 2.0 over stateless streamable HTTP (JSON responses)',
-    description:
-      'Tools are listed per credential: with no Authorization header only the keyless tools (get_public_obligations, ' +
-      'get_public_deadlines, explain_compliance_error, get_pricing, redeem_issuance_token; 100 calls an hour per IP); ' +
-      'with a key, the tools its scopes allow. A tool hidden from the key’s scopes, or unknown, is JSON-RPC error -32602; ' +
-      'but a `tools/call` of a keyed tool with no Authorization header at all is answered 401 `AUTH_MISSING` with the ' +
-      '`WWW-Authenticate: Bearer` challenge (with OAuth on, the one naming `resource_metadata`). Every result is ' +
-      '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
-      '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
-      '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +
-      '(tools/list and initialize too) counts against the soft limit of 1 000 requests a minute per IP, and the keyless ' +
-      'tools keep their 100-an-hour budget under the sandbox bearer as well. A batch holds at most 10 messages; a larger ' +
-      'one is refused whole with 400 `VALIDATION_FAILED`. A tool whose operation declares idempotency takes an ' +
-      '`idempotency_key` argument (a UUID) with REST’s Idempotency-Key rules: a retry with the same key and arguments ' +
-      'replays the first answer (`metadata.idempotent_replayed: true`) without running or charging again. A tool whose ' +
-      'operation declares approval takes an `approval_token` argument, REST’s `X-Approval-Token`: single use, bound to ' +
-      'one action of one organisation, spent only when the preconditions pass. `submit_vat_return` (the sandbox execute ' +
-      'for a VAT return; synthetic sandbox bearer only) is a dry run unless an `approval_token` is given or `dry_run` is false.',
+    // description: mcpDescription(…), set by index.ts once the registry is joined
     request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
     response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
     // keyless to the pipeline: the server resolves a key (or an OAuth token) itself
@@ -52,7 +67,8 @@ export const mcpOperations = [
     format: 'json',
     tag: 'MCP',
     summary: 'The MCP server: URL, transport, authentication and tools',
-    response: Type.Object({ name: Type.String(), version: Type.String(), url: Type.String() }, { additionalProperties: true }),
+    description: '`schema_version` is the tool manifest’s version; `name` and `version` are the ones `initialize` reports as `serverInfo`, and `version` equals `schema_version`.',
+    response: Type.Object({ name: Type.String(), version: Type.String(), schema_version: Type.String(), url: Type.String() }, { additionalProperties: true }),
   }),
   op({
     id: 'getProtectedResourceMetadata',

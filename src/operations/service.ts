@@ -41,6 +41,7 @@ export const serviceOperations = [
   op({
     id: 'explainError',
     method: 'POST',
+    safe: true,
     path: '/api/v1/explain',
     category: 'A',
     format: 'envelope',

@@ -6,7 +6,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
 import { oversizedFields } from '../schemas/bounds.ts'
-import { ORG_NUMBER_FORMAT } from '../schemas/formats.ts'
+import { INTEGER_DIGITS, ORG_NUMBER_FORMAT } from '../schemas/formats.ts'
 
 interface TypeBoxIssue {
   path: string
@@ -49,11 +49,63 @@ export function checksumError(error: unknown): AppError | null {
 }
 
 
+type Json = Record<string, unknown>
+
+/** Whether a schema has a digit string that takes an integer anywhere (found once per schema). */
+const takesIntegers = new WeakMap<object, boolean>()
+
+function hasIntegerDigits(schema: Json): boolean {
+  let found = takesIntegers.get(schema)
+  if (found === undefined) {
+    const children = [
+      ...Object.values((schema.properties as Record<string, Json> | undefined) ?? {}),
+      ...((schema.anyOf as Json[] | undefined) ?? []),
+      ...(schema.items && !Array.isArray(schema.items) ? [schema.items as Json] : []),
+    ]
+    found = typeof schema[INTEGER_DIGITS as never] === 'number' || children.some(hasIntegerDigits)
+    takesIntegers.set(schema, found)
+  }
+  return found
+}
+
+function integerAsDigits(schema: Json, value: unknown): unknown {
+  const length = schema[INTEGER_DIGITS as never]
+  if (typeof length === 'number') {
+    // Negative, fractional or of another length: left as it came, for the schema to refuse.
+    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && String(value).length === length ? String(value) : value
+  }
+  if (!hasIntegerDigits(schema)) return value
+  if (Array.isArray(value)) {
+    const items = schema.items as Json | undefined
+    if (items && !Array.isArray(items)) for (let i = 0; i < value.length; i++) value[i] = integerAsDigits(items, value[i])
+  } else if (value !== null && typeof value === 'object') {
+    const props = schema.properties as Record<string, Json> | undefined
+    if (props) for (const [k, sub] of Object.entries(props)) if (Object.hasOwn(value, k)) (value as Json)[k] = integerAsDigits(sub, (value as Json)[k])
+  }
+  for (const alt of (schema.anyOf as Json[] | undefined) ?? []) {
+    const read = integerAsDigits(alt, value)
+    if (read !== value) return read
+  }
+  return value
+}
+
 /**
- * Arguments a surface validates itself (MCP tool calls): too deep or over-long first, before any
- * pattern runs (schemas/bounds.ts), then the schema, reported as REST reports it.
+ * Before validation, on every surface (a REST JSON body in app.ts, MCP arguments here): a JSON
+ * integer where the schema takes a digit string that stands for one (schemas/formats.ts
+ * `digitString`: organisation numbers) becomes that string, in place, so the handler, the
+ * idempotency fingerprint and the checksum check all see the digits.
+ */
+export function readIntegerDigits(schema: TSchema | undefined, input: unknown): void {
+  if (schema && input !== null && typeof input === 'object' && hasIntegerDigits(schema as Json)) integerAsDigits(schema as Json, input)
+}
+
+/**
+ * Arguments a surface validates itself (MCP tool calls): integers that stand for digit strings read
+ * as such, then too deep or over-long input refused before any pattern runs (schemas/bounds.ts),
+ * then the schema, reported as REST reports it.
  */
 export function checkArguments(schema: TSchema, args: unknown): void {
+  readIntegerDigits(schema, args)
   const oversized = oversizedFields(schema, args, 'arguments')
   if (oversized.length > 0) throw validationError(oversized)
   if (Value.Check(schema, args)) return

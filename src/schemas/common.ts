@@ -1,6 +1,7 @@
 /** TypeBox schemas shared by REST validation, the OpenAPI document and MCP tool input schemas. */
 import { Type } from '@sinclair/typebox'
 import { PLACEHOLDERS } from '../errors/catalogue/index.ts'
+import { digitString } from './formats.ts'
 
 export const Handover = Type.Object(
   {
@@ -55,7 +56,7 @@ const contextValue = Type.String({ minLength: 1, maxLength: 64 })
 
 export const ExplainContext = Type.Object(
   {
-    org_number: Type.Optional(Type.String({ pattern: '^[0-9]{9}$', description: '9-digit organisation number' })),
+    org_number: Type.Optional(digitString(9, { description: '9-digit organisation number' })),
     role: Type.Optional(contextValue),
     scope: Type.Optional(contextValue),
     field: Type.Optional(contextValue),

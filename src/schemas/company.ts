@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { ENTITY_TYPES } from '../domain/rulebook/facts.ts'
 import { CompanyObligationEvaluation, CompanyDeadlineEntry } from './rulebook.ts'
-import { ORG_NUMBER_FORMAT } from './formats.ts'
+import { digitString, ORG_NUMBER_FORMAT } from './formats.ts'
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
 const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
@@ -12,7 +12,7 @@ const TriState = (description: string) => Nullable(Type.Boolean({ description: `
  * Nine digits; the last a MOD-11 check digit. A well-formed number failing the check is
  * 400 ORG_NUMBER_INVALID_CHECKSUM, anything else 400 VALIDATION_FAILED.
  */
-export const OrgNumber = Type.String({ pattern: '^[0-9]{9}$', format: ORG_NUMBER_FORMAT, description: 'organisation number: nine digits, MOD-11 check digit' })
+export const OrgNumber = digitString(9, { format: ORG_NUMBER_FORMAT, description: 'organisation number: nine digits, MOD-11 check digit' })
 export const OrgParams = Type.Object({ org: OrgNumber })
 
 export const Coded = Type.Object({ code: Type.String(), description: Nullable(Type.String()) })

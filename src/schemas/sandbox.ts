@@ -1,6 +1,7 @@
 /** Request and response schemas of the sandbox routes (spec: Sandbox resources and knobs). */
 import { Type, type TSchema } from '@sinclair/typebox'
 import { AccountsSnapshot, SigningAuthority, Verification } from './company.ts'
+import { digitString } from './formats.ts'
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
 const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
@@ -20,7 +21,7 @@ export const SIMULATED_ERRORS = [
 export type SimulatedError = (typeof SIMULATED_ERRORS)[number]
 
 /** Sandbox organisation numbers are nine digits; the reserved 999000XXX series deliberately fails MOD-11. */
-export const SandboxOrg = Type.String({ pattern: '^[0-9]{9}$', description: 'a sandbox organisation number (nine digits; no MOD-11 check)' })
+export const SandboxOrg = digitString(9, { description: 'a sandbox organisation number (nine digits; no MOD-11 check)' })
 export const SandboxOrgParams = Type.Object({ org: SandboxOrg })
 
 const knobs = {

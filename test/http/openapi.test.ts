@@ -6,6 +6,7 @@ import { allOperations } from '../../src/operations/index.ts'
 import { openApiPath } from '../../src/http/openapi.ts'
 import { startApp, testDatabase, type TestApp } from '../helpers.ts'
 import { loadConfig } from '../../src/config.ts'
+import { connectMcp } from '../mcp/client.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 
@@ -76,5 +77,17 @@ describe('the registry is the single source of routes and documented paths', () 
       .map((r) => `${r.method} ${openApiPath(r.path)}`)
       .sort()
     expect(mounted).toEqual(registry)
+  })
+})
+
+describe('the description of /api/mcp', () => {
+  test('names exactly the tools an MCP client without a key is shown', async () => {
+    const description: string = doc.paths['/api/mcp'].post.description
+    const named = /only the keyless tools \(([^;)]+);/.exec(description)?.[1]?.split(', ')
+    const client = await connectMcp(app)
+    const { tools } = await client.listTools()
+    await client.close()
+    expect(tools.length).toBeGreaterThan(0)
+    expect(named?.sort()).toEqual(tools.map((t) => t.name).sort())
   })
 })

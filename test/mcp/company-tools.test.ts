@@ -160,6 +160,30 @@ describe('company tools', () => {
     await client.close()
   })
 
+  test('org_number sent as a nine-digit JSON integer (as the MCP Inspector CLI sends it) answers as the string does', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    const asNumber = await client.callTool({ name: 'get_company_summary', arguments: { org_number: Number(POSTEN) } })
+    expect(asNumber.isError).toBeFalsy()
+    const asString = body(await client.callTool({ name: 'get_company_summary', arguments: { org_number: POSTEN } }))
+    expect(body(asNumber).result).toEqual(asString.result)
+    expect(await balance(k.id)).toBe(10_000 - 2 * 50)
+    await client.close()
+  })
+
+  for (const bad of [984661185.5, -98466118, -984661185, 98466118, 9846611850, true]) {
+    test(`org_number ${bad} gives metadata.error_code VALIDATION_FAILED, and costs nothing`, async () => {
+      const k = await customer({ credits: 10_000 })
+      const client = await connect(bearer(k.key))
+      const res = await client.callTool({ name: 'get_company_summary', arguments: { org_number: bad } })
+      expect(res.isError).toBe(true)
+      expect(body(res).metadata.error_code).toBe('VALIDATION_FAILED')
+      expect(body(res).metadata.remediation.explanation.details.map((d: { field: string }) => d.field)).toEqual(['org_number'])
+      expect(await balance(k.id)).toBe(10_000)
+      await client.close()
+    })
+  }
+
   test('a key without credits gets INSUFFICIENT_CREDITS', async () => {
     const k = await customer()
     const client = await connect(bearer(k.key))

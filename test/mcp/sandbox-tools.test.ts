@@ -62,6 +62,11 @@ describe('mirrored tools', () => {
     expect(body.result.name).toBe('PLIKT SANDKASSE AS')
   })
 
+  test('a sandbox org number sent as a nine-digit JSON integer answers as the string does', async () => {
+    const body = await call('get_company_context', { org_number: 999000002 })
+    expect(body.result.name).toBe('PLIKT SANDKASSE AS')
+  })
+
   test('a reserved error org answers its error in the tool envelope', async () => {
     const r = await mcp.callTool({ name: 'get_company_summary', arguments: { org_number: '999000904' } })
     expect(r.isError).toBe(true)

@@ -60,6 +60,13 @@ describe('keyless (no Authorization header)', () => {
     await client.close()
   })
 
+  test('explain_compliance_error takes context_org_number as a nine-digit JSON integer', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'company_not_found', context_org_number: 984661185 } }))
+    expect(r.result.explanation.summary).toContain('984661185')
+    await client.close()
+  })
+
   test('bad arguments give a failed result with VALIDATION_FAILED and the field', async () => {
     const client = await connect()
     const res = await client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'ASA' } })
@@ -186,6 +193,15 @@ describe('with a key', () => {
 })
 
 describe('/.well-known/mcp.json', () => {
+  test('carries schema_version 2026.10.0, and its name and version are the ones initialize reports', async () => {
+    const m = await (await app.get('/.well-known/mcp.json')).json()
+    expect(m.schema_version).toBe('2026.10.0')
+    const client = await connect()
+    expect(client.getServerVersion()).toEqual({ name: m.name, version: m.version })
+    expect(m.version).toBe(m.schema_version)
+    await client.close()
+  })
+
   test('describes the server: URL, transport, authentication and tool counts', async () => {
     const m = await (await app.get('/.well-known/mcp.json')).json()
     expect(m).toMatchObject({

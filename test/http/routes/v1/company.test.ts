@@ -287,6 +287,29 @@ describe('bad organisation numbers', () => {
     expect((await post('/api/v1/register/company-profile', { org_number: '984661185', extra: 1 })).body.error_code).toBe('VALIDATION_FAILED')
   })
 
+  test('a nine-digit JSON integer in the profile body is read as that organisation number', async () => {
+    const r = await post('/api/v1/register/company-profile', { org_number: 984661185 })
+    expect(r.status).toBe(200)
+    expect(r.body.data.org_number).toBe('984661185')
+  })
+
+  test('a nine-digit JSON integer failing MOD-11 is ORG_NUMBER_INVALID_CHECKSUM, as the string is', async () => {
+    const r = await post('/api/v1/register/company-profile', { org_number: 984661186 })
+    expect(r.status).toBe(400)
+    expect(r.body.error_code).toBe('ORG_NUMBER_INVALID_CHECKSUM')
+  })
+
+  for (const bad of [984661185.5, -98466118, -984661185, 98466118, 9846611850, true]) {
+    test(`the JSON value ${bad} for an organisation number is 400 VALIDATION_FAILED, and nothing is charged`, async () => {
+      const before = (await readBalance(app.deps.sql, consumerId)).balance_ore
+      const r = await post('/api/v1/register/company-profile', { org_number: bad })
+      expect(r.status).toBe(400)
+      expect(r.body.error_code).toBe('VALIDATION_FAILED')
+      expect(r.body.explanation.details.map((d: { field: string }) => d.field)).toEqual(['org_number'])
+      expect((await readBalance(app.deps.sql, consumerId)).balance_ore).toBe(before)
+    })
+  }
+
   test('an organisation number the register does not know is 404 COMPANY_NOT_FOUND, and nothing is charged', async () => {
     const before = (await readBalance(app.deps.sql, consumerId)).balance_ore
     const r = await get(`/api/v1/company/${byScenario('unknown')}/context`)

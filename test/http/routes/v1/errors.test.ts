@@ -70,6 +70,13 @@ describe('POST /api/v1/explain', () => {
     expect(explanation.summary).not.toContain('{org_number}')
   })
 
+  test('takes a nine-digit JSON integer in context.org_number as the same digits', async () => {
+    const code = placeholderCode('org_number')!
+    const res = await app.post('/api/v1/explain', { error_code: code, context: { org_number: 984661185 } })
+    expect(res.status).toBe(200)
+    expect((await res.json()).data.explanation.summary).toContain('984661185')
+  })
+
   test('uses a neutral noun when a context value is missing', async () => {
     const code = placeholderCode('org_number')!
     const { explanation } = (await (await app.post('/api/v1/explain', { error_code: code })).json()).data
@@ -122,6 +129,8 @@ describe('POST /api/v1/explain', () => {
     [{ error_code: 'A'.repeat(65) }, 'error_code'],
     [{ error_code: 'AUTH MISSING' }, 'error_code'],
     [{ error_code: 'AUTH_MISSING', context: { org_number: '98466118' } }, 'context.org_number'],
+    [{ error_code: 'AUTH_MISSING', context: { org_number: 98466118 } }, 'context.org_number'],
+    [{ error_code: 'AUTH_MISSING', context: { org_number: 984661185.5 } }, 'context.org_number'],
     [{ error_code: 'AUTH_MISSING', context: { scope: '' } }, 'context.scope'],
     [{ error_code: 'AUTH_MISSING', context: { role: 'r'.repeat(65) } }, 'context.role'],
     [{ error_code: 'AUTH_MISSING', context: { orgnr: '984661185' } }, 'context.orgnr'],
