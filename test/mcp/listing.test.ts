@@ -68,7 +68,8 @@ async function callAndCheck(client: Client, tools: Awaited<ReturnType<typeof lis
 
 describe('tools/list', () => {
   test('every tool carries a title, an object outputSchema and the four behaviour hints', async () => {
-    const client = await connectMcp(app, bearer(key))
+    // The synthetic sandbox bearer is shown every tool, the sandbox's own (submit_vat_return) included.
+    const client = await connectMcp(app, { authorization: 'Bearer svc_sandbox_test_listing' })
     const { tools } = await client.listTools()
     await client.close()
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort())
@@ -145,6 +146,10 @@ describe('structuredContent matches the outputSchema listed', () => {
       const sandboxArgs = 'org_number' in args ? { org_number: '818000006' } : args
       await callAndCheck(client, tools, name, sandboxArgs)
     }
+    const vat = { org_number: '818000006', period: '2026-T1', payload: { total_revenue_nok: 125_000 } }
+    // A dry run, and a failed live call (no token) with the write-side members.
+    await callAndCheck(client, tools, 'submit_vat_return', vat)
+    await callAndCheck(client, tools, 'submit_vat_return', { ...vat, dry_run: false, idempotency_key: crypto.randomUUID() })
     await client.close()
   })
 })
