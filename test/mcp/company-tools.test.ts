@@ -247,3 +247,15 @@ describe('get_exchange_rate', () => {
     await client.close()
   })
 })
+
+test('get_credit_balance answers what its REST twin answers, top_up_url included (spec: Credit balance resource)', async () => {
+  const c = await createConsumer(app, 'starter')
+  await addCredits(app, c.id, 2_500)
+  const { key } = await createKey(app, c.id)
+  const client = await connectMcp(app, bearer(key))
+  const tool = toolBody(await client.callTool({ name: 'get_credit_balance', arguments: {} }))
+  await client.close()
+  const rest = (await (await app.get('/api/v1/account/credits/balance', { headers: { ...bearer(key), ...freshIp() } })).json()) as { data: Record<string, unknown> }
+  expect(tool.result.top_up_url).toMatch(/^http/)
+  expect(tool.result).toEqual(rest.data)
+})
