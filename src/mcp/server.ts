@@ -147,7 +147,8 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
         if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
       }
       checkArguments(tool.input, args)
-      const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state: call })
+      const input = tool.toInput(args)
+      const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state: call }, input)
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
       const limitsOf = (p: KeyPrincipal) => tierLimits(`key:${p.keyId}`, p.tier)
@@ -155,7 +156,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       // An operation that declares idempotency takes the same step as on REST, keyed by the call's
       // argument; like a header on REST, the approval token is not part of what the key stands for.
       const { [IDEMPOTENCY_ARGUMENT]: key, [APPROVAL_ARGUMENT]: _token, ...rest } = args as Record<string, unknown>
-      const request = { key: typeof key === 'string' ? key : null, dryRun: isDryRun(tool.toInput(args).query?.dry_run), fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }
+      const request = { key: typeof key === 'string' ? key : null, dryRun: isDryRun(input.query?.dry_run), fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }
       const answer = tool.operation.idempotency ? await idempotent(tool.operation, request, call, deps, TOOL_ANSWERS, async () => ({ output: await charged() })) : { output: await charged() }
       if ('error' in answer) throw answer.error
       const { result, justification, meta, hash, top } = answer.output

@@ -8,7 +8,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { Principal } from '../domain/access/types.ts'
 import { coreHandlers, toolBindings } from '../handlers/index.ts'
-import { allOperations, type Operation } from '../operations/index.ts'
+import { allOperations, isKeyless, type Operation } from '../operations/index.ts'
 import type { AppDeps, Handler, HandlerInput, HandlerOutput, InputHeaders, RequestState, ToolBinding } from '../pipeline/context.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 import { approvalStep } from '../pipeline/approval.ts'
@@ -43,7 +43,8 @@ export interface Tool {
   input: TSchema
   /** the handler's inputs from the call's arguments (its write arguments included) */
   toInput(args: Record<string, unknown>): HandlerInput
-  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>
+  /** `input`: the handler's inputs when the caller already mapped the arguments (toInput) */
+  run(args: Record<string, unknown>, ctx: ToolContext, input?: HandlerInput): Promise<ToolOutput>
 }
 
 /** A tool argument named otherwise than the REST path parameter it fills. */
@@ -106,11 +107,10 @@ function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Ha
   return {
     name: op.mcpTool,
     operation: op,
-    keyless: op.auth === 'none',
+    keyless: isKeyless(op),
     input: toolInput(op, binding.input),
     toInput,
-    run: async (args, ctx) => {
-      const input = toInput(args)
+    run: async (args, ctx, input = toInput(args)) => {
       const approvalToken = stringArgument(args, APPROVAL_ARGUMENT)
       const headers: InputHeaders = { idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT), approvalToken, simulate: ctx.headers.simulate, ifNoneMatch: null }
       const out = (await handler({

@@ -105,6 +105,9 @@ export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'
 
 const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none', sandbox: 'sandbox' }
 
+/** Callable with no credential at all: such an operation's MCP tool is a keyless tool. */
+export const isKeyless = (o: Pick<Operation, 'auth'>): boolean => o.auth === 'none'
+
 /** Codes any /api/v1 route can answer with, documented once rather than per operation. */
 export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR']
 

@@ -10,7 +10,7 @@ import { accountOperations } from './account.ts'
 import { adminOperations } from './admin.ts'
 import { billingOperations } from './billing.ts'
 import { companyOperations } from './company.ts'
-import type { Operation } from './define.ts'
+import { isKeyless, type Operation } from './define.ts'
 import { discoveryOperations } from './discovery.ts'
 import { mcpDescription, mcpOperations } from './mcp.ts'
 import { pagesOperations } from './pages.ts'
@@ -20,7 +20,7 @@ import { sandboxOperations } from './sandbox.ts'
 import { serviceOperations } from './service.ts'
 import { toolsOperations } from './tools.ts'
 
-export { COMMON_ERRORS, impliedErrors, op } from './define.ts'
+export { COMMON_ERRORS, impliedErrors, isKeyless, op } from './define.ts'
 export type { AuthMode, HttpMethod, Op, Operation, OperationLimit, RequestShape } from './define.ts'
 export { PUBLIC_SANDBOX_PER_MINUTE, SANDBOX_WRITES } from './sandbox.ts'
 
@@ -41,7 +41,7 @@ export const operations = [
 
 /** The tools callable with no credential: those of operations that need none (as mcp/tools.ts builds them). */
 export function keylessToolNames(ops: readonly Operation[]): string[] {
-  return ops.flatMap((o) => (o.mcpTool !== null && o.auth === 'none' ? [o.mcpTool] : []))
+  return ops.flatMap((o) => (o.mcpTool !== null && isKeyless(o) ? [o.mcpTool] : []))
 }
 
 // The MCP entry's text names the keyless tools: set once the registry is joined, it cannot drift from tools/list.
