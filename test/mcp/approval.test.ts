@@ -83,6 +83,36 @@ describe('submit_vat_return', () => {
     await mcp.close()
   })
 
+  test('an approval_token that is not one we issued is APPROVAL_TOKEN_INVALID, and nothing is filed', async () => {
+    const { mcp, h } = await caller()
+    const { isError, body } = await call(mcp, args(vat(), { approval_token: 'apt_not-a-token-we-issued', idempotency_key: crypto.randomUUID() }))
+    expect([isError, body.metadata.error_code]).toEqual([true, 'APPROVAL_TOKEN_INVALID'])
+    expect(body.outcome).toEqual({ submitted: false, status: 'not_attempted', approval_token_consumed: false })
+    expect((await ownAudit(app, '818000006', h)).filter((e) => e.action === 'submit_mva')).toEqual([])
+    await mcp.close()
+  })
+
+  test.each([
+    ['longer than 128 characters', `apt_${'x'.repeat(200)}`],
+    ['not a string', 12345],
+  ])('an approval_token %s is refused as VALIDATION_FAILED before anything runs, and a minted token stays usable', async (_what, bad) => {
+    const { mcp, h } = await caller()
+    const { token } = await approve(app, vat(), h)
+    const refused = await call(mcp, args(vat(), { approval_token: bad, idempotency_key: crypto.randomUUID() }))
+    expect([refused.isError, refused.body.metadata.error_code]).toEqual([true, 'VALIDATION_FAILED'])
+    expect((await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError).toBe(false)
+    await mcp.close()
+  })
+
+  test('an idempotency_key that is not a UUID is refused, and the token stays usable', async () => {
+    const { mcp, h } = await caller()
+    const { token } = await approve(app, vat(), h)
+    const refused = await call(mcp, args(vat(), { approval_token: token, idempotency_key: 'not-a-uuid-but-exactly-36-characters' }))
+    expect(refused.body.metadata.error_code).toBe('IDEMPOTENCY_KEY_INVALID_FORMAT')
+    expect((await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError).toBe(false)
+    await mcp.close()
+  })
+
   test('spends the token once: a second call with it (another idempotency_key) is APPROVAL_TOKEN_USED', async () => {
     const { mcp, h } = await caller()
     const { token } = await approve(app, vat(), h)
