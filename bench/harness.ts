@@ -3,9 +3,10 @@
  * a 2-core machine), otherwise autocannon. Each result is requests/s and latency percentiles.
  */
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import autocannon from 'autocannon'
+import { dataDir, startFixtures, startService } from './service.ts'
 
 export interface LoadResult {
   tool: 'wrk' | 'autocannon'
@@ -24,28 +25,24 @@ export interface LoadOptions {
   manyIps?: boolean
   seconds: number
   connections: number
+  /** POST this body instead of a GET */
+  body?: string
 }
 
 const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0
 
 function wrk(o: LoadOptions): LoadResult {
   // A Lua report prints the numbers as JSON on the last line.
-  const rotate = o.bearers?.length
-    ? `local keys = {${o.bearers.map((b) => `"${b}"`).join(',')}}
-local i = 0
-request = function()
-  i = (i % #keys) + 1
-  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. keys[i] })
-end
-`
-    : ''
-  const ips = o.manyIps
-    ? `request = function()
-  return wrk.format(nil, nil, { ["X-Forwarded-For"] = "10.0." .. math.random(0, 15) .. "." .. math.random(0, 255) })
-end
-`
-    : ''
-  const script = `${rotate}${ips}done = function(summary, latency, requests)
+  // One request function for every case, so both sides of a ratio run the same Lua per request.
+  // wrk.format replaces wrk.headers (the -H headers) with the table it is given: copy them in.
+  const keys = o.bearers?.length ? `local keys = {${o.bearers.map((b) => `"${b}"`).join(',')}}\nlocal i = 0\n` : ''
+  const perRequest = [
+    o.bearers?.length ? '  i = (i % #keys) + 1\n  h["Authorization"] = "Bearer " .. keys[i]\n' : '',
+    o.manyIps ? '  h["X-Forwarded-For"] = "10.0." .. math.random(0, 15) .. "." .. math.random(0, 255)\n' : '',
+  ].join('')
+  const request = perRequest ? `${keys}request = function()\n  local h = {}\n  for k, v in pairs(wrk.headers) do h[k] = v end\n${perRequest}  return wrk.format(nil, nil, h)\nend\n` : ''
+  const method = o.body === undefined ? '' : `wrk.method = "POST"\nwrk.body = ${JSON.stringify(o.body)}\n`
+  const script = `${method}${request}done = function(summary, latency, requests)
   io.write(string.format('{"rps":%f,"p50":%f,"p99":%f,"non2xx":%d}\\n',
     summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
     summary.errors.status))
@@ -62,7 +59,7 @@ end`
 async function cannon(o: LoadOptions): Promise<LoadResult> {
   const requests = o.bearers?.map((b) => ({ method: 'GET' as const, headers: { ...o.headers, authorization: `Bearer ${b}` } })) ??
     (o.manyIps ? Array.from({ length: 256 }, (_, i) => ({ method: 'GET' as const, headers: { ...o.headers, 'x-forwarded-for': `10.0.${i}.1` } })) : undefined)
-  const r = await autocannon({ url: o.url, headers: o.headers, duration: o.seconds, connections: o.connections, ...(requests ? { requests } : {}) })
+  const r = await autocannon({ url: o.url, headers: o.headers, duration: o.seconds, connections: o.connections, ...(o.body === undefined ? {} : { method: 'POST' as const, body: o.body }), ...(requests ? { requests: requests.map((q) => (o.body === undefined ? q : { ...q, method: 'POST' as const, body: o.body })) } : {}) })
   return { tool: 'autocannon', rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx }
 }
 
@@ -87,6 +84,19 @@ export const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 export const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 export const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
+/** How busy the machine's cores were between two calls, % of all cores (from /proc/stat). */
+export function cpuBusy(): () => number {
+  const read = () => {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number)
+    return { idle: f[3]! + f[4]!, total: f.reduce((a, b) => a + b, 0) }
+  }
+  const a = read()
+  return () => {
+    const b = read()
+    return (100 * (1 - (b.idle - a.idle) / (b.total - a.total)))
+  }
+}
+
 export function machine(): string {
   return `${cpus().length} × ${cpus()[0]?.model.trim()}, Bun ${Bun.version}; client and servers on the same machine`
 }
@@ -97,7 +107,10 @@ export function machine(): string {
  * Returns a Markdown section.
  */
 export async function compareWithBare(title: string, command: string, path: string, cases: [string, Record<string, string>][]): Promise<string> {
-  const plikt = await startServer('bench/servers/plikt.ts')
+  const fixtures = await startFixtures()
+  const data = dataDir()
+  const svc = await startService({ UPSTREAM_MODE: 'live', BRREG_BASE_URL: fixtures.brregUrl, NORGES_BANK_BASE_URL: fixtures.norgesBankUrl, TRUST_PROXY: 'true', DATA_DIR: data.path })
+  const plikt = { port: Number(new URL(svc.url).port) }
   const sample = await fetch(`http://127.0.0.1:${plikt.port}${path}`)
   const etag = sample.headers.get('etag') ?? ''
   const bodyFile = `/tmp/plikt-bench-${process.pid}.json`
@@ -126,13 +139,15 @@ export async function compareWithBare(title: string, command: string, path: stri
       )
     }
   } finally {
-    plikt.stop()
+    await svc.stop()
     bare.stop()
+    await fixtures.stop()
+    data.remove()
   }
   return [
     `### ${title} — ${new Date().toISOString().slice(0, 10)}`,
     '',
-    `Command: \`${command}\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}, BENCH_ROUNDS=${rounds}, Plikt and bare alternating); machine: ${machine()}.`,
+    `Command: \`${command}\` (BENCH_SECONDS=${seconds}, BENCH_CONNECTIONS=${connections}, BENCH_ROUNDS=${rounds}, Plikt and bare alternating). Plikt as shipped: \`bun src/main.ts\`, default configuration (access log at info, to a file), on-disk embedded database, TRUST_PROXY=true; every request of both sides from one of 4 096 X-Forwarded-For addresses, the same wrk script. Machine: ${machine()}.`,
     '',
     '| case | Plikt req/s | Plikt p50 / p99 ms | bare req/s | bare p50 / p99 ms | ratio (median round) | client | Plikt non-2xx |',
     '|---|---|---|---|---|---|---|---|',

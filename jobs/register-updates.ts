@@ -3,11 +3,20 @@
  * the cached answers of every changed unit stale at once (they are fetched again on the next
  * read), purging every copy of a unit the register removed (`Fjernet`). Idempotent: several
  * instances may run it; the cursor only moves forward.
+ *
+ * Each page read is archived and its updates appended to the change archive as `company` changes
+ * (domain/changes/register-feed.ts). A new or changed unit the accounts diff covers has its
+ * filing status observed at once (with `accounts`), so a filing that the register reports reaches
+ * subscribers within minutes rather than at the next daily diff.
  */
+import { observeAccounts } from '../src/domain/changes/accounts-diff.ts'
+import { recordFeedChanges } from '../src/domain/changes/register-feed.ts'
 import type { Clock } from '../src/lib/clock.ts'
 import type { Logger } from '../src/lib/log.ts'
+import { diffCandidatesFor } from '../src/store/accounts-baseline.ts'
 import type { Sql } from '../src/store/db.ts'
-import { invalidateOrganisations, purgeOrganisation, readFeedCursor, writeFeedCursor } from '../src/store/upstream-cache.ts'
+import { archiveAnswer, invalidateOrganisations, purgeOrganisation, readFeedCursor, writeFeedCursor } from '../src/store/upstream-cache.ts'
+import type { AccountsRegister } from '../src/upstream/accounts-register/port.ts'
 import { mapUpdates } from '../src/upstream/business-register/map.ts'
 import type { BusinessRegister } from '../src/upstream/business-register/port.ts'
 
@@ -18,22 +27,32 @@ const MAX_PAGES = 20
 /** where a first run starts reading */
 const FIRST_RUN_LOOKBACK_MS = 10 * 60_000
 
-export async function runRegisterUpdates(deps: { sql: Sql; clock: Clock; logger: Logger; register: BusinessRegister }) {
+export async function runRegisterUpdates(deps: { sql: Sql; clock: Clock; logger: Logger; register: BusinessRegister; accounts?: AccountsRegister }) {
   let cursor = await readFeedCursor(deps.sql, UNIT_FEED)
   let invalidated = 0
   let purged = 0
   let read = 0
+  let recorded = 0
+  let accountsChanges = 0
   for (let page = 0; page < MAX_PAGES; page++) {
-    const raw = cursor === null ? await deps.register.updatesSince(new Date(deps.clock.now().getTime() - FIRST_RUN_LOOKBACK_MS), PAGE) : await deps.register.updates(cursor, PAGE)
+    const since = new Date(deps.clock.now().getTime() - FIRST_RUN_LOOKBACK_MS)
+    const raw = cursor === null ? await deps.register.updatesSince(since, PAGE) : await deps.register.updates(cursor, PAGE)
     const updates = mapUpdates(raw)
     read += updates.length
     if (updates.length === 0) break
+    const snapshotId = await archiveAnswer(deps.sql, raw, `oppdateringer:enheter:${cursor ?? since.toISOString()}`, null, false)
+    recorded += await recordFeedChanges(deps.sql, updates, snapshotId, deps.clock.now())
+    if (deps.accounts) {
+      const changed = [...new Set(updates.filter((u) => u.change === 'Endring' || u.change === 'Ny').map((u) => u.org_number))]
+      const candidates = await diffCandidatesFor(deps.sql, changed)
+      if (candidates.length > 0) accountsChanges += (await observeAccounts({ ...deps, accounts: deps.accounts }, candidates)).changes
+    }
     for (const u of updates.filter((x) => x.change === 'Fjernet')) purged += (await purgeOrganisation(deps.sql, u.org_number)) >= 0 ? 1 : 0
     invalidated += await invalidateOrganisations(deps.sql, [...new Set(updates.filter((x) => x.change !== 'Fjernet').map((x) => x.org_number))])
     cursor = Math.max(...updates.map((u) => u.id)) + 1
     await writeFeedCursor(deps.sql, UNIT_FEED, cursor, deps.clock.now())
     if (updates.length < PAGE) break
   }
-  if (read > 0) deps.logger.info('register update feed', { read, invalidated, purged, next_id: cursor })
-  return { read, invalidated, purged, next_id: cursor }
+  if (read > 0) deps.logger.info('register update feed', { read, invalidated, purged, changes: recorded, accounts_changes: accountsChanges, next_id: cursor })
+  return { read, invalidated, purged, changes: recorded, accounts_changes: accountsChanges, next_id: cursor }
 }

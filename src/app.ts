@@ -31,18 +31,31 @@ import { stateOf } from './http/request-state.ts'
 import { createFetch } from './http/server.ts'
 import { discoveryHandlers, docsAsset } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
-import { handleMcp, mcpManifest } from './mcp/server.ts'
+import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
+import { delegationApprovalHandlers } from './http/pages/delegation-approval.ts'
 import { coreHandlers, toolBindings } from './handlers/index.ts'
+import { discoveryDocumentHandlers } from './handlers/discovery.ts'
+import { discoveryPageHandlers } from './http/pages/discovery.ts'
+import { testKeyAnswer } from './handlers/sandbox/test-keys.ts'
 import { buildTools, TOOLS } from './mcp/tools.ts'
 import { UpstreamReads } from './domain/sources.ts'
 import { READ_POLICY, UpstreamClient } from './upstream/http.ts'
 import { LiveBusinessRegister } from './upstream/business-register/live.ts'
 import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
-import { mockFilingPortal } from './upstream/filing-portal/mock.ts'
+import { mockFilingPortal, mockFilingPortalWithFilings } from './upstream/filing-portal/mock.ts'
+import { buildGovernment } from './upstream/government.ts'
+import { MockDigitalAgency } from './upstream/digital-agency/mock.ts'
 import { NorgesBankClient } from './upstream/central-bank/live.ts'
 import { sandboxMeta, sandboxState } from './pipeline/sandbox.ts'
 import { approvalStep } from './pipeline/approval.ts'
+import { serverKeys } from './lib/server-secret.ts'
+import { Lifecycle } from './pipeline/lifecycle.ts'
+import { Metrics } from './pipeline/metrics.ts'
+import { RequestTelemetry } from './pipeline/telemetry.ts'
+import { liveWebhookTransport } from './upstream/webhooks/live.ts'
+import { liveTimestampAuthority } from './upstream/timestamp-authority/live.ts'
+import { jobControl } from '../jobs/runner.ts'
 
 /**
  * What the handler of an operation is given: its inputs typed by the schemas its registry entry
@@ -61,7 +74,11 @@ export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
   ...coreHandlers,
   ...pageHandlers,
   ...oauthHandlers,
+  ...delegationApprovalHandlers,
   ...discoveryHandlers,
+  // the MCP surface's tools list, which handlers cannot import, handed in here
+  ...discoveryDocumentHandlers(mcpToolsSummary()),
+  ...discoveryPageHandlers,
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -196,6 +213,8 @@ export function createApp(deps: AppDeps, extension?: Extension) {
           state.correlationStamped = true
           return render(op, o, now, ctx.request, state)
         }
+        // A test key never reaches the handler, idempotency or metering: the sandbox answers it, or nothing does.
+        if (state.principal.kind === 'key' && state.principal.test) return testKeyAnswer(op, ctx.params?.org).then(finish)
         if (op.idempotency === null && op.costOre === 0) {
           // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
           const out = invoke()
@@ -234,19 +253,36 @@ export function createApp(deps: AppDeps, extension?: Extension) {
 
 /** Everything the surfaces need, chosen once: the composition root for main, tests and benchmarks. */
 export function composeDeps(
-  base: { config: Config; sql: Sql; dbKind: AppDeps['dbKind']; clock: Clock; logger: Logger; startedAt?: Date; /** Database.chargeSql; default `sql` */ chargeSql?: Sql },
+  base: {
+    config: Config
+    sql: Sql
+    dbKind: AppDeps['dbKind']
+    clock: Clock
+    logger: Logger
+    startedAt?: Date
+    /** Database.chargeSql; default `sql` */
+    chargeSql?: Sql
+    /** Database.dumpDataDir of the embedded database */
+    dumpDataDir?: () => Promise<Blob>
+  },
   overrides: Partial<AppDeps> = {},
 ): AppDeps {
   const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
-  const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; the sweep refunds them', { error: String(e) }))
+  const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; trying again in a second', { error: String(e) }))
   // One client (and so one circuit breaker) per upstream system.
   const policy = { ...READ_POLICY, timeoutMs: base.config.upstreamTimeoutMs }
-  const client = (system: string) => new UpstreamClient(system, policy, base.clock)
+  const metrics = new Metrics()
+  const client = (system: string) => {
+    const c = new UpstreamClient(system, policy, base.clock)
+    metrics.watch(c)
+    return c
+  }
   const register = overrides.register ?? new LiveBusinessRegister(base.config.brregBaseUrl, client('Enhetsregisteret'), client('Fullmakttjenesten'), base.clock)
   const accounts = new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret'), base.clock)
   const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
-  const reads = new UpstreamReads({ sql: base.sql, clock: base.clock, logger: base.logger, register, accounts, centralBank })
-  return {
+  const { digitalAgency: liveAgency, ...government } = { ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)), ...overrides.government }
+  const reads = new UpstreamReads({ sql: base.sql, clock: base.clock, logger: base.logger, register, accounts, centralBank, metrics })
+  const deps: Omit<AppDeps, 'jobs'> = {
     ...base,
     startedAt: base.startedAt ?? new Date(),
     mailer,
@@ -260,9 +296,24 @@ export function composeDeps(
     oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null,
     register,
     reads,
-    filingPortal: mockFilingPortal,
+    // The mock portal lists what the mock submitter filed; a live portal lists its own instances.
+    filingPortal: government.filingSubmitter.mock ? mockFilingPortalWithFilings(base.sql) : mockFilingPortal,
+    // GOVERNMENT_MODE=mock (the default): the database-backed agency whose approval page this service serves.
+    digitalAgency: liveAgency ?? new MockDigitalAgency(base.sql, base.config.baseUrl, base.clock),
+    government,
+    // Without SERVER_SECRET (tests, benchmarks) the keys live as long as the process; main.ts
+    // always passes one (configured, or kept in DATA_DIR).
+    lifecycle: new Lifecycle(),
+    metrics,
+    telemetry: new RequestTelemetry(allOperations),
+    backup: base.dumpDataDir ?? null,
+    serverKeys: serverKeys(base.config.serverSecret ?? crypto.randomUUID() + crypto.randomUUID()),
+    accountsRegister: new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret (diff)'), base.clock),
+    webhooks: { transport: liveWebhookTransport(), policy: { allowLoopback: base.config.webhookAllowLoopback } },
+    tsa: base.config.tsaUrl ? liveTimestampAuthority(base.config.tsaUrl) : null,
     ...overrides,
   }
+  return { ...deps, jobs: overrides.jobs ?? jobControl(deps) }
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */

@@ -2,6 +2,33 @@
 
 export type UpstreamMode = 'live' | 'fixtures'
 
+/**
+ * The government systems Plikt acts in on a company's behalf (token service, digital agency,
+ * filing portal, tax authority, labour register): `mock` (the default, no credentials) answers
+ * deterministically in process; `live` calls them with the service's own token-service client.
+ */
+export interface GovernmentConfig {
+  mode: 'mock' | 'live'
+  /** the token service, e.g. https://maskinporten.no (test: https://test.maskinporten.no) */
+  maskinportenUrl: string
+  maskinportenClientId: string | null
+  /** the registered key's id (the grant's `kid` header) */
+  maskinportenKid: string | null
+  /** the client's RSA private key, PEM (MASKINPORTEN_KEY_PEM), or the file holding it (MASKINPORTEN_KEY_FILE) */
+  maskinportenKeyPem: string | null
+  maskinportenKeyFile: string | null
+  /** Altinn platform: system users, token exchange, instance queries */
+  altinnPlatformUrl: string
+  /** our system's id in Altinn's system register, `<vendor orgno>_<name>` */
+  altinnSystemId: string | null
+  /** the tax authority's VAT app in the portal */
+  mvaAppUrl: string
+  /** the tax authority's REST gateway (VAT validation) */
+  skatteetatenUrl: string
+  /** NAV Aa-registeret (GraphQL) */
+  aaregUrl: string
+}
+
 export interface Config {
   port: number
   host: string
@@ -34,10 +61,30 @@ export interface Config {
   /** ALLOW_OUTBOX_MAIL=true: start without SMTP_URL although BASE_URL is https (a public deployment) */
   allowOutboxMail: boolean
   mailFrom: string
+  /** bearer a Prometheus scrape sends for GET /metrics; null → the route refuses everyone */
+  metricsToken: string | null
+  /** also serve /metrics (only) on this port, e.g. one the proxy does not expose; null → the main port only */
+  metricsPort: number | null
+  /** SIGTERM/SIGINT: how long the instance keeps serving while not ready, so a proxy's health check sees it go first */
+  drainGraceMs: number
+  /** SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
+  drainTimeoutMs: number
   /** the largest top-up request, in øre */
   topupCeilingOre: number
+  /**
+   * SERVER_SECRET: the root of the keys the service derives (fnr HMAC, receipt signing); null →
+   * main.ts keeps a generated one in DATA_DIR (src/lib/server-secret.ts)
+   */
+  serverSecret: string | null
   /** OAuth 2.1 for MCP hosts: null when disabled */
   oauth: { issuer: string; jwksUrl: string; audience: string } | null
+  /** WEBHOOK_ALLOW_LOOPBACK=true: webhooks may go to http(s)://127.0.0.1:<port> and http(s)://localhost:<port> (development and tests only) */
+  webhookAllowLoopback: boolean
+  /** TSA_URL: an RFC 3161 time-stamping authority for the daily anchor roots; null → no timestamps */
+  tsaUrl: string | null
+  government: GovernmentConfig
+  /** SECURITY_CONTACT: the `Contact` of /.well-known/security.txt (a `mailto:` or `https://` URI) */
+  securityContact: string
 }
 
 export class ConfigError extends Error {
@@ -88,6 +135,48 @@ function httpUrl(env: Record<string, string | undefined>, name: string, fallback
   return raw
 }
 
+/**
+ * GOVERNMENT_MODE=live needs the service's own credentials, except with UPSTREAM_MODE=fixtures,
+ * where main.ts takes them from the fixture token service. A PEM pasted into one line of an env
+ * file keeps its line breaks as `\n`; they are restored.
+ */
+function governmentConfig(env: Record<string, string | undefined>, upstreamMode: UpstreamMode): GovernmentConfig {
+  const mode = oneOf(env, 'GOVERNMENT_MODE', ['mock', 'live'] as const, 'mock')
+  const keyPem = env.MASKINPORTEN_KEY_PEM ? env.MASKINPORTEN_KEY_PEM.replaceAll('\\n', '\n') : null
+  const keyFile = env.MASKINPORTEN_KEY_FILE || null
+  if (keyPem !== null && keyFile !== null) throw new ConfigError('set MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE, not both')
+  const systemId = env.ALTINN_SYSTEM_ID || null
+  if (systemId !== null && !/^\d{9}_[\w.-]{1,100}$/.test(systemId)) throw new ConfigError(`ALTINN_SYSTEM_ID must look like <vendor orgno>_<name>, got "${systemId}"`)
+  const config: GovernmentConfig = {
+    mode,
+    maskinportenUrl: httpUrl(env, 'MASKINPORTEN_URL', 'https://maskinporten.no'),
+    maskinportenClientId: env.MASKINPORTEN_CLIENT_ID || null,
+    maskinportenKid: env.MASKINPORTEN_KID || null,
+    maskinportenKeyPem: keyPem,
+    maskinportenKeyFile: keyFile,
+    altinnPlatformUrl: httpUrl(env, 'ALTINN_PLATFORM_URL', 'https://platform.altinn.no'),
+    altinnSystemId: systemId,
+    mvaAppUrl: httpUrl(env, 'ALTINN_MVA_APP_URL', 'https://skd.apps.altinn.no/skd/mva-melding-innsending-v1'),
+    skatteetatenUrl: httpUrl(env, 'SKATTEETATEN_URL', 'https://idporten.api.skatteetaten.no'),
+    aaregUrl: httpUrl(env, 'AAREG_URL', 'https://aareg-dist-api.nav.no'),
+  }
+  if (mode === 'live' && upstreamMode === 'live') {
+    const missing = missingGovernmentCredentials(config)
+    if (missing.length > 0) throw new ConfigError(`GOVERNMENT_MODE=live needs ${missing.join(', ')}`)
+  }
+  return config
+}
+
+/** The variables a live government configuration lacks, by name. */
+export function missingGovernmentCredentials(g: GovernmentConfig): string[] {
+  const missing: string[] = []
+  if (!g.maskinportenClientId) missing.push('MASKINPORTEN_CLIENT_ID')
+  if (!g.maskinportenKid) missing.push('MASKINPORTEN_KID')
+  if (!g.maskinportenKeyPem && !g.maskinportenKeyFile) missing.push('MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE')
+  if (!g.altinnSystemId) missing.push('ALTINN_SYSTEM_ID')
+  return missing
+}
+
 function smtpUrl(raw: string | undefined): string | null {
   if (!raw) return null
   if (!/^smtps?:\/\/[^/\s]+/.test(raw)) throw new ConfigError('SMTP_URL must look like smtp://user:password@host:587 or smtps://…')
@@ -110,6 +199,14 @@ function allowOutboxMail(env: Record<string, string | undefined>, smtp: string |
   return allowed
 }
 
+/** RFC 9116 wants a URI a reporter can use; without one configured, security@ the public host. */
+function securityContact(env: Record<string, string | undefined>, baseUrl: string): string {
+  const raw = env.SECURITY_CONTACT
+  if (raw === undefined || raw === '') return `mailto:security@${new URL(baseUrl).hostname}`
+  if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(raw)) throw new ConfigError(`SECURITY_CONTACT must be a mailto: address or an https:// URL, got "${raw}"`)
+  return raw
+}
+
 /**
  * `boundPort`: the port the server actually listens on, once it does. PORT=0 asks for any free
  * port, so the default BASE_URL (and what follows from it: the OAuth audience) can name the real
@@ -129,13 +226,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const baseUrl = (env.BASE_URL || `http://localhost:${boundPort ?? port}`).replace(/\/+$/, '')
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new ConfigError(`BASE_URL must be an http(s) URL, got "${baseUrl}"`)
   const smtp = smtpUrl(env.SMTP_URL)
+  const upstreamMode = oneOf(env, 'UPSTREAM_MODE', ['live', 'fixtures'] as const, 'live')
+  const metricsToken = env.METRICS_TOKEN || null
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters (generate one with `openssl rand -hex 16`)')
+  const serverSecret = env.SERVER_SECRET || null
+  if (serverSecret !== null && serverSecret.length < 32) {
+    throw new ConfigError('SERVER_SECRET must be at least 32 characters (generate one with `openssl rand -hex 32`)')
+  }
   return {
     port,
     host,
     databaseUrl,
     dataDir: env.DATA_DIR || './data',
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
-    upstreamMode: oneOf(env, 'UPSTREAM_MODE', ['live', 'fixtures'] as const, 'live'),
+    upstreamMode,
     brregBaseUrl: httpUrl(env, 'BRREG_BASE_URL', 'https://data.brreg.no'),
     norgesBankBaseUrl: httpUrl(env, 'NORGES_BANK_BASE_URL', 'https://data.norges-bank.no'),
     upstreamTimeoutMs: int(env, 'UPSTREAM_TIMEOUT_MS', 3000, 50, 30_000),
@@ -146,8 +250,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: smtp,
     allowOutboxMail: allowOutboxMail(env, smtp, baseUrl),
     mailFrom: env.MAIL_FROM || 'Plikt <no-reply@localhost>',
+    drainTimeoutMs: int(env, 'DRAIN_TIMEOUT_MS', 10_000, 0, 600_000),
+    drainGraceMs: int(env, 'DRAIN_GRACE_MS', 0, 0, 600_000),
+    metricsToken,
+    metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null,
     topupCeilingOre: int(env, 'TOPUP_CEILING_ORE', 100_000, 1_000, 100_000_000),
+    serverSecret,
     oauth: oauthConfig(env, baseUrl),
+    webhookAllowLoopback: oneOf(env, 'WEBHOOK_ALLOW_LOOPBACK', ['true', 'false'] as const, 'false') === 'true',
+    tsaUrl: env.TSA_URL ? httpUrl(env, 'TSA_URL', '') : null,
+    government: governmentConfig(env, upstreamMode),
+    securityContact: securityContact(env, baseUrl),
     publicSandbox: {
       maxInflight: int(env, 'PUBLIC_SANDBOX_MAX_INFLIGHT', 64, 1, 10_000),
       loopLimit: int(env, 'PUBLIC_SANDBOX_LOOP_LIMIT', 20, 1, 10_000),

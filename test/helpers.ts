@@ -33,6 +33,12 @@ export function testDatabase(): Promise<Database> {
     await db.sql`delete from upstream_cache`
     // …and without scheduled-job ticks claimed at this run's pinned instants by an earlier run.
     await db.sql`delete from job_ticks`
+    // …and without conflict locks of live filings taken at this run's pinned instants.
+    await db.sql`delete from action_locks`
+    // …and without webhook subscriptions of an earlier run, whose receivers are gone: nothing of
+    // theirs is delivered into this run's sweeps.
+    await db.sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null where status = 'pending'`
+    await db.sql`update webhook_subscriptions set active = false, deactivation_reason = 'deleted', deactivated_at = now() where active`
     return db
   })()
   return shared
@@ -101,35 +107,65 @@ export interface TestApp {
   stop(): Promise<void>
 }
 
+/** The server secret every test app is configured with (fnr HMAC and receipt keys derive from it). */
+export const SERVER_SECRET = 'test-server-secret-0123456789abcdef0123456789abcdef'
+
 /** The operator token every test app is configured with. */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789'
 
 export async function startApp(
-  opts: { env?: Record<string, string>; db?: Database; extension?: Extension; overrides?: Partial<AppDeps>; clock?: ReturnType<typeof fixedClock> } = {},
+  opts: {
+    env?: Record<string, string>
+    db?: Database
+    extension?: Extension
+    overrides?: Partial<AppDeps>
+    clock?: ReturnType<typeof fixedClock>
+    /** `live`: the live government clients against the government fixture servers, as the fixtures' demo vendor */
+    government?: 'mock' | 'live'
+  } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await testDatabase())
   // The port is known only once the server listens, and links in e-mails must carry it: listen
   // first, then configure BASE_URL and install the real handler.
   const server = Bun.serve({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1', fetch: () => new Response('starting', { status: 503 }) })
   const url = `http://127.0.0.1:${server.port}`
-  const fixtures = await startFixtureServers()
+  const clock = opts.clock ?? fixedClock(PINNED_NOW)
+  // The government fixtures judge token lifetimes and assertion times on the test's clock.
+  const fixtures = await startFixtureServers({ now: () => clock.now().getTime() })
+  const demo = fixtures.governmentClient
+  const government: Record<string, string> =
+    opts.government === 'live'
+      ? {
+          GOVERNMENT_MODE: 'live',
+          MASKINPORTEN_URL: fixtures.maskinportenUrl,
+          MASKINPORTEN_CLIENT_ID: demo.clientId,
+          MASKINPORTEN_KID: demo.kid,
+          MASKINPORTEN_KEY_PEM: demo.privateKeyPem,
+          ALTINN_PLATFORM_URL: fixtures.altinnUrl,
+          ALTINN_SYSTEM_ID: demo.systemId,
+          ALTINN_MVA_APP_URL: demo.mvaAppUrl,
+          SKATTEETATEN_URL: fixtures.skatteetatenUrl,
+          AAREG_URL: fixtures.aaregUrl,
+        }
+      : {}
   // TRUST_PROXY lets each test speak from its own address (X-Forwarded-For), so per-IP limits stay per test.
   // A short upstream timeout keeps the timeout scenarios quick (three attempts within the budget).
   const config = loadConfig({
     PORT: String(server.port),
     BASE_URL: url,
     ADMIN_TOKEN,
+    SERVER_SECRET,
     TRUST_PROXY: 'true',
     UPSTREAM_MODE: 'fixtures',
     BRREG_BASE_URL: fixtures.brregUrl,
     NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
     UPSTREAM_TIMEOUT_MS: '400',
+    ...government,
     ...opts.env,
   })
-  const clock = opts.clock ?? fixedClock(PINNED_NOW)
   const logs: string[] = []
   const logger = createLogger('debug', (line) => logs.push(line))
-  const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW) }, opts.overrides)
+  const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW), ...(db.dumpDataDir ? { dumpDataDir: db.dumpDataDir } : {}) }, opts.overrides)
   server.reload({ fetch: createHandler(deps, opts.extension) })
   const address = appAddress()
   const from = (headers?: ConstructorParameters<typeof Headers>[0]): Headers => {

@@ -66,3 +66,53 @@ test('refuses to start on invalid configuration, naming the variable', async () 
   expect(await proc.exited).toBe(1)
   expect(await new Response(proc.stderr).text()).toContain('PORT must be an integer')
 })
+
+test('with UPSTREAM_MODE=fixtures and GOVERNMENT_MODE=live the government systems are the fixture servers, needing no credentials', async () => {
+  const proc = start({ UPSTREAM_MODE: 'fixtures', GOVERNMENT_MODE: 'live' })
+  try {
+    const [, tokenService] = await readUntil(proc.stderr, /government systems: live, token service (http:\/\/127\.0\.0\.1:\d+),/)
+    const meta = await (await fetch(`${tokenService}/.well-known/oauth-authorization-server`)).json()
+    expect(meta.token_endpoint).toBe(`${tokenService}/token`)
+  } finally {
+    proc.kill('SIGTERM')
+    await proc.exited
+  }
+}, 120_000)
+
+test('a DATA_DIR that cannot be used stops start-up with a message naming it, exit 1', async () => {
+  const blocker = join(dir, 'not-a-directory')
+  await Bun.write(blocker, 'a file where the data directory should be')
+  const proc = start({ DATA_DIR: blocker })
+  expect(await proc.exited).toBe(1)
+  const err = await new Response(proc.stderr).text()
+  expect(err).toContain(`DATA_DIR ${blocker} cannot be used: a file is in the way of the directory`)
+  expect(err).not.toContain('    at ')
+}, 60_000)
+
+test('with METRICS_PORT the metrics are served on that port too, and nothing else is', async () => {
+  const metricsPort = String(20_000 + Math.floor(Math.random() * 30_000))
+  const proc = start({ METRICS_TOKEN: 'main-test-metrics-token-0123', METRICS_PORT: metricsPort })
+  try {
+    await readUntil(proc.stderr, /listening on (http:\/\/\S+)/)
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: 'Bearer main-test-metrics-token-0123' } })
+    expect(scrape.status).toBe(200)
+    expect(await scrape.text()).toContain('# TYPE plikt_http_requests_total counter')
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(401)
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/api/health`)).status).toBe(404)
+  } finally {
+    proc.kill('SIGTERM')
+    await proc.exited
+  }
+}, 60_000)
+
+test('WEBHOOK_ALLOW_LOOPBACK=true starts with a warning that it is for development only', async () => {
+  const proc = start({ WEBHOOK_ALLOW_LOOPBACK: 'true' })
+  try {
+    const [line] = await readUntil(proc.stdout, /\{[^\n]*WEBHOOK_ALLOW_LOOPBACK[^\n]*\}/)
+    expect(JSON.parse(line)).toMatchObject({ level: 'warn' })
+    expect(line).toContain('never in production')
+  } finally {
+    proc.kill('SIGTERM')
+    await proc.exited
+  }
+}, 120_000)

@@ -66,6 +66,8 @@ export interface SourceDeps {
   sql: Sql
   clock: Clock
   logger: Logger
+  /** counts how reads were served (cache, live, stale) */
+  metrics?: { cacheRead(system: string, served: 'cache' | 'live' | 'stale'): void }
   register: BusinessRegister
   accounts: AccountsRegister
   centralBank: NorgesBankClient
@@ -149,16 +151,19 @@ export class UpstreamReads {
       }
       const fresh = cached.raw.status === 200 ? FRESHNESS[kind].fresh : FRESHNESS.notFound.fresh
       if (cachedValue !== undefined && now - cached.raw.fetchedAt.getTime() < fresh) {
+        this.deps.metrics?.cacheRead(system, 'cache')
         return { value: cachedValue, source: { system, snapshotId: cached.snapshotId, fetchedAt: cached.raw.fetchedAt, servedFrom: 'cache', stale: false } }
       }
     }
     try {
       const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map, archived)
+      this.deps.metrics?.cacheRead(system, 'live')
       return { value: map(raw), source: { system, snapshotId, fetchedAt: raw.fetchedAt, servedFrom: 'live', stale: false } }
     } catch (e) {
       if (e instanceof AppError && !isTransient(e)) throw e
       if (cached && cachedValue !== undefined && now - cached.raw.fetchedAt.getTime() < FRESHNESS[kind].staleLimit) {
         this.deps.logger.warn('upstream failed; serving a stale cached answer', { system, key, error: e instanceof Error ? e.message : String(e) })
+        this.deps.metrics?.cacheRead(system, 'stale')
         return { value: cachedValue, source: { system, snapshotId: cached.snapshotId, fetchedAt: cached.raw.fetchedAt, servedFrom: 'cache', stale: true } }
       }
       throw upstreamError(system, e, org)

@@ -18,6 +18,7 @@ export function keyMetadata(k: accounts.KeyRow) {
     display_prefix: k.display_prefix,
     scopes: k.scopes,
     source: k.source,
+    test: k.test,
     created_at: k.created_at.toISOString(),
     is_revoked: k.revoked_at !== null,
     revoked_at: k.revoked_at?.toISOString() ?? null,
@@ -71,7 +72,7 @@ export const accountHandlers = {
   }) satisfies Handler,
 
   createAccountKey: (async ({ principal, body, deps, state }) => {
-    const minted = await mintKey(deps.sql, consumerOf(principal), { ...(body.scopes ? { scopes: body.scopes } : {}), ...(body.label ? { label: body.label } : {}), source: 'dashboard' }, { actor: actorOf(principal), correlationId: state.correlationId })
+    const minted = await mintKey(deps.sql, consumerOf(principal), { ...(body.scopes ? { scopes: body.scopes } : {}), ...(body.label ? { label: body.label } : {}), source: 'dashboard', test: body.test === true }, { actor: actorOf(principal), correlationId: state.correlationId })
     return { data: { plaintext_key: minted.plaintext_key, scopes: minted.key.scopes, key: keyMetadata(minted.key) } }
   }) satisfies Handler<{ body: typeof MintKeyBody }>,
 

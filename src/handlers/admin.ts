@@ -6,6 +6,7 @@ import * as accounts from '../store/accounts.ts'
 import { openPrivacyRequests } from '../store/privacy.ts'
 import type { PrivacyRequestsQuery, AdminConsumerBody, AdminConsumerPatch, AdminCreditsBody, AdminKeysQuery, AdminMintKeyBody, IdParam, OutboxQuery } from '../schemas/access.ts'
 import type { Handler } from '../pipeline/context.ts'
+import type { JobParams } from '../schemas/jobs.ts'
 import { keyMetadata } from './account.ts'
 import { topupView } from './billing.ts'
 
@@ -13,7 +14,7 @@ const consumerView = (c: accounts.ConsumerRow) => ({ id: c.id, email: c.email, c
 
 export const adminHandlers = {
   adminCreateKey: (async ({ body, deps, state }) => {
-    const minted = await mintKey(deps.sql, body.consumer_id, { ...(body.scopes ? { scopes: body.scopes } : {}), ...(body.label ? { label: body.label } : {}), source: 'admin' }, { actor: 'admin', correlationId: state.correlationId })
+    const minted = await mintKey(deps.sql, body.consumer_id, { ...(body.scopes ? { scopes: body.scopes } : {}), ...(body.label ? { label: body.label } : {}), source: 'admin', test: body.test === true }, { actor: 'admin', correlationId: state.correlationId })
     return { data: { plaintext_key: minted.plaintext_key, scopes: minted.key.scopes, key: keyMetadata(minted.key) } }
   }) satisfies Handler<{ body: typeof AdminMintKeyBody }>,
 
@@ -43,6 +44,12 @@ export const adminHandlers = {
     return { data: { consumer_id: body.consumer_id, balance_ore: balance } }
   }) satisfies Handler<{ body: typeof AdminCreditsBody }>,
 
+  adminBackup: (async ({ deps }) => {
+    if (!deps.backup) throw new AppError('NOT_FOUND', { extra: { reason: 'backups over the operator API are of the embedded database; this instance runs on PostgreSQL — use pg_dump' } })
+    const blob = await deps.backup()
+    return new Response(blob, { headers: { 'content-type': 'application/gzip', 'content-disposition': 'attachment; filename="plikt-backup.tar.gz"', 'cache-control': 'no-store' } })
+  }) satisfies Handler,
+
   adminListOutbox: (async ({ query, deps }) => {
     const rows = await accounts.listOutbox(deps.sql, query.limit ?? 20)
     return { data: { emails: rows.map((r) => ({ id: r.id, to: r.to_email, subject: r.subject, body: r.body_text, created_at: r.created_at.toISOString() })) } }
@@ -56,6 +63,14 @@ export const adminHandlers = {
       },
     }
   }) satisfies Handler<{ query: typeof PrivacyRequestsQuery }>,
+
+  adminListJobs: (async ({ deps }) => ({ data: { jobs: await deps.jobs.list() } })) satisfies Handler,
+
+  adminRunJob: (async ({ params, deps }) => {
+    const outcome = await deps.jobs.runNow(params.name)
+    if (!outcome) throw new AppError('NOT_FOUND', { extra: { reason: `no job named ${params.name}` } })
+    return { data: outcome }
+  }) satisfies Handler<{ params: typeof JobParams }>,
 
   adminApproveTopup: (async ({ params, deps, now, state }) => {
     const done = await approveTopupByOperator(deps.sql, params.id, now, state.correlationId)

@@ -13,10 +13,15 @@ import { companySnapshot } from '../domain/company/snapshot.ts'
 import { verifyCompany } from '../domain/company/verify.ts'
 import { submissionsByInstance } from '../store/audit.ts'
 import type * as C from '../schemas/company.ts'
-import type { Handler, ToolBinding } from '../pipeline/context.ts'
+import type { AppDeps, Handler, ToolBinding } from '../pipeline/context.ts'
+import type { Principal } from '../domain/access/types.ts'
+import { delegatedTo, filedLookup, tier2Metrics, withTier2 } from '../domain/company/tier2.ts'
 import { metaOf } from '../pipeline/provenance.ts'
 
 type OrgRoute = { params: typeof C.OrgParams }
+
+const consumerOf = (p: Principal) => (p.kind === 'key' ? p.consumerId : null)
+const tier2Deps = (deps: AppDeps) => ({ sql: deps.sql, reads: deps.reads, tokenService: deps.government.tokenService, labourRegister: deps.government.labourRegister, filingPortal: deps.filingPortal })
 
 /** How a failed part of an answer is described inside it (degraded sections, bulk rows). */
 function describe(e: AppError) {
@@ -37,9 +42,11 @@ export const companyHandlers = {
     return { data: r.data, meta: metaOf(r.sources) }
   }) satisfies Handler<{ query: typeof C.SearchQuery }>,
 
-  getCompanyContext: (async ({ params, deps }) => {
+  getCompanyContext: (async ({ params, deps, principal }) => {
     const unit = await requireUnit(deps.reads, params.org)
-    return { data: companyContext(unit.value), meta: metaOf([unit.source]) }
+    if (!(await delegatedTo(deps.sql, consumerOf(principal), params.org))) return { data: companyContext(unit.value), meta: metaOf([unit.source]) }
+    const t2 = await tier2Metrics(tier2Deps(deps), params.org)
+    return { data: { ...companyContext(unit.value), data_tier: 'tier_2' as const, tier_2: t2.metrics, upgrade_path: null, upgrade_path_en: null }, meta: metaOf([unit.source, ...t2.provenance]) }
   }) satisfies Handler<OrgRoute>,
 
   verifyCompany: (async ({ params, deps }) => {
@@ -62,9 +69,16 @@ export const companyHandlers = {
     return { data: r.data, meta: metaOf(r.sources) }
   }) satisfies Handler<OrgRoute>,
 
-  getCompanySummary: (async ({ params, deps, now }) => {
+  getCompanySummary: (async ({ params, deps, now, principal }) => {
     const fromDate = osloDate(now)
     const u = await unitFacts(deps.reads, params.org)
+    if (u.facts && (await delegatedTo(deps.sql, consumerOf(principal), params.org))) {
+      // Tier 2 is the consumer's own answer (its delegation, its filings): never from the shared cache.
+      const t2 = await tier2Metrics(tier2Deps(deps), params.org)
+      const filed = await filedLookup(deps, params.org, now)
+      const r = summaryOf({ ...u, facts: withTier2(u.facts, t2.metrics) }, { fromDate, horizonMonths: 12, filed }, 'tier_2')
+      return { data: r.data, meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
+    }
     const hit = deps.answers.get(`summary|${u.sources[0]!.snapshotId}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
   }) satisfies Handler<OrgRoute>,

@@ -9,10 +9,17 @@ import { accountHandlers, accountTools } from './account.ts'
 import { adminHandlers } from './admin.ts'
 import { billingHandlers, billingTools } from './billing.ts'
 import { companyHandlers, companyTools } from './company.ts'
+import { portalHandlers, portalTools } from './portal.ts'
+import { profilesHandlers } from './profiles.ts'
+import { changesHandlers } from './changes.ts'
+import { webhooksHandlers } from './webhooks.ts'
+import { anchorsHandlers } from './anchors.ts'
 import { toolHandlers, toolTools } from './tools.ts'
+import { delegationHandlers, delegationTools } from './delegation.ts'
 import { sandboxCompanyHandlers } from './sandbox/company.ts'
 import { sandboxActionHandlers, sandboxActionTools } from './sandbox/actions.ts'
 import { sandboxFixtureHandlers } from './sandbox/fixtures.ts'
+import { wellknownHandlers } from './wellknown.ts'
 
 const sandboxHandlers = { ...sandboxFixtureHandlers, ...sandboxCompanyHandlers, ...sandboxActionHandlers }
 type SandboxId = keyof typeof sandboxHandlers
@@ -29,11 +36,18 @@ export const coreHandlers = {
   ...billingHandlers,
   ...adminHandlers,
   ...companyHandlers,
+  ...portalHandlers,
+  ...profilesHandlers,
+  ...changesHandlers,
+  ...webhooksHandlers,
+  ...anchorsHandlers,
   ...toolHandlers,
+  ...delegationHandlers,
   ...sandboxHandlers,
   ...publicSandboxHandlers,
+  ...wellknownHandlers,
 }
 export type CoreOperationId = keyof typeof coreHandlers
 
 /** How the operations that name an MCP tool are offered there (src/mcp/tools.ts), by operation id. */
-export const toolBindings = { ...rulebookTools, ...errorTools, ...billingTools, ...accountTools, ...toolTools, ...companyTools, ...sandboxActionTools }
+export const toolBindings = { ...rulebookTools, ...errorTools, ...billingTools, ...accountTools, ...toolTools, ...companyTools, ...portalTools, ...delegationTools, ...sandboxActionTools }

@@ -2,6 +2,7 @@ import { canonicalJson } from '../lib/canonical-json.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../errors/catalogue/index.ts'
 import type { Handler } from '../pipeline/context.ts'
+import { markdown } from '../handlers/discovery.ts'
 import { buildOpenApi } from './openapi.ts'
 import { ifNoneMatch, notModified } from './etag.ts'
 import { esc, htmlResponse } from './html.ts'
@@ -9,6 +10,9 @@ import { esc, htmlResponse } from './html.ts'
 import swaggerCss from '../../node_modules/swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 // @ts-expect-error -- a file import yields the path, not the script's exports
 import swaggerJs from '../../node_modules/swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
+
+// Embedded as text: the recipe the receipts point to is served by the binary itself.
+import RECEIPT_RECIPE from '../../docs/receipt-signature.md' with { type: 'text' }
 
 export const DOCS_ASSETS: Record<string, { path: string; type: string }> = {
   'swagger-ui.css': { path: swaggerCss, type: 'text/css; charset=utf-8' },
@@ -99,4 +103,5 @@ export const discoveryHandlers = {
 </body></html>`)) satisfies Handler,
 
   getErrorDocs: (() => html(errorDocsPage())) satisfies Handler,
+  getReceiptDocs: (() => markdown(RECEIPT_RECIPE)) satisfies Handler,
 }

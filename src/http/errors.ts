@@ -5,6 +5,7 @@
  */
 import { AppError, validationError } from '../errors/app-error.ts'
 import { checksumError, issuesFromValidation } from '../pipeline/validation.ts'
+import { databaseUnavailable } from '../pipeline/unavailable.ts'
 import type { AppDeps } from '../pipeline/context.ts'
 import { errorResponse } from '../pipeline/envelope.ts'
 import { sandboxErrorResponse } from '../pipeline/sandbox.ts'
@@ -36,8 +37,10 @@ export function toAppError(code: string | number, error: unknown, request: Reque
 }
 
 export function renderError(code: string | number, error: unknown, request: Request, deps: AppDeps): Response {
-  const known = toAppError(code, error, request)
+  const unavailable = databaseUnavailable(error)
+  const known = toAppError(code, error, request) ?? unavailable
   const state = stateOf(request)
+  if (unavailable) deps.logger.warn('database unavailable; answered 503', { correlation_id: state.correlationId, route: state.route, error: (error as Error).message })
   state.correlationStamped = true
   if (state.format === 'html' && known) return errorPage(known, state.correlationId)
   if (state.sandbox) {

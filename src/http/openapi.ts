@@ -6,16 +6,14 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue/index.ts'
 import { SCHEMA_VERSION } from '../lib/service.ts'
-import { COMMON_ERRORS, allOperations as operations, type Operation } from '../operations/index.ts'
+import { COMMON_ERRORS, allOperations as operations, openApiPath, type Operation } from '../operations/index.ts'
+
+export { openApiPath }
 import { SandboxMetadata } from '../schemas/sandbox.ts'
 import { Explanation, TrustMetadata } from '../schemas/common.ts'
 import { jsonSchema } from '../schemas/json-schema.ts'
 
 type Json = Record<string, unknown>
-
-export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, '{$1}')
-}
 
 function parameters(schema: TObject | undefined, where: 'path' | 'query'): Json[] {
   if (!schema) return []
@@ -74,7 +72,11 @@ function successResponse(op: Operation): Json {
   const headers: Json = { ...CORRELATION_HEADER }
   for (const [name, description] of Object.entries(op.responseHeaders ?? {})) headers[name] = { description, schema: { type: 'string' } }
   if (op.format === 'html') {
-    return { description: 'HTML page', headers, content: { 'text/html': { schema: { type: 'string' } } } }
+    const json = op.response ? { 'application/json': { schema: jsonSchema(op.response) } } : {}
+    return { description: op.response ? 'HTML page; the JSON alternative to `Accept: application/json`' : 'HTML page', headers, content: { 'text/html': { schema: { type: 'string' } }, ...json } }
+  }
+  if (op.format === 'markdown') {
+    return { description: op.summary, headers, content: { 'text/markdown': { schema: { type: 'string' } } } }
   }
   const body =
     op.format === 'envelope' || op.format === 'sandbox'
@@ -90,13 +92,14 @@ function successResponse(op: Operation): Json {
       : op.response
         ? jsonSchema(op.response)
         : {}
-  return { description: op.summary, headers, content: { 'application/json': { schema: body } } }
+  return { description: op.summary, headers, content: { [op.responseType ?? 'application/json']: { schema: body } } }
 }
 
 const SECURITY: Record<Operation['auth'], Json[]> = {
   none: [],
   key: [{ apiKey: [] }],
   admin: [{ adminToken: [] }],
+  metrics: [{ metricsToken: [] }],
   session: [{ session: [] }],
   key_or_session: [{ apiKey: [] }, { session: [] }],
   // No credential, the synthetic bearer, or a real key (the answer is still mock).
@@ -202,13 +205,21 @@ export function buildOpenApi(baseUrl: string): Json {
         SandboxMetadata: jsonSchema(SandboxMetadata),
       },
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`svc_free_…`, `svc_live_…`, `svc_test_…`).' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key (`svc_free_…`, `svc_live_…`, `svc_test_…`). A test key (`svc_test_…`, minted with `test: true` by the operator or in the dashboard) calls the same routes but gets the sandbox fixtures’ synthetic answers: ' +
+            'an operation with a sandbox mirror (the company reads) answers from the sandbox with `_meta.is_test: true` and `_meta.is_sandbox: true`, is never charged and never reaches an upstream; ' +
+            'every other keyed operation answers 403 `TEST_KEY_PRODUCTION_ONLY`. Keyless routes ignore the key. Rate limits are the key’s tier’s, as for any key.',
+        },
         sandboxBearer: {
           type: 'http',
           scheme: 'bearer',
           description: 'The synthetic sandbox bearer `svc_sandbox_test_<suffix>` (suffix `^[A-Za-z0-9_-]{1,64}$`): no sign-up; the suffix namespaces your sandbox writes. Needed for `as_of` and `X-Service-Simulate`.',
         },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator’s ADMIN_TOKEN.' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, what a Prometheus scrape config sends as `authorization: { credentials: … }`.' },
         session: { type: 'apiKey', in: 'cookie', name: 'plikt_session', description: 'The browser session from magic-link sign-in; writes also need `X-CSRF-Token`.' },
       },
     },

@@ -111,11 +111,14 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
     // Routes and the error renderer stamp it when they build the response; reading
     // `response.headers` otherwise would make Bun materialise a Headers object per request.
     if (!state.correlationStamped) response.headers.set('x-correlation-id', state.correlationId)
+    const elapsedMs = performance.now() - state.startedAt
+    deps.metrics.request(state.operationId, request.method, response.status, elapsedMs / 1000)
+    deps.telemetry.record(state.operationId, response.status, elapsedMs, deps.clock.now().getTime())
     if (deps.logger.enabled('info')) deps.logger.info('request', {
       method: request.method,
       route: state.route,
       status: response.status,
-      duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+      duration_ms: Math.round(elapsedMs * 100) / 100,
       correlation_id: state.correlationId,
       consumer_id: state.consumerId,
     })

@@ -1,6 +1,6 @@
 /**
  * Structured JSON lines. Callers pass only fields that are safe to log: never keys, tokens,
- * secrets or fnr. `redactLogFields` is the last line of defence for field names that suggest one.
+ * secrets or fnr. Redacting the value of a field whose name suggests one is the last line of defence.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
@@ -16,10 +16,43 @@ export interface Logger {
 
 const SECRET_FIELD = /(authorization|password|secret|token|api_?key|fnr|cookie)/i
 
-export function redactLogFields(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_FIELD.test(k) ? '[redacted]' : v
-  return out
+// The access log writes a line per request, so a line is built as text, not as an object that is
+// spread, redacted and stringified whole (that cost a quarter of a public read's CPU: bench/RESULTS.md).
+// Field names repeat, so each name's JSON prefix (`,"name":`) and whether it suggests a secret are
+// worked out once per name.
+const fieldName = new Map<string, { prefix: string; secret: boolean }>()
+function nameOf(k: string): { prefix: string; secret: boolean } {
+  let name = fieldName.get(k)
+  if (name === undefined) fieldName.set(k, (name = { prefix: `,${JSON.stringify(k)}:`, secret: SECRET_FIELD.test(k) }))
+  return name
+}
+
+let lastMs = 0
+let lastIso = ''
+/** The current time as ISO text, formatted once per millisecond however many lines share it. */
+function isoNow(): string {
+  const ms = Date.now()
+  if (ms !== lastMs) {
+    lastMs = ms
+    lastIso = new Date(ms).toISOString()
+  }
+  return lastIso
+}
+
+/** One JSON line: `ts`, `level`, `msg`, then the fields (undefined ones left out, as JSON.stringify does). */
+export function formatLine(level: LogLevel, msg: string, fields?: Record<string, unknown>): string {
+  let line = `{"ts":"${isoNow()}","level":"${level}","msg":${JSON.stringify(msg)}`
+  if (fields) {
+    for (const k in fields) {
+      if (k === 'ts' || k === 'level' || k === 'msg') continue
+      const name = nameOf(k)
+      const v = fields[k]
+      // (the access line's values are mostly numbers and null: no stringify needed for those)
+      const value = name.secret ? '"[redacted]"' : v === null ? 'null' : typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'null') : JSON.stringify(v)
+      if (value !== undefined) line += `${name.prefix}${value}`
+    }
+  }
+  return `${line}}`
 }
 
 export function createLogger(
@@ -28,7 +61,7 @@ export function createLogger(
 ): Logger {
   const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < ORDER[level]) return
-    sink(JSON.stringify({ ts: new Date().toISOString(), level: lvl, msg, ...(fields ? redactLogFields(fields) : {}) }))
+    sink(formatLine(lvl, msg, fields))
   }
   return {
     debug: (m, f) => write('debug', m, f),
@@ -36,5 +69,23 @@ export function createLogger(
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
     enabled: (lvl) => ORDER[lvl] >= ORDER[level],
+  }
+}
+
+/**
+ * The service's own log sink: lines go into Bun's buffered writer for stdout (a FileSink), which
+ * writes them out asynchronously — a request never waits for the terminal or the pipe — on a
+ * timer, when its buffer fills, and on `flush()` (main.ts calls it when stopping, so no line is
+ * lost on SIGTERM).
+ */
+export function bufferedStdout(intervalMs = 100): { sink: (line: string) => void; flush(): Promise<void> } {
+  const out = Bun.stdout.writer({ highWaterMark: 64 * 1024 })
+  const timer = setInterval(() => void out.flush(), intervalMs)
+  timer.unref()
+  return {
+    sink: (line) => void out.write(`${line}\n`),
+    async flush() {
+      await out.flush()
+    },
   }
 }

@@ -8,6 +8,7 @@
  * refused, never treated as keyless.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { principalForKey } from '../domain/access/keys.ts'
@@ -24,7 +25,9 @@ import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
-import { SERVICE_NAME } from '../lib/service.ts'
+import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
+import { serviceLinks } from '../domain/wellknown/links.ts'
+import { databaseUnavailable } from '../pipeline/unavailable.ts'
 import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
 import { listedTool } from './listing.ts'
 import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
@@ -32,8 +35,10 @@ import { canonicalJson } from '../lib/canonical-json.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
+import { mirrorForTestKey, testKeyAnswer } from '../handlers/sandbox/test-keys.ts'
 import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, writeSideOutcome, type SandboxState } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
+import type { McpToolsSummary } from '../domain/discovery/capabilities.ts'
 
 /** A tool call's answer as the idempotency step stores it: what it returned, or the final failure. */
 type ToolAnswer = { output: ToolOutput; replayed?: boolean } | { error: AppError }
@@ -53,8 +58,6 @@ const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
   finalFailure: (e) => ({ error: e }),
 }
 
-/** The tool manifest's `schema_version`; the manifest's `version` and `initialize`'s server version equal it. */
-export const MCP_SCHEMA_VERSION = '2026.10.0'
 export const KEYLESS_CALLS_PER_HOUR = 100
 
 /** Calls an hour per client address under the synthetic sandbox bearer (rehearsals are chatty). */
@@ -63,10 +66,16 @@ export const SANDBOX_CALLS_PER_HOUR = 1000
 /** A tool of the sandbox itself (submit_vat_return): it rehearses, so only the sandbox bearer sees it. */
 export const isSandboxTool = (t: Tool) => t.operation.category === 'sandbox'
 
+/**
+ * A production tool the sandbox has a tool of its own for, under the same name (submit_vat_return):
+ * the sandbox bearer gets the sandbox's, a key the production one.
+ */
+const rehearsedBySandbox = (t: Tool, all: readonly Tool[]) => !isSandboxTool(t) && all.some((s) => isSandboxTool(s) && s.name === t.name)
+
 function visibleTools(principal: Principal, all: Tool[]): Tool[] {
   if (principal.kind === 'anonymous') return all.filter((t) => t.keyless)
   // Every tool is listed: the unmirrored ones answer SANDBOX_TOOL_UNAVAILABLE, which tells an agent why.
-  if (principal.kind === 'sandbox') return all
+  if (principal.kind === 'sandbox') return all.filter((t) => !rehearsedBySandbox(t, all))
   if (principal.kind !== 'key') return []
   return all.filter((t) => !isSandboxTool(t) && (t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope)))
 }
@@ -111,8 +120,13 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
   return { isError: true, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
 }
 
+// A server is built per request, and without a validator of its own each would build a new Ajv
+// (with its formats and vocabularies): 6 % of an MCP tool call's CPU. One is shared; it is used
+// only for elicitation schemas, which this server never sends.
+let validator: AjvJsonSchemaValidator | undefined
+
 function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[]): Server {
-  const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} } })
+  const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) })
   const tools = visibleTools(principal, all)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -138,13 +152,22 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
         }
       } else if (principal.kind === 'anonymous') {
         await enforceLimits(deps.sql, [keylessBudget], now)
-      } else if (principal.kind === 'key' && tool.operation.costOre === 0) {
-        // The key's tier limits, in the same windows as its REST calls: one budget per key.
+      } else if (principal.kind === 'key' && (tool.operation.costOre === 0 || principal.test)) {
+        // The key's tier limits, in the same windows as its REST calls: one budget per key (a test
+        // key is never metered, so its priced calls are counted here too).
         await enforceLimits(deps.sql, tierLimits(`key:${principal.keyId}`, principal.tier), now)
       }
       // The REST twin's own limits apply on this surface too, in the same buckets.
       for (const l of tool.operation.limits) {
         if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
+      }
+      if (principal.kind === 'key' && principal.test && !tool.keyless) {
+        // As on REST: the sandbox's synthetic answer, or TEST_KEY_PRODUCTION_ONLY; never the handler, a charge or an upstream.
+        mirrorForTestKey(tool.operation)
+        checkArguments(tool.input, args)
+        const { data, meta } = await testKeyAnswer(tool.operation, (args as { org_number: string }).org_number)
+        const body = envelope(data, 'Test key: synthetic sandbox data, computed by the production rulebook and checks; nothing is real and nothing was charged.', { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta)
+        return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
       }
       checkArguments(tool.input, args)
       const input = tool.toInput(args)
@@ -166,6 +189,8 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
+      const unavailable = databaseUnavailable(e)
+      if (unavailable) return failure(unavailable, tool, deps, now, sandbox)
       deps.logger.error('mcp tool failed', { correlation_id: state.correlationId, tool: tool.name, error: e instanceof Error ? e.message : String(e) })
       return failure(new AppError('INTERNAL_ERROR'), tool, deps, now, sandbox)
     } finally {
@@ -176,37 +201,43 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
   return server
 }
 
+/** What tools/list offers, for the manifest and the capabilities document: every tool name once, and the keyless ones. */
+export function mcpToolsSummary(tools: readonly Tool[] = TOOLS): McpToolsSummary {
+  return { schema_version: MCP_SCHEMA_VERSION, names: [...new Set(tools.map((t) => t.name))], keyless: tools.filter((t) => t.keyless).map((t) => t.name) }
+}
+
 /** `/.well-known/mcp.json`: where the server is, how to talk to it and what it needs. */
 export function mcpManifest(deps: AppDeps) {
-  const base = deps.config.baseUrl
+  const links = serviceLinks(deps.config.baseUrl)
+  const summary = mcpToolsSummary()
   return {
     name: SERVICE_NAME,
     version: MCP_SCHEMA_VERSION,
     schema_version: MCP_SCHEMA_VERSION,
-    url: `${base}/api/mcp`,
+    url: links.mcp,
     transport: { type: 'streamable-http', response: 'application/json', stateless: true },
     protocol: 'json-rpc-2.0',
     authentication: {
-      api_key: { header: 'Authorization', scheme: 'Bearer', how_to_get: `${base}/login` },
-      oauth: deps.config.oauth ? { resource_metadata: resourceMetadataUrl(base), authorization_servers: [deps.config.oauth.issuer] } : null,
-      keyless: { tools: TOOLS.filter((t) => t.keyless).map((t) => t.name), calls_per_hour_per_ip: KEYLESS_CALLS_PER_HOUR },
+      api_key: { header: 'Authorization', scheme: 'Bearer', how_to_get: links.login },
+      oauth: deps.config.oauth ? { resource_metadata: links.oauth_resource_metadata, authorization_servers: [deps.config.oauth.issuer] } : null,
+      keyless: { tools: summary.keyless, calls_per_hour_per_ip: KEYLESS_CALLS_PER_HOUR },
       sandbox: {
         bearer: 'svc_sandbox_test_<suffix>',
-        mirrored_tools: TOOLS.filter(hasSandboxMirror).map((t) => t.name),
-        sandbox_only_tools: TOOLS.filter(isSandboxTool).map((t) => t.name),
-        unavailable_tools: TOOLS.filter((t) => !t.keyless && !hasSandboxMirror(t) && !isSandboxTool(t)).map((t) => t.name),
+        mirrored_tools: TOOLS.filter((t) => hasSandboxMirror(t) || rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
+        sandbox_only_tools: TOOLS.filter((t) => isSandboxTool(t) && !TOOLS.some((p) => rehearsedBySandbox(p, TOOLS) && p.name === t.name)).map((t) => t.name),
+        unavailable_tools: TOOLS.filter((t) => !t.keyless && !hasSandboxMirror(t) && !isSandboxTool(t) && !rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
         unavailable_error_code: 'SANDBOX_TOOL_UNAVAILABLE',
         calls_per_hour_per_ip: SANDBOX_CALLS_PER_HOUR,
       },
     },
-    tools: { keyless: TOOLS.filter((t) => t.keyless).length, total: TOOLS.length, names: TOOLS.map((t) => t.name) },
-    documentation: `${base}/docs`,
+    tools: { keyless: summary.keyless.length, total: summary.names.length, names: summary.names },
+    documentation: links.docs,
   }
 }
 
 /** Where an MCP host learns how to get a token (RFC 9728). */
 export function resourceMetadataUrl(baseUrl: string): string {
-  return `${baseUrl}/.well-known/oauth-protected-resource/api/mcp`
+  return serviceLinks(baseUrl).oauth_resource_metadata
 }
 
 /**

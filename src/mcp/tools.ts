@@ -112,7 +112,7 @@ function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Ha
     toInput,
     run: async (args, ctx, input = toInput(args)) => {
       const approvalToken = stringArgument(args, APPROVAL_ARGUMENT)
-      const headers: InputHeaders = { idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT), approvalToken, simulate: ctx.headers.simulate, ifNoneMatch: null }
+      const headers: InputHeaders = { idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT), approvalToken, simulate: ctx.headers.simulate, ifNoneMatch: null, accept: null }
       const out = (await handler({
         params: input.params ?? {},
         query: input.query ?? {},

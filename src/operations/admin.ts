@@ -1,5 +1,6 @@
 /** The operator's routes, behind ADMIN_TOKEN. */
 import * as A from '../schemas/access.ts'
+import * as J from '../schemas/jobs.ts'
 import { OAUTH_KEY_REVOKE } from './account.ts'
 import { op, type Operation } from './define.ts'
 
@@ -92,5 +93,40 @@ export const adminOperations = [
     summary: 'Approve a pending top-up request without card checkout: the amount is credited once',
     request: { params: A.IdParam },
     response: A.ApprovedTopup,
+  }),
+  op({
+    id: 'adminBackup',
+    method: 'POST',
+    path: '/api/v1/admin/backup',
+    category: 'admin',
+    format: 'json',
+    tag: 'Operator',
+    summary: 'A consistent copy of the embedded database (what `plikt backup <file>` asks a running instance for)',
+    description:
+      'Answers `application/gzip`: the embedded data directory as a tarball of one instant, which `plikt restore <file>` loads into an empty DATA_DIR. On PostgreSQL (DATABASE_URL set) it answers 404 `NOT_FOUND`: use pg_dump.',
+    response: null,
+    errors: ['NOT_FOUND'],
+  }),
+  op({
+    id: 'adminListJobs',
+    method: 'GET',
+    path: '/api/v1/admin/jobs',
+    ...OPERATOR,
+    summary: 'The scheduled and queue jobs: names, schedules and last runs',
+    response: J.JobList,
+  }),
+  op({
+    id: 'adminRunJob',
+    method: 'POST',
+    path: '/api/v1/admin/jobs/:name/run',
+    ...OPERATOR,
+    summary: 'Run a job now and answer its outcome (`accounts-diff`, `anchor`, …)',
+    description:
+      'A scheduled job runs one tick of its own, claimed in the database like any other (so at most once however many ' +
+      'instances are asked), marked manual in the list of last runs; a queue job runs one pass. The answer waits for the run ' +
+      'and carries what it reports; a run that failed is `ok: false` with its error. `accounts-diff` run this way observes ' +
+      'every covered company again, whenever it was last observed. An unknown name is 404 `NOT_FOUND`.',
+    request: { params: J.JobParams },
+    response: J.JobOutcome,
   }),
 ] as const satisfies readonly Operation[]

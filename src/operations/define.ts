@@ -13,7 +13,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
  * when `scope` is null); the browser session cookie (every `/api/v1/account/*` management route);
  * the operator's ADMIN_TOKEN; or either a session or a key.
  */
-export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session' | 'sandbox'
+export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session' | 'sandbox' | 'metrics'
 
 /** An operation's own rate limit, on top of the tier limits every keyed call has. */
 export interface OperationLimit {
@@ -40,9 +40,13 @@ export interface Operation {
   path: string
   /** A = no key; B = API key with scope; admin = ADMIN_TOKEN; session = browser session; discovery = documents */
   category: 'A' | 'B' | 'admin' | 'session' | 'discovery' | 'sandbox'
-  /** how the body is rendered: the spec envelope, plain JSON, or HTML */
-  /** `sandbox`: the sandbox envelope (its own `_meta`, errors included), built by the handler */
-  format: 'envelope' | 'json' | 'html' | 'sandbox'
+  /**
+   * How the body is rendered: the spec envelope, plain JSON, HTML, or Markdown text (the handler
+   * answers the text itself). `sandbox`: the sandbox envelope (its own `_meta`, errors included),
+   * built by the handler. An HTML page with a `response` schema also answers that JSON to a caller
+   * that asks for `application/json`.
+   */
+  format: 'envelope' | 'json' | 'html' | 'sandbox' | 'markdown'
   auth: AuthMode
   limits: OperationLimit[]
   /** limits itself inside (MCP: the key's tier limits, or 100 keyless calls an hour per IP), so the
@@ -82,7 +86,7 @@ export interface Operation {
     status: 'live' | 'dry-run' | 'gated'
   } | null
   request: RequestShape
-  /** schema of `data` (envelope) or of the whole body (json); null for HTML */
+  /** schema of `data` (envelope) or of the whole body (json, and an HTML page's JSON alternative); null for HTML and Markdown */
   response: TSchema | null
   successStatus: 200 | 201
   /**
@@ -94,6 +98,8 @@ export interface Operation {
   ownErrors: ErrorCode[]
   /** response headers worth documenting */
   responseHeaders?: Record<string, string>
+  /** the success body's media type when it is not JSON's (security.txt, a linkset); default application/json */
+  responseType?: string
 }
 
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
@@ -105,11 +111,16 @@ export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'
 
 const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none', sandbox: 'sandbox' }
 
+/** `/api/v1/company/:org/context` → `/api/v1/company/{org}/context`, as the OpenAPI document writes a path. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, '{$1}')
+}
+
 /** Callable with no credential at all: such an operation's MCP tool is a keyless tool. */
 export const isKeyless = (o: Pick<Operation, 'auth'>): boolean => o.auth === 'none'
 
 /** Codes any /api/v1 route can answer with, documented once rather than per operation. */
-export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR']
+export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR', 'SERVER_ERROR']
 
 /** The steps of the pipeline (http/pipeline.ts) and what each can refuse with, by the declaration that turns it on. */
 const KEY: ErrorCode[] = ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED']
@@ -124,6 +135,8 @@ const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
   key_or_session: KEY,
   // no bearer; not the ADMIN_TOKEN
   admin: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'RATE_LIMIT_EXCEEDED'],
+  // no bearer; not the METRICS_TOKEN (or none configured)
+  metrics: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'RATE_LIMIT_EXCEEDED'],
   // no session (a key or nothing is refused the same way); the session's consumer deactivated
   session: ['AUTH_SESSION_REQUIRED', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
   // no credential is fine; a real key is checked like anywhere else (the answer is still mock)
@@ -133,7 +146,7 @@ const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_KEY_INVALID_FORMAT', 'IDEMPOTENCY
 const METERED: ErrorCode[] = ['INSUFFICIENT_CREDITS', 'CREDIT_CHECK_UNAVAILABLE']
 const APPROVAL: ErrorCode[] = ['APPROVAL_TOKEN_REQUIRED', 'APPROVAL_TOKEN_INVALID', 'APPROVAL_TOKEN_USED', 'APPROVAL_TOKEN_EXPIRED', 'APPROVAL_TOKEN_MISMATCH']
 
-type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType'>
+type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType' | 'sandboxMirror'>
 
 /**
  * The codes an entry's declarations imply, because the pipeline refuses with them before (or
@@ -144,6 +157,7 @@ type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' 
  *   IDEMPOTENCY_KEY_REQUIRED when `required`;
  * - `approval`: APPROVAL_TOKEN_REQUIRED, _INVALID, _USED, _EXPIRED, _MISMATCH;
  * - `costOre > 0`: INSUFFICIENT_CREDITS, CREDIT_CHECK_UNAVAILABLE;
+ * - a key without a `sandboxMirror`: TEST_KEY_PRODUCTION_ONLY (a test key has no synthetic answer there);
  * - each of `limits`: its `code`;
  * - a request schema the route validates (params, query, or a body that is not `raw`): VALIDATION_FAILED.
  * An HTML page answers its errors as pages, not as error envelopes: it documents none.
@@ -154,6 +168,7 @@ export function impliedErrors(d: Declarations): ErrorCode[] {
   const out: ErrorCode[] = [...BY_AUTH[d.auth]]
   if (keyed && d.scope) out.push('SCOPE_INSUFFICIENT')
   if (keyed && d.tierMinimum) out.push('PLAN_INSUFFICIENT')
+  if (keyed && d.sandboxMirror === null) out.push('TEST_KEY_PRODUCTION_ONLY')
   if (d.idempotency) out.push(...IDEMPOTENCY)
   if (d.idempotency === 'required') out.push('IDEMPOTENCY_KEY_REQUIRED')
   if (d.approval) out.push(...APPROVAL)

@@ -1,6 +1,6 @@
 /**
  * THE operation registry: every operation once, one file per area. Routes, the OpenAPI document,
- * MCP tools/list, /pricing (and later /capabilities and llms.txt) are generated from it, and tests
+ * MCP tools/list, /pricing, /api/v1/capabilities, llms.txt, /workflows.json and /recipes are generated from it, and tests
  * fail when any of them lists something the registry does not.
  *
  * To add an area, write its file (entries built with `op()` from define.ts) and spread it below:
@@ -8,19 +8,26 @@
  */
 import { accountOperations } from './account.ts'
 import { adminOperations } from './admin.ts'
+import { anchorsOperations } from './anchors.ts'
 import { billingOperations } from './billing.ts'
+import { changesOperations } from './changes.ts'
 import { companyOperations } from './company.ts'
 import { isKeyless, type Operation } from './define.ts'
+import { delegationOperations } from './delegation.ts'
 import { discoveryOperations } from './discovery.ts'
 import { mcpDescription, mcpOperations } from './mcp.ts'
 import { pagesOperations } from './pages.ts'
+import { portalOperations } from './portal.ts'
 import { privacyOperations } from './privacy.ts'
+import { profilesOperations } from './profiles.ts'
 import { rulebookOperations } from './rulebook.ts'
 import { sandboxOperations } from './sandbox.ts'
 import { serviceOperations } from './service.ts'
 import { toolsOperations } from './tools.ts'
+import { webhooksOperations } from './webhooks.ts'
+import { wellknownOperations } from './wellknown.ts'
 
-export { COMMON_ERRORS, impliedErrors, isKeyless, op } from './define.ts'
+export { COMMON_ERRORS, impliedErrors, isKeyless, op, openApiPath } from './define.ts'
 export type { AuthMode, HttpMethod, Op, Operation, OperationLimit, RequestShape } from './define.ts'
 export { PUBLIC_SANDBOX_PER_MINUTE, SANDBOX_WRITES } from './sandbox.ts'
 
@@ -31,12 +38,19 @@ export const operations = [
   ...billingOperations,
   ...privacyOperations,
   ...companyOperations,
+  ...changesOperations,
+  ...webhooksOperations,
+  ...anchorsOperations,
+  ...portalOperations,
+  ...profilesOperations,
   ...toolsOperations,
+  ...delegationOperations,
   ...sandboxOperations,
   ...adminOperations,
   ...pagesOperations,
   ...mcpOperations,
   ...discoveryOperations,
+  ...wellknownOperations,
 ] as const satisfies readonly Operation[]
 
 /** The tools callable with no credential: those of operations that need none (as mcp/tools.ts builds them). */

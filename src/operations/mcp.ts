@@ -57,7 +57,7 @@ export const mcpOperations = [
     request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
     response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
     // keyless to the pipeline: the server resolves a key (or an OAuth token) itself
-    errors: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE'],
+    errors: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'OAUTH_TOKEN_INVALID', 'OAUTH_TOKEN_EXPIRED', 'OAUTH_AUDIENCE_MISMATCH', 'OAUTH_SUBJECT_UNMAPPED', 'OAUTH_JWKS_UNAVAILABLE'],
   }),
   op({
     id: 'getMcpManifest',

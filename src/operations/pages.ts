@@ -1,4 +1,4 @@
-/** Pages for people: sign-in, the magic link, the dashboard and its forms, top-up approval. */
+/** Pages for people: sign-in, the magic link, the dashboard and its forms, top-up approval, the mock digital agency's approval page. */
 import * as A from '../schemas/access.ts'
 import * as P from '../schemas/pages.ts'
 import { ACCOUNT_WRITES, OAUTH_KEY_REVOKE, SIGN_IN_MAILS } from './account.ts'
@@ -151,5 +151,31 @@ export const pagesOperations = [
     response: null,
     request: { body: P.CsrfForm },
     bodyType: 'form',
+  }),
+  op({
+    id: 'mockAgencyApprovalPage',
+    method: 'GET',
+    path: '/mock/digital-agency/requests/:id',
+    category: 'discovery',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Mock digital agency: the approval page of a system-user request (its confirmUrl, the delegation_url)',
+    description: 'Shown only while the digital agency is the mock. Lists the organisation, the access packages asked for and the people the business register shows as able to approve; an unknown or malformed id is a 404 page.',
+    response: null,
+    request: { params: P.AgencyRequestParam },
+  }),
+  op({
+    id: 'mockAgencyDecide',
+    method: 'POST',
+    path: '/mock/digital-agency/requests/:id/decision',
+    category: 'discovery',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Mock digital agency: approve or reject a system-user request as one of the people the register lists (form)',
+    description: 'Accepted only from our own page (Origin / Sec-Fetch-Site) with the form token the page issued for this request (HMAC, valid one hour). A request that is no longer New is not changed.',
+    response: null,
+    request: { params: P.AgencyRequestParam, body: P.AgencyDecisionForm },
+    bodyType: 'form',
+    limits: [{ per: 'ip', max: 60, window: 'hour', code: 'RATE_LIMITED' }],
   }),
 ] as const satisfies readonly Operation[]

@@ -32,7 +32,7 @@ const PUBLIC_SANDBOX_LIMIT: OperationLimit = { group: 'sandbox-public', per: 'ip
  * (60 a minute as the public mirror and bulk company status, 1 000 a day as a free key).
  */
 export const SANDBOX_WRITES = { per_minute: 60, per_day: 1_000 } as const
-const SANDBOX_WRITE_LIMITS: OperationLimit[] = [
+export const SANDBOX_WRITE_LIMITS: OperationLimit[] = [
   { group: 'sandbox-writes', per: 'ip', max: SANDBOX_WRITES.per_minute, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' },
   { group: 'sandbox-writes', per: 'ip', max: SANDBOX_WRITES.per_day, window: 'day', code: 'RATE_LIMIT_EXCEEDED' },
 ]

@@ -1,5 +1,5 @@
 /** The service itself: liveness, and the error registry and explainer. */
-import { ErrorList, ExplainBody, ExplainResult, Health } from '../schemas/common.ts'
+import { ErrorList, ExplainBody, ExplainResult, Health, Readiness } from '../schemas/common.ts'
 import { op, type Operation } from './define.ts'
 
 export const serviceOperations = [
@@ -13,6 +13,35 @@ export const serviceOperations = [
     summary: 'Liveness and database check',
     description: 'Plain JSON outside the envelope. 200 when the database answers, 503 when it does not.',
     response: Health,
+  }),
+  op({
+    id: 'getReadiness',
+    method: 'GET',
+    path: '/api/health/ready',
+    category: 'A',
+    format: 'json',
+    tag: 'Service',
+    summary: 'Readiness: whether this instance should get traffic',
+    description:
+      'Plain JSON outside the envelope, for load balancers (HAProxy `option httpchk GET /api/health/ready`). 200 `ready` when the ' +
+      'database answers, every migration this build knows is applied, and the instance is not draining; otherwise 503 ' +
+      '`not_ready` with `Retry-After` and the check that failed. On SIGTERM an instance turns not ready first, then stops ' +
+      'accepting connections and lets requests in flight finish. `/api/health` stays liveness.',
+    response: Readiness,
+  }),
+  op({
+    id: 'getMetrics',
+    method: 'GET',
+    path: '/metrics',
+    category: 'A',
+    auth: 'metrics',
+    format: 'json',
+    tag: 'Service',
+    summary: 'This instance’s metrics, Prometheus text exposition format',
+    description:
+      'Guarded by `METRICS_TOKEN`, sent as `Authorization: Bearer <token>` (Prometheus: `authorization: { credentials: <token> }` in the scrape config); unset → every scrape is refused. With `METRICS_PORT` the same answer is served on that port too. ' +
+      'Requests by operation and status with latency histograms (`plikt_http_*`), outside systems by outcome with durations and breaker states (`plikt_upstream_*`), register reads served from cache, live or stale (`plikt_upstream_cache_reads_total`), credits charged and refunded (`plikt_credits_ore_total`), job ticks and durations (`plikt_job_*`), webhook deliveries by outcome (`plikt_webhook_deliveries_total`). Per instance: scrape every instance.',
+    response: null,
   }),
   op({
     id: 'listErrors',

@@ -31,6 +31,13 @@ async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): P
       if (!deps.config.adminToken || !safeEqual(bearer, deps.config.adminToken)) throw new AppError('AUTH_INVALID_KEY')
       return { kind: 'admin' }
     }
+    case 'metrics': {
+      const bearer = creds.bearer
+      if (bearer === null) throw new AppError('AUTH_MISSING')
+      if (!deps.config.metricsToken || !safeEqual(bearer, deps.config.metricsToken)) throw new AppError('AUTH_INVALID_KEY')
+      // A scrape may read the metrics and nothing else: it is nobody.
+      return { kind: 'anonymous' }
+    }
     case 'key': {
       const bearer = creds.bearer
       if (bearer === null) throw new AppError('AUTH_MISSING')
@@ -177,7 +184,8 @@ async function countRequest(op: Operation, principal: Principal, state: RequestS
   state.principal = principal
   if ('consumerId' in principal) state.consumerId = principal.consumerId
   // A metered call is counted with its charge, in one statement (execute): the metered path's one write.
-  if (op.costOre > 0 && principal.kind === 'key') return
+  // A test key is never charged, so its calls are counted here like free ones.
+  if (op.costOre > 0 && principal.kind === 'key' && !principal.test) return
   const limits = limitsFor(op, principal, state.ip)
   const cached = principal.kind === 'key' && principal.cached ? principal : null
   let headers: Record<string, string>

@@ -18,6 +18,17 @@ import type { FilingPortal } from '../upstream/filing-portal/port.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
 import type { SandboxState } from './sandbox.ts'
 import type { ApprovalGate } from '../domain/actions/approval.ts'
+import type { ServerKeys } from '../lib/server-secret.ts'
+import type { Lifecycle } from './lifecycle.ts'
+import type { Metrics } from './metrics.ts'
+import type { RequestTelemetry } from './telemetry.ts'
+import type { DigitalAgency } from '../upstream/digital-agency/port.ts'
+import type { Government } from '../upstream/government.ts'
+import type { AccountsRegister } from '../upstream/accounts-register/port.ts'
+import type { WebhookTransport } from '../upstream/webhooks/port.ts'
+import type { TimestampAuthority } from '../upstream/timestamp-authority/port.ts'
+import type { TargetPolicy } from '../domain/webhooks/target.ts'
+import type { JobControl } from '../domain/jobs.ts'
 
 /** What the composition root hands every surface. */
 export interface AppDeps {
@@ -48,6 +59,28 @@ export interface AppDeps {
   /** cached, archived reads of the open registers */
   reads: UpstreamReads
   filingPortal: FilingPortal
+  /** the digital agency's system-user API (the mock, with its approval page, unless GOVERNMENT_MODE=live) */
+  digitalAgency: DigitalAgency
+  /** the token service, the tax authority, the portal's submission and the labour register (digitalAgency: see above) */
+  government: Omit<Government, 'digitalAgency'>
+  /** embedded database: a consistent copy of its data directory (the operator's backup); null on PostgreSQL */
+  backup: (() => Promise<Blob>) | null
+  /** this instance's Prometheus metrics (GET /metrics) */
+  metrics: Metrics
+  /** this instance's per-workflow-class success and latency over the last minutes (the agent-readiness probe) */
+  telemetry: RequestTelemetry
+  /** serving or draining (main.ts flips it on SIGTERM; readiness reads it) */
+  lifecycle: Lifecycle
+  /** keys derived from the server secret (fnr HMAC, receipt signing, session-less form tokens, webhook secrets) */
+  serverKeys: ServerKeys
+  /** the accounts register with a breaker of its own, for the accounts diff: a long run's failures never open the one reads use */
+  accountsRegister: AccountsRegister
+  /** where webhooks are sent, and what they may reach (domain/webhooks/target.ts) */
+  webhooks: { transport: WebhookTransport; policy: TargetPolicy }
+  /** TSA_URL's time-stamping authority for the anchor roots; null without it */
+  tsa: TimestampAuthority | null
+  /** the scheduled jobs, for the operator routes */
+  jobs: JobControl
 }
 
 /** Per-request facts the outer layer and the routes share (see request-state.ts). */
@@ -59,7 +92,7 @@ export interface RequestState {
   /** the registry operation serving the request (audit rows name it) */
   operationId: string | null
   /** how the matched operation answers: errors on a page are pages too */
-  format: 'envelope' | 'json' | 'html' | 'sandbox' | null
+  format: 'envelope' | 'json' | 'html' | 'sandbox' | 'markdown' | null
   /** set on sandbox routes: how their answers and errors are shaped */
   sandbox: SandboxState | null
   consumerId: string | null
@@ -96,6 +129,8 @@ export interface InputHeaders {
   /** X-Service-Simulate (sandbox) */
   simulate: string | null
   ifNoneMatch: string | null
+  /** what the caller accepts: a page that also answers JSON (the front door) reads it */
+  accept: string | null
 }
 
 /** Read on access: most handlers read none of them, and a hot route should not pay for four lookups. */
@@ -112,6 +147,9 @@ class HeadersOf implements InputHeaders {
   }
   get ifNoneMatch() {
     return this.h.get('if-none-match')
+  }
+  get accept() {
+    return this.h.get('accept')
   }
 }
 

@@ -14,6 +14,8 @@ import type { AppError } from '../errors/app-error.ts'
 
 /** What a handler may say about its answer; the rest of `_meta` is filled in here. */
 export interface MetaInput {
+  /** default the service's name; the agent-readiness probe names its telemetry variant */
+  source?: string
   data_freshness?: Date
   last_verified?: Date
   data_source?: string
@@ -27,6 +29,12 @@ export interface MetaInput {
   source_snapshot_id?: string
   /** every archived upstream answer the data was built from, when more than one */
   source_snapshot_ids?: string[]
+  /** a discovery surface with a version of its own (the capabilities document); default the OpenAPI version */
+  schema_version?: string
+  /** a test key's answer: the sandbox's synthetic data (handlers/sandbox/test-keys.ts) */
+  is_test?: true
+  is_sandbox?: true
+  sandbox_notice?: string
 }
 
 export interface TrustMetadata {
@@ -47,6 +55,9 @@ export interface TrustMetadata {
   response_hash?: string
   source_snapshot_id?: string
   source_snapshot_ids?: string[]
+  is_test?: true
+  is_sandbox?: true
+  sandbox_notice?: string
 }
 
 /** `sha256:` + hex of the RFC 8785 canonical JSON of `data`. */

@@ -12,7 +12,8 @@ import type { Operation } from '../operations/index.ts'
 import type { AppDeps, RequestState } from './context.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-const IDEMPOTENCY_TTL_MS = 24 * 3600_000
+/** How long a key's answer is kept for replay. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000
 /** An in-progress claim older than this belongs to a request whose process died. */
 const IDEMPOTENCY_STALE_MS = 60_000
 

@@ -3,7 +3,7 @@ import { KeyNotLive } from '../domain/access/key-cache.ts'
 import { principalForKeyId } from '../domain/access/keys.ts'
 import { judgeLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
 import type { KeyPrincipal } from '../domain/access/types.ts'
-import { countAndCharge, LOW_BALANCE_ORE, refund, type Charge } from '../domain/billing/metering.ts'
+import { countAndCharge, LOW_BALANCE_ORE, type Charge } from '../domain/billing/metering.ts'
 import type { Operation } from '../operations/index.ts'
 import { AUDITED, authorise, refusal } from './admission.ts'
 import type { AppDeps, RequestState } from './context.ts'
@@ -64,15 +64,12 @@ export async function metered<T>(
   }
   principal.cached = false
   const { charge, headers } = counted
+  deps.metrics.charged(op.costOre)
   state.extraHeaders = { ...state.extraHeaders, ...headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
   if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
-  // The batch's hold is released only once this call's refund is written; a refund that fails
-  // leaves the hold, and the sweep refunds the batch.
-  const giveBack = (reason: string) =>
-    refund(deps.sql, charge, `refund: ${reason}`).then(
-      () => deps.settler.finish(charge),
-      (err) => deps.logger.error('refund failed; the sweep will refund the batch', { correlation_id: state.correlationId, error: String(err) }),
-    )
+  // The batch's hold is released only once this call's refund is written; a refund that fails is
+  // tried again by the settler (and if this process dies first, the sweep refunds the batch).
+  const giveBack = (reason: string) => deps.settler.giveBack(charge, `refund: ${reason}`, () => deps.metrics.refunded(op.costOre))
   let out: T
   try {
     out = await run()

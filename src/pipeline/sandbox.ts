@@ -132,6 +132,9 @@ const SIMULATIONS: Record<string, { code: ErrorCode; upstream?: Record<string, u
   },
 }
 
+/** `simulate_error` → the code it injects, for the capabilities document's sandbox block. */
+export const SIMULATED_ERROR_CODES: Record<string, ErrorCode> = Object.fromEntries(Object.entries(SIMULATIONS).map(([knob, s]) => [knob, s.code]))
+
 /** `X-Service-Simulate` values (documented in the OpenAPI document and the fixtures catalogue). */
 export const SERVICE_SIMULATIONS: Record<string, ErrorCode> = {
   error_500: 'INTERNAL_ERROR',

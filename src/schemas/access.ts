@@ -28,6 +28,7 @@ export const KeyMetadata = Type.Object({
   display_prefix: Type.String({ description: 'the first characters of the key, for recognising it; never the key' }),
   scopes: Type.Array(Type.String()),
   source: Type.String(),
+  test: Type.Boolean({ description: 'a test key (`svc_test_…`): synthetic answers only' }),
   created_at: Timestamp,
   is_revoked: Type.Boolean(),
   revoked_at: Type.Union([Timestamp, Type.Null()]),
@@ -43,6 +44,7 @@ export const MintKeyBody = Type.Object(
   {
     label: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
     scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 12, description: "default ['read:*']" })),
+    test: Type.Optional(Type.Boolean({ description: 'true: a test key (`svc_test_…`): production routes answer it from the sandbox fixtures, never charged and never upstream; default false' })),
   },
   { additionalProperties: false },
 )
@@ -119,7 +121,7 @@ export const Pricing = Type.Object({
 })
 
 export const AdminMintKeyBody = Type.Object(
-  { consumer_id: Uuid(), scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 12 })), label: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) },
+  { consumer_id: Uuid(), scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 12 })), label: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })), test: Type.Optional(Type.Boolean({ description: 'true: a test key (`svc_test_…`): production routes answer it from the sandbox fixtures, never charged and never upstream; default false' })), },
   { additionalProperties: false },
 )
 export const AdminKeysQuery = Type.Object({ consumer_id: Uuid() }, { additionalProperties: false })

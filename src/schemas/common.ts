@@ -117,12 +117,29 @@ export const Health = Type.Object({
   time: Type.String({ format: 'date-time' }),
 })
 
+export const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+  checks: Type.Object({
+    database: Type.Object({
+      status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+      kind: Type.Union([Type.Literal('postgres'), Type.Literal('embedded')]),
+      latency_ms: Type.Union([Type.Number(), Type.Null()]),
+    }),
+    migrations: Type.Object({
+      status: Type.Union([Type.Literal('current'), Type.Literal('behind'), Type.Literal('unknown')], { description: '`behind`: a migration this build needs is not applied yet' }),
+      missing: Type.Array(Type.Integer(), { description: 'versions this build knows that the database has not applied' }),
+    }),
+    draining: Type.Boolean({ description: 'true from SIGTERM on: the instance is finishing its requests and will stop' }),
+  }),
+  time: Type.String({ format: 'date-time' }),
+})
+
 export const TrustMetadata = Type.Object(
   {
     rulebook_version: Type.String({ description: 'current rulebook version' }),
     data_freshness: Type.String({ format: 'date-time', description: 'when the data was last fetched (UTC)' }),
     last_verified: Type.String({ format: 'date-time', description: 'when the data was last verified against its source (UTC)' }),
-    source: Type.String({ description: 'the service that answered: `plikt`' }),
+    source: Type.String({ description: 'the service that answered: `plikt`; the agent-readiness probe says where its figures come from (`plikt:telemetry`, `plikt:static-defaults`, `plikt:telemetry+static-defaults`)' }),
     schema_version: Type.String({ description: 'equals the OpenAPI info.version' }),
     data_source: Type.Optional(Type.String({ description: 'authoritative publisher, on registry-backed endpoints' })),
     served_from: Type.Optional(
@@ -151,6 +168,9 @@ export const TrustMetadata = Type.Object(
     source_snapshot_ids: Type.Optional(
       Type.Array(Type.String(), { description: 'every archived upstream answer used, when more than one (e.g. register unit, signature rule, accounts)' }),
     ),
+    is_test: Type.Optional(Type.Literal(true, { description: 'answered to a test key (`svc_test_…`): synthetic sandbox data, not charged, no upstream read; absent otherwise' })),
+    is_sandbox: Type.Optional(Type.Literal(true, { description: 'the data is the sandbox’s synthetic data (with `is_test`); absent on real answers' })),
+    sandbox_notice: Type.Optional(Type.String({ description: 'with `is_test`: the sandbox’s notice that nothing here is real' })),
   },
   { title: 'TrustMetadata', additionalProperties: false },
 )

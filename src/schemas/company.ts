@@ -87,7 +87,15 @@ export const CompanyContext = Type.Object({
   home_country_registration: Nullable(Type.String({ description: 'NUF: registration number in the home country' })),
   website: Nullable(Type.String()),
   data_tier: Lit(['tier_1', 'tier_2'] as const),
-  tier_2: Type.Null({ description: 'employees, turnover and balance-sheet total: only with an active delegation (none can exist yet)' }),
+  tier_2: Nullable(
+    Type.Object({
+      employee_count: Nullable(Type.Integer({ description: 'active employments in the labour register' })),
+      annual_turnover: Nullable(Type.Number({ description: 'operating revenue of the last annual accounts, NOK' })),
+      total_assets: Nullable(Type.Number({ description: 'balance-sheet total of the last annual accounts, NOK' })),
+      accounts_year: Nullable(Type.Integer()),
+      sources: Type.Object({ employee_count: Type.String(), accounts: Type.String() }),
+    }, { description: 'only with an active delegation from the organisation (`data_tier: tier_2`); null otherwise' }),
+  ),
   upgrade_path: Nullable(Type.String({ description: 'how to get Tier 2 (bokmål)' })),
   upgrade_path_en: Nullable(Type.String()),
 })

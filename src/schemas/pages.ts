@@ -13,6 +13,20 @@ export const LoginForm = Type.Object(
 export const MagicQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false })
 export const TokenForm = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false })
 export const CsrfForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })
-export const KeyForm = Type.Object({ csrf_token: Type.String({ maxLength: 128 }), label: Type.Optional(Type.String({ maxLength: 80 })) }, { additionalProperties: false })
+export const KeyForm = Type.Object(
+  { csrf_token: Type.String({ maxLength: 128 }), label: Type.Optional(Type.String({ maxLength: 80 })), test: Type.Optional(Type.Literal('true', { description: 'the checkbox: mint a test key (svc_test_…)' })) },
+  { additionalProperties: false },
+)
 export const ConnectionQuery = Type.Object({ connection: Uuid() }, { additionalProperties: false })
 export const ConnectionForm = Type.Object({ connection: Uuid(), csrf_token: Type.String({ maxLength: 128 }) }, { additionalProperties: false })
+/** A mock system-user request's id: any short text, so that a malformed id is a 404 page like an unknown one. */
+export const AgencyRequestParam = Type.Object({ id: Type.String({ maxLength: 100 }) })
+export const AgencyDecisionForm = Type.Object(
+  {
+    csrf_token: Type.String({ maxLength: 128 }),
+    /** the approver's name as the page lists it; absent when no one was chosen */
+    approver: Type.Optional(Type.String({ maxLength: 200 })),
+    decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
+  },
+  { additionalProperties: false },
+)

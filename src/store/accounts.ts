@@ -18,6 +18,8 @@ export interface KeyRow {
   label: string
   scopes: string[]
   source: string
+  /** a test-tier key (`svc_test_…`): synthetic answers only */
+  test: boolean
   created_at: Date
   revoked_at: Date | null
 }
@@ -29,6 +31,7 @@ export interface KeyPrincipalRow {
   revoked: boolean
   tier: Tier
   active: boolean
+  test: boolean
 }
 
 // -- consumers ---------------------------------------------------------------------------------
@@ -72,7 +75,7 @@ export async function lockConsumer(sql: Sql, id: string): Promise<ConsumerRow | 
 
 // -- API keys ----------------------------------------------------------------------------------
 
-const KEY_PRINCIPAL_SELECT = 'select k.id as key_id, k.consumer_id, k.scopes, k.revoked_at is not null as revoked, c.tier, c.active from api_keys k join consumers c on c.id = k.consumer_id'
+const KEY_PRINCIPAL_SELECT = 'select k.id as key_id, k.consumer_id, k.scopes, k.revoked_at is not null as revoked, c.tier, c.active, k.test from api_keys k join consumers c on c.id = k.consumer_id'
 
 /** Resolves a key by its hash (domain/access/key-cache.ts keeps the answers; writes confirm them). */
 export async function keyPrincipal(sql: Sql, keyHash: string): Promise<KeyPrincipalRow | null> {
@@ -92,24 +95,24 @@ export async function countActiveKeys(sql: Sql, consumerId: string): Promise<num
 
 export async function insertKey(
   sql: Sql,
-  k: { consumerId: string; keyHash: string; displayPrefix: string; label: string; scopes: string[]; source: string },
+  k: { consumerId: string; keyHash: string; displayPrefix: string; label: string; scopes: string[]; source: string; test: boolean },
 ): Promise<KeyRow> {
   const [row] = await sql<KeyRow[]>`
-    insert into api_keys (consumer_id, key_hash, display_prefix, label, scopes, source)
-    values (${k.consumerId}, ${k.keyHash}, ${k.displayPrefix}, ${k.label}, ${k.scopes}, ${k.source})
-    returning id, consumer_id, display_prefix, label, scopes, source, created_at, revoked_at`
+    insert into api_keys (consumer_id, key_hash, display_prefix, label, scopes, source, test)
+    values (${k.consumerId}, ${k.keyHash}, ${k.displayPrefix}, ${k.label}, ${k.scopes}, ${k.source}, ${k.test})
+    returning id, consumer_id, display_prefix, label, scopes, source, test, created_at, revoked_at`
   return row!
 }
 
 export async function listKeys(sql: Sql, consumerId: string, includeRevoked: boolean): Promise<KeyRow[]> {
   return sql<KeyRow[]>`
-    select id, consumer_id, display_prefix, label, scopes, source, created_at, revoked_at from api_keys
+    select id, consumer_id, display_prefix, label, scopes, source, test, created_at, revoked_at from api_keys
     where consumer_id = ${consumerId} and (${includeRevoked} or revoked_at is null)
     order by created_at, id`
 }
 
 export async function findKey(sql: Sql, id: string): Promise<KeyRow | null> {
-  const [row] = await sql<KeyRow[]>`select id, consumer_id, display_prefix, label, scopes, source, created_at, revoked_at from api_keys where id = ${id}`
+  const [row] = await sql<KeyRow[]>`select id, consumer_id, display_prefix, label, scopes, source, test, created_at, revoked_at from api_keys where id = ${id}`
   return row ?? null
 }
 

@@ -8,7 +8,7 @@
  * replace the unnamed portal of another). One connection makes postgres.js queue queries and
  * reserve the session for `sql.begin`, which is exactly the semantics of a single backend.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import postgres from 'postgres'
@@ -27,6 +27,8 @@ export interface Database {
    */
   chargeSql: Sql
   kind: 'postgres' | 'embedded'
+  /** embedded only: a consistent copy of the data directory, a gzipped tarball PGlite can load */
+  dumpDataDir?: () => Promise<Blob>
   close(): Promise<void>
 }
 
@@ -34,9 +36,39 @@ export class DatabaseLockedError extends Error {
   override name = 'DatabaseLockedError'
 }
 
+export class DataDirError extends Error {
+  override name = 'DataDirError'
+}
+
+/**
+ * DATA_DIR made (if need be) and proven writable, or a DataDirError that names it and says why:
+ * the operator reads the message, not a stack trace.
+ */
+function prepareDataDir(dataDir: string): string {
+  const dir = resolve(dataDir)
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const probe = join(dir, `.write-probe-${process.pid}`)
+    writeFileSync(probe, '')
+    rmSync(probe, { force: true })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way of the directory'
+      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+      : code === 'EROFS' ? 'the file system is read-only'
+      : code === 'ENOSPC' ? 'the disk is full'
+      : (code ?? String(e))
+    throw new DataDirError(`DATA_DIR ${dir} cannot be used: ${why}. Point DATA_DIR at a writable directory, or set DATABASE_URL to use PostgreSQL.`)
+  }
+  return dir
+}
+
 const COMMON_OPTIONS = {
   onnotice: () => {},
-  connect_timeout: 10,
+  // A database that does not answer a connection attempt in 3 s is down for this request: it is
+  // refused (503, retryable) rather than held, so no request waits past its deadline.
+  connect_timeout: 3,
   // postgres.js turns bigint into string by default; counts are cast in SQL instead.
 } as const
 
@@ -105,8 +137,7 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   let socketPath: string
   let pgDataDir: string | undefined
   if (dataDir !== null) {
-    const dir = resolve(dataDir)
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const dir = prepareDataDir(dataDir)
     release = acquireLock(dir)
     pgDataDir = join(dir, 'pgdata')
     socketPath = join(dir, '.s.PGSQL.5432')
@@ -128,6 +159,8 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
       sql,
       chargeSql: sql,
       kind: 'embedded',
+      // PGlite runs one statement at a time, so the copy is of one instant between statements.
+      dumpDataDir: () => pg.dumpDataDir('gzip'),
       close: async () => {
         if (closed) return
         closed = true
@@ -146,4 +179,42 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
 
 export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; databasePoolSize: number }): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.databasePoolSize) : openEmbedded(opts.dataDir)
+}
+
+/**
+ * Fills an empty DATA_DIR from a backup (`dumpDataDir`): holds the directory's lock meanwhile, so
+ * no instance can start on it half-restored. Refuses a directory that holds anything.
+ */
+export async function restoreEmbedded(dataDir: string, backup: Blob): Promise<void> {
+  const dir = prepareDataDir(dataDir)
+  const release = acquireLock(dir)
+  try {
+    const present = readdirSync(dir).filter((f) => f !== 'plikt.lock')
+    if (present.length > 0) throw new RestoreRefusedError(`DATA_DIR ${dir} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}); restore fills an empty directory only`)
+    const pg = await PGlite.create({ dataDir: join(dir, 'pgdata'), loadDataDir: backup, ...(await pgliteAssets()) })
+    await pg.query('select 1')
+    await pg.close()
+  } finally {
+    release()
+  }
+}
+
+export class RestoreRefusedError extends Error {
+  override name = 'RestoreRefusedError'
+}
+
+/** What postgres.js and the socket layer say when the database cannot be reached or went away. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT'])
+
+/**
+ * Whether an error means the database is unavailable (not that a statement was wrong): refused or
+ * cut connections, a connection-class SQLSTATE (08…), a server shutting down or starting (57P0x),
+ * or a database closed to connections for maintenance.
+ * Such a request is answered 503 and retryable, not as an internal error.
+ */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') return false
+  if (code === '55000') return /not currently accepting connections/.test((e as Error).message)
+  return UNREACHABLE.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03'
 }

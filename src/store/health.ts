@@ -18,3 +18,10 @@ export async function pingDatabase(sql: Sql, timeoutMs: number): Promise<number 
     clearTimeout(timer)
   }
 }
+
+/** The versions among `versions` that schema_migrations does not record as applied. */
+export async function missingMigrations(sql: Sql, versions: number[]): Promise<number[]> {
+  const rows = await sql<{ version: number }[]>`select version from schema_migrations where version = any(${versions})`
+  const applied = new Set(rows.map((r) => r.version))
+  return versions.filter((v) => !applied.has(v))
+}

@@ -6,13 +6,29 @@
  */
 import type { Sql } from './db.ts'
 
-/** Whether this instance won the tick: true for exactly one caller per (job, tick). */
-export async function claimTick(sql: Sql, job: string, tick: Date, instance: string, at: Date): Promise<boolean> {
+/** Whether this instance won the tick: true for exactly one caller per (job, tick). `manual`: an operator's run. */
+export async function claimTick(sql: Sql, job: string, tick: Date, instance: string, at: Date, manual = false): Promise<boolean> {
   const rows = await sql`
-    insert into job_ticks (job, tick, claimed_by, claimed_at) values (${job}, ${tick}, ${instance}, ${at})
+    insert into job_ticks (job, tick, claimed_by, claimed_at, manual) values (${job}, ${tick}, ${instance}, ${at}, ${manual})
     on conflict (job, tick) do nothing
     returning 1`
   return rows.length === 1
+}
+
+export interface TickRow {
+  tick: string
+  claimed_by: string
+  claimed_at: string
+  finished_at: string | null
+  error: string | null
+  manual: boolean
+}
+
+/** The job's newest ticks first (those kept: a day's worth). */
+export async function lastTicks(sql: Sql, job: string, limit: number): Promise<TickRow[]> {
+  const rows = await sql<{ tick: Date; claimed_by: string; claimed_at: Date; finished_at: Date | null; error: string | null; manual: boolean }[]>`
+    select tick, claimed_by, claimed_at, finished_at, error, manual from job_ticks where job = ${job} order by tick desc limit ${limit}`
+  return rows.map((r) => ({ ...r, tick: r.tick.toISOString(), claimed_at: r.claimed_at.toISOString(), finished_at: r.finished_at?.toISOString() ?? null }))
 }
 
 /** Records the end of a claimed run (`error` null when it succeeded). */

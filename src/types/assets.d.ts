@@ -11,3 +11,8 @@ declare module '*.css' {
   const path: string
   export default path
 }
+// Text imports (`with { type: 'text' }`): the file's content, embedded in the binary.
+declare module '*.md' {
+  const text: string
+  export default text
+}

@@ -32,12 +32,40 @@ export interface UpstreamResponse {
 }
 
 /** After the open period calls go through again; the first failure then re-opens at once. */
-type BreakerState = { failures: number; openUntil: number }
+type Breaker = { failures: number; openUntil: number }
+
+/** `half_open`: the open period is over, and the next call is the probe that closes or re-opens it. */
+export type BreakerState = 'closed' | 'open' | 'half_open'
+
+/** Why a call gave up: the breaker was open, every attempt failed, or the time budget ran out. */
+export type GaveUpReason = 'circuit' | 'attempts' | 'budget'
+
+/**
+ * The error a call that gave up throws: the usual catalogued code (UPSTREAM_UNAVAILABLE,
+ * UPSTREAM_TIMEOUT, GOVERNMENT_RATE_LIMITED), plus why it stopped, for callers that must answer
+ * differently when their own budget ran out than when the upstream kept failing (the execute path).
+ */
+export class UpstreamGaveUp extends AppError {
+  constructor(
+    code: ConstructorParameters<typeof AppError>[0],
+    options: ConstructorParameters<typeof AppError>[1],
+    readonly reason: GaveUpReason,
+    readonly attempts: number,
+  ) {
+    super(code, options)
+  }
+}
+
+/** A call's own limits, tighter than the client's policy: what is left of a caller's budget, or one attempt for a write that must not be repeated blindly. */
+export interface CallLimits {
+  budgetMs?: number
+  attempts?: number
+}
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504])
 
 export class UpstreamClient {
-  private breaker: BreakerState = { failures: 0, openUntil: 0 }
+  private breaker: Breaker = { failures: 0, openUntil: 0 }
 
   constructor(
     /** the system's name in errors and logs, e.g. "Enhetsregisteret" */
@@ -53,23 +81,53 @@ export class UpstreamClient {
     return this.clock.now().getTime() < this.breaker.openUntil
   }
 
+  get state(): BreakerState {
+    if (this.breaker.openUntil === 0) return 'closed'
+    return this.open ? 'open' : 'half_open'
+  }
+
   /**
    * Any HTTP status the upstream answers is returned (callers decide what a 404 or 410 means);
    * transient failures are retried, and when they persist the call fails with
-   * UPSTREAM_TIMEOUT or UPSTREAM_UNAVAILABLE.
+   * UPSTREAM_TIMEOUT or UPSTREAM_UNAVAILABLE (an UpstreamGaveUp saying why it stopped).
    */
-  async request(url: string, init: RequestInit = {}): Promise<UpstreamResponse> {
+  async request(url: string, init: RequestInit = {}, limits: CallLimits = {}): Promise<UpstreamResponse> {
+    if (!this.observer) return this.send(url, init, limits)
+    const t0 = performance.now()
+    const seconds = () => (performance.now() - t0) / 1000
+    try {
+      const res = await this.send(url, init, limits)
+      this.observer(res.status < 400 ? 'ok' : `http_${Math.floor(res.status / 100)}xx`, seconds())
+      return res
+    } catch (e) {
+      this.observer(e instanceof UpstreamGaveUp ? e.reason : 'error', seconds())
+      throw e
+    }
+  }
+
+  /** Told of every call's outcome (ok, http_4xx, http_5xx, or why it gave up) and duration: the metrics (pipeline/metrics.ts). */
+  observer: ((outcome: string, seconds: number) => void) | null = null
+
+  private async send(url: string, init: RequestInit, limits: CallLimits): Promise<UpstreamResponse> {
     const started = this.clock.now().getTime()
     const context = { upstream_system: this.system }
     if (this.open) {
       const wait = Math.ceil((this.breaker.openUntil - started) / 1000)
-      throw new AppError('UPSTREAM_UNAVAILABLE', { context, headers: { 'retry-after': String(Math.max(1, wait)) }, extra: { upstream_system: this.system, circuit: 'open' } })
+      throw new UpstreamGaveUp('UPSTREAM_UNAVAILABLE', { context, headers: { 'retry-after': String(Math.max(1, wait)) }, extra: { upstream_system: this.system, circuit: 'open' } }, 'circuit', 0)
     }
+    const budgetMs = Math.min(this.policy.budgetMs, limits.budgetMs ?? Infinity)
+    const attempts = Math.min(this.policy.attempts, limits.attempts ?? Infinity)
     let lastError: AppError | null = null
-    for (let attempt = 1; attempt <= this.policy.attempts; attempt++) {
+    let made = 0
+    let outOfTime = false
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       const elapsed = this.clock.now().getTime() - started
-      const timeout = Math.min(this.policy.timeoutMs, this.policy.budgetMs - elapsed)
-      if (timeout <= 0) break
+      const timeout = Math.min(this.policy.timeoutMs, budgetMs - elapsed)
+      if (timeout <= 0) {
+        outOfTime = true
+        break
+      }
+      made = attempt
       let retryAfterMs: number | null = null
       try {
         const res = await this.fetchImpl(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeout) })
@@ -82,17 +140,26 @@ export class UpstreamClient {
         lastError = new AppError(res.status === 429 ? 'GOVERNMENT_RATE_LIMITED' : 'UPSTREAM_UNAVAILABLE', { context, extra: { upstream_system: this.system, upstream_status: res.status } })
       } catch (e) {
         const timedOut = e instanceof DOMException && (e.name === 'TimeoutError' || e.name === 'AbortError')
+        // Timed out on the budget's remainder rather than on the upstream's own timeout.
+        if (timedOut && timeout < this.policy.timeoutMs) outOfTime = true
         lastError = new AppError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE', { context, cause: e, extra: { upstream_system: this.system } })
       }
-      if (attempt === this.policy.attempts) break
+      if (attempt === attempts) break
       const backoff = this.policy.backoffMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4)
       const wait = Math.max(backoff, retryAfterMs ?? 0)
       // A wait that would leave no time for another attempt is not worth making.
-      if (this.clock.now().getTime() - started + wait >= this.policy.budgetMs) break
+      if (this.clock.now().getTime() - started + wait >= budgetMs) {
+        outOfTime = true
+        break
+      }
       await this.sleep(wait)
     }
-    this.failed()
-    throw lastError ?? new AppError('UPSTREAM_TIMEOUT', { context, extra: { upstream_system: this.system } })
+    // A call whose budget was spent before it could try at all says nothing about the upstream.
+    if (made > 0) this.failed()
+    if (this.clock.now().getTime() - started >= budgetMs) outOfTime = true
+    const code = lastError?.code ?? 'UPSTREAM_TIMEOUT'
+    const options = lastError?.options ?? { context, extra: { upstream_system: this.system } }
+    throw new UpstreamGaveUp(code, options, outOfTime ? 'budget' : 'attempts', made)
   }
 
   private succeeded(): void {

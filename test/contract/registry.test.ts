@@ -27,8 +27,11 @@ describe('registry ↔ MCP tools', () => {
     expect(TOOLS.map((t) => [t.name, t.operation.id])).toEqual(named)
   })
 
-  test('tool names are unique', () => {
-    expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length)
+  test('tool names are unique among the tools a key sees and among those the sandbox bearer sees', () => {
+    const sandbox = TOOLS.filter((t) => t.operation.category === 'sandbox')
+    const production = TOOLS.filter((t) => t.operation.category !== 'sandbox')
+    expect(new Set(production.map((t) => t.name)).size).toBe(production.length)
+    expect(new Set(sandbox.map((t) => t.name)).size).toBe(sandbox.length)
   })
 
   test('a tool is keyless exactly when its operation needs no credential', () => {

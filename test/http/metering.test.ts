@@ -177,6 +177,15 @@ describe('group commit', () => {
   })
 })
 
+/** The app's database, refusing its first `n` statements as a database that is down does. */
+function downForFirst(n: number): typeof app.deps.sql {
+  let refusals = n
+  return ((...args: unknown[]) => {
+    if (refusals-- > 0) return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+    return (app.deps.sql as unknown as (...a: unknown[]) => unknown)(...args)
+  }) as unknown as typeof app.deps.sql
+}
+
 describe('batch holds', () => {
   test('a batch’s hold is released only once every call charged in it has finished', async () => {
     const c = await customer(1000)
@@ -197,6 +206,73 @@ describe('batch holds', () => {
     expect(await holdsOf(ids)).toBe(0)
     expect(errors).toEqual([])
     await releaseHolds(app.deps.sql, [first!.hold!.id])
+  })
+
+  test('a release the database refused is tried again, so the sweep never refunds a call that succeeded', async () => {
+    const c = await customer(1000)
+    const charged = await new ChargeBatcher(app.deps.sql).charge(call(c, 'retry-1'))
+    const charge: Charge = { ledgerId: charged.outcome.charged!.ledger_id, balanceAfter: charged.outcome.charged!.balance_ore, hold: charged.hold! }
+    // The first release reaches a database that is down; the next one a database that is back.
+    const flaky = downForFirst(1)
+    const errors: unknown[] = []
+    const settler = new HoldSettler(flaky, (e) => errors.push(e), 60_000, 256, 10)
+    settler.finish(charge)
+    await settler.flush()
+    expect(errors).toHaveLength(1)
+    expect(await holdsOf([charge.ledgerId])).toBe(1)
+    // kept for the next try (its timer, or this flush)
+    await settler.flush()
+    expect(await holdsOf([charge.ledgerId])).toBe(0)
+  })
+})
+
+describe('refunds the database refused', () => {
+  test('are tried again, so a batch that mixed a success and a failed call is charged for the success only', async () => {
+    const c = await customer(1000)
+    const charger = new ChargeBatcher(app.deps.sql, 1)
+    // (the first call takes the batch in flight; the next two are charged together, in one batch)
+    const [first, ok, failed] = await Promise.all([charger.charge(call(c, 'mix-0')), charger.charge(call(c, 'mix-ok')), charger.charge(call(c, 'mix-failed'))])
+    expect(ok!.hold).toBe(failed!.hold)
+    const [okCharge, failedCharge] = [ok!, failed!].map((x): Charge => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    const flaky = downForFirst(1)
+    const errors: unknown[] = []
+    const settler = new HoldSettler(flaky, (e) => errors.push(e), 60_000, 256, 10)
+    settler.finish(okCharge!)
+    let refunded = 0
+    await settler.giveBack(failedCharge!, 'refund: failed call', () => refunded++)
+    expect([errors.length, refunded, await balanceOf(c.id)]).toEqual([1, 0, 850])
+    // the hold stays while the refund waits: the batch is not released under it
+    await settler.flush()
+    // the refund is in, then the batch's hold is gone: no sweep will refund the success with it
+    expect([refunded, await balanceOf(c.id), await holdsOf([okCharge!.ledgerId, failedCharge!.ledgerId])]).toEqual([1, 900, 0])
+    expect(await ledgerSum(app.deps.sql, c.id)).toBe(900)
+    await releaseHolds(app.deps.sql, [first!.hold!.id])
+  })
+})
+
+describe('refunds waiting for the database', () => {
+  test('a flush stops at the first that is refused again and tries the rest on a later flush', async () => {
+    const c = await customer(1000)
+    const charger = new ChargeBatcher(app.deps.sql, 1)
+    const calls = await Promise.all(['w-0', 'w-1', 'w-2'].map((id) => charger.charge(call(c, id))))
+    const [a, b] = calls.slice(1).map((x): Charge => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    let statements = 0
+    const down = downForFirst(3)
+    const counting = ((...args: unknown[]) => {
+      statements++
+      return (down as unknown as (...a: unknown[]) => unknown)(...args)
+    }) as unknown as typeof app.deps.sql
+    const errors: unknown[] = []
+    const settler = new HoldSettler(counting, (e) => errors.push(e), 60_000, 256, 60_000)
+    await settler.giveBack(a!, 'refund: failed call', () => {})
+    await settler.giveBack(b!, 'refund: failed call', () => {})
+    expect([errors.length, statements]).toEqual([2, 2])
+    // the third refusal: the first waiting refund is tried and refused, the second not tried at all
+    await settler.flush()
+    expect([errors.length, statements, await balanceOf(c.id)]).toEqual([3, 3, 850])
+    await settler.flush()
+    expect([errors.length, await balanceOf(c.id), await holdsOf([a!.ledgerId, b!.ledgerId])]).toEqual([3, 950, 0])
+    await releaseHolds(app.deps.sql, [calls[0]!.hold!.id])
   })
 })
 

@@ -40,11 +40,21 @@ describe('submit_vat_return', () => {
     await mcp.close()
   })
 
-  test('is not offered to a production key: it rehearses, and only the sandbox bearer sees it', async () => {
+  test('a production key is offered production’s submit_vat_return, never the sandbox rehearsal', async () => {
     const c = await createConsumer(app, 'enterprise')
     const { key } = await createKey(app, c.id)
     const mcp = await connectMcp(app, bearer(key))
-    expect((await mcp.listTools()).tools.map((t) => t.name)).not.toContain('submit_vat_return')
+    const tools = (await mcp.listTools()).tools.filter((t) => t.name === 'submit_vat_return')
+    expect(tools).toHaveLength(1)
+    expect(tools[0]!.description).not.toContain('sandbox')
+    await mcp.close()
+  })
+
+  test('the synthetic bearer is offered the sandbox rehearsal only, once', async () => {
+    const { mcp } = await caller()
+    const tools = (await mcp.listTools()).tools.filter((t) => t.name === 'submit_vat_return')
+    expect(tools).toHaveLength(1)
+    expect(tools[0]!.description).toContain('nothing is ever submitted')
     await mcp.close()
   })
 

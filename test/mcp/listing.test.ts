@@ -26,6 +26,7 @@ beforeAll(async () => {
 afterAll(() => app.stop())
 
 const POSTEN = '984661185'
+const PRINCIPAL = crypto.randomUUID()
 
 /** Arguments that make each tool answer (redeem_issuance_token's made-up token answers its failure). */
 const ARGS: Record<string, Record<string, unknown>> = {
@@ -46,6 +47,16 @@ const ARGS: Record<string, Record<string, unknown>> = {
   get_company_filing_history: { org_number: byScenario('ans'), limit: 5 },
   get_company_profile: { org_number: POSTEN },
   get_exchange_rate: { base: 'NOK', quote: 'EUR' },
+  // a fødselsnummer built for the birth date of Posten's general manager in the fixtures
+  list_acting_capacity: { fnr: '12046823441', org_number: POSTEN },
+  check_authorization: { org_number: POSTEN },
+  check_fullmakt: { org_number: POSTEN },
+  // requested first, then revoked: the same principal
+  request_fullmakt: { agent_principal_id: PRINCIPAL, org_number: POSTEN, scopes: ['skatteetaten:mva-melding'] },
+  revoke_fullmakt: { agent_principal_id: PRINCIPAL, reason: 'listing test' },
+  validate_action: { org_number: POSTEN, action_type: 'mva_melding', period: '2026-T4', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 } },
+  // without an approval token: a dry run
+  submit_vat_return: { org_number: POSTEN, period: '2026-T4', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 } },
 }
 
 const entry = (id: string): Operation => allOperations.find((o) => o.id === id)!
@@ -68,11 +79,11 @@ async function callAndCheck(client: Client, tools: Awaited<ReturnType<typeof lis
 
 describe('tools/list', () => {
   test('every tool carries a title, an object outputSchema and the four behaviour hints', async () => {
-    // The synthetic sandbox bearer is shown every tool, the sandbox's own (submit_vat_return) included.
+    // The synthetic bearer is shown every tool name once: for submit_vat_return, the sandbox's own.
     const client = await connectMcp(app, { authorization: 'Bearer svc_sandbox_test_listing' })
     const { tools } = await client.listTools()
     await client.close()
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort())
+    expect(tools.map((t) => t.name).sort()).toEqual([...new Set(TOOLS.map((t) => t.name))].sort())
     for (const t of tools) {
       expect([t.name, typeof t.title, (t.title ?? '').length > 0]).toEqual([t.name, 'string', true])
       expect([t.name, t.outputSchema?.type]).toEqual([t.name, 'object'])

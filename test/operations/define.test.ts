@@ -11,8 +11,8 @@ const base = { method: 'GET', path: '/api/v1/test', format: 'envelope', tag: 'Te
 const Query = Type.Object({ q: Type.Optional(Type.String()) })
 
 describe('impliedErrors', () => {
-  test('a key: missing, invalid, inactive consumer, and the tier ceilings; scope and tier minimum when declared', () => {
-    expect(op({ ...base, id: 'k', category: 'B' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_INVALID_KEY', 'AUTH_MISSING', 'RATE_LIMIT_EXCEEDED'])
+  test('a key: missing, invalid, inactive consumer, the tier ceilings, and a test key where no synthetic answer exists; scope and tier minimum when declared', () => {
+    expect(op({ ...base, id: 'k', category: 'B' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_INVALID_KEY', 'AUTH_MISSING', 'RATE_LIMIT_EXCEEDED', 'TEST_KEY_PRODUCTION_ONLY'])
     const scoped = op({ ...base, id: 'ks', category: 'B', scope: 'read:register', tierMinimum: 'professional' })
     expect(scoped.errors).toContain('SCOPE_INSUFFICIENT')
     expect(scoped.errors).toContain('PLAN_INSUFFICIENT')
@@ -27,7 +27,12 @@ describe('impliedErrors', () => {
       'AUTH_MISSING',
       'RATE_LIMIT_EXCEEDED',
       'SCOPE_INSUFFICIENT',
+      'TEST_KEY_PRODUCTION_ONLY',
     ])
+  })
+
+  test('a key on an operation with a sandbox mirror: a test key is answered there, never refused', () => {
+    expect(op({ ...base, id: 'km', category: 'B', sandboxMirror: 'getSandboxContext' }).errors).not.toContain('TEST_KEY_PRODUCTION_ONLY')
   })
 
   // Every mode that reads a credential: an address with too many refused this minute (RATE_LIMIT_EXCEEDED).

@@ -28,10 +28,15 @@ test('the single binary starts from an empty directory, migrates, serves the API
     expect((await (await fetch(`${url}/api/health`)).json()).status).toBe('ok')
     expect((await fetch(`${url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200)
     expect((await (await fetch(`${url}/api/v1/errors`)).json()).success).toBe(true)
+    expect(await (await fetch(`${url}/docs/receipt-signature`)).text()).toContain('PLIKT-RECEIPT-v1')
   } finally {
     proc.kill('SIGTERM')
     expect(await proc.exited).toBe(0)
   }
+
+  const help = Bun.spawn([binary, 'backup', '--help'], { cwd: work, stdout: 'pipe' })
+  expect(await new Response(help.stdout).text()).toStartWith('usage: plikt backup <file>')
+  expect(await help.exited).toBe(0)
 
   const files = readdirSync('sql').filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
   const db = await openEmbedded(join(work, 'data'))

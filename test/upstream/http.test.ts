@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { AppError } from '../../src/errors/app-error.ts'
 import { fixedClock, systemClock } from '../../src/lib/clock.ts'
-import { parseRetryAfter, UpstreamClient, type UpstreamPolicy } from '../../src/upstream/http.ts'
+import { parseRetryAfter, UpstreamClient, UpstreamGaveUp, type UpstreamPolicy } from '../../src/upstream/http.ts'
 
 // A real HTTP server with failure modes on demand, counting what it receives per path.
 const hits = new Map<string, number>()
@@ -131,6 +131,49 @@ describe('circuit breaker', () => {
     await client.request(`${base}/ok`)
     for (let i = 0; i < 2; i++) await client.request(`${base}/down`).catch(() => {})
     expect(client.open).toBe(false)
+  })
+})
+
+describe('breaker state and why a call gave up', () => {
+  const gaveUp = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as UpstreamGaveUp)
+
+  test('the breaker reads closed, then open, then half_open once the open period is over', async () => {
+    const clock = fixedClock('2026-03-14T09:30:00Z')
+    const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, clock)
+    expect(client.state).toBe('closed')
+    for (let i = 0; i < 3; i++) await client.request(`${base}/down`).catch(() => {})
+    expect(client.state).toBe('open')
+    clock.advance(30_000)
+    expect(client.state).toBe('half_open')
+  })
+
+  test('an open breaker gives up at once, reason circuit, no attempt made', async () => {
+    const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, fixedClock('2026-03-14T09:30:00Z'))
+    for (let i = 0; i < 3; i++) await client.request(`${base}/down`).catch(() => {})
+    const e = await gaveUp(client.request(`${base}/down`))
+    expect(e).toBeInstanceOf(UpstreamGaveUp)
+    expect([e?.reason, e?.attempts]).toEqual(['circuit', 0])
+  })
+
+  test('a call may allow fewer attempts than the policy: one attempt, reason attempts', async () => {
+    reset('/down')
+    const e = await gaveUp(new UpstreamClient('Testregisteret', fast, systemClock).request(`${base}/down`, {}, { attempts: 1 }))
+    expect([e?.code, e?.reason, e?.attempts]).toEqual(['UPSTREAM_UNAVAILABLE', 'attempts', 1])
+    expect(hits.get('/down')).toBe(1)
+  })
+
+  test("a call's own budget, smaller than the policy's, cuts the attempt short: reason budget", async () => {
+    const e = await gaveUp(new UpstreamClient('Testregisteret', fast, systemClock).request(`${base}/slow`, {}, { budgetMs: 100 }))
+    expect([e?.code, e?.reason]).toEqual(['UPSTREAM_TIMEOUT', 'budget'])
+  })
+
+  test('a call with no budget left makes no attempt and does not count against the breaker', async () => {
+    reset('/down')
+    const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1, breakerThreshold: 1 }, systemClock)
+    const e = await gaveUp(client.request(`${base}/down`, {}, { budgetMs: 0 }))
+    expect([e?.reason, e?.attempts]).toEqual(['budget', 0])
+    expect(hits.get('/down')).toBeUndefined()
+    expect(client.state).toBe('closed')
   })
 })
 

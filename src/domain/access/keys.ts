@@ -35,7 +35,8 @@ export function checkScopes(scopes: string[]): string[] {
   return out
 }
 
-export function keyPrefixFor(tier: Tier): string {
+export function keyPrefixFor(tier: Tier, test = false): string {
+  if (test) return KEY_PREFIX.test
   return tier === 'free' ? KEY_PREFIX.free : KEY_PREFIX.live
 }
 
@@ -51,7 +52,7 @@ export interface MintedKey {
 export async function mintKeyIn(
   tx: Sql,
   consumerId: string,
-  opts: { scopes?: string[]; label?: string; source: 'signup' | 'dashboard' | 'admin' | 'issuance' | 'oauth' },
+  opts: { scopes?: string[]; label?: string; source: 'signup' | 'dashboard' | 'admin' | 'issuance' | 'oauth'; test?: boolean },
   by: Actor,
 ): Promise<MintedKey> {
   const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES)
@@ -61,7 +62,8 @@ export async function mintKeyIn(
   if ((await accounts.countActiveKeys(tx, consumerId)) >= MAX_ACTIVE_KEYS) {
     throw new AppError('MAX_KEYS_REACHED', { extra: { max_active_keys: MAX_ACTIVE_KEYS } })
   }
-  const prefix = keyPrefixFor(consumer.tier)
+  const test = opts.test === true
+  const prefix = keyPrefixFor(consumer.tier, test)
   const plaintext = newSecret(prefix)
   const key = await accounts.insertKey(tx, {
     consumerId,
@@ -70,13 +72,14 @@ export async function mintKeyIn(
     label: opts.label ?? `${opts.source} key`,
     scopes,
     source: opts.source,
+    test,
   })
   await appendAudit(tx, {
     consumerId,
     actor: by.actor,
     action: 'key_minted',
     correlationId: by.correlationId,
-    details: { key_id: key.id, display_prefix: key.display_prefix, source: opts.source, scopes: scopes.join(' ') },
+    details: { key_id: key.id, display_prefix: key.display_prefix, source: opts.source, scopes: scopes.join(' '), test },
   })
   return { plaintext_key: plaintext, key }
 }
@@ -155,5 +158,5 @@ export async function principalForKeyId(sql: Sql, keyId: string): Promise<KeyPri
 function principalOf(row: accounts.KeyPrincipalRow | null): KeyPrincipal {
   if (!row || row.revoked) throw new AppError('AUTH_INVALID_KEY')
   if (!row.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
-  return { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, tier: row.tier }
+  return { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, tier: row.tier, test: row.test }
 }

@@ -6,8 +6,11 @@ export function tierAtLeast(tier: Tier, minimum: Tier): boolean {
   return TIERS.indexOf(tier) >= TIERS.indexOf(minimum)
 }
 
-/** `cached`: resolved from this process's key cache and not yet confirmed by the request's first write. */
-export type KeyPrincipal = { kind: 'key'; keyId: string; consumerId: string; scopes: string[]; tier: Tier; cached?: boolean }
+/**
+ * `cached`: resolved from this process's key cache and not yet confirmed by the request's first write.
+ * `test`: a test-tier key (`svc_test_…`), answered from the sandbox's synthetic data (pipeline/test-keys.ts).
+ */
+export type KeyPrincipal = { kind: 'key'; keyId: string; consumerId: string; scopes: string[]; tier: Tier; test: boolean; cached?: boolean }
 
 export type Principal =
   | KeyPrincipal

@@ -40,6 +40,12 @@ export interface Submission {
  * throws an AppError when the government side refuses; the token is spent by then.
  */
 export interface FilingSubmitter {
+  /**
+   * Everything that can still fail without harm, done before the token is spent: the conflict
+   * lock, the government access token, the tax authority's validation. A failure here throws and
+   * leaves the token usable; `release` undoes it when the spend then loses a race.
+   */
+  prepare?(filing: ApprovedFiling): Promise<{ release(): Promise<void> }>
   submit(filing: ApprovedFiling): Promise<Submission>
 }
 
@@ -62,29 +68,44 @@ export interface ExecuteEnv {
   today: LocalDate
   /** the instant the receipt and the audit rows carry */
   at: Date
+  refusals: RefusalCodes
 }
 
 /** The checks that say the caller may not act for the organisation, audited as such. */
 const AUTHORISATION_CHECKS: readonly CheckName[] = ['system_user_authorised', 'scopes_delegated']
 
+/**
+ * The codes an authorisation failure is told with. Production names the spec's own
+ * (AUTH_NO_DELEGATION, SCOPE_INSUFFICIENT_FOR_ACTION with `missing_scopes`); the sandbox its
+ * simulation's aliases (AUTH_MISSING_DELEGATION, SCOPE_MISSING).
+ */
+export interface RefusalCodes {
+  noDelegation: 'AUTH_NO_DELEGATION' | 'AUTH_MISSING_DELEGATION'
+  scopeMissing: 'SCOPE_INSUFFICIENT_FOR_ACTION' | 'SCOPE_MISSING'
+}
+
+export const SANDBOX_REFUSALS: RefusalCodes = { noDelegation: 'AUTH_MISSING_DELEGATION', scopeMissing: 'SCOPE_MISSING' }
+export const PRODUCTION_REFUSALS: RefusalCodes = { noDelegation: 'AUTH_NO_DELEGATION', scopeMissing: 'SCOPE_INSUFFICIENT_FOR_ACTION' }
+
 /** The first failed check decides the code; an inactive company is not a missing one. */
-function codeOf(first: Check, facts: ActionFacts) {
+function codeOf(first: Check, facts: ActionFacts, refusals: RefusalCodes) {
   if (first.name === 'company_exists') return facts.company.exists ? 'COMPANY_INACTIVE' : 'COMPANY_NOT_FOUND'
-  return ({ system_user_authorised: 'AUTH_MISSING_DELEGATION', scopes_delegated: 'SCOPE_MISSING', data_format_valid: 'VALIDATION_FAILED', deadline_in_future: 'DEADLINE_PASSED' } as const)[first.name]
+  return ({ system_user_authorised: refusals.noDelegation, scopes_delegated: refusals.scopeMissing, data_format_valid: 'VALIDATION_FAILED', deadline_in_future: 'DEADLINE_PASSED' } as const)[first.name]
 }
 
 /**
  * 422 naming every failed check; the first decides the code. The token is untouched. A format
  * failure also lists its fields, as any VALIDATION_FAILED does.
  */
-function preconditionsFailed(input: ActionInput, facts: ActionFacts, failed: Check[], checks: Check[]): AppError {
-  const code = codeOf(failed[0]!, facts)
+function preconditionsFailed(input: ActionInput, facts: ActionFacts, failed: Check[], checks: Check[], refusals: RefusalCodes): AppError {
+  const code = codeOf(failed[0]!, facts, refusals)
   const details: FieldIssue[] = code === 'VALIDATION_FAILED' ? dataFormatIssues(input) : []
+  const scope = ACTION_SCOPES[input.action_type]
   return new AppError(code, {
     status: 422,
     ...(details.length > 0 ? { details } : {}),
-    context: { org_number: input.org_number, scope: ACTION_SCOPES[input.action_type], ...(details[0] ? { field: details[0].field } : {}) },
-    extra: { failed_checks: failed.map((c) => c.name), checks },
+    context: { org_number: input.org_number, scope, ...(details[0] ? { field: details[0].field } : {}) },
+    extra: { failed_checks: failed.map((c) => c.name), checks, ...(code === 'SCOPE_INSUFFICIENT_FOR_ACTION' ? { missing_scopes: facts.delegatedScopes.includes(scope) ? [] : [scope] } : {}) },
   })
 }
 
@@ -101,11 +122,17 @@ export async function executeLive(env: ExecuteEnv, input: ActionInput, idempoten
   if (failed.length > 0) {
     const refused = failed.filter((c) => AUTHORISATION_CHECKS.includes(c.name))
     if (refused.length > 0) await env.audit('execute_authorization_failed', crypto.randomUUID(), { ...base, failed_checks: refused.map((c) => c.name).join(',') })
-    throw preconditionsFailed(input, facts, failed, outcome.validation.checks)
+    throw preconditionsFailed(input, facts, failed, outcome.validation.checks, env.refusals)
   }
-  await approved.spend()
-
   const filing: ApprovedFiling = { input, action_id, idempotency_key: idempotencyKey }
+  const prepared = env.submitter.prepare ? await env.submitter.prepare(filing) : null
+  try {
+    await approved.spend()
+  } catch (e) {
+    await prepared?.release()
+    throw e
+  }
+
   let submission: Submission
   try {
     submission = await env.submitter.submit(filing)

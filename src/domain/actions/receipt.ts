@@ -5,7 +5,9 @@
  * joined string determines the fields; verification refuses any field that does contain it.
  *
  * Sandbox receipts are not real, so their key is public and clients can verify them offline.
- * Production receipts will be signed with a secret key from configuration.
+ * Production receipts are signed with a key of the consumer's own, derived from the server
+ * secret: the consumer reads it once (GET /api/v1/auth/receipt-key) and verifies offline, and no
+ * consumer's key verifies (or forges) another's receipts.
  */
 import { createHmac } from 'node:crypto'
 import { canonicalJson } from '../../lib/canonical-json.ts'
@@ -73,6 +75,15 @@ export function verifyReceiptSignature(receipt: SignedReceiptFields & { signatur
 export interface ReceiptSigning {
   key: string | Uint8Array
   rule_version: string
+}
+
+/** Identifies the derivation, so a rotated derivation can be told apart in receipts. */
+export const RECEIPT_KEY_ID_PREFIX = 'rk1_'
+
+/** The consumer's receipt key: HMAC-SHA-256(root, "consumer:" + id), root from the server secret. */
+export function consumerReceiptKey(root: Uint8Array, consumerId: string): { key: Buffer; key_id: string } {
+  const key = createHmac('sha256', root).update(`consumer:${consumerId}`, 'utf8').digest()
+  return { key, key_id: `${RECEIPT_KEY_ID_PREFIX}${createHmac('sha256', key).update('key-id', 'utf8').digest('hex').slice(0, 16)}` }
 }
 
 export const SANDBOX_SIGNING: ReceiptSigning = { key: SANDBOX_RECEIPT_KEY, rule_version: SANDBOX_RULE_VERSION }

@@ -124,9 +124,6 @@ export async function countAndCharge(
   return { charge: { ledgerId: outcome.charged.ledger_id, balanceAfter: outcome.charged.balance_ore, hold: hold! }, headers }
 }
 
-export function refund(sql: Sql, charge: Charge, reason: string): Promise<boolean> {
-  return credits.refundDebit(sql, charge.ledgerId, reason)
-}
 
 /**
  * Releases the holds of finished batches: a batch's hold goes when the last of its calls has
@@ -136,6 +133,8 @@ export function refund(sql: Sql, charge: Charge, reason: string): Promise<boolea
  */
 export class HoldSettler {
   private pending: number[] = []
+  /** refunds of failed calls that could not be written yet; their batches' holds wait for them */
+  private refunds: { charge: Charge; reason: string; refunded: () => void }[] = []
   private timer: ReturnType<typeof setTimeout> | null = null
   private flushing: Promise<void> = Promise.resolve()
 
@@ -144,6 +143,7 @@ export class HoldSettler {
     private readonly onError: (e: unknown) => void,
     private readonly delayMs = 20,
     private readonly maxBatch = 256,
+    private readonly retryMs = 1000,
   ) {}
 
   /** One call of the charge's batch has finished; its debit stands or has been refunded. */
@@ -154,14 +154,56 @@ export class HoldSettler {
     else this.timer ??= setTimeout(() => void this.flush(), this.delayMs)
   }
 
-  /** Writes what is pending; resolves when every release so far is in the database. */
+  /**
+   * A failed call's debit is given back, and then its batch may be released. A refund that cannot
+   * be written (the database is away) is tried again with the releases while this process lives:
+   * left to the sweep, it would refund the whole batch, the calls that succeeded with it too.
+   */
+  async giveBack(charge: Charge, reason: string, refunded: () => void): Promise<void> {
+    try {
+      await credits.refundDebit(this.sql, charge.ledgerId, reason)
+    } catch (e) {
+      this.onError(e)
+      this.refunds.push({ charge, reason, refunded })
+      this.timer ??= setTimeout(() => void this.flush(), this.retryMs)
+      return
+    }
+    refunded()
+    this.finish(charge)
+  }
+
+  /** Writes what is pending; resolves when every refund and release so far is in the database. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    if (this.refunds.length) {
+      const waiting = this.refunds
+      this.refunds = []
+      // (refundDebit is idempotent: a retry of a refund whose answer was lost refunds nothing twice)
+      // The first that fails puts the rest back untried: with the database away, each try would
+      // wait out the connect timeout, and a drain would wait for all of them.
+      this.flushing = this.flushing.then(async () => {
+        for (const [i, r] of waiting.entries()) {
+          await this.giveBack(r.charge, r.reason, r.refunded)
+          if (this.refunds.length) {
+            this.refunds.push(...waiting.slice(i + 1))
+            return
+          }
+        }
+      })
+    }
     const batch = this.pending
     this.pending = []
-    if (batch.length === 0) return this.flushing
-    this.flushing = this.flushing.then(() => credits.releaseHolds(this.sql, batch).catch(this.onError))
+    if (batch.length === 0) return this.flushing.then(() => (this.pending.length ? this.flush() : undefined))
+    this.flushing = this.flushing.then(() =>
+      credits.releaseHolds(this.sql, batch).catch((e: unknown) => {
+        // The calls succeeded: their holds must go, or the sweep would refund work that was done.
+        // Kept and tried again while this process lives; only a process that dies leaves them.
+        this.onError(e)
+        this.pending.push(...batch)
+        this.timer ??= setTimeout(() => void this.flush(), this.retryMs)
+      }),
+    )
     return this.flushing
   }
 }

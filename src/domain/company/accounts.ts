@@ -17,17 +17,32 @@ import type { CompanyReads, Provenance } from '../sources.ts'
 const MUST_FILE = new Set(['AS', 'ASA', 'NUF', 'SA', 'STI', 'BRL', 'SF', 'IKS', 'SE', 'KF', 'BBL'])
 
 export function mustFile(unit: RegisterUnit): boolean {
-  return MUST_FILE.has(unit.org_form.code)
+  return mustFileForm(unit.org_form.code)
+}
+
+export function mustFileForm(orgFormCode: string): boolean {
+  return MUST_FILE.has(orgFormCode)
+}
+
+/**
+ * The two fields a filing changes, as the snapshot shows them; the accounts diff
+ * (domain/changes/accounts-diff.ts) compares exactly these. `covered`: whether the form must file
+ * (null when the unit is unknown).
+ */
+export function filingStatusOf(covered: boolean | null, lookup: AccountsLookup | null): { has_filed_annual_accounts: boolean | null; last_accounts_year: number | null } {
+  const record = lookup?.kind === 'found' ? lookup.record : null
+  return {
+    has_filed_annual_accounts: record ? true : lookup?.kind === 'none' && covered ? false : null,
+    last_accounts_year: record ? Number(record.period_to.slice(0, 4)) : null,
+  }
 }
 
 export function accountsSnapshotOf(org: string, unit: RegisterUnit | null, lookup: AccountsLookup | null) {
   const covered = unit ? mustFile(unit) : null
   const record = lookup?.kind === 'found' ? lookup.record : null
-  const hasFiled = record ? true : lookup?.kind === 'none' && covered ? false : null
   return {
     org_number: org,
-    has_filed_annual_accounts: hasFiled,
-    last_accounts_year: record ? Number(record.period_to.slice(0, 4)) : null,
+    ...filingStatusOf(covered, lookup),
     key_figures: record
       ? {
           currency: record.currency,

@@ -4,7 +4,7 @@
  * deleted units get no evaluations, with the reason — never a guess from a neighbouring form.
  */
 import type { RegisterUnit } from '../../upstream/business-register/map.ts'
-import { companyDeadlines, companySummary, countResults, evaluateObligations, UPGRADE_PATH_NB, type DeadlineOptions } from '../rulebook/evaluate.ts'
+import { companyDeadlines, companySummary, countResults, evaluateObligations, UPGRADE_PATH_NB, type DataTier, type DeadlineOptions } from '../rulebook/evaluate.ts'
 import { tier1Facts, type CompanyFacts } from '../rulebook/facts.ts'
 import { entityTypeOf, requireUnit } from './register.ts'
 import type { CompanyReads, Provenance } from '../sources.ts'
@@ -70,7 +70,7 @@ export function deadlinesOf({ unit, facts, coverage }: UnitFacts, opts: Deadline
   return { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, horizon_months: opts.horizonMonths, ...result }
 }
 
-export function summaryOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOptions) {
+export function summaryOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOptions, tier: DataTier = 'tier_1') {
   if (!facts) {
     return {
       data: {
@@ -89,6 +89,6 @@ export function summaryOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOp
       counts: countResults([]),
     }
   }
-  const summary = companySummary(facts, 'tier_1', opts)
+  const summary = companySummary(facts, tier, opts)
   return { data: { ...summary, org_form: unit.org_form.code, coverage }, counts: countResults(summary.obligations) }
 }

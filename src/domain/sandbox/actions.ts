@@ -9,7 +9,7 @@ import { osloOffset, osloTimestamp } from '../../lib/oslo-time.ts'
 import { actionIdOf } from '../actions/action-id.ts'
 import { mintApprovalToken, type ApprovalGate } from '../actions/approval.ts'
 import { dryRun, type ActionInput, type DryRunOutcome } from '../actions/dry-run.ts'
-import { executeLive, type FilingSubmitter } from '../actions/execute.ts'
+import { executeLive, SANDBOX_REFUSALS, type FilingSubmitter } from '../actions/execute.ts'
 import { isPlainObject } from '../actions/payload.ts'
 import { SANDBOX_MARKER, SANDBOX_SIGNING, sandboxGovernmentResponse, sandboxReceiptIds, type Receipt } from '../actions/receipt.ts'
 import { appendSandboxAudit } from '../../store/sandbox-audit.ts'
@@ -156,6 +156,7 @@ export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute
       audit: (action, id, details) => appendSandboxAudit(sql, x.namespace, { id, org_number: c.org_number, occurred_at: at, action, initiated_by: 'sandbox_caller', details }),
       today: x.date,
       at,
+      refusals: SANDBOX_REFUSALS,
     },
     x.input,
     x.idempotencyKey,

@@ -12,3 +12,8 @@ export const syntheticNamespace = (suffix: string) => `sandbox:${suffix}`
 
 /** A real key used on the sandbox: its consumer's sandbox namespace. */
 export const consumerSandboxNamespace = (consumerId: string) => `sandbox/consumer:${consumerId}`
+
+/** The consumer whose real key made this namespace; null for the synthetic bearer and the anonymous caller. */
+export function consumerOfSandboxNamespace(namespace: string): string | null {
+  return namespace.startsWith('sandbox/consumer:') ? namespace.slice('sandbox/consumer:'.length) : null
+}

@@ -327,7 +327,6 @@ export const ACTIONS_CATALOGUE = {
     },
   },
   EXECUTION_CIRCUIT_OPEN: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 503,
     category: 'upstream',
     retryable: true,
@@ -352,7 +351,6 @@ export const ACTIONS_CATALOGUE = {
     },
   },
   RETRY_BUDGET_EXHAUSTED: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 503,
     category: 'upstream',
     retryable: true,
@@ -405,7 +403,6 @@ export const ACTIONS_CATALOGUE = {
     },
   },
   PORTAL_ACK_UNPARSEABLE: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 502,
     category: 'upstream',
     retryable: false,
@@ -436,6 +433,32 @@ export const ACTIONS_CATALOGUE = {
         why: 'Utfallet er uklart, og et nytt forsøk kan gi dobbel innsending. Bare en manuell kontroll kan avgjøre det.',
         why_en: 'The outcome is unclear, and a new attempt could cause a double submission. Only a manual check can settle it.',
       },
+    },
+  },
+  EXECUTION_CONFLICT: {
+    status: 409,
+    category: 'rate_limit',
+    retryable: true,
+    fix_hint_en: 'Another agent is filing this for the organisation and period: wait for Retry-After, check the filing history, and file only if it is still needed.',
+    fix_hint_nb: 'En annen agent sender inn dette for virksomheten og perioden: vent så lenge «Retry-After» angir, sjekk innsendingshistorikken, og send bare inn hvis det fortsatt trengs.',
+    explanation: {
+      summary: 'En annen innsending for {org_number} og samme periode pågår.',
+      summary_en: 'Another filing for {org_number} and the same period is in progress.',
+      why: 'For å hindre dobbel innsending slipper bare én agent til per virksomhet, skjema og periode om gangen. Låsen varer en fast tid (mva-melding 10 minutter). Godkjenningstokenet ditt er ikke brukt.',
+      why_en: 'To prevent a double filing, only one agent at a time may file per organisation, form and period. The lock lasts a fixed time (VAT return 10 minutes). Your approval token was not spent.',
+      fix_steps: [
+        'Vent så lenge «Retry-After» angir.',
+        'Sjekk innsendingshistorikken for perioden før du prøver igjen.',
+        'Send inn på nytt bare hvis perioden fortsatt ikke er levert.',
+      ],
+      fix_steps_en: [
+        'Wait for the time given in Retry-After.',
+        'Check the filing history for the period before trying again.',
+        'File again only if the period is still not filed.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: null,
     },
   },
 } as const satisfies Record<string, CatalogueEntry>

@@ -40,7 +40,6 @@ export const DELEGATION_CATALOGUE = {
     },
   },
   AUTH_NO_DELEGATION: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 403,
     category: 'auth',
     retryable: false,
@@ -174,7 +173,6 @@ export const DELEGATION_CATALOGUE = {
     },
   },
   SCOPE_INSUFFICIENT_FOR_ACTION: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 403,
     category: 'scope',
     retryable: false,
@@ -208,7 +206,6 @@ export const DELEGATION_CATALOGUE = {
     },
   },
   PORTAL_DELEGATION_MISSING: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 403,
     category: 'upstream',
     retryable: false,
@@ -239,6 +236,56 @@ export const DELEGATION_CATALOGUE = {
         why: 'Bare virksomheten kan gi eller gjenopprette en fullmakt i Altinn.',
         why_en: 'Only the organisation can grant or restore a delegation in Altinn.',
       },
+    },
+  },
+  AGENT_PRINCIPAL_REVOKED: {
+    status: 409,
+    category: 'auth',
+    retryable: false,
+    fix_hint_en: 'A revoked agent principal is never used again: request the delegation with a new agent_principal_id.',
+    fix_hint_nb: 'En tilbakekalt agentprinsipal brukes aldri igjen: be om fullmakt med en ny agent_principal_id.',
+    explanation: {
+      summary: 'Agentprinsipalen er tilbakekalt.',
+      summary_en: 'The agent principal has been revoked.',
+      why: 'Når en agentprinsipal er tilbakekalt, er det endelig. Den kan ikke få fullmakt igjen, slik at en tilbakekalling aldri blir opphevet i det stille.',
+      why_en: 'Revoking an agent principal is final. It cannot be given a delegation again, so a revocation is never silently undone.',
+      fix_steps: [
+        'Lag en ny agent_principal_id (en ny UUID) for agenten.',
+        'Be om fullmakt på nytt med den nye id-en.',
+        'La en person med signaturrett i virksomheten godkjenne forespørselen.',
+      ],
+      fix_steps_en: [
+        'Create a new agent_principal_id (a new UUID) for the agent.',
+        'Request the delegation again with the new id.',
+        'Have a person with signing authority in the organisation approve the request.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: null,
+    },
+  },
+  AGENT_PRINCIPAL_CONFLICT: {
+    status: 409,
+    category: 'validation',
+    retryable: false,
+    fix_hint_en: 'An agent principal acts for one organisation with one open delegation: use a new agent_principal_id for another organisation or other scopes.',
+    fix_hint_nb: 'En agentprinsipal handler for én virksomhet med én åpen fullmakt: bruk en ny agent_principal_id for en annen virksomhet eller andre tilganger.',
+    explanation: {
+      summary: 'Agentprinsipalen har allerede en annen fullmakt.',
+      summary_en: 'The agent principal already holds another delegation.',
+      why: 'Hver agentprinsipal er bundet til én virksomhet og én systembruker, og har høyst én åpen fullmakt. Forespørselen gjelder en annen virksomhet eller andre tilganger enn den som allerede er åpen.',
+      why_en: 'Each agent principal is bound to one organisation and one system user and holds at most one open delegation. The request names another organisation or other scopes than the open one.',
+      fix_steps: [
+        'Bruk en ny agent_principal_id for den nye forespørselen.',
+        'Eller tilbakekall den gamle fullmakten først hvis den ikke skal brukes lenger.',
+      ],
+      fix_steps_en: [
+        'Use a new agent_principal_id for the new request.',
+        'Or revoke the old delegation first if it is no longer needed.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: null,
     },
   },
 } as const satisfies Record<string, CatalogueEntry>

@@ -57,6 +57,30 @@ export const SANDBOX_CATALOGUE = {
       handover: null,
     },
   },
+  TEST_KEY_PRODUCTION_ONLY: {
+    status: 403,
+    category: 'scope',
+    retryable: false,
+    fix_hint_en: 'Call this operation with a production key (svc_free_ or svc_live_), or rehearse it in the sandbox under /api/v1/sandbox.',
+    fix_hint_nb: 'Kall denne operasjonen med en produksjonsnøkkel (svc_free_ eller svc_live_), eller øv på den i sandkassen under /api/v1/sandbox.',
+    explanation: {
+      summary: 'En testnøkkel får bare syntetiske svar, og denne operasjonen har ikke noe slikt svar.',
+      summary_en: 'A test key gets only synthetic answers, and this operation has none.',
+      why: 'Testnøkler (svc_test_) svarer fra sandkassens data og når aldri et register eller kreditter. Denne operasjonen virker bare mot ekte systemer eller data.',
+      why_en: 'Test keys (svc_test_) answer from the sandbox data and never reach a register or credits. This operation works only with real systems or data.',
+      fix_steps: [
+        'Bruk en produksjonsnøkkel (svc_free_ eller svc_live_) for denne operasjonen.',
+        'Øv på flyten i sandkassen under /api/v1/sandbox i stedet.',
+      ],
+      fix_steps_en: [
+        'Use a production key (svc_free_ or svc_live_) for this operation.',
+        'Rehearse the flow in the sandbox under /api/v1/sandbox instead.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: null,
+    },
+  },
   SANDBOX_TOOL_UNAVAILABLE: {
     status: 403,
     category: 'scope',

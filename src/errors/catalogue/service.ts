@@ -284,7 +284,6 @@ export const SERVICE_CATALOGUE = {
     },
   },
   SERVER_ERROR: {
-    awaits: 'operations (issue 17)',
     status: 500,
     category: 'internal',
     retryable: true,

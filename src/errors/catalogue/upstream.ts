@@ -137,7 +137,6 @@ export const UPSTREAM_CATALOGUE = {
     },
   },
   TOKEN_SERVICE_AUTH_FAILED: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 502,
     category: 'upstream',
     retryable: false,

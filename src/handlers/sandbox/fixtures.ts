@@ -33,8 +33,8 @@ const series = (prefix: string) => {
   }
 }
 
-/** Built once: the catalogue is a constant of the code. */
-const CATALOGUE = {
+/** Built once: the catalogue is a constant of the code (the capabilities document's `sandbox` block quotes it). */
+export const SANDBOX_CATALOGUE = {
   companies: SANDBOX_COMPANIES.filter((c) => c.scenario === null).map(company),
   magic_scenarios: SANDBOX_COMPANIES.filter((c) => c.scenario !== null).map((c) => ({ scenario: c.scenario, ...company(c) })),
   reserved_error_org_numbers: Object.entries(RESERVED_ERROR_ORGS).map(([org_number, error_code]) => ({ org_number, error_code })),
@@ -69,6 +69,6 @@ const CATALOGUE = {
 export const sandboxFixtureHandlers = {
   getSandboxFixtures: (async (ctx) => {
     await prelude(ctx)
-    return { data: CATALOGUE }
+    return { data: SANDBOX_CATALOGUE }
   }) satisfies Handler<{ query: typeof S.KnobsQuery }>,
 }

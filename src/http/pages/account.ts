@@ -76,6 +76,7 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
 ${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Navn', 'Label')}</th><th>Scopes</th><th>${bi('Laget', 'Created')}</th><th></th>`, keyRows, 'Ingen nøkler ennå.', 'No keys yet.', 5)}
 <form method="post" action="/dashboard/keys">${csrfField(s.csrfToken)}
 <label for="label">${bi('Navn på ny nøkkel', 'Label for a new key')}</label><input id="label" name="label" type="text" maxlength="80" placeholder="prod-agent">
+<label><input type="checkbox" name="test" value="true"> ${bi('Testnøkkel (svc_test_): bare syntetiske svar fra sandkassen, aldri belastet', 'Test key (svc_test_): synthetic sandbox answers only, never charged')}</label>
 <button type="submit">${bi('Lag ny nøkkel', 'Mint a key')}</button></form>
 
 <h2 id="issuance">${bi('Utstedelsestokener', 'Issuance tokens')}</h2>
@@ -164,7 +165,7 @@ export const pageHandlers = {
 
   dashboardMintKey: (async ({ principal, body, deps, now, state }) => {
     const s = sessionOf(principal)
-    const minted = await mintKey(deps.sql, s.consumerId, { ...(body.label?.trim() ? { label: body.label.trim() } : {}), source: 'dashboard' }, sessionActor(s, state))
+    const minted = await mintKey(deps.sql, s.consumerId, { ...(body.label?.trim() ? { label: body.label.trim() } : {}), source: 'dashboard', test: body.test === 'true' }, sessionActor(s, state))
     return htmlResponse(await dashboard(deps, s, now, secretBlock('Ny API-nøkkel:', 'New API key:', minted.plaintext_key)))
   }) satisfies Handler<{ body: typeof KeyForm }>,
 

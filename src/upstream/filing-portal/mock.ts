@@ -5,6 +5,8 @@
  * tax return and the annual accounts per year. Nothing depends on the clock.
  */
 import { createHash } from 'node:crypto'
+import type { Sql } from '../../store/db.ts'
+import { filingsOf } from '../../store/delegations.ts'
 import type { FilingPortal, PortalInstance } from './port.ts'
 
 interface Form {
@@ -73,4 +75,26 @@ export function mockInstances(org: string): PortalInstance[] {
 export const mockFilingPortal: FilingPortal = {
   mock: true,
   instances: async (org) => mockInstances(org),
+}
+
+/**
+ * The mock portal as the mock submitter leaves it: the fixed history, plus every return filed
+ * through Plikt (the filings table holds what the mock submitter "sent"), so a filing shows in
+ * the filing history — paired with its audit row — as it would at the real portal.
+ */
+export function mockFilingPortalWithFilings(sql: Sql): FilingPortal {
+  return {
+    mock: true,
+    async instances(org) {
+      const filed = (await filingsOf(sql, org))
+        .filter((f) => f.action_type === 'mva_melding' && f.portal_instance_id !== null)
+        .map((f) => {
+          const at = f.filed_at.toISOString()
+          const i = instance(org, f.portal_instance_id!.split('/')[0]!, FORMS.mva, f.period, at)
+          return { ...i, id: f.portal_instance_id! }
+        })
+      const fixed = mockInstances(org)
+      return [...filed, ...fixed].sort((a, b) => (a.lastChanged < b.lastChanged ? 1 : a.lastChanged > b.lastChanged ? -1 : a.id < b.id ? 1 : -1))
+    },
+  }
 }

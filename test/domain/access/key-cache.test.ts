@@ -11,6 +11,7 @@ const principal = (keyId: string, tier: KeyPrincipal['tier'] = 'free'): KeyPrinc
   consumerId: `consumer-of-${keyId}`,
   scopes: ['read:*'],
   tier,
+  test: false,
 })
 
 /** A database that must not be touched: a cache hit needs no lookup. */

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test'
 import { actionIdOf } from '../../../src/domain/actions/action-id.ts'
 import { approvalGate, mintApprovalToken } from '../../../src/domain/actions/approval.ts'
 import type { ActionFacts, ActionInput } from '../../../src/domain/actions/dry-run.ts'
-import { executeLive, type ApprovedFiling, type ExecuteAuditAction, type ExecuteEnv } from '../../../src/domain/actions/execute.ts'
+import { executeLive, PRODUCTION_REFUSALS, SANDBOX_REFUSALS, type ApprovedFiling, type ExecuteAuditAction, type ExecuteEnv } from '../../../src/domain/actions/execute.ts'
 import { verifyReceiptSignature } from '../../../src/domain/actions/receipt.ts'
 import { AppError } from '../../../src/errors/app-error.ts'
 import { PINNED_NOW, testDatabase } from '../../helpers.ts'
@@ -39,6 +39,7 @@ async function env(input: ActionInput, over: { facts?: ActionFacts; token?: stri
     audit: async (action, _id, details) => void audited.push([action, details]),
     today: '2026-01-01',
     at: NOW,
+    refusals: PRODUCTION_REFUSALS,
   }
   return { e, submitted, audited, spent: () => spent }
 }
@@ -69,9 +70,18 @@ describe('executeLive', () => {
   test('an authorisation failure is audited as execute_authorization_failed, leaves the token unspent and submits nothing', async () => {
     const { e, submitted, audited, spent } = await env(vat(), { facts: { ...AUTHORISED, systemUserAuthorised: false } })
     const err = await refusal(executeLive(e, vat(), 'idem'))
-    expect([err.code, err.status]).toEqual(['AUTH_MISSING_DELEGATION', 422])
+    expect([err.code, err.status]).toEqual(['AUTH_NO_DELEGATION', 422])
     expect(audited).toEqual([['execute_authorization_failed', { action_id: actionIdOf(vat()), period: '2026-T1', failed_checks: 'system_user_authorised' }]])
     expect([submitted.length, spent()]).toEqual([0, 0])
+  })
+
+  test('production names a missing scope SCOPE_INSUFFICIENT_FOR_ACTION with missing_scopes; the sandbox its aliases', async () => {
+    const noScope = { ...AUTHORISED, delegatedScopes: [] }
+    const production = await refusal(executeLive((await env(vat(), { facts: noScope })).e, vat(), 'idem'))
+    expect([production.code, production.options.extra?.missing_scopes]).toEqual(['SCOPE_INSUFFICIENT_FOR_ACTION', ['skatteetaten:mva-melding']])
+    const sandbox = await env(vat(), { facts: { ...noScope, systemUserAuthorised: false } })
+    const aliased = await refusal(executeLive({ ...sandbox.e, refusals: SANDBOX_REFUSALS }, vat(), 'idem'))
+    expect(aliased.code).toBe('AUTH_MISSING_DELEGATION')
   })
 
   test('a company that exists but is not active fails as COMPANY_INACTIVE, one that does not exist as COMPANY_NOT_FOUND', async () => {

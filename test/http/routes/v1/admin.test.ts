@@ -31,7 +31,7 @@ function balanceWith(key: string): Promise<Response> {
 describe('the admin bearer', () => {
   test('guards every operator route in the registry', () => {
     expect(adminOps.map((o) => o.id).sort()).toEqual(
-      ['adminAddCredits', 'adminApproveTopup', 'adminCreateConsumer', 'adminCreateKey', 'adminListKeys', 'adminListOutbox', 'adminListPrivacyRequests', 'adminRevokeKey', 'adminUpdateConsumer'].sort(),
+      ['adminAddCredits', 'adminApproveTopup', 'adminBackup', 'adminCreateConsumer', 'adminCreateKey', 'adminListJobs', 'adminListKeys', 'adminListOutbox', 'adminListPrivacyRequests', 'adminRevokeKey', 'adminRunJob', 'adminUpdateConsumer'].sort(),
     )
   })
 

@@ -245,13 +245,13 @@ describe('pairing with the caller’s audit trail', () => {
     await appendAudit(app.deps.sql, {
       consumerId: me.id,
       actor: `consumer:${me.id}`,
-      action: 'filing.submitted',
+      action: 'submit_mva',
       orgNumber: ORG,
       correlationId,
       details: { portal_instance_id: target.instance_id },
     })
     const [row] = await app.deps.sql<{ id: string }[]>`
-      select id from audit_log where consumer_id = ${me.id} and action = 'filing.submitted' and correlation_id = ${correlationId}`
+      select id from audit_log where consumer_id = ${me.id} and action = 'submit_mva' and correlation_id = ${correlationId}`
     const r = await history(me.key, ORG, '?limit=100')
     expect(r.status).toBe(200)
     expect(r.body.data.audit_pairing).toBe('ok')
@@ -274,7 +274,7 @@ describe('pairing with the caller’s audit trail', () => {
     await appendAudit(app.deps.sql, {
       consumerId: someoneElse.id,
       actor: `consumer:${someoneElse.id}`,
-      action: 'filing.submitted',
+      action: 'submit_mva',
       orgNumber: ORG,
       correlationId: crypto.randomUUID(),
       details: { portal_instance_id: target.instance_id },

@@ -1,0 +1,198 @@
+/**
+ * The commands of the binary besides `serve`: `migrate`, `backup <file>`, `restore <file>` and
+ * `export --to postgres://…`. Each reads the same configuration as the service, answers `--help`,
+ * and exits 2 on a bad argument, 1 when it could not do its work, 0 when it did.
+ */
+import { parseArgs } from 'node:util'
+import { createHash } from 'node:crypto'
+import { renameSync } from 'node:fs'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+import { DatabaseLockedError, DataDirError, openEmbedded, openPostgres, RestoreRefusedError, restoreEmbedded, type Database } from './store/db.ts'
+import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
+import { copyTable, isEmptyDatabase, resetIdentities, tableSum, tablesInDependencyOrder } from './store/transfer.ts'
+
+class UsageError extends Error {}
+class CommandFailed extends Error {}
+
+interface Command {
+  usage: string
+  summary: string
+  /** what `--help` adds below the usage line */
+  help: string
+  options?: Record<string, { type: 'string' | 'boolean' }>
+  positionals: number
+  run(config: Config, positionals: string[], values: Record<string, string | boolean | undefined>): Promise<void>
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`)
+
+async function openForCommand(config: Config): Promise<Database> {
+  try {
+    return await (config.databaseUrl ? openPostgres(config.databaseUrl, 2) : openEmbedded(config.dataDir))
+  } catch (e) {
+    if (e instanceof DatabaseLockedError) throw new CommandFailed(`${e.message} Stop it first: this command needs the database to itself.`)
+    throw e
+  }
+}
+
+/** Asks the instance serving DATA_DIR for the copy, through the operator API. */
+async function backupFromRunningInstance(config: Config, file: string): Promise<{ bytes: number; sha256: string }> {
+  if (!config.adminToken) {
+    throw new CommandFailed(`an instance is serving ${config.dataDir} and holds its lock: set ADMIN_TOKEN (the one it runs with) so the backup can be taken through its operator API`)
+  }
+  const url = `${config.baseUrl}/api/v1/admin/backup`
+  let res: Response
+  try {
+    res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${config.adminToken}` } })
+  } catch (e) {
+    throw new CommandFailed(`an instance holds ${config.dataDir}, but ${url} does not answer (${(e as Error).message}); set BASE_URL to the address it listens on`)
+  }
+  if (res.status !== 200) throw new CommandFailed(`the running instance refused the backup: ${res.status} ${(await res.text()).slice(0, 300)}`)
+  return writeAtomically(file, await res.blob())
+}
+
+/** Written beside the target and renamed: a half-written backup never carries the name. */
+async function writeAtomically(file: string, blob: Blob): Promise<{ bytes: number; sha256: string }> {
+  const partial = `${file}.partial`
+  const bytes = new Uint8Array(await blob.arrayBuffer())
+  await Bun.write(partial, bytes)
+  renameSync(partial, file)
+  return { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+}
+
+const embeddedOnly = (config: Config, what: string) => {
+  if (config.databaseUrl) throw new UsageError(`${what} is for the embedded database; with DATABASE_URL set, use PostgreSQL's own tools (pg_dump, pg_restore)`)
+}
+
+export const COMMANDS: Record<string, Command> = {
+  migrate: {
+    usage: 'plikt migrate',
+    summary: 'apply the database migrations and exit',
+    help: 'Applies every migration this build carries that the database (DATABASE_URL, or the embedded one in DATA_DIR) lacks, under the same lock the service takes at start, and exits. Several instances starting at once are safe without it; it is for running migrations as a deploy step.',
+    positionals: 0,
+    async run(config) {
+      const db = await openForCommand(config)
+      try {
+        const result = await migrate(db.sql, await loadMigrations(), (msg) => say(`warning: ${msg}`))
+        say(result.applied.length ? `applied ${result.applied.join(', ')}` : `up to date (${result.skipped} migrations applied before)`)
+      } finally {
+        await db.close()
+      }
+    },
+  },
+  backup: {
+    usage: 'plikt backup <file>',
+    summary: 'a consistent copy of the embedded database, as a gzipped tarball',
+    help: 'Copies the embedded database in DATA_DIR to <file> (written as <file>.partial and renamed when complete). When an instance is serving DATA_DIR it holds the lock, and the copy is taken by that instance through its operator API (POST /api/v1/admin/backup with ADMIN_TOKEN, at BASE_URL); otherwise the command opens the directory itself. The copy is of one instant. Restore it with `plikt restore <file>` into an empty DATA_DIR.',
+    positionals: 1,
+    async run(config, [file]) {
+      embeddedOnly(config, 'backup')
+      let db: Database | null = null
+      try {
+        db = await openEmbedded(config.dataDir)
+      } catch (e) {
+        if (!(e instanceof DatabaseLockedError)) throw e
+      }
+      const written = db
+        ? await db.dumpDataDir!().then((blob) => writeAtomically(file!, blob)).finally(() => db!.close())
+        : await backupFromRunningInstance(config, file!)
+      say(`backup of ${config.dataDir} written to ${file}: ${written.bytes} bytes, sha256 ${written.sha256}`)
+    },
+  },
+  restore: {
+    usage: 'plikt restore <file>',
+    summary: 'fill an empty DATA_DIR from a backup',
+    help: 'Loads a backup made by `plikt backup` into DATA_DIR, which must be empty (or not exist yet). Start the service on it afterwards; migrations newer than the backup are applied at start.',
+    positionals: 1,
+    async run(config, [file]) {
+      embeddedOnly(config, 'restore')
+      const backup = Bun.file(file!)
+      if (!(await backup.exists())) throw new UsageError(`no such file: ${file}`)
+      try {
+        await restoreEmbedded(config.dataDir, backup)
+      } catch (e) {
+        if (e instanceof RestoreRefusedError || e instanceof DatabaseLockedError || e instanceof DataDirError) throw new CommandFailed(e.message)
+        throw new CommandFailed(`${file} could not be loaded as a Plikt backup: ${(e as Error).message}`)
+      }
+      const db = await openEmbedded(config.dataDir)
+      try {
+        const [row] = await db.sql<{ n: number }[]>`select count(*)::int as n from schema_migrations`
+        say(`restored ${file} into ${config.dataDir} (${row!.n} migrations recorded)`)
+      } finally {
+        await db.close()
+      }
+    },
+  },
+  export: {
+    usage: 'plikt export --to postgres://…',
+    summary: 'move the embedded database into an empty PostgreSQL database, and verify it',
+    help: 'Copies every table of the embedded database in DATA_DIR into the PostgreSQL database named by --to, which must hold no tables: the schema is created by the migrations, the rows are copied parents first, identity sequences are moved past the copied ids, and then every table is compared — row count and a checksum over every row — so the audit log, the credit ledger and everything else arrive exactly. Stop the instance serving DATA_DIR first. Then start the service with DATABASE_URL set to the same address.',
+    options: { to: { type: 'string' } },
+    positionals: 0,
+    async run(config, _positionals, values) {
+      const to = values.to
+      if (typeof to !== 'string' || !/^postgres(ql)?:\/\//.test(to)) throw new UsageError('--to must name the target, postgres://user@host:5432/database')
+      embeddedOnly(config, 'export')
+      const source = await openForCommand(config)
+      let target: Database | null = null
+      try {
+        target = await openPostgres(to, 2).catch((e: Error) => {
+          throw new CommandFailed(`cannot connect to the target: ${e.message}`)
+        })
+        if (!(await isEmptyDatabase(target.sql))) throw new CommandFailed('the target database holds tables already: export fills an empty database only')
+        const migrations = await loadMigrations()
+        await migrate(source.sql, migrations)
+        await migrate(target.sql, migrations)
+        const tables = await tablesInDependencyOrder(source.sql)
+        for (const t of tables) say(`copied ${t}: ${await copyTable(source.sql, target.sql, t)} rows`)
+        await resetIdentities(target.sql)
+        const differ: string[] = []
+        for (const t of tables) {
+          const [a, b] = [await tableSum(source.sql, t), await tableSum(target.sql, t)]
+          const same = a.rows === b.rows && a.checksum === b.checksum
+          if (!same) differ.push(t)
+          say(`verified ${t}: ${a.rows} rows, md5 ${a.checksum}${same ? '' : ` — DIFFERS: target ${b.rows} rows, md5 ${b.checksum}`}`)
+        }
+        if (differ.length) throw new CommandFailed(`verification failed for ${differ.join(', ')}`)
+        say(`exported ${tables.length} tables; every row count and checksum matches. Start the service with DATABASE_URL=${to.replace(/:[^:@/]*@/, ':***@')}`)
+      } finally {
+        await target?.close()
+        await source.close()
+      }
+    },
+  },
+}
+
+export function usage(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length), 'plikt [serve]'.length)
+  const line = (u: string, s: string) => `  ${u.padEnd(width)}  ${s}`
+  return ['usage:', line('plikt [serve]', 'run the service (the default)'), ...Object.values(COMMANDS).map((c) => line(c.usage, c.summary)), '', '`plikt <command> --help` for each; configuration comes from the environment (README).'].join('\n')
+}
+
+/** Runs a command; the exit code. */
+export async function runCommand(name: string, args: string[]): Promise<number> {
+  const command = COMMANDS[name]
+  if (!command) {
+    process.stderr.write(`plikt: unknown command "${name}"\n${usage()}\n`)
+    return 2
+  }
+  try {
+    const { values, positionals } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...command.options }, allowPositionals: true, strict: true })
+    if (values.help) {
+      say(`usage: ${command.usage}\n\n${command.help}`)
+      return 0
+    }
+    if (positionals.length !== command.positionals) throw new UsageError(`expects ${command.positionals === 0 ? 'no arguments' : `${command.positionals} argument`} (usage: ${command.usage})`)
+    await command.run(loadConfig(), positionals, values as Record<string, string | boolean | undefined>)
+    return 0
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`plikt ${name}: ${(e as Error).message}\nusage: ${command.usage}   (--help for more)\n`)
+      return 2
+    }
+    const known = e instanceof CommandFailed || e instanceof ConfigError || e instanceof MigrationError || e instanceof DatabaseLockedError || e instanceof DataDirError
+    process.stderr.write(`plikt ${name}: ${known ? (e as Error).message : String((e as Error)?.stack ?? e)}\n`)
+    return 1
+  }
+}
+

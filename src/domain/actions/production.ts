@@ -1,0 +1,156 @@
+/**
+ * The production environment of the execute flow (execute.ts): facts from the business register
+ * and the consumer's recorded delegations, a conflict lock per organisation, form and period, the
+ * token service and the tax authority's validation before the approval token is spent, the filing
+ * portal after it, and receipts signed with the consumer's own key. One 8-second budget covers
+ * every upstream call of a filing (spec Limits: execution budget).
+ */
+import { AppError } from '../../errors/app-error.ts'
+import type { LocalDate } from '../../lib/local-date.ts'
+import { canonicalJson } from '../../lib/canonical-json.ts'
+import { uuidV5 } from '../../lib/uuid-v5.ts'
+import { appendAuditAt } from '../../store/audit.ts'
+import type { Sql } from '../../store/db.ts'
+import { acquireActionLock, recordFiling, releaseActionLock } from '../../store/delegations.ts'
+import { MVA_SUBMIT_SCOPES, MVA_VALIDATION_SCOPE, type Government as GovernmentSystems } from '../../upstream/government.ts'
+import type { CompanyReads } from '../sources.ts'
+import { activeScopesOf, currentGrants, type DelegationEnv } from '../delegation/fullmakt.ts'
+import { RULEBOOK_VERSION } from '../rulebook/version.ts'
+import { isPlainObject } from './payload.ts'
+import type { ActionFacts, ActionInput } from './dry-run.ts'
+import type { ApprovalGate } from './approval.ts'
+import { PRODUCTION_REFUSALS, type ExecuteEnv, type FilingSubmitter } from './execute.ts'
+import type { ActionType } from './period.ts'
+
+/** Total time for every upstream call of one filing. */
+export const EXECUTION_BUDGET_MS = 8_000
+
+/** Conflict lock TTLs, seconds (spec Limits); tax return and annual accounts are not filed live yet. */
+export const LOCK_TTL_SECONDS: Record<ActionType, number> = { mva_melding: 600, a_melding: 300 }
+
+/** uuid v5 of `urn:plikt:audit-log` in the RFC's URL namespace: production receipts' audit ids. */
+const AUDIT_NAMESPACE = 'b1a3f0f2-6c1e-5d8e-9a47-3f0c2a1d7e55'
+
+
+/** What a filing needs of the government systems (upstream/government.ts builds them from config). */
+export type Government = Pick<GovernmentSystems, 'tokenService' | 'taxAuthority' | 'filingSubmitter'>
+
+export interface ProductionCaller {
+  consumerId: string
+  /** who holds a conflict lock: one agent is one key */
+  holder: string
+  /** `key:<id>` for the audit log */
+  actor: string
+  correlationId: string | null
+}
+
+/** What the five checks need, as the register and the recorded delegations say. */
+export async function productionFacts(reads: CompanyReads, delegation: DelegationEnv, org: string): Promise<ActionFacts> {
+  const { value } = await reads.unit(org)
+  if (value.kind !== 'found') return { company: { exists: false, active: false }, systemUserAuthorised: false, delegatedScopes: [] }
+  const u = value.unit
+  const active = u.status === 'active' && u.bankrupt !== true && u.under_dissolution !== true && u.under_forced_dissolution !== true
+  const grants = (await currentGrants(delegation, org, true)).filter((g) => g.status === 'active')
+  return {
+    company: { exists: true, active },
+    systemUserAuthorised: grants.some((g) => g.system_user_id !== null),
+    delegatedScopes: activeScopesOf(grants),
+  }
+}
+
+function retryAfter(until: Date, now: Date): string {
+  return String(Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)))
+}
+
+/**
+ * The portal behind a conflict lock and a budget. The lock is taken before anything else and kept
+ * after a filing reached the portal (a second agent must not file the same period on top of it);
+ * it is given back only when nothing was sent.
+ */
+export function productionSubmitter(sql: Sql, gov: Government, caller: ProductionCaller, now: () => Date): FilingSubmitter {
+  let deadline = 0
+  let tokens: { filing: string } | null = null
+  const left = () => deadline - now().getTime()
+  const budget = () => {
+    const ms = left()
+    if (ms <= 0) throw new AppError('EXECUTION_DEADLINE_EXCEEDED', { context: { upstream_system: 'Altinn' } })
+    return ms
+  }
+  return {
+    async prepare(f) {
+      deadline = now().getTime() + EXECUTION_BUDGET_MS
+      const lock = { org: f.input.org_number, kind: f.input.action_type, period: f.input.period, holder: caller.holder }
+      const got = await acquireActionLock(sql, { ...lock, now: now(), ttlMs: LOCK_TTL_SECONDS[f.input.action_type] * 1000 })
+      if (!got.acquired) {
+        throw new AppError('EXECUTION_CONFLICT', {
+          headers: { 'retry-after': retryAfter(got.expiresAt, now()) },
+          context: { org_number: f.input.org_number },
+          extra: { lock: { org_number: lock.org, action_type: lock.kind, period: lock.period, expires_at: got.expiresAt.toISOString() } },
+        })
+      }
+      const release = async () => {
+        if (got.fresh) await releaseActionLock(sql, lock)
+      }
+      try {
+        const validationToken = await gov.tokenService.token({ scope: MVA_VALIDATION_SCOPE, systemUserOrg: f.input.org_number, budgetMs: budget() })
+        const filingToken = await gov.tokenService.token({ scope: MVA_SUBMIT_SCOPES, systemUserOrg: f.input.org_number, budgetMs: budget() })
+        const payload = isPlainObject(f.input.payload) ? f.input.payload : {}
+        const checked = await gov.taxAuthority.validateVatReturn({ org_number: f.input.org_number, period: f.input.period, payload }, validationToken.access_token)
+        if (checked.avvikVedMeldingslevering === 'ugyldig skattemelding' || checked.avvikVedMeldingslevering === 'mangelfull skattemelding') {
+          throw new AppError('GOVERNMENT_VALIDATION_REJECTED', {
+            status: 422,
+            context: { upstream_system: 'Skatteetaten' },
+            extra: { upstream: { system: 'Skatteetaten', valideringsresultat: checked } },
+          })
+        }
+        tokens = { filing: filingToken.access_token }
+      } catch (e) {
+        await release()
+        throw e
+      }
+      return { release }
+    },
+    async submit(f) {
+      if (!tokens) throw new Error('productionSubmitter: submit before prepare')
+      const payload = isPlainObject(f.input.payload) ? f.input.payload : {}
+      const portal = await gov.filingSubmitter.submitVatReturn({ org_number: f.input.org_number, period: f.input.period, payload, action_id: f.action_id, idempotency_key: f.idempotency_key }, tokens.filing, budget())
+      await recordFiling(sql, { id: auditIdOf(caller.consumerId, f.idempotency_key, f.action_id), consumerId: caller.consumerId, org: f.input.org_number, actionType: f.input.action_type, period: f.input.period, receiptId: portal.receipt_id, instanceId: portal.instance_id, at: now() })
+      return { receipt_id: portal.receipt_id, government_response_raw: portal.government_response_raw, audit_details: { portal_instance_id: portal.instance_id, mock_portal: gov.filingSubmitter.mock } }
+    },
+  }
+}
+
+/** Deterministic, so a replayed filing names the same audit row. */
+export function auditIdOf(consumerId: string, idempotencyKey: string, actionId: string): string {
+  return uuidV5(canonicalJson([consumerId, idempotencyKey, actionId]), AUDIT_NAMESPACE)
+}
+
+export interface ProductionExecute {
+  sql: Sql
+  reads: CompanyReads
+  delegation: DelegationEnv
+  gov: Government
+  caller: ProductionCaller
+  approval: ApprovalGate
+  signing: { key: Uint8Array; key_id: string }
+  /** the organisation filed for: its audit rows name it */
+  org: string
+  today: LocalDate
+  now: () => Date
+}
+
+export function productionEnv(p: ProductionExecute): ExecuteEnv {
+  const at = p.now()
+  return {
+    facts: (input: ActionInput) => productionFacts(p.reads, p.delegation, input.org_number),
+    approval: p.approval,
+    submitter: productionSubmitter(p.sql, p.gov, p.caller, p.now),
+    signing: { key: p.signing.key, rule_version: RULEBOOK_VERSION },
+    auditId: (f) => auditIdOf(p.caller.consumerId, f.idempotency_key, f.action_id),
+    audit: (action, id, details) =>
+      appendAuditAt(p.sql, { id, occurredAt: at, consumerId: p.caller.consumerId, actor: p.caller.actor, action, orgNumber: p.org, correlationId: p.caller.correlationId, details }),
+    today: p.today,
+    at,
+    refusals: PRODUCTION_REFUSALS,
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Tier 2: what a company's delegation lets its agent see beyond the open register — the employee
+ * count (labour register, read as the company's system user), turnover and balance-sheet total
+ * (the last annual accounts), and which deadlines are already filed (the portal's instances and
+ * the filings made through Plikt). Only a consumer with an active delegation from the
+ * organisation gets it; everyone else keeps Tier 1.
+ */
+import type { Sql } from '../../store/db.ts'
+import { filedPeriods, hasActiveGrant } from '../../store/delegations.ts'
+import type { FilingPortal, PortalInstance } from '../../upstream/filing-portal/port.ts'
+import type { LabourRegister } from '../../upstream/labour-register/port.ts'
+import type { TokenService } from '../../upstream/token-service/port.ts'
+import { AAREG_SCOPE } from '../../upstream/government.ts'
+import type { FiledLookup } from '../rulebook/evaluate.ts'
+import type { CompanyFacts } from '../rulebook/facts.ts'
+import type { CompanyReads, Provenance } from '../sources.ts'
+
+
+export interface Tier2Deps {
+  sql: Sql
+  reads: CompanyReads
+  tokenService: TokenService
+  labourRegister: LabourRegister
+  filingPortal: FilingPortal
+}
+
+export interface Tier2Metrics {
+  employee_count: number | null
+  annual_turnover: number | null
+  total_assets: number | null
+  /** the accounting year turnover and assets are from */
+  accounts_year: number | null
+  sources: { employee_count: string; accounts: string }
+}
+
+/** Whether the consumer holds an active delegation from the organisation: the gate to Tier 2. */
+export function delegatedTo(sql: Sql, consumerId: string | null, org: string): Promise<boolean> {
+  return consumerId === null ? Promise.resolve(false) : hasActiveGrant(sql, consumerId, org)
+}
+
+/**
+ * The metrics; a part that cannot be read is null (with why in `sources`), never a failure of the
+ * whole answer: Tier 2 adds to Tier 1, it does not put it at risk.
+ */
+export async function tier2Metrics(d: Tier2Deps, org: string): Promise<{ metrics: Tier2Metrics; provenance: Provenance[] }> {
+  const provenance: Provenance[] = []
+  let employees: number | null = null
+  let employeeSource = d.labourRegister.mock ? 'Aa-registeret (mock: deterministic until access is approved)' : 'Aa-registeret'
+  try {
+    const token = await d.tokenService.token({ scope: AAREG_SCOPE, systemUserOrg: org })
+    employees = await d.labourRegister.employeeCount(org, token.access_token)
+  } catch {
+    employeeSource = 'unavailable: the labour register could not be read just now'
+  }
+  let turnover: number | null = null
+  let assets: number | null = null
+  let year: number | null = null
+  let accountsSource = 'Regnskapsregisteret'
+  try {
+    const a = await d.reads.accounts(org)
+    provenance.push(a.source)
+    if (a.value.kind === 'found') {
+      turnover = a.value.record.operating_revenue
+      assets = a.value.record.total_assets
+      year = Number(a.value.record.period_to.slice(0, 4))
+    } else accountsSource = 'Regnskapsregisteret: no annual accounts registered'
+  } catch {
+    accountsSource = 'unavailable: the accounts register could not be read just now'
+  }
+  return { metrics: { employee_count: employees, annual_turnover: turnover, total_assets: assets, accounts_year: year, sources: { employee_count: employeeSource, accounts: accountsSource } }, provenance }
+}
+
+/** The Tier 2 facts the rulebook reads, added to the register's. */
+export function withTier2(facts: CompanyFacts, m: Tier2Metrics): CompanyFacts {
+  return {
+    ...facts,
+    employee_count: m.employee_count,
+    has_payroll: m.employee_count === null ? null : m.employee_count > 0,
+    annual_turnover_nok: m.annual_turnover,
+    total_assets_nok: m.total_assets,
+  }
+}
+
+/** Which rule and period a filing of an action type fills (rulebook ids, DESIGN §12 period labels). */
+function ruleOfAction(actionType: string, period: string): string | null {
+  if (actionType === 'mva_melding') return /^\d{4}-A$/.test(period) ? 'mva-arstermin' : /^\d{4}-T[1-6]$/.test(period) ? 'mva-termin' : null
+  if (actionType === 'a_melding') return 'a-melding'
+  return null
+}
+
+/** The portal app an instance belongs to, as the rule it files. */
+const RULE_OF_APP: Record<string, (period: string) => string | null> = {
+  'skd/mva-melding-innsending-v1': (p) => ruleOfAction('mva_melding', p),
+  'skd/a-melding-v1': () => 'a-melding',
+  'skd/formueinntekt-skattemelding-v2': () => 'skattemelding-upersonlig',
+  'brg/aarsregnskap-v1': () => 'arsregnskap',
+}
+
+/** An instance's period: the last word of its title (`Mva-melding 2026-T1`). */
+function periodOf(i: PortalInstance): string {
+  return i.title.nb.split(' ').at(-1) ?? ''
+}
+
+/** Filed = the portal holds a submitted instance for the period, or a filing through Plikt is recorded. */
+export async function filedLookup(d: Pick<Tier2Deps, 'sql' | 'filingPortal'>, org: string, now: Date): Promise<FiledLookup> {
+  const filed = new Set<string>()
+  for (const f of await filedPeriods(d.sql, org)) {
+    const rule = ruleOfAction(f.action_type, f.period)
+    if (rule) filed.add(`${rule}|${f.period}`)
+  }
+  try {
+    for (const i of await d.filingPortal.instances(org)) {
+      // not submitted yet, or (the mock's fixed history) not by now
+      if (i.process.ended === null || new Date(i.process.ended) > now) continue
+      const period = periodOf(i)
+      const rule = RULE_OF_APP[i.appId]?.(period)
+      if (rule) filed.add(`${rule}|${period}`)
+    }
+  } catch {
+    // The portal's list is one of two sources; the filings recorded here still count.
+  }
+  return (ruleId, periodLabel) => filed.has(`${ruleId}|${periodLabel}`)
+}

@@ -1,0 +1,20 @@
+/** Anchors and proofs (domain/anchors), and the two verification recipes this service serves itself. */
+import { inclusionProof, publicAnchors } from '../domain/anchors/anchor.ts'
+import type { Handler } from '../pipeline/context.ts'
+import { markdown } from './discovery.ts'
+import type * as S from '../schemas/anchors.ts'
+// Embedded as text: the recipes the answers point to are served by the binary itself.
+import ANCHOR_RECIPE from '../../docs/anchor-proof.md' with { type: 'text' }
+import WEBHOOK_RECIPE from '../../docs/webhook-signature.md' with { type: 'text' }
+
+export const anchorsHandlers = {
+  listAnchors: (async ({ query, deps }) => ({ data: await publicAnchors(deps.sql, query.limit ?? 30) })) satisfies Handler<{ query: typeof S.AnchorsQuery }>,
+
+  getAnchorProof: (async ({ params, deps }) => ({ data: await inclusionProof(deps.sql, params.snapshot_id.toLowerCase(), `${deps.config.baseUrl}/docs/anchor-proof`) })) satisfies Handler<{
+    params: typeof S.ProofParams
+  }>,
+
+  getAnchorProofDocs: (() => markdown(ANCHOR_RECIPE)) satisfies Handler,
+
+  getWebhookDocs: (() => markdown(WEBHOOK_RECIPE)) satisfies Handler,
+}

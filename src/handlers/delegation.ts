@@ -1,0 +1,167 @@
+/** Delegation and actions for production keys: thin adapters over domain/delegation and domain/actions. */
+import { Type } from '@sinclair/typebox'
+import { AppError, validationError } from '../errors/app-error.ts'
+import { actionIdOf } from '../domain/actions/action-id.ts'
+import { mintApprovalToken } from '../domain/actions/approval.ts'
+import { dryRun, type ActionInput } from '../domain/actions/dry-run.ts'
+import { executeLive } from '../domain/actions/execute.ts'
+import { productionEnv, productionFacts } from '../domain/actions/production.ts'
+import { parsePeriod } from '../domain/actions/period.ts'
+import { consumerReceiptKey } from '../domain/actions/receipt.ts'
+import { requireUnit } from '../domain/company/register.ts'
+import { requestFullmakt, revokePrincipal, type DelegationEnv } from '../domain/delegation/fullmakt.ts'
+import { fullmaktState, permissionsSnapshot } from '../domain/delegation/views.ts'
+import { uuidV5 } from '../lib/uuid-v5.ts'
+import { osloDate } from '../lib/oslo-time.ts'
+import { receiptsPage } from '../store/delegations.ts'
+import type { KeyPrincipal } from '../domain/access/types.ts'
+import * as D from '../schemas/delegation.ts'
+import type { Handler, HandlerContext, HandlerInput, ToolBinding } from '../pipeline/context.ts'
+
+/** The largest payload an action takes (spec Limits: `validate_action` payload 64 KiB of UTF-8). */
+export const MAX_ACTION_PAYLOAD_BYTES = 64 * 1024
+
+/** uuid v5 namespace of a consumer's default agent principal (system-user/delegate has no principal id). */
+const DEFAULT_PRINCIPAL_NAMESPACE = '6f1d3c1e-2b8a-5e47-8c1d-9a0e4b7f2c35'
+
+function keyOf(ctx: HandlerContext): KeyPrincipal {
+  if (ctx.principal.kind !== 'key') throw new AppError('AUTH_MISSING')
+  return ctx.principal
+}
+
+function signingOf(ctx: HandlerContext, consumerId: string) {
+  return consumerReceiptKey(ctx.deps.serverKeys.receipts, consumerId)
+}
+
+function delegationEnv(ctx: HandlerContext): DelegationEnv {
+  const p = keyOf(ctx)
+  return { sql: ctx.deps.sql, agency: ctx.deps.digitalAgency, signing: signingOf(ctx, p.consumerId), consumerId: p.consumerId, tier: p.tier, now: () => ctx.deps.clock.now(), logger: ctx.deps.logger }
+}
+
+/**
+ * What the schema cannot say: the payload's size in UTF-8 and a period of no known form. Both are
+ * malformed requests (400 naming the field), not failed checks.
+ */
+function checkActionInput(body: ActionInput): void {
+  if (Buffer.byteLength(JSON.stringify(body.payload), 'utf8') > MAX_ACTION_PAYLOAD_BYTES) {
+    throw validationError([{ field: 'payload', message: `must be at most ${MAX_ACTION_PAYLOAD_BYTES} bytes of UTF-8 JSON` }])
+  }
+  const period = parsePeriod(body.action_type, body.period)
+  if (!period.ok) throw validationError(period.details)
+}
+
+async function dryRunOf(ctx: HandlerContext, body: ActionInput) {
+  checkActionInput(body)
+  const facts = await productionFacts(ctx.deps.reads, delegationEnv(ctx), body.org_number)
+  return { data: { ...dryRun(body, facts, osloDate(ctx.deps.clock.now())), action_id: actionIdOf(body) } }
+}
+
+export const delegationHandlers = {
+  getPermissions: (async (ctx) => ({ data: await permissionsSnapshot(delegationEnv(ctx), ctx.params.org) })) satisfies Handler<{ params: typeof D.OrgOnlyParams }>,
+
+  delegateSystemUser: (async (ctx) => {
+    const p = keyOf(ctx)
+    await requireUnit(ctx.deps.reads, ctx.body.org_number)
+    const principal = uuidV5(`${p.consumerId}:${ctx.body.org_number}`, DEFAULT_PRINCIPAL_NAMESPACE)
+    return { data: await requestFullmakt(delegationEnv(ctx), { agent_principal_id: principal, org_number: ctx.body.org_number, scopes: ctx.body.scopes }), status: 201 }
+  }) satisfies Handler<{ body: typeof D.DelegateBody }>,
+
+  requestFullmakt: (async (ctx) => {
+    await requireUnit(ctx.deps.reads, ctx.body.org_number)
+    return { data: await requestFullmakt(delegationEnv(ctx), { ...ctx.body, agent_principal_id: ctx.body.agent_principal_id.toLowerCase() }), status: 201 }
+  }) satisfies Handler<{ body: typeof D.FullmaktRequestBody }>,
+
+  listFullmaktReceipts: (async (ctx) => {
+    const p = keyOf(ctx)
+    const { before, before_id } = ctx.query
+    if ((before === undefined) !== (before_id === undefined)) throw validationError([{ field: before === undefined ? 'before' : 'before_id', message: 'before and before_id go together: both or neither' }])
+    const at = before === undefined ? null : new Date(before)
+    if (at !== null && Number.isNaN(at.getTime())) throw validationError([{ field: 'before', message: 'must be an RFC 3339 date-time' }])
+    const limit = ctx.query.limit ?? 20
+    const rows = await receiptsPage(ctx.deps.sql, p.consumerId, limit + 1, at && before_id ? { at, id: before_id } : null)
+    const page = rows.slice(0, limit)
+    const last = page.at(-1)
+    return {
+      data: {
+        receipts: page.map((r) => ({ id: r.id, event: r.event, issued_at: r.issued_at.toISOString(), receipt: r.receipt })),
+        pagination: { limit, has_more: rows.length > limit, next_before: rows.length > limit && last ? last.issued_at.toISOString() : null, next_before_id: rows.length > limit && last ? last.id : null },
+      },
+    }
+  }) satisfies Handler<{ query: typeof D.ReceiptsQuery }>,
+
+  getFullmakt: (async (ctx) => ({ data: await fullmaktState(delegationEnv(ctx), ctx.params.org) })) satisfies Handler<{ params: typeof D.OrgOnlyParams }>,
+
+  revokeFullmakt: (async (ctx) => ({ data: await revokePrincipal(delegationEnv(ctx), ctx.body.agent_principal_id.toLowerCase(), ctx.body.reason) })) satisfies Handler<{ body: typeof D.FullmaktRevokeBody }>,
+
+  getReceiptKey: ((ctx) => {
+    const p = keyOf(ctx)
+    const { key, key_id } = signingOf(ctx, p.consumerId)
+    return { data: { key_id, key_hex: key.toString('hex'), signature_algorithm: 'HMAC-SHA256-v1', recipe_url: `${ctx.deps.config.baseUrl}/docs/receipt-signature` } }
+  }) satisfies Handler,
+
+  createApprovalToken: (async (ctx) => {
+    const p = keyOf(ctx)
+    const minted = await mintApprovalToken(ctx.deps.sql, { namespace: `consumer:${p.consumerId}`, org_number: ctx.body.org_number, action_id: ctx.body.action_id }, ctx.deps.clock.now())
+    return {
+      data: { approval_token: minted.token, header: 'X-Approval-Token', org_number: ctx.body.org_number, action_id: ctx.body.action_id, expires_at: minted.expires_at.toISOString(), single_use: true },
+      status: 201,
+    }
+  }) satisfies Handler<{ body: typeof D.ApprovalTokenBody }>,
+
+  executeAction: (async (ctx) => {
+    if (ctx.query.dry_run === 'true') return dryRunOf(ctx, ctx.body)
+    checkActionInput(ctx.body)
+    const p = keyOf(ctx)
+    const idempotencyKey = ctx.headers.idempotencyKey
+    if (idempotencyKey === null) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', { extra: { action_id: actionIdOf(ctx.body) } })
+    const signing = signingOf(ctx, p.consumerId)
+    const now = () => ctx.deps.clock.now()
+    const env = productionEnv({
+      sql: ctx.deps.sql,
+      reads: ctx.deps.reads,
+      delegation: delegationEnv(ctx),
+      gov: ctx.deps.government,
+      caller: { consumerId: p.consumerId, holder: `key:${p.keyId}`, actor: `key:${p.keyId}`, correlationId: ctx.state.correlationId },
+      approval: ctx.approval!,
+      signing,
+      org: ctx.body.org_number,
+      today: osloDate(now()),
+      now,
+    })
+    const receipt = await executeLive(env, ctx.body, idempotencyKey.toLowerCase())
+    return { data: { dry_run: false, action_id: actionIdOf(ctx.body), receipt, receipt_key_id: signing.key_id } }
+  }) satisfies Handler<{ query: typeof D.ExecuteQuery; body: typeof D.ActionBody }>,
+
+  validateAction: (async (ctx) => dryRunOf(ctx, ctx.body)) satisfies Handler<{ body: typeof D.ActionBody }>,
+}
+
+const says = (text: string) => ({ justification: () => text })
+
+export const delegationTools: Record<string, ToolBinding> = {
+  getPermissions: says('What the organisation has delegated to you, with pending requests asked about at the digital agency first.'),
+  requestFullmakt: says('A system-user request brokered at the digital agency; a person with signing authority approves at delegation_url.'),
+  getFullmakt: says('Your agent principals for the organisation as Plikt recorded them; not a live decision.'),
+  revokeFullmakt: says('The principal is revoked for good; each delegation is superseded by a revocation marker and the agency was told.'),
+  validateAction: says('The five checks of the action against the register and your recorded delegations; nothing was submitted.'),
+  /**
+   * Like the sandbox's tool of the same name: without an approval token it is a dry run unless
+   * `dry_run: false` says otherwise, so an agent that has no person's confirmation only rehearses.
+   */
+  executeAction: {
+    input: Type.Object(
+      {
+        org_number: D.ActionBody.properties.org_number,
+        period: D.ActionBody.properties.period,
+        payload: D.ActionBody.properties.payload,
+        dry_run: Type.Optional(Type.Boolean({ description: 'true: run the five checks and submit nothing; default: true without approval_token, false with it' })),
+      },
+      { additionalProperties: false },
+    ),
+    toInput: ({ org_number, period, payload, dry_run, approval_token }: Record<string, unknown>): HandlerInput => {
+      const dry = typeof dry_run === 'boolean' ? dry_run : approval_token === undefined
+      return { body: { org_number, action_type: 'mva_melding', period, payload }, query: dry ? { dry_run: 'true' } : {} }
+    },
+    justification: (r: { dry_run: boolean }) =>
+      r.dry_run ? 'Dry run: the five checks of a VAT return; nothing was submitted.' : 'Filed: the approval token was spent, the portal accepted the return, and the receipt is signed with your receipt key.',
+  },
+}

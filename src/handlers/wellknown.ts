@@ -1,0 +1,91 @@
+/**
+ * The well-known documents, the agent-readiness probe and the comparison matrix. Each is computed
+ * per request from the registry, the configuration and this instance's telemetry (domain/wellknown).
+ */
+import { agentCard, aiPlugin, apiCatalog, dataSovereignty, kept, securityTxt, timed, type Retention, type ToolSkill } from '../domain/wellknown/documents.ts'
+import { COMPARISON_METHODOLOGY, COMPARISON_SOURCE, DIMENSIONS } from '../domain/wellknown/comparison.ts'
+import { serviceLinks } from '../domain/wellknown/links.ts'
+import { readinessReport, type ReadinessSource } from '../domain/wellknown/readiness.ts'
+import { APPROVAL_TOKEN_LIFETIME_MS } from '../domain/actions/approval.ts'
+import { MAGIC_LINK_TTL_MS, SESSION_TTL_MS } from '../domain/access/signin.ts'
+import { allOperations, isKeyless } from '../operations/index.ts'
+import { IDEMPOTENCY_TTL_MS } from '../pipeline/idempotency.ts'
+import type { Handler } from '../pipeline/context.ts'
+import { SERVICE_NAME } from '../lib/service.ts'
+import { RETENTION_MS } from '../store/sweeps.ts'
+
+/** One skill per MCP tool name (a tool offered by a production and a sandbox operation is one skill: the production one). */
+function toolSkills(): ToolSkill[] {
+  const seen = new Map<string, ToolSkill>()
+  for (const o of allOperations) {
+    if (o.mcpTool === null || (seen.has(o.mcpTool) && o.category === 'sandbox')) continue
+    seen.set(o.mcpTool, { tool: o.mcpTool, summary: o.summary, description: o.description ?? null, tag: o.tag, scope: o.scope, keyless: isKeyless(o) })
+  }
+  return [...seen.values()]
+}
+
+const SKILLS = toolSkills()
+
+/** What the service keeps and for how long: the sweep's table, the lifetimes of credentials, and the append-only records. */
+const RETENTION: readonly Retention[] = [
+  timed('Sign-in links', MAGIC_LINK_TTL_MS + RETENTION_MS.magic_links, 'valid for their lifetime, then deleted by the expiry sweep a day after they expired'),
+  timed('Browser sessions', SESSION_TTL_MS + RETENTION_MS.sessions, 'valid for their lifetime (or until signed out), then deleted a day after they ended'),
+  timed('Approval tokens', APPROVAL_TOKEN_LIFETIME_MS + RETENTION_MS.approval_tokens, 'valid for their lifetime; kept a day after expiry so a late retry hears APPROVAL_TOKEN_USED or _EXPIRED'),
+  timed('Idempotency records (the first answer to an Idempotency-Key)', IDEMPOTENCY_TTL_MS, 'replayed to retries, then deleted'),
+  timed('Operator outbox mail', RETENTION_MS.outbox_emails, 'read by the operator when no SMTP relay is configured'),
+  timed('Queued mail, after it was sent', RETENTION_MS.mail_sent, 'the address is kept only until the mail is sent'),
+  timed('Queued mail given up on', RETENTION_MS.mail_failed, 'for the operator to see why it failed'),
+  timed('Sandbox audit rows', RETENTION_MS.sandbox_audit, 'a rehearsal’s audit trail; synthetic data only'),
+  kept('Audit log', 'append-only record of who did what (keys, delegations, filings, refused credentials)'),
+  kept('Credit ledger', 'append-only record of every charge, refund and top-up'),
+  kept('Change archive and the upstream snapshot archive', 'provenance of every answer and change; a unit the register removes for legal reasons is purged and only its hashes are kept'),
+  kept('Delegations and filings made through Plikt, with their signed receipts', 'proof of what was authorised and filed'),
+]
+
+/** `_meta.source` of the probe: the service's name and where its figures come from. */
+const READINESS_SOURCE: Record<ReadinessSource, string> = {
+  telemetry: `${SERVICE_NAME}:telemetry`,
+  static_defaults: `${SERVICE_NAME}:static-defaults`,
+  telemetry_and_static_defaults: `${SERVICE_NAME}:telemetry+static-defaults`,
+}
+
+const byId = new Map(allOperations.map((o) => [o.id, o]))
+
+/** Built at start-up: evidence naming an operation the registry lacks stops the process (and every test) at once. */
+const COMPARISON = {
+  subject: 'Integrating the Norwegian government systems directly, compared with using Plikt',
+  dimensions: DIMENSIONS.map((d) => ({
+    ...d,
+    evidence: d.evidence.map((id) => {
+      const o = byId.get(id)
+      if (!o) throw new Error(`comparison evidence names ${id}, which is not in the registry`)
+      return { operation_id: o.id, method: o.method, path: o.path }
+    }),
+  })),
+  methodology: COMPARISON_METHODOLOGY.en,
+  methodology_nb: COMPARISON_METHODOLOGY.nb,
+  source: COMPARISON_SOURCE,
+}
+
+export const wellknownHandlers = {
+  getAgentCard: (({ deps }) => ({ data: agentCard(deps.config.baseUrl, SKILLS) })) satisfies Handler,
+
+  getAiPlugin: (({ deps }) => ({ data: aiPlugin(deps.config) })) satisfies Handler,
+
+  getSecurityTxt: (({ deps, now }) => new Response(securityTxt(deps.config, now), { headers: { 'content-type': 'text/plain; charset=utf-8' } })) satisfies Handler,
+
+  getDataSovereignty: (({ deps }) => ({ data: dataSovereignty(deps.config, deps.dbKind, RETENTION) })) satisfies Handler,
+
+  getApiCatalog: (({ deps }) =>
+    new Response(JSON.stringify(apiCatalog(deps.config.baseUrl, deps.config.oauth !== null)), {
+      headers: { 'content-type': 'application/linkset+json', link: `<${serviceLinks(deps.config.baseUrl).api_catalog}>; rel="api-catalog"` },
+    })) satisfies Handler,
+
+  getAgentReadiness: (({ deps, now }) => {
+    const tokenService = deps.government.tokenService
+    const data = readinessReport(deps.telemetry.snapshot(now.getTime()), { state: tokenService.breakerState(), mock: tokenService.mock })
+    return { data, meta: { source: READINESS_SOURCE[data.source] } }
+  }) satisfies Handler,
+
+  getDirectIntegrationComparison: (({ deps }) => ({ data: COMPARISON, meta: { served_from: 'static', data_freshness: deps.startedAt } })) satisfies Handler,
+}

@@ -1,0 +1,87 @@
+/**
+ * The well-known documents an agent or a security researcher looks for (agent card, plugin
+ * manifest, security.txt, data sovereignty, API catalog), the agent-readiness probe and the
+ * comparison with integrating directly: all keyless, under the Category A soft limit.
+ */
+import { Type } from '@sinclair/typebox'
+import * as W from '../schemas/wellknown.ts'
+import { op, type Operation } from './define.ts'
+
+export const wellknownOperations = [
+  op({
+    id: 'getAgentCard',
+    method: 'GET',
+    path: '/.well-known/agent-card.json',
+    category: 'discovery',
+    format: 'json',
+    tag: 'Discovery',
+    summary: 'A2A agent card: the service, its security schemes, and one skill per MCP tool',
+    description: 'Plikt speaks REST and MCP rather than A2A’s task protocol: `url` is the REST API (`HTTP+JSON`), the MCP server is declared in `capabilities.extensions`, and `name` and the MCP URL are those of `/.well-known/mcp.json`.',
+    response: W.AgentCard,
+  }),
+  op({
+    id: 'getAiPlugin',
+    method: 'GET',
+    path: '/.well-known/ai-plugin.json',
+    category: 'discovery',
+    format: 'json',
+    tag: 'Discovery',
+    summary: 'Plugin manifest (schema v1) pointing at the OpenAPI document',
+    response: W.AiPlugin,
+  }),
+  op({
+    id: 'getSecurityTxt',
+    method: 'GET',
+    path: '/.well-known/security.txt',
+    category: 'discovery',
+    format: 'json',
+    responseType: 'text/plain; charset=utf-8',
+    tag: 'Discovery',
+    summary: 'RFC 9116 security.txt: Contact (SECURITY_CONTACT), Expires (half a year from the request), Canonical, Preferred-Languages',
+    response: Type.String(),
+  }),
+  op({
+    id: 'getDataSovereignty',
+    method: 'GET',
+    path: '/.well-known/data-sovereignty',
+    category: 'discovery',
+    format: 'json',
+    tag: 'Discovery',
+    summary: 'Where data is stored and processed, which upstream systems receive what, and how long each kind of data is kept',
+    description: 'Computed from this deployment’s configuration (embedded database or PostgreSQL; live registers, fixtures or mocks) and the retention the expiry sweep applies.',
+    response: W.DataSovereignty,
+  }),
+  op({
+    id: 'getApiCatalog',
+    method: 'GET',
+    path: '/.well-known/api-catalog',
+    category: 'discovery',
+    format: 'json',
+    responseType: 'application/linkset+json',
+    tag: 'Discovery',
+    summary: 'RFC 9727 API catalog: a linkset of the REST API and the MCP server with their descriptions, documentation and status',
+    response: W.ApiCatalog,
+  }),
+  op({
+    id: 'getAgentReadiness',
+    method: 'GET',
+    path: '/api/v1/health/agent-readiness',
+    category: 'A',
+    format: 'envelope',
+    tag: 'Service',
+    summary: 'Per workflow class, the success rate and p95 latency of the last minutes, and the token service’s breaker',
+    description:
+      'Measured by this instance in memory over a sliding window of one-minute buckets (nothing is written per request). A class with fewer than `min_samples` requests in the window reports its conservative static default instead; each class says which in `source`, and `_meta.source` says it for the answer: `plikt` + `:telemetry`, `:static-defaults` or `:telemetry+static-defaults`.',
+    response: W.AgentReadiness,
+  }),
+  op({
+    id: 'getDirectIntegrationComparison',
+    method: 'GET',
+    path: '/api/v1/comparison/direct-integration',
+    category: 'A',
+    format: 'envelope',
+    tag: 'Service',
+    summary: 'What integrating the government systems directly needs against what Plikt gives, over nine dimensions; qualitative, no figures',
+    response: W.Comparison,
+  }),
+] as const satisfies readonly Operation[]

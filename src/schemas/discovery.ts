@@ -1,0 +1,81 @@
+/** The discovery documents: the capabilities document, the workflows and the front door's index. */
+import { Type } from '@sinclair/typebox'
+
+const Str = (description?: string) => Type.String(description ? { description } : {})
+
+export const ExampleRequest = Type.Object(
+  {
+    runnable: Type.Boolean({ description: 'true: send it as it stands and it is answered; false: it holds a stand-in (`<…>`, or the all-zero id) for a credential or id only you have' }),
+    method: Str(),
+    path: Str('the path with its parameters filled in'),
+    url: Str('the base URL and the path, with the query string'),
+    headers: Type.Record(Type.String(), Type.String(), { description: 'what to send besides Content-Type; `<…>` marks a credential you supply' }),
+    query: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    body: Type.Optional(Type.Unknown()),
+  },
+  { description: 'a request that the operation accepts as it stands (sandbox and keyless operations answer it without setup)' },
+)
+
+export const Capability = Type.Object({
+  id: Str('the operation’s registry id'),
+  name_en: Str(),
+  name_nb: Str('bokmål; the English name where the registry has no Norwegian one yet'),
+  description_en: Str(),
+  description_nb: Str(),
+  endpoint: Type.Object({ method: Str(), path: Str('OpenAPI path template') }),
+  auth: Type.Union([Type.Literal('none'), Type.Literal('api_key'), Type.Literal('admin_api_key'), Type.Literal('session'), Type.Literal('metrics_token')]),
+  tier_minimum: Type.Union([Type.Literal('free'), Type.Literal('professional'), Type.Null()]),
+  category: Type.Union(['public-tool', 'company-data', 'auth', 'actions', 'account', 'admin', 'discovery'].map((c) => Type.Literal(c))),
+  openapi_operation_id: Str(),
+  mcp_tool: Type.Union([Type.String(), Type.Null()]),
+  scope: Type.Union([Type.String(), Type.Null()]),
+  price_ore: Type.Integer({ minimum: 0 }),
+  example_request: ExampleRequest,
+  data_sources: Type.Array(Type.String()),
+  freshness: Type.Union([Type.Literal('static'), Type.Literal('cached'), Type.Literal('live')]),
+  status: Type.Union([Type.Literal('live'), Type.Literal('dry-run'), Type.Literal('gated')]),
+})
+
+export const Capabilities = Type.Object({
+  service: Str(),
+  version: Type.Integer({ description: 'the document’s own version (1)' }),
+  rulebook_version: Str(),
+  locale: Type.Object({ default: Str(), available: Type.Array(Type.String()), time_zone: Str() }),
+  capabilities: Type.Array(Capability),
+  available_scopes: Type.Array(Type.String()),
+  reserved_scope_prefixes: Type.Array(Type.String()),
+  actions: Type.Object({
+    dry_run_supported: Type.Boolean(),
+    execute_supported: Type.Boolean({ description: 'true only when filings reach the real filing portal (GOVERNMENT_MODE=live); the mock submitter answers deterministic mock receipts' }),
+    execute_backend: Type.Union([Type.Literal('mock'), Type.Literal('live')]),
+    action_types: Type.Array(Type.String()),
+    live_action_types: Type.Array(Type.String({ description: 'the action types POST /api/v1/actions/execute files (the others dry-run only)' })),
+  }),
+  sandbox: Type.Object({}, { additionalProperties: true }),
+  mcp: Type.Object({}, { additionalProperties: true }),
+  multi_agent_safety: Type.Object({ write_conflict_detection: Type.Boolean(), conflict_lock_ttls: Type.Record(Type.String(), Type.Integer()) }),
+  discovery: Type.Record(Type.String(), Type.String(), { description: 'name → path of each discovery document this instance serves' }),
+})
+
+export const WorkflowStep = Type.Object({
+  step: Str(),
+  purpose_en: Str(),
+  operation_id: Str('the OpenAPI operationId'),
+  method: Str(),
+  path: Str(),
+  mcp_tool: Type.Union([Type.String(), Type.Null()], { description: 'the MCP tool that does the same, or null when the step is REST only' }),
+  person: Type.Boolean({ description: 'a person (not the agent) takes this step' }),
+})
+
+export const Workflows = Type.Object({
+  version: Str('this document’s own version'),
+  workflows: Type.Array(
+    Type.Object({ id: Str(), title_en: Str(), title_nb: Str(), summary_en: Str(), environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]), recipe_url: Str(), steps: Type.Array(WorkflowStep) }),
+  ),
+})
+
+export const FrontDoor = Type.Object({
+  service: Str(),
+  summary_en: Str(),
+  documents: Type.Record(Type.String(), Type.String(), { description: 'name → absolute URL' }),
+})

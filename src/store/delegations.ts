@@ -1,0 +1,292 @@
+/**
+ * Agent principals, delegations, delegation receipts, conflict locks and recorded filings
+ * (sql/0015_delegation.sql). The database enforces the state machines; these statements are
+ * written so that a lost race changes nothing (conditional updates, unique indexes) rather than
+ * relying on the order of calls.
+ */
+import type { Sql } from './db.ts'
+
+export type PrincipalState = 'pending' | 'active' | 'revoked'
+
+export interface PrincipalRow {
+  consumer_id: string
+  id: string
+  org_number: string
+  state: PrincipalState
+  system_user_id: string | null
+  created_at: Date
+  updated_at: Date
+  revoked_at: Date | null
+  revoke_reason: string | null
+}
+
+export type DelegationStatus = 'requesting' | 'pending' | 'active' | 'rejected' | 'expired' | 'revoked'
+
+export interface DelegationRow {
+  id: string
+  kind: 'grant' | 'revocation'
+  consumer_id: string
+  principal_id: string
+  org_number: string
+  scopes: string[]
+  external_ref: string | null
+  status: DelegationStatus
+  request_id: string | null
+  delegation_url: string | null
+  system_user_id: string | null
+  supersedes: string | null
+  reason: string | null
+  created_at: Date
+  updated_at: Date
+  activated_at: Date | null
+  /** grants only: whether a revocation marker supersedes it */
+  revoked: boolean
+}
+
+const PRINCIPAL_COLUMNS = 'consumer_id, id, org_number, state, system_user_id, created_at, updated_at, revoked_at, revoke_reason'
+
+export async function findPrincipal(sql: Sql, consumerId: string, id: string): Promise<PrincipalRow | null> {
+  const [row] = await sql<PrincipalRow[]>`select ${sql.unsafe(PRINCIPAL_COLUMNS)} from agent_principals where consumer_id = ${consumerId} and id = ${id}`
+  return row ?? null
+}
+
+/** The principal, created pending for this organisation if it did not exist (race-safe). */
+export async function ensurePrincipal(sql: Sql, consumerId: string, id: string, orgNumber: string, now: Date): Promise<PrincipalRow> {
+  await sql`
+    insert into agent_principals (consumer_id, id, org_number, state, created_at, updated_at)
+    values (${consumerId}, ${id}, ${orgNumber}, 'pending', ${now}, ${now})
+    on conflict (consumer_id, id) do nothing`
+  return (await findPrincipal(sql, consumerId, id))!
+}
+
+/**
+ * pending → active, unless a revocation has started meanwhile (its marker rows come first): the
+ * principal then stays as the revocation leaves it. True when this call activated it.
+ */
+export async function activatePrincipal(sql: Sql, consumerId: string, id: string, now: Date): Promise<boolean> {
+  const rows = await sql`
+    update agent_principals set state = 'active', updated_at = ${now}
+    where consumer_id = ${consumerId} and id = ${id} and state = 'pending'
+      and not exists (select 1 from delegations r where r.kind = 'revocation' and r.consumer_id = ${consumerId} and r.principal_id = ${id})
+    returning id`
+  return rows.length === 1
+}
+
+/** Binds the system user once; a principal bound to another one keeps it (false). */
+export async function bindSystemUser(sql: Sql, consumerId: string, id: string, systemUserId: string, now: Date): Promise<boolean> {
+  const rows = await sql`
+    update agent_principals set system_user_id = ${systemUserId}, updated_at = ${now}
+    where consumer_id = ${consumerId} and id = ${id} and state <> 'revoked'
+      and (system_user_id is null or system_user_id = ${systemUserId})
+    returning id`
+  return rows.length === 1
+}
+
+/** → revoked (terminal). False when it was revoked already. */
+export async function revokePrincipalRow(sql: Sql, consumerId: string, id: string, reason: string, now: Date): Promise<boolean> {
+  const rows = await sql`
+    update agent_principals set state = 'revoked', revoked_at = ${now}, revoke_reason = ${reason}, updated_at = ${now}
+    where consumer_id = ${consumerId} and id = ${id} and state <> 'revoked'
+    returning id`
+  return rows.length === 1
+}
+
+const DELEGATION_SELECT = `
+  select d.id, d.kind, d.consumer_id, d.principal_id, d.org_number, d.scopes, d.external_ref, d.status, d.request_id,
+         d.delegation_url, d.system_user_id, d.supersedes, d.reason, d.created_at, d.updated_at, d.activated_at,
+         exists (select 1 from delegations r where r.kind = 'revocation' and r.supersedes = d.id) as revoked
+  from delegations d`
+
+export async function findDelegation(sql: Sql, id: string): Promise<DelegationRow | null> {
+  const [row] = await sql<DelegationRow[]>`${sql.unsafe(DELEGATION_SELECT)} where d.id = ${id}`
+  return row ?? null
+}
+
+/** The principal's grants, oldest first. */
+export async function grantsOfPrincipal(sql: Sql, consumerId: string, principalId: string): Promise<DelegationRow[]> {
+  return sql<DelegationRow[]>`${sql.unsafe(DELEGATION_SELECT)} where d.consumer_id = ${consumerId} and d.principal_id = ${principalId} and d.kind = 'grant' order by d.created_at, d.id`
+}
+
+/** Neither superseded by a revocation marker nor held by a revoked principal: a grant that can still count. */
+const LIVE = `d.kind = 'grant'
+  and not exists (select 1 from delegations r where r.kind = 'revocation' and r.supersedes = d.id)
+  and exists (select 1 from agent_principals p where p.consumer_id = d.consumer_id and p.id = d.principal_id and p.state <> 'revoked')`
+
+/** The consumer's live grants for the organisation, oldest first. */
+export async function liveGrantsForOrg(sql: Sql, consumerId: string, orgNumber: string): Promise<DelegationRow[]> {
+  return sql<DelegationRow[]>`
+    ${sql.unsafe(DELEGATION_SELECT)}
+    where d.consumer_id = ${consumerId} and d.org_number = ${orgNumber} and ${sql.unsafe(LIVE)}
+    order by d.created_at, d.id`
+}
+
+/** Whether the consumer holds an active, live grant from the organisation (the gate to Tier 2). */
+export async function hasActiveGrant(sql: Sql, consumerId: string, orgNumber: string): Promise<boolean> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from delegations d
+    where d.consumer_id = ${consumerId} and d.org_number = ${orgNumber} and d.status = 'active' and ${sql.unsafe(LIVE)}`
+  return row!.n > 0
+}
+
+export interface NewGrant {
+  id: string
+  consumerId: string
+  principalId: string
+  orgNumber: string
+  scopes: string[]
+  now: Date
+}
+
+/**
+ * The principal's open grant (requesting, pending or active, not revoked), or a new one in state
+ * `requesting`; null when the principal is revoked. Serialised on the principal's row, so two
+ * concurrent requests find one grant and a revocation that has begun sees every grant made before.
+ */
+export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | null> {
+  return sql.begin(async (tx) => {
+    const [p] = await tx<{ state: PrincipalState }[]>`select state from agent_principals where consumer_id = ${g.consumerId} and id = ${g.principalId} for update`
+    if (!p || p.state === 'revoked') return null
+    const [open] = await tx<DelegationRow[]>`
+      ${tx.unsafe(DELEGATION_SELECT)}
+      where d.consumer_id = ${g.consumerId} and d.principal_id = ${g.principalId} and d.kind = 'grant'
+        and d.status in ('requesting', 'pending', 'active')
+        and not exists (select 1 from delegations r where r.kind = 'revocation' and r.supersedes = d.id)
+      order by d.created_at desc limit 1`
+    if (open) return open
+    await tx`
+      insert into delegations (id, kind, consumer_id, principal_id, org_number, scopes, external_ref, status, created_at, updated_at)
+      values (${g.id}, 'grant', ${g.consumerId}, ${g.principalId}, ${g.orgNumber}, ${g.scopes}, ${g.id}, 'requesting', ${g.now}, ${g.now})`
+    const [row] = await tx<DelegationRow[]>`${tx.unsafe(DELEGATION_SELECT)} where d.id = ${g.id}`
+    return row!
+  }) as Promise<DelegationRow | null>
+}
+
+/** What the agency answered, kept on the grant; nothing changes on a revoked one (false). */
+export async function recordAgencyAnswer(sql: Sql, id: string, a: { requestId: string; delegationUrl: string; status: 'pending' | 'active' | 'rejected' | 'expired'; systemUserId: string | null }, now: Date): Promise<boolean> {
+  const rows = await sql`
+    update delegations set request_id = ${a.requestId}, delegation_url = ${a.delegationUrl}, status = ${a.status},
+      system_user_id = coalesce(system_user_id, ${a.systemUserId}::uuid),
+      activated_at = case when ${a.status} = 'active' then coalesce(activated_at, ${now}) else activated_at end,
+      updated_at = ${now}
+    where id = ${id} and kind = 'grant'
+      and not exists (select 1 from delegations r where r.kind = 'revocation' and r.supersedes = delegations.id)
+      and (status = ${a.status} or status = 'requesting' or (status = 'pending' and ${a.status} in ('active', 'rejected', 'expired')))
+    returning id`
+  return rows.length === 1
+}
+
+/**
+ * Revocation markers for every grant of the principal that has none; the grants are frozen from
+ * then on. Returns the grants this call superseded (none when another revoke got there first).
+ */
+export async function insertRevocations(sql: Sql, consumerId: string, principalId: string, reason: string, now: Date): Promise<DelegationRow[]> {
+  return sql.begin(async (tx) => {
+    await tx`select id from agent_principals where consumer_id = ${consumerId} and id = ${principalId} for update`
+    const grants = await tx<DelegationRow[]>`
+      ${tx.unsafe(DELEGATION_SELECT)}
+      where d.consumer_id = ${consumerId} and d.principal_id = ${principalId} and d.kind = 'grant'
+        and not exists (select 1 from delegations r where r.kind = 'revocation' and r.supersedes = d.id)
+      order by d.created_at, d.id`
+    for (const g of grants) {
+      await tx`
+        insert into delegations (id, kind, consumer_id, principal_id, org_number, scopes, status, supersedes, reason, created_at, updated_at)
+        values (${crypto.randomUUID()}, 'revocation', ${consumerId}, ${principalId}, ${g.org_number}, ${g.scopes}, 'revoked', ${g.id}, ${reason}, ${now}, ${now})`
+    }
+    return grants
+  }) as Promise<DelegationRow[]>
+}
+
+/** Grants waiting for the organisation's answer, oldest first (the refresh job's work). */
+export async function pendingGrants(sql: Sql, limit: number): Promise<DelegationRow[]> {
+  return sql<DelegationRow[]>`
+    ${sql.unsafe(DELEGATION_SELECT)}
+    where d.status = 'pending' and ${sql.unsafe(LIVE)}
+    order by d.updated_at limit ${limit}`
+}
+
+export interface ReceiptRow {
+  id: string
+  event: 'delegation_granted' | 'delegation_revoked'
+  issued_at: Date
+  receipt: Record<string, unknown>
+}
+
+/** Appends the receipt; the same event for the same delegation in the same state is kept once (returns the kept one). */
+export async function insertDelegationReceipt(sql: Sql, r: { id: string; consumerId: string; event: ReceiptRow['event']; delegationId: string; issuedAt: Date; receipt: Record<string, unknown> }): Promise<ReceiptRow> {
+  await sql`
+    insert into delegation_receipts (id, consumer_id, event, delegation_id, issued_at, receipt)
+    values (${r.id}, ${r.consumerId}, ${r.event}, ${r.delegationId}, ${r.issuedAt}, ${sql.json(r.receipt as never)})
+    on conflict do nothing`
+  const [row] = await sql<ReceiptRow[]>`
+    select id, event, issued_at, receipt from delegation_receipts
+    where delegation_id = ${r.delegationId} and event = ${r.event} and receipt->>'delegation_status' = ${String(r.receipt.delegation_status)}`
+  return row!
+}
+
+/** The consumer's receipts, newest first, strictly before the (issued_at, id) pair when given. */
+export async function receiptsPage(sql: Sql, consumerId: string, limit: number, before: { at: Date; id: string } | null): Promise<ReceiptRow[]> {
+  return before
+    ? sql<ReceiptRow[]>`
+        select id, event, issued_at, receipt from delegation_receipts
+        where consumer_id = ${consumerId} and (issued_at, id) < (${before.at}, ${before.id}::uuid)
+        order by issued_at desc, id desc limit ${limit}`
+    : sql<ReceiptRow[]>`
+        select id, event, issued_at, receipt from delegation_receipts
+        where consumer_id = ${consumerId} order by issued_at desc, id desc limit ${limit}`
+}
+
+/**
+ * Takes the lock when it is free, expired, or already this holder's (a retry); otherwise answers
+ * when the current holder's lock expires.
+ */
+export async function acquireActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string; now: Date; ttlMs: number }): Promise<{ acquired: true; fresh: boolean } | { acquired: false; expiresAt: Date }> {
+  const expires = new Date(l.now.getTime() + l.ttlMs)
+  const rows = await sql<{ fresh: boolean }[]>`
+    insert into action_locks as a (org_number, kind, period, holder, acquired_at, expires_at)
+    values (${l.org}, ${l.kind}, ${l.period}, ${l.holder}, ${l.now}, ${expires})
+    on conflict (org_number, kind, period) do update set holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+      where a.expires_at <= ${l.now} or a.holder = excluded.holder
+    returning (xmax = 0) as fresh`
+  if (rows.length === 1) return { acquired: true, fresh: rows[0]!.fresh }
+  const [held] = await sql<{ expires_at: Date }[]>`select expires_at from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period}`
+  // Expired and taken by someone else between the two statements: it is free again for the next try.
+  return { acquired: false, expiresAt: held?.expires_at ?? l.now }
+}
+
+/** Gives the lock back (a filing that never reached the portal); only its holder can. */
+export async function releaseActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string }): Promise<void> {
+  await sql`delete from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period} and holder = ${l.holder}`
+}
+
+export async function recordFiling(sql: Sql, f: { id: string; consumerId: string; org: string; actionType: string; period: string; receiptId: string; instanceId: string | null; at: Date }): Promise<void> {
+  await sql`
+    insert into filings (id, consumer_id, org_number, action_type, period, receipt_id, portal_instance_id, filed_at)
+    values (${f.id}, ${f.consumerId}, ${f.org}, ${f.actionType}, ${f.period}, ${f.receiptId}, ${f.instanceId}, ${f.at})
+    on conflict (id) do nothing`
+}
+
+/** The periods of the organisation's filings made through Plikt, per action type. */
+export async function filedPeriods(sql: Sql, org: string): Promise<{ action_type: string; period: string }[]> {
+  return sql<{ action_type: string; period: string }[]>`select distinct action_type, period from filings where org_number = ${org}`
+}
+
+/** The consumer's principals for the organisation, oldest first. */
+export async function listPrincipalsForOrg(sql: Sql, consumerId: string, orgNumber: string): Promise<PrincipalRow[]> {
+  return sql<PrincipalRow[]>`select ${sql.unsafe(PRINCIPAL_COLUMNS)} from agent_principals where consumer_id = ${consumerId} and org_number = ${orgNumber} order by created_at, id`
+}
+
+export interface FilingRow {
+  org_number: string
+  action_type: string
+  period: string
+  receipt_id: string
+  portal_instance_id: string | null
+  filed_at: Date
+}
+
+/** The organisation's filings made through Plikt, newest first. */
+export async function filingsOf(sql: Sql, org: string): Promise<FilingRow[]> {
+  return sql<FilingRow[]>`
+    select org_number, action_type, period, receipt_id, portal_instance_id, filed_at from filings
+    where org_number = ${org} order by filed_at desc, id desc`
+}

@@ -1,0 +1,48 @@
+/**
+ * The labour register over real HTTP (NAV Aa-registeret, reference/flows.md §5): one GraphQL query
+ * for the employer's active employments reported through the a-ordning, asking only for each
+ * employment's uuid, so no employee's identity ever reaches us. Employment types counted: ordinary,
+ * maritime and the simplified scheme; freelancers and fee recipients are not employees.
+ */
+import { AppError } from '../../errors/app-error.ts'
+import type { UpstreamClient } from '../http.ts'
+import { mapEmployments } from './map.ts'
+import type { LabourRegister } from './port.ts'
+
+export const AAREG_SYSTEM = 'Aa-registeret'
+export const AAREG_SCOPE = 'nav:aareg/v1/arbeidsforhold'
+
+export const EMPLOYMENTS_QUERY = `query finnArbeidsforhold($variabler: FinnArbeidsforholdVariabler) {
+  finnArbeidsforhold(finnArbeidsforholdVariabler: $variabler) {
+    arbeidsforhold { uuid }
+  }
+}`
+
+export class LiveLabourRegister implements LabourRegister {
+  readonly mock = false
+
+  constructor(
+    /** e.g. https://aareg-dist-api.nav.no, no trailing slash */
+    private readonly baseUrl: string,
+    private readonly client: UpstreamClient,
+  ) {}
+
+  async employeeCount(orgNumber: string, token: string): Promise<number | null> {
+    const variabler = {
+      opplysningspliktigId: orgNumber,
+      arbeidsforholdtype: ['ordinaertArbeidsforhold', 'maritimtArbeidsforhold', 'forenkletOppgjoersordning'],
+      rapporteringsordning: ['A_ORDNINGEN'],
+      arbeidsforholdstatus: ['AKTIV'],
+    }
+    const res = await this.client.request(`${this.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables: { variabler } }),
+    })
+    const context = { upstream_system: AAREG_SYSTEM }
+    if (res.status !== 200) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: AAREG_SYSTEM, upstream_status: res.status } })
+    const answer = mapEmployments(res.text)
+    if (!answer.ok) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: AAREG_SYSTEM, reason: 'unreadable answer' }, cause: new Error(answer.reason) })
+    return answer.count
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The binary's commands as an operator runs them, each in its own process: a backup taken from a
+ * serving instance through its operator API, restored into an empty DATA_DIR and served again
+ * with the same balances; an export of the embedded database into an empty PostgreSQL database,
+ * verified table by table and served from there; bad arguments refused with exit code 2.
+ */
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import postgres from 'postgres'
+
+const root = mkdtempSync(join(tmpdir(), 'plikt-commands-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const ADMIN = 'commands-test-admin-token-0123456789abcdef'
+const { DATABASE_URL: PG_URL, BASE_URL: _unset, ...inherited } = process.env
+
+function env(extra: Record<string, string>): Record<string, string> {
+  return { ...(inherited as Record<string, string>), ADMIN_TOKEN: ADMIN, UPSTREAM_MODE: 'fixtures', SERVER_SECRET: 'commands-test-server-secret-0123456789abcdef', ...extra }
+}
+
+async function run(args: string[], extra: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  const proc = Bun.spawn(['bun', 'src/main.ts', ...args], { env: env(extra), stdout: 'pipe', stderr: 'pipe' })
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { code, out, err }
+}
+
+async function serve(extra: Record<string, string>): Promise<{ url: string; stop(): Promise<number> }> {
+  const port = String(20_000 + Math.floor(Math.random() * 20_000))
+  const proc = Bun.spawn(['bun', 'src/main.ts'], { env: env({ PORT: port, BASE_URL: `http://127.0.0.1:${port}`, ...extra }), stdout: 'ignore', stderr: 'pipe' })
+  const reader = proc.stderr.getReader()
+  let text = ''
+  while (!/listening on/.test(text)) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`the service did not start:\n${text}`)
+    text += new TextDecoder().decode(value)
+  }
+  reader.releaseLock()
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      proc.kill('SIGTERM')
+      return proc.exited
+    },
+  }
+}
+
+const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
+
+/** A consumer with credits, a key, and two metered reads: rows in the ledger, the holds, the audit log. */
+async function populate(url: string): Promise<{ consumer: string; key: string; balance: number }> {
+  const consumer = (await (await fetch(`${url}/api/v1/admin/consumers`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'ops@example.no', tier: 'starter' }) })).json()).data.consumer_id
+  await fetch(`${url}/api/v1/admin/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: consumer, amount_ore: 10_000, reason: 'backup test' }) })
+  const key = (await (await fetch(`${url}/api/v1/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
+  for (const org of ['984661185', '923609016']) expect((await fetch(`${url}/api/v1/company/${org}/summary`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+  return { consumer, key, balance: await balance(url, key) }
+}
+
+async function balance(url: string, key: string): Promise<number> {
+  return (await (await fetch(`${url}/api/v1/account/credits/balance`, { headers: { authorization: `Bearer ${key}` } })).json()).data.balance_ore
+}
+
+describe('backup and restore', () => {
+  test('a backup taken from a serving instance restores into an empty DATA_DIR with the same balance and key', async () => {
+    const source = join(root, 'source')
+    const file = join(root, 'backup.tar.gz')
+    const instance = await serve({ DATA_DIR: source })
+    let state
+    try {
+      state = await populate(instance.url)
+      expect(state.balance).toBe(9_900)
+      const backup = await run(['backup', file], { DATA_DIR: source, BASE_URL: instance.url })
+      expect([backup.code, backup.err]).toEqual([0, ''])
+      expect(backup.out).toContain(`written to ${file}`)
+    } finally {
+      expect(await instance.stop()).toBe(0)
+    }
+    const target = join(root, 'restored')
+    const restore = await run(['restore', file], { DATA_DIR: target })
+    expect([restore.code, restore.err]).toEqual([0, ''])
+    const again = await run(['restore', file], { DATA_DIR: target })
+    expect(again.code).toBe(1)
+    expect(again.err).toContain('is not empty')
+    const restored = await serve({ DATA_DIR: target })
+    try {
+      expect(await balance(restored.url, state.key)).toBe(state.balance)
+    } finally {
+      await restored.stop()
+    }
+  }, 120_000)
+})
+
+describe.skipIf(!PG_URL)('export to PostgreSQL', () => {
+  test('moves every table into an empty database, verifies each, and the service runs on it', async () => {
+    const dir = join(root, 'exported')
+    const instance = await serve({ DATA_DIR: dir })
+    let state
+    try {
+      state = await populate(instance.url)
+    } finally {
+      await instance.stop()
+    }
+    const name = `plikt_export_${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`
+    const adminSql = postgres(PG_URL!, { max: 1, onnotice: () => {} })
+    await adminSql.unsafe(`create database ${name}`)
+    const url = new URL(PG_URL!)
+    url.pathname = `/${name}`
+    try {
+      const exported = await run(['export', '--to', url.toString()], { DATA_DIR: dir })
+      expect([exported.code, exported.err]).toEqual([0, ''])
+      expect(exported.out).toContain('every row count and checksum matches')
+      expect(exported.out).toMatch(/verified credit_ledger: [1-9]\d* rows/)
+      expect(exported.out).toMatch(/verified audit_log: [1-9]\d* rows/)
+      const refused = await run(['export', '--to', url.toString()], { DATA_DIR: dir })
+      expect([refused.code, refused.err]).toEqual([1, 'plikt export: the target database holds tables already: export fills an empty database only\n'])
+      const onPostgres = await serve({ DATABASE_URL: url.toString(), DATA_DIR: join(root, 'unused') })
+      try {
+        expect(await balance(onPostgres.url, state.key)).toBe(state.balance)
+        // the identity sequence moved past the copied rows: a new charge is written
+        expect((await fetch(`${onPostgres.url}/api/v1/company/984661185/context`, { headers: { authorization: `Bearer ${state.key}` } })).status).toBe(200)
+        expect(await balance(onPostgres.url, state.key)).toBe(state.balance - 50)
+      } finally {
+        await onPostgres.stop()
+      }
+    } finally {
+      await adminSql.unsafe(`drop database if exists ${name} with (force)`)
+      await adminSql.end()
+    }
+  }, 180_000)
+})
+
+describe('arguments', () => {
+  test('a missing argument, an unknown option and an unknown command exit 2 with the usage', async () => {
+    for (const args of [['backup'], ['restore', 'a', 'b'], ['export'], ['export', '--to', 'mysql://x'], ['migrate', '--force'], ['frobnicate']]) {
+      const r = await run(args, { DATA_DIR: join(root, 'never') })
+      expect([args.join(' '), r.code]).toEqual([args.join(' '), 2])
+      expect(r.err).toContain('usage')
+    }
+  }, 60_000)
+
+  test('--help answers for every command', async () => {
+    for (const c of ['migrate', 'backup', 'restore', 'export']) {
+      const r = await run([c, '--help'], {})
+      expect([c, r.code, r.out.startsWith(`usage: plikt ${c}`)]).toEqual([c, 0, true])
+    }
+  }, 60_000)
+
+  test('backup and restore on PostgreSQL point to its own tools', async () => {
+    const r = await run(['backup', join(root, 'x.tar.gz')], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('pg_dump')
+  }, 30_000)
+})

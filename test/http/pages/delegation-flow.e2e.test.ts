@@ -1,0 +1,61 @@
+/**
+ * Issue 13's "done means", end to end over real HTTP with the approval in headless Chromium: a
+ * fresh key requests fullmakt → a person with signing authority approves in the browser →
+ * permissions `full` → dry run → approval token → live execute → the receipt verifies with the
+ * published recipe (docs/receipt-signature.md, written out here, not imported).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { startApp, type TestApp } from '../../helpers.ts'
+import { agent, ORG, MVA, receiptKey } from '../routes/v1/delegation-helpers.ts'
+
+const CHROMIUM = '/usr/bin/chromium'
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('from a fresh key to a filed VAT return', () => {
+  let app: TestApp
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    app = await startApp()
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}` } })
+    await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()))
+    page = await context.newPage()
+  }, 30_000)
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+  })
+
+  test('request, approve in the browser, check, dry-run, approve the filing, file, verify', async () => {
+    const a = await agent(app)
+    const requested = await app.send('POST', '/api/v1/fullmakt/request', { agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] }, a.auth)
+    expect(requested.status).toBe(201)
+    const { delegation_url } = (await requested.json()).data
+
+    expect((await page.goto(delegation_url))!.status()).toBe(200)
+    await page.getByRole('radio').first().check()
+    await Promise.all([page.waitForNavigation(), page.locator('#approve').click()])
+    expect(await page.locator('#status').innerText()).toContain('Godkjent')
+
+    const permissions = (await (await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })).json()).data
+    expect(permissions.status).toBe('full')
+
+    const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T3', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
+    const dry = (await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()).data
+    expect(dry.validation.all_passed).toBe(true)
+    const token = (await (await app.send('POST', '/api/v1/auth/approval-token', { org_number: ORG, action_id: dry.action_id }, a.auth)).json()).data.approval_token
+    const filed = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
+    expect(filed.status).toBe(200)
+    const { receipt } = (await filed.json()).data
+
+    const recipe = await (await app.get('/docs/receipt-signature')).text()
+    expect(recipe).toContain('PLIKT-RECEIPT-v1')
+    const message = ['PLIKT-RECEIPT-v1', receipt.altinn_receipt_id, receipt.audit_log_id, receipt.org_number, receipt.filing_type, receipt.timestamp].join('\x1f')
+    const expected = createHmac('sha256', await receiptKey(app, a)).update(message, 'utf8').digest()
+    expect(timingSafeEqual(expected, Buffer.from(receipt.signature, 'hex'))).toBe(true)
+  }, 60_000)
+})

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { migrate, loadMigrations } from '../../src/store/migrate.ts'
+import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startApp()
+})
+afterAll(() => app.stop())
+
+test('a serving instance with a current schema is ready', async () => {
+  const res = await app.get('/api/health/ready')
+  expect(res.status).toBe(200)
+  expect(await res.json()).toMatchObject({ status: 'ready', checks: { database: { status: 'up' }, migrations: { status: 'current', missing: [] }, draining: false } })
+})
+
+test('a draining instance is not ready, with Retry-After, while liveness still answers', async () => {
+  app.deps.lifecycle.draining = true
+  try {
+    const res = await app.get('/api/health/ready')
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect((await res.json()).checks.draining).toBe(true)
+    expect((await app.get('/api/health')).status).toBe(200)
+  } finally {
+    app.deps.lifecycle.draining = false
+  }
+})
+
+test('an instance whose database lacks a migration this build needs is not ready, naming it', async () => {
+  const db = await scratchDatabase()
+  const all = await loadMigrations()
+  await migrate(db.sql, all.slice(0, -1))
+  const behind = await startApp({ db })
+  try {
+    const res = await behind.get('/api/health/ready')
+    expect(res.status).toBe(503)
+    expect((await res.json()).checks.migrations).toEqual({ status: 'behind', missing: [all.at(-1)!.version] })
+  } finally {
+    await behind.stop()
+    await db.close()
+  }
+}, 60_000)
+
+test('an instance whose database is gone is not ready', async () => {
+  const db = await scratchDatabase()
+  await migrate(db.sql, await loadMigrations())
+  const orphan = await startApp({ db })
+  await db.close()
+  try {
+    const res = await orphan.get('/api/health/ready')
+    expect(res.status).toBe(503)
+    expect((await res.json()).checks.database.status).toBe('down')
+  } finally {
+    await orphan.stop()
+  }
+}, 60_000)

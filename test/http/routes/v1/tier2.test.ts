@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { addCredits } from '../../../access-helpers.ts'
+import { startApp, type TestApp } from '../../../helpers.ts'
+import { ORG, agent, delegatedAgent, type Agent } from './delegation-helpers.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startApp()
+})
+afterAll(() => app.stop())
+
+async function funded(a: Agent): Promise<Agent> {
+  await addCredits(app, a.consumerId, 10_000)
+  return a
+}
+
+async function context(a: Agent) {
+  return (await (await app.get(`/api/v1/company/${ORG}/context`, { headers: a.auth })).json()).data
+}
+
+async function summary(a: Agent) {
+  return (await (await app.get(`/api/v1/company/${ORG}/summary`, { headers: a.auth })).json()).data
+}
+
+test('without a delegation the context is Tier 1 with the upgrade path', async () => {
+  const data = await context(await funded(await agent(app)))
+  expect(data).toMatchObject({ data_tier: 'tier_1', tier_2: null })
+  expect(data.upgrade_path).toContain('delegering')
+})
+
+test('with an active delegation the context carries employee count, turnover and balance-sheet total', async () => {
+  const data = await context(await funded(await delegatedAgent(app)))
+  expect(data.data_tier).toBe('tier_2')
+  expect(data.upgrade_path).toBeNull()
+  expect(data.tier_2.accounts_year).toBe(2024)
+  expect(typeof data.tier_2.annual_turnover).toBe('number')
+  expect(typeof data.tier_2.total_assets).toBe('number')
+  expect(data.tier_2.employee_count === null || Number.isInteger(data.tier_2.employee_count)).toBe(true)
+  expect(data.tier_2.sources.employee_count).toContain('Aa-registeret')
+})
+
+test('another consumer’s delegation does not lift the caller to Tier 2', async () => {
+  await delegatedAgent(app)
+  expect((await context(await funded(await agent(app)))).data_tier).toBe('tier_1')
+})
+
+test('the tier_2 summary marks a period filed through Plikt as filed', async () => {
+  const a = await funded(await delegatedAgent(app))
+  const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
+  const before = await summary(a)
+  expect(before.data_tier).toBe('tier_2')
+  expect(before.upgrade_path).toBeNull()
+  const entry = (s: { deadlines: { obligation_id: string; period_label: string; filing_status: string }[] }) => s.deadlines.find((d) => d.obligation_id === 'mva-termin' && d.period_label === '2026-T1')
+  expect(entry(before)!.filing_status).toBe('upcoming')
+  const { data } = await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()
+  const token = (await (await app.send('POST', '/api/v1/auth/approval-token', { org_number: ORG, action_id: data.action_id }, a.auth)).json()).data.approval_token
+  const filed = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
+  expect(filed.status).toBe(200)
+  expect(entry(await summary(a))!.filing_status).toBe('filed')
+})
+
+test('a Tier 1 summary never shows filed', async () => {
+  const s = await summary(await funded(await agent(app)))
+  expect(s.data_tier).toBe('tier_1')
+  expect(s.deadlines.every((d: { filing_status: string }) => d.filing_status !== 'filed')).toBe(true)
+})
