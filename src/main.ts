@@ -119,7 +119,8 @@ async function main() {
       await server.stop(true)
     }
     await jobsStopped
-    await deps.settler.flush()
+    const unsettled = await deps.settler.settle(config.drainTimeoutMs)
+    if (unsettled > 0) logger.error('credit holds left unsettled at shutdown: the expiry sweep will refund their batches', { unsettled })
     await db.close()
     await stopFixtures()
     logger.info('stopped', { signal, drained })

@@ -276,6 +276,35 @@ describe('refunds waiting for the database', () => {
   })
 })
 
+describe('settling at shutdown', () => {
+  test('releases and refunds the database refuses are tried again until they are written, so the sweep refunds no success', async () => {
+    const c = await customer(1000)
+    const charger = new ChargeBatcher(app.deps.sql, 1)
+    const calls = await Promise.all(['s-0', 's-ok', 's-failed'].map((id) => charger.charge(call(c, id))))
+    const [ok, failed] = calls.slice(1).map((x): Charge => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    // refused five times: the refund on the request path, then the first tries of settling
+    const errors: unknown[] = []
+    const settler = new HoldSettler(downForFirst(5), (e) => errors.push(e), 60_000, 256, 5)
+    await settler.giveBack(failed!, 'refund: failed call', () => {})
+    settler.finish(ok!)
+    expect(await settler.settle(10_000)).toBe(0)
+    expect(errors).toHaveLength(5)
+    expect([await balanceOf(c.id), await holdsOf([ok!.ledgerId, failed!.ledgerId])]).toEqual([900, 0])
+    await releaseHolds(app.deps.sql, [calls[0]!.hold!.id])
+  })
+
+  test('gives up when its time is out and says how much is left for the sweep', async () => {
+    const c = await customer(1000)
+    const charged = await new ChargeBatcher(app.deps.sql).charge(call(c, 's-down'))
+    const charge: Charge = { ledgerId: charged.outcome.charged!.ledger_id, balanceAfter: charged.outcome.charged!.balance_ore, hold: charged.hold! }
+    const settler = new HoldSettler(downForFirst(1_000_000), () => {}, 60_000, 256, 5)
+    settler.finish(charge)
+    expect(await settler.settle(50)).toBe(1)
+    expect(await holdsOf([charge.ledgerId])).toBe(1)
+    await releaseHolds(app.deps.sql, [charge.hold.id])
+  })
+})
+
 describe('metered calls and rate limits', () => {
   test('a call over the rate limit is refused with 429 and not charged', async () => {
     const c = await createConsumer(app, 'free')

@@ -1,8 +1,9 @@
-import { afterAll, expect, test } from 'bun:test'
+import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DatabaseLockedError, openEmbedded } from '../../src/store/db.ts'
+import postgres from 'postgres'
+import { DatabaseLockedError, isDatabaseUnavailable, openEmbedded, openPostgres } from '../../src/store/db.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-db-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -59,4 +60,45 @@ test('concurrent queries and transactions on the one embedded connection do not 
   } finally {
     await db.close()
   }
+})
+
+test('the installed postgres.js carries the patch that forgets a closed socket’s query (scripts/patch-postgres.mjs)', () => {
+  for (const file of ['src/connection.js', 'cjs/src/connection.js']) {
+    const text = readFileSync(join(import.meta.dir, '../../node_modules/postgres', file), 'utf8')
+    expect(text.split('/* plikt: forget the query of a closed socket */').length - 1).toBe(2)
+  }
+})
+
+describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL pool through an outage', () => {
+  const PG = process.env.DATABASE_URL!
+  const admin = postgres(PG, { max: 1, onnotice: () => {} })
+  afterAll(() => admin.end())
+  /** settles `p`, or says it hung: a deadline, not a benchmark */
+  const within = <T>(p: Promise<T>, ms: number) => Promise.race([p.catch((e: unknown) => e), Bun.sleep(ms).then(() => 'hung' as const)])
+
+  test('every query is refused promptly while the database refuses connections, and the first after it reopens succeeds at once', async () => {
+    const name = `plikt_outage_${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`
+    await admin.unsafe(`create database ${name}`)
+    const target = new URL(PG)
+    target.pathname = `/${name}`
+    const db = await openPostgres(target.toString(), 2)
+    try {
+      // the pool's connections are open; their sessions are ended under them, then new ones refused
+      await admin.unsafe(`alter database ${name} with allow_connections false`)
+      await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`
+      // Enough attempts that a connection whose session died under a query is reused while refused
+      // (postgres.js 3.4.9 unpatched hangs here forever), and that its own backoff (3^n / 100 s)
+      // would have reached 20 s.
+      for (let i = 0; i < 12; i++) {
+        const e = await within(db.sql`select 1`, 5_000)
+        expect([i, isDatabaseUnavailable(e)]).toEqual([i, true])
+      }
+      await admin.unsafe(`alter database ${name} with allow_connections true`)
+      const rows = await within(db.sql<{ one: number }[]>`select 1 as one`, 5_000)
+      expect(rows).toEqual([{ one: 1 }])
+    } finally {
+      await db.close()
+      await admin.unsafe(`drop database if exists ${name} with (force)`)
+    }
+  }, 60_000)
 })

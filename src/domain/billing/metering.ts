@@ -172,6 +172,26 @@ export class HoldSettler {
     this.finish(charge)
   }
 
+  /**
+   * For shutdown: flushes, and while anything was refused tries again every `retryMs` until all is
+   * written or `withinMs` has passed. Whatever is left is what the sweep will refund (successes of
+   * its batches too), so a database that is briefly away at shutdown must not leave it. Resolves
+   * to the number of releases and refunds still unwritten.
+   */
+  async settle(withinMs: number): Promise<number> {
+    const until = performance.now() + withinMs
+    for (;;) {
+      await this.flush()
+      const left = this.pending.length + this.refunds.length
+      if (left === 0 || performance.now() >= until) {
+        if (this.timer) clearTimeout(this.timer)
+        this.timer = null
+        return left
+      }
+      await Bun.sleep(Math.min(this.retryMs, Math.max(0, until - performance.now())))
+    }
+  }
+
   /** Writes what is pending; resolves when every refund and release so far is in the database. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer)
