@@ -40,6 +40,7 @@ import { discoveryPageHandlers } from './http/pages/discovery.ts'
 import { testKeyAnswer } from './handlers/sandbox/test-keys.ts'
 import { buildTools, TOOLS } from './mcp/tools.ts'
 import { UpstreamReads } from './domain/sources.ts'
+import { ActiveGrants } from './domain/company/tier2.ts'
 import { READ_POLICY, UpstreamClient } from './upstream/http.ts'
 import { LiveBusinessRegister } from './upstream/business-register/live.ts'
 import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
@@ -296,6 +297,7 @@ export function composeDeps(
     oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null,
     register,
     reads,
+    grants: new ActiveGrants(base.sql),
     // The mock portal lists what the mock submitter filed; a live portal lists its own instances.
     filingPortal: government.filingSubmitter.mock ? mockFilingPortalWithFilings(base.sql) : mockFilingPortal,
     // GOVERNMENT_MODE=mock (the default): the database-backed agency whose approval page this service serves.

@@ -15,7 +15,8 @@ import { AppError } from '../errors/app-error.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Sql } from '../store/db.ts'
-import { archiveAnswer, cacheUnarchived, purgeOrganisation, readCached } from '../store/upstream-cache.ts'
+import { archiveAnswer, cacheId, cacheUnarchived, purgeOrganisation, readCachedMany, type CachedAnswer } from '../store/upstream-cache.ts'
+import { BatchedLookup } from '../lib/batched-lookup.ts'
 import type { AccountsRegister } from '../upstream/accounts-register/port.ts'
 import { mapAccounts, type AccountsLookup } from '../upstream/accounts-register/map.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
@@ -99,7 +100,12 @@ export type CompanyReads = Pick<UpstreamReads, 'unit' | 'roles' | 'signature' | 
 export class UpstreamReads {
   private readonly inflight = new Map<string, Promise<{ raw: RawResponse; snapshotId: string | null }>>()
 
-  constructor(private readonly deps: SourceDeps) {}
+  /** concurrent requests' cache reads, one statement per batch */
+  private readonly cacheReads: BatchedLookup<{ system: UpstreamSystem; key: string }, CachedAnswer>
+
+  constructor(private readonly deps: SourceDeps) {
+    this.cacheReads = new BatchedLookup((wanted) => readCachedMany(deps.sql, wanted), (w) => cacheId(w.system, w.key))
+  }
 
   unit(org: string): Promise<Sourced<UnitLookup>> {
     return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org), (u) => u.kind === 'found')
@@ -141,7 +147,7 @@ export class UpstreamReads {
     archived: (value: T) => boolean = () => true,
   ): Promise<Sourced<T>> {
     const now = this.deps.clock.now().getTime()
-    const cached = await readCached(this.deps.sql, system, key)
+    const cached = (await this.cacheReads.get({ system, key })) ?? null
     let cachedValue: T | undefined
     if (cached) {
       try {

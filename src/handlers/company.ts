@@ -15,7 +15,7 @@ import { submissionsByInstance } from '../store/audit.ts'
 import type * as C from '../schemas/company.ts'
 import type { AppDeps, Handler, ToolBinding } from '../pipeline/context.ts'
 import type { Principal } from '../domain/access/types.ts'
-import { delegatedTo, filedLookup, tier2Metrics, withTier2 } from '../domain/company/tier2.ts'
+import { filedLookup, tier2Metrics, withTier2 } from '../domain/company/tier2.ts'
 import { metaOf } from '../pipeline/provenance.ts'
 
 type OrgRoute = { params: typeof C.OrgParams }
@@ -43,8 +43,9 @@ export const companyHandlers = {
   }) satisfies Handler<{ query: typeof C.SearchQuery }>,
 
   getCompanyContext: (async ({ params, deps, principal }) => {
-    const unit = await requireUnit(deps.reads, params.org)
-    if (!(await delegatedTo(deps.sql, consumerOf(principal), params.org))) return { data: companyContext(unit.value), meta: metaOf([unit.source]) }
+    // (asked together: the delegation gate does not depend on the unit, and the two reads overlap)
+    const [unit, delegated] = await Promise.all([requireUnit(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
+    if (!delegated) return { data: companyContext(unit.value), meta: metaOf([unit.source]) }
     const t2 = await tier2Metrics(tier2Deps(deps), params.org)
     return { data: { ...companyContext(unit.value), data_tier: 'tier_2' as const, tier_2: t2.metrics, upgrade_path: null, upgrade_path_en: null }, meta: metaOf([unit.source, ...t2.provenance]) }
   }) satisfies Handler<OrgRoute>,
@@ -71,8 +72,8 @@ export const companyHandlers = {
 
   getCompanySummary: (async ({ params, deps, now, principal }) => {
     const fromDate = osloDate(now)
-    const u = await unitFacts(deps.reads, params.org)
-    if (u.facts && (await delegatedTo(deps.sql, consumerOf(principal), params.org))) {
+    const [u, delegated] = await Promise.all([unitFacts(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
+    if (u.facts && delegated) {
       // Tier 2 is the consumer's own answer (its delegation, its filings): never from the shared cache.
       const t2 = await tier2Metrics(tier2Deps(deps), params.org)
       const filed = await filedLookup(deps, params.org, now)

@@ -14,6 +14,7 @@ import type { ChargeBatcher, HoldSettler } from '../domain/billing/metering.ts'
 import type { Verifier } from '../domain/access/oauth.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 import type { UpstreamReads } from '../domain/sources.ts'
+import type { ActiveGrants } from '../domain/company/tier2.ts'
 import type { FilingPortal } from '../upstream/filing-portal/port.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
 import type { SandboxState } from './sandbox.ts'
@@ -58,6 +59,8 @@ export interface AppDeps {
   register: BusinessRegister
   /** cached, archived reads of the open registers */
   reads: UpstreamReads
+  /** who holds an active delegation from which organisation (Tier 2's gate), batched */
+  grants: ActiveGrants
   filingPortal: FilingPortal
   /** the digital agency's system-user API (the mock, with its approval page, unless GOVERNMENT_MODE=live) */
   digitalAgency: DigitalAgency

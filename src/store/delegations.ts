@@ -120,12 +120,14 @@ export async function liveGrantsForOrg(sql: Sql, consumerId: string, orgNumber: 
     order by d.created_at, d.id`
 }
 
-/** Whether the consumer holds an active, live grant from the organisation (the gate to Tier 2). */
-export async function hasActiveGrant(sql: Sql, consumerId: string, orgNumber: string): Promise<boolean> {
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from delegations d
-    where d.consumer_id = ${consumerId} and d.org_number = ${orgNumber} and d.status = 'active' and ${sql.unsafe(LIVE)}`
-  return row!.n > 0
+/** Which of these (consumer, organisation) pairs hold an active grant, as `consumer|org`, in one statement. */
+export async function activeGrantPairs(sql: Sql, pairs: { consumerId: string; orgNumber: string }[]): Promise<Set<string>> {
+  const rows = await sql<{ consumer_id: string; org_number: string }[]>`
+    select distinct d.consumer_id, d.org_number
+    from unnest(${pairs.map((p) => p.consumerId)}::uuid[], ${pairs.map((p) => p.orgNumber)}::text[]) as w(consumer_id, org_number)
+    join delegations d on d.consumer_id = w.consumer_id and d.org_number = w.org_number
+    where d.status = 'active' and ${sql.unsafe(LIVE)}`
+  return new Set(rows.map((r) => `${r.consumer_id}|${r.org_number}`))
 }
 
 export interface NewGrant {

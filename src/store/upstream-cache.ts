@@ -23,14 +23,26 @@ interface CacheRow {
 }
 
 export async function readCached(sql: Sql, system: UpstreamSystem, key: string): Promise<CachedAnswer | null> {
-  const [row] = await sql<CacheRow[]>`
-    select snapshot_id, url, http_status, content_type, body, fetched_at
-    from upstream_cache where system = ${system} and resource_key = ${key}`
-  if (!row) return null
-  return {
-    snapshotId: row.snapshot_id,
-    raw: { system, url: row.url, status: row.http_status, contentType: row.content_type, body: row.body, fetchedAt: row.fetched_at },
+  return (await readCachedMany(sql, [{ system, key }])).get(cacheId(system, key)) ?? null
+}
+
+/** How readCachedMany names an answer in its result. */
+export const cacheId = (system: UpstreamSystem, key: string) => `${system}\u0000${key}`
+
+/** The cached answers of several resources in one statement (the request path batches its reads). */
+export async function readCachedMany(sql: Sql, wanted: { system: UpstreamSystem; key: string }[]): Promise<Map<string, CachedAnswer>> {
+  const rows = await sql<(CacheRow & { system: UpstreamSystem; resource_key: string })[]>`
+    select c.system, c.resource_key, c.snapshot_id, c.url, c.http_status, c.content_type, c.body, c.fetched_at
+    from unnest(${wanted.map((w) => w.system)}::text[], ${wanted.map((w) => w.key)}::text[]) as w(system, resource_key)
+    join upstream_cache c on c.system = w.system and c.resource_key = w.resource_key`
+  const out = new Map<string, CachedAnswer>()
+  for (const row of rows) {
+    out.set(cacheId(row.system, row.resource_key), {
+      snapshotId: row.snapshot_id,
+      raw: { system: row.system, url: row.url, status: row.http_status, contentType: row.content_type, body: row.body, fetchedAt: row.fetched_at },
+    })
   }
+  return out
 }
 
 /**

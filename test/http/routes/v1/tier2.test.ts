@@ -44,6 +44,20 @@ test('another consumer’s delegation does not lift the caller to Tier 2', async
   expect((await context(await funded(await agent(app)))).data_tier).toBe('tier_1')
 })
 
+test('asked at the same moment, each consumer gets its own tier: the batched delegation gate never mixes them up', async () => {
+  const [delegated, plain] = await Promise.all([funded(await delegatedAgent(app)), funded(await agent(app))])
+  const callers = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? delegated : plain))
+  const tiers = await Promise.all(callers.map(async (a, i) => (i % 4 < 2 ? await summary(a) : await context(a)).data_tier))
+  expect(tiers).toEqual(callers.map((a) => (a === delegated ? 'tier_2' : 'tier_1')))
+})
+
+test('a delegation revoked a moment ago is seen by the next request', async () => {
+  const a = await funded(await delegatedAgent(app))
+  expect((await context(a)).data_tier).toBe('tier_2')
+  await app.deps.sql`update agent_principals set state = 'revoked', revoked_at = now(), revoke_reason = 'test' where consumer_id = ${a.consumerId}`
+  expect((await context(a)).data_tier).toBe('tier_1')
+})
+
 test('the tier_2 summary marks a period filed through Plikt as filed', async () => {
   const a = await funded(await delegatedAgent(app))
   const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
