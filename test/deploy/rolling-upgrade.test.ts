@@ -65,18 +65,27 @@ describe.skipIf(!PG || !existsSync('.git'))('expand-only migrations', () => {
     const db = postgres(url, { max: 1, onnotice: () => {} })
     await migrate(db as never, await loadMigrations())
     await db.end()
-    const port = 20_000 + Math.floor(Math.random() * 30_000)
+    // PORT=0 and the banner's address: a random fixed port could be taken by another process
     const { DATABASE_URL: _own, BASE_URL: _base, ...env } = process.env
-    const previous = Bun.spawn(['bun', 'src/main.ts'], { cwd: dir, env: { ...env, DATABASE_URL: url, PORT: String(port), UPSTREAM_MODE: 'fixtures', ADMIN_TOKEN: 'previous-release-admin-token-0123456789ab' }, stdout: 'pipe', stderr: 'pipe' })
+    const previous = Bun.spawn(['bun', 'src/main.ts'], { cwd: dir, env: { ...env, DATABASE_URL: url, PORT: '0', UPSTREAM_MODE: 'fixtures', ADMIN_TOKEN: 'previous-release-admin-token-0123456789ab' }, stdout: 'pipe', stderr: 'pipe' })
+    // both pipes are read as they fill, so the process never blocks on a full one
+    const stdout = new Response(previous.stdout).text()
+    let banner = ''
+    const reader = previous.stderr.getReader()
+    let base: string | null = null
     try {
-      let up = false
-      for (let i = 0; i < 300 && !up; i++) {
-        up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.status === 200, () => false)
-        if (!up) await Bun.sleep(100)
+      while (base === null) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error(`the previous release stopped before listening:\n${banner}`)
+        banner += new TextDecoder().decode(value)
+        base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? null
       }
-      expect(up).toBe(true)
-      expect((await fetch(`http://127.0.0.1:${port}/api/v1/public/deadlines?year=2026`)).status).toBe(200)
-      const consumer = await fetch(`http://127.0.0.1:${port}/api/v1/admin/consumers`, {
+      void (async () => {
+        while (!(await reader.read()).done);
+      })()
+      expect((await fetch(`${base}/api/health`)).status).toBe(200)
+      expect((await fetch(`${base}/api/v1/public/deadlines?year=2026`)).status).toBe(200)
+      const consumer = await fetch(`${base}/api/v1/admin/consumers`, {
         method: 'POST',
         headers: { authorization: 'Bearer previous-release-admin-token-0123456789ab', 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'previous@example.no', tier: 'starter' }),
@@ -86,7 +95,7 @@ describe.skipIf(!PG || !existsSync('.git'))('expand-only migrations', () => {
       previous.kill('SIGTERM')
       await previous.exited
     }
-    const log2 = await new Response(previous.stdout).text()
+    const log2 = await stdout
     expect(log2).toContain('which this build does not know')
   }, 180_000)
 })
