@@ -7,30 +7,17 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { listeningAddress } from './support/service-process.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-drain-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-async function listening(proc: Bun.Subprocess<'ignore', 'pipe', 'pipe'>): Promise<string> {
-  const reader = proc.stderr.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`the service stopped before listening:\n${text}`)
-    text += decoder.decode(value, { stream: true })
-    const m = /listening on (http:\/\/\S+)/.exec(text)
-    if (m) {
-      reader.releaseLock()
-      return m[1]!
-    }
-  }
-}
-
 test('SIGTERM during 200 requests in flight: every one completes, then the process exits 0', async () => {
   const { DATABASE_URL: _ignored, BASE_URL: _unset, ...rest } = process.env
   const proc = Bun.spawn(['bun', 'src/main.ts'], { env: { ...rest, PORT: '0', DATA_DIR: dir, TRUST_PROXY: 'true', DRAIN_TIMEOUT_MS: '20000' }, stdout: 'pipe', stderr: 'pipe' })
-  const url = await listening(proc)
+  // stdout is read from the start: a log filling the pipe would block the service
+  const stdout = new Response(proc.stdout).text()
+  const { url } = await listeningAddress(proc.stderr)
   const inFlight = Array.from({ length: 200 }, (_, i) =>
     fetch(`${url}/api/v1/sandbox/company/818000006/context?simulate_latency=3000`, { headers: { 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` } }).then(async (r) => ({ status: r.status, body: await r.json() })),
   )
@@ -41,7 +28,7 @@ test('SIGTERM during 200 requests in flight: every one completes, then the proce
   expect(answers.filter((a) => a.status === 200)).toHaveLength(200)
   expect(answers.every((a) => a.body.data.org_number === '818000006')).toBe(true)
   expect(await proc.exited).toBe(0)
-  const log = await new Response(proc.stdout).text()
+  const log = await stdout
   expect(log).toContain('"msg":"draining"')
   expect(log).toMatch(/"msg":"stopped".*"drained":true/)
   // the access log is written through a buffer: every request's line is there, none lost on SIGTERM

@@ -120,14 +120,17 @@ export async function liveGrantsForOrg(sql: Sql, consumerId: string, orgNumber: 
     order by d.created_at, d.id`
 }
 
-/** Which of these (consumer, organisation) pairs hold an active grant, as `consumer|org`, in one statement. */
+/** How activeGrantPairs names a (consumer, organisation) pair in its answer. */
+export const grantPairId = (p: { consumerId: string; orgNumber: string }) => `${p.consumerId}|${p.orgNumber}`
+
+/** Which of these (consumer, organisation) pairs hold an active grant, by `grantPairId`, in one statement. */
 export async function activeGrantPairs(sql: Sql, pairs: { consumerId: string; orgNumber: string }[]): Promise<Set<string>> {
   const rows = await sql<{ consumer_id: string; org_number: string }[]>`
     select distinct d.consumer_id, d.org_number
     from unnest(${pairs.map((p) => p.consumerId)}::uuid[], ${pairs.map((p) => p.orgNumber)}::text[]) as w(consumer_id, org_number)
     join delegations d on d.consumer_id = w.consumer_id and d.org_number = w.org_number
     where d.status = 'active' and ${sql.unsafe(LIVE)}`
-  return new Set(rows.map((r) => `${r.consumer_id}|${r.org_number}`))
+  return new Set(rows.map((r) => grantPairId({ consumerId: r.consumer_id, orgNumber: r.org_number })))
 }
 
 export interface NewGrant {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
+import { listeningAddress } from '../support/service-process.ts'
 
 const PG = process.env.DATABASE_URL
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].some((p) => existsSync(p))
@@ -70,19 +71,8 @@ describe.skipIf(!PG || !existsSync('.git'))('expand-only migrations', () => {
     const previous = Bun.spawn(['bun', 'src/main.ts'], { cwd: dir, env: { ...env, DATABASE_URL: url, PORT: '0', UPSTREAM_MODE: 'fixtures', ADMIN_TOKEN: 'previous-release-admin-token-0123456789ab' }, stdout: 'pipe', stderr: 'pipe' })
     // both pipes are read as they fill, so the process never blocks on a full one
     const stdout = new Response(previous.stdout).text()
-    let banner = ''
-    const reader = previous.stderr.getReader()
-    let base: string | null = null
     try {
-      while (base === null) {
-        const { value, done } = await reader.read()
-        if (done) throw new Error(`the previous release stopped before listening:\n${banner}`)
-        banner += new TextDecoder().decode(value)
-        base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? null
-      }
-      void (async () => {
-        while (!(await reader.read()).done);
-      })()
+      const { url: base } = await listeningAddress(previous.stderr)
       expect((await fetch(`${base}/api/health`)).status).toBe(200)
       expect((await fetch(`${base}/api/v1/public/deadlines?year=2026`)).status).toBe(200)
       const consumer = await fetch(`${base}/api/v1/admin/consumers`, {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { listeningAddress } from '../support/service-process.ts'
 
 const ADMIN = 'walk-admin-token-0123456789abcdef0123456789'
 const SECRET = 'walk-server-secret-0123456789abcdef0123456789ab'
@@ -31,16 +32,8 @@ beforeAll(async () => {
     stdout: 'ignore',
     stderr: 'pipe',
   })
-  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader()
-  let banner = ''
-  while (!/listening on (http:\/\/\S+)/.test(banner)) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(banner)
-    banner += new TextDecoder().decode(value)
-  }
-  reader.releaseLock()
-  void (proc.stderr as ReadableStream<Uint8Array>).pipeTo(new WritableStream())
-  base = `http://localhost:${new URL(/listening on (http:\/\/\S+)/.exec(banner)![1]!).port}`
+  const { url } = await listeningAddress(proc.stderr as ReadableStream<Uint8Array>)
+  base = `http://localhost:${new URL(url).port}`
   openapi = await (await fetch(`${base}/openapi.json`)).json()
   receiver = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('ok') })
 }, 60_000)

@@ -13,6 +13,7 @@ import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { openEmbedded } from '../../src/store/db.ts'
 import { ledgerSum, readBalance } from '../../src/store/credits.ts'
+import { listeningAddress } from '../support/service-process.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-kill9-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -25,24 +26,9 @@ function start() {
   return Bun.spawn(['bun', 'src/main.ts'], { env: { ...env, PORT: '0', DATA_DIR: dir, ADMIN_TOKEN: ADMIN, UPSTREAM_MODE: 'fixtures', TRUST_PROXY: 'true' }, stdout: 'ignore', stderr: 'pipe' })
 }
 
-async function listening(proc: ReturnType<typeof start>): Promise<string> {
-  const reader = proc.stderr.getReader()
-  let text = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`the service stopped before listening:\n${text}`)
-    text += new TextDecoder().decode(value)
-    const m = /listening on (http:\/\/\S+)/.exec(text)
-    if (m) {
-      reader.releaseLock()
-      return m[1]!
-    }
-  }
-}
-
 test('kill -9 during metered writes: the database opens again, and balances equal ledgers once the held charges are swept', async () => {
   const first = start()
-  const url = await listening(first)
+  const { url } = await listeningAddress(first.stderr)
   const consumers: { id: string; key: string }[] = []
   for (let i = 0; i < 3; i++) {
     const id = (await (await fetch(`${url}/api/v1/admin/consumers`, { method: 'POST', headers: admin, body: JSON.stringify({ email: `kill9-${i}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
@@ -90,7 +76,7 @@ test('kill -9 during metered writes: the database opens again, and balances equa
 
   const second = start()
   try {
-    const again = await listening(second)
+    const { url: again } = await listeningAddress(second.stderr)
     expect((await fetch(`${again}/api/health/ready`)).status).toBe(200)
   } finally {
     second.kill('SIGTERM')

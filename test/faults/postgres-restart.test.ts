@@ -13,6 +13,7 @@ import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
 import { HOLD_TIMEOUT_MS } from '../../src/domain/billing/metering.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
+import { listeningAddress } from '../support/service-process.ts'
 
 const PG = process.env.DATABASE_URL
 const ADMIN = 'pg-restart-admin-token-0123456789abcdef0123'
@@ -45,21 +46,9 @@ describe.skipIf(!PG)('PostgreSQL restarted under metered load', () => {
       service.kill('SIGKILL')
       await service.exited
     })
-    const reader = service.stderr.getReader()
-    let banner = ''
-    while (!/listening on (http:\/\/\S+)/.test(banner)) {
-      const { value, done } = await reader.read()
-      if (done) throw new Error(banner)
-      banner += new TextDecoder().decode(value)
-    }
-    // Both pipes are drained, so a full pipe never blocks the service; the log's warnings and
+    const { url } = await listeningAddress(service.stderr)
+    // stdout is drained too, so a full pipe never blocks the service; the log's warnings and
     // errors are kept to explain a failure.
-    void (async () => {
-      for (;;) {
-        const { done } = await reader.read()
-        if (done) return
-      }
-    })()
     const complaints: string[] = []
     let upAt = 0
     void (async () => {
@@ -70,7 +59,6 @@ describe.skipIf(!PG)('PostgreSQL restarted under metered load', () => {
         for (const l of lines) if (/"level":"(warn|error)"/.test(l)) complaints.push(`${Math.round(performance.now() - upAt)} ${l.slice(0, 400)}`)
       }
     })()
-    const url = /listening on (http:\/\/\S+)/.exec(banner)![1]!
     const json = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
     const consumer = (await (await fetch(`${url}/api/v1/admin/consumers`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'restart@example.no', tier: 'enterprise' }) })).json()).data.consumer_id
     await fetch(`${url}/api/v1/admin/credits`, { method: 'POST', headers: json, body: JSON.stringify({ consumer_id: consumer, amount_ore: 1_000_000, reason: 'restart test' }) })

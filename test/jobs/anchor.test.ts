@@ -18,6 +18,7 @@ import { readTimeStampResponse } from '../../src/upstream/timestamp-authority/ma
 import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
 import { importDocSnippet } from '../support/doc-snippet.ts'
 import { hasOpenssl, startLocalTsa, type LocalTsa } from '../support/tsa.ts'
+import { verifyInclusion } from '../support/rfc9162.ts'
 
 let db: Database
 let app: TestApp
@@ -69,25 +70,9 @@ async function expectedRoot(day: string): Promise<{ root: string; size: number }
   return { root: mth(rows.map((r) => h(Buffer.from([0]), Buffer.from(r.d, 'utf8')))).toString('hex'), size: rows.length }
 }
 
-function verify(index: number, size: number, leaf: Buffer, path: string[], root: string): boolean {
-  let fn = index
-  let sn = size - 1
-  let r = leaf
-  for (const hex of path) {
-    const p = Buffer.from(hex, 'hex')
-    if (sn === 0) return false
-    if (fn % 2 === 1 || fn === sn) {
-      r = h(Buffer.from([1]), p, r)
-      while (fn % 2 === 0 && fn !== 0) {
-        fn = Math.floor(fn / 2)
-        sn = Math.floor(sn / 2)
-      }
-    } else r = h(Buffer.from([1]), r, p)
-    fn = Math.floor(fn / 2)
-    sn = Math.floor(sn / 2)
-  }
-  return sn === 0 && r.toString('hex') === root
-}
+/** The proof route's hex audit path and root, checked by the independent verifier. */
+const verify = (index: number, size: number, leaf: Buffer, path: string[], root: string) =>
+  verifyInclusion(index, size, leaf, path.map((p) => Buffer.from(p, 'hex')), Buffer.from(root, 'hex'))
 
 const anchors = async () => [...(await db.sql<{ day: string; root: string; leaf_count: number }[]>`select day::text as day, root, leaf_count::int as leaf_count from anchors order by day`)]
 

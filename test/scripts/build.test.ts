@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEmbedded } from '../../src/store/db.ts'
+import { listeningAddress } from '../support/service-process.ts'
 
 // `npm run build` must give one file that runs anywhere: PGlite, the docs UI and the migrations inside.
 const work = mkdtempSync(join(tmpdir(), 'plikt-bin-'))
@@ -16,15 +17,7 @@ test('the single binary starts from an empty directory, migrates, serves the API
   const { DATABASE_URL: _ignored, ...env } = process.env
   const proc = Bun.spawn([binary], { cwd: work, env: { ...env, PORT: '0', DATA_DIR: join(work, 'data') }, stdout: 'pipe', stderr: 'pipe' })
   try {
-    let text = ''
-    const reader = proc.stderr.getReader()
-    let url: string | undefined
-    while (!url) {
-      const { value, done } = await reader.read()
-      if (done) throw new Error(`binary exited early:\n${text}`)
-      text += new TextDecoder().decode(value)
-      url = /listening on (http:\/\/\S+)/.exec(text)?.[1]
-    }
+    const { url } = await listeningAddress(proc.stderr)
     expect((await (await fetch(`${url}/api/health`)).json()).status).toBe('ok')
     expect((await fetch(`${url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200)
     expect((await (await fetch(`${url}/api/v1/errors`)).json()).success).toBe(true)

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isIdentityNumber } from '../../src/lib/fnr'
+import { listeningAddress } from '../support/service-process.ts'
 
 const ADMIN = 'secrets-scan-admin-token-0123456789abcdef01'
 const SECRET = 'secrets-scan-server-secret-0123456789abcdef0123'
@@ -25,22 +26,7 @@ test('a representative run writes no key, token, secret or fnr to its logs', asy
     stderr: 'pipe',
   })
   const stdout = new Response(proc.stdout).text()
-  const reader = proc.stderr.getReader()
-  let banner = ''
-  while (!/listening on (http:\/\/\S+)/.test(banner)) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(banner)
-    banner += new TextDecoder().decode(value)
-  }
-  const stderr = (async () => {
-    let rest = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return rest
-      rest += new TextDecoder().decode(value)
-    }
-  })()
-  const url = /listening on (http:\/\/\S+)/.exec(banner)![1]!
+  const { url, banner, rest: stderr } = await listeningAddress(proc.stderr)
   const handled: string[] = [ADMIN, SECRET, FNR]
   try {
     const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }

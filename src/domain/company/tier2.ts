@@ -6,7 +6,7 @@
  * organisation gets it; everyone else keeps Tier 1.
  */
 import type { Sql } from '../../store/db.ts'
-import { activeGrantPairs, filedPeriods } from '../../store/delegations.ts'
+import { activeGrantPairs, filedPeriods, grantPairId } from '../../store/delegations.ts'
 import { BatchedLookup } from '../../lib/batched-lookup.ts'
 import type { FilingPortal, PortalInstance } from '../../upstream/filing-portal/port.ts'
 import type { LabourRegister } from '../../upstream/labour-register/port.ts'
@@ -34,22 +34,16 @@ export interface Tier2Metrics {
   sources: { employee_count: string; accounts: string }
 }
 
-type GrantKey = { consumerId: string; orgNumber: string }
-const grantId = (k: GrantKey) => `${k.consumerId}|${k.orgNumber}`
-
 /**
  * Whether a consumer holds an active delegation from an organisation: the gate to Tier 2. Every
  * keyed company read asks it, so concurrent requests ask together, in one statement per batch (a
  * grant committed before a request is always seen by it). One per instance (`composeDeps`).
  */
 export class ActiveGrants {
-  private readonly lookup: BatchedLookup<GrantKey, true>
+  private readonly lookup: BatchedLookup<{ consumerId: string; orgNumber: string }, true>
 
   constructor(sql: Sql) {
-    this.lookup = new BatchedLookup(async (keys) => {
-      const active = await activeGrantPairs(sql, keys)
-      return new Map(keys.filter((k) => active.has(grantId(k))).map((k) => [grantId(k), true as const]))
-    }, grantId)
+    this.lookup = new BatchedLookup(async (pairs) => new Map([...(await activeGrantPairs(sql, pairs))].map((id) => [id, true as const])), grantPairId)
   }
 
   async delegatedTo(consumerId: string | null, org: string): Promise<boolean> {

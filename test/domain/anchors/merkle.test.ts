@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { expect, test } from 'bun:test'
 import { auditPath, EMPTY_ROOT, leafData, leafHash, rootOf } from '../../../src/domain/anchors/merkle.ts'
 import { importDocSnippet } from '../../support/doc-snippet.ts'
+import { verifyInclusion as verify } from '../../support/rfc9162.ts'
 
 const h = (...parts: Buffer[]) => parts.reduce((x, p) => x.update(p), createHash('sha256')).digest()
 const leaves = (n: number) => Array.from({ length: n }, (_, i) => `leaf ${i}`)
@@ -18,29 +19,6 @@ function mth(d: string[]): Buffer {
   let k = 1
   while (k * 2 < d.length) k *= 2
   return h(Buffer.from([1]), mth(d.slice(0, k)), mth(d.slice(k)))
-}
-
-/** RFC 9162 §2.1.3.2, written independently of src/. */
-function verify(index: number, size: number, leaf: Buffer, path: Buffer[], root: Buffer): boolean {
-  if (index >= size) return false
-  let fn = index
-  let sn = size - 1
-  let r = leaf
-  for (const p of path) {
-    if (sn === 0) return false
-    if (fn % 2 === 1 || fn === sn) {
-      r = h(Buffer.from([1]), p, r)
-      while (fn % 2 === 0 && fn !== 0) {
-        fn = Math.floor(fn / 2)
-        sn = Math.floor(sn / 2)
-      }
-    } else {
-      r = h(Buffer.from([1]), r, p)
-    }
-    fn = Math.floor(fn / 2)
-    sn = Math.floor(sn / 2)
-  }
-  return sn === 0 && r.equals(root)
 }
 
 test('the root is RFC 6962’s for every size from 0 to 70', () => {

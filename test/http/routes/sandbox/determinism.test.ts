@@ -12,6 +12,7 @@ import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, SANDBOX_COMPANIES } from '../.
 import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
 import { freshIp } from '../../../access-helpers.ts'
 import { ORG_ROUTES, PUBLIC, SANDBOX, withoutTimestamp } from './read-helpers.ts'
+import { listeningAddress } from '../../../support/service-process.ts'
 
 let app: TestApp
 let fresh: { url: string; proc: ReturnType<typeof Bun.spawn>; dir: string }
@@ -25,22 +26,7 @@ async function startFreshProcess(baseUrl: string) {
     stdout: 'ignore',
     stderr: 'pipe',
   })
-  const reader = proc.stderr.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`the fresh process exited before listening:\n${text}`)
-    text += decoder.decode(value, { stream: true })
-    const m = /listening on (http:\/\/\S+)/.exec(text)
-    if (m) {
-      // Keep draining stderr so the child never blocks on a full pipe.
-      void (async () => {
-        while (!(await reader.read()).done);
-      })()
-      return { url: m[1]!, proc, dir }
-    }
-  }
+  return { url: (await listeningAddress(proc.stderr)).url, proc, dir }
 }
 
 beforeAll(async () => {

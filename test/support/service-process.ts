@@ -1,0 +1,33 @@
+/**
+ * A service started in a process of its own (`bun src/main.ts`, the binary, an older release):
+ * its address, read from the start banner on stderr.
+ */
+
+/**
+ * Reads `stderr` until the banner says where the service listens (`banner`: the text up to then).
+ * The rest of stderr keeps being read, so the child never blocks on a full pipe; `rest` is that
+ * text, once the child has closed it. A child that stops before listening is an error carrying
+ * everything it wrote.
+ */
+export async function listeningAddress(stderr: ReadableStream<Uint8Array>): Promise<{ url: string; banner: string; rest: Promise<string> }> {
+  const reader = stderr.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`the service stopped before listening:\n${text}`)
+    text += decoder.decode(value, { stream: true })
+    const m = /listening on (http:\/\/\S+)/.exec(text)
+    if (m) {
+      const rest = (async () => {
+        let more = ''
+        for (;;) {
+          const next = await reader.read()
+          if (next.done) return more
+          more += decoder.decode(next.value, { stream: true })
+        }
+      })()
+      return { url: m[1]!, banner: text, rest }
+    }
+  }
+}
