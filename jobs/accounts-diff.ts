@@ -10,7 +10,7 @@ import type { JobDeps } from './runner.ts'
 
 const DAY_MS = 86_400_000
 
-export function startOfUtcDay(at: Date): Date {
+function startOfUtcDay(at: Date): Date {
   return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS)
 }
 

@@ -4,9 +4,9 @@
  * and exits 2 on a bad argument, 1 when it could not do its work, 0 when it did.
  */
 import { parseArgs } from 'node:util'
-import { createHash } from 'node:crypto'
 import { renameSync } from 'node:fs'
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { sha256Hex } from './lib/hash.ts'
 import { DatabaseLockedError, DataDirError, openEmbedded, openPostgres, RestoreRefusedError, restoreEmbedded, type Database } from './store/db.ts'
 import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
 import { copyTable, isEmptyDatabase, resetIdentities, tableSum, tablesInDependencyOrder } from './store/transfer.ts'
@@ -57,7 +57,7 @@ async function writeAtomically(file: string, blob: Blob): Promise<{ bytes: numbe
   const bytes = new Uint8Array(await blob.arrayBuffer())
   await Bun.write(partial, bytes)
   renameSync(partial, file)
-  return { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+  return { bytes: bytes.length, sha256: sha256Hex(bytes) }
 }
 
 const embeddedOnly = (config: Config, what: string) => {

@@ -16,10 +16,8 @@ import { osloDate } from '../lib/oslo-time.ts'
 import { receiptsPage } from '../store/delegations.ts'
 import type { KeyPrincipal } from '../domain/access/types.ts'
 import * as D from '../schemas/delegation.ts'
+import { MAX_PAYLOAD_BYTES, payloadTooLarge } from '../domain/actions/payload.ts'
 import type { Handler, HandlerContext, HandlerInput, ToolBinding } from '../pipeline/context.ts'
-
-/** The largest payload an action takes (spec Limits: `validate_action` payload 64 KiB of UTF-8). */
-export const MAX_ACTION_PAYLOAD_BYTES = 64 * 1024
 
 /** uuid v5 namespace of a consumer's default agent principal (system-user/delegate has no principal id). */
 const DEFAULT_PRINCIPAL_NAMESPACE = '6f1d3c1e-2b8a-5e47-8c1d-9a0e4b7f2c35'
@@ -43,8 +41,8 @@ function delegationEnv(ctx: HandlerContext): DelegationEnv {
  * malformed requests (400 naming the field), not failed checks.
  */
 function checkActionInput(body: ActionInput): void {
-  if (Buffer.byteLength(JSON.stringify(body.payload), 'utf8') > MAX_ACTION_PAYLOAD_BYTES) {
-    throw validationError([{ field: 'payload', message: `must be at most ${MAX_ACTION_PAYLOAD_BYTES} bytes of UTF-8 JSON` }])
+  if (payloadTooLarge(body.payload)) {
+    throw validationError([{ field: 'payload', message: `must be at most ${MAX_PAYLOAD_BYTES} bytes of UTF-8 JSON` }])
   }
   const period = parsePeriod(body.action_type, body.period)
   if (!period.ok) throw validationError(period.details)

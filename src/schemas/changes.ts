@@ -2,8 +2,8 @@
 import { Type } from '@sinclair/typebox'
 import { CHANGE_TYPES, ENTITY_TYPES, SOURCES } from '../domain/changes/vocabulary.ts'
 import { CHANGES_PAGE } from '../domain/changes/archive.ts'
+import { Lit } from './common.ts'
 
-const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
 
 const Json = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
 

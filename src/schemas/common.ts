@@ -25,6 +25,9 @@ export const Handover = Type.Object(
  * pattern has one way to match and runs in linear time (a domain of `[^\s@]+\.[^\s@]+` took
  * quadratic time on a long run of dots).
  */
+/** A string that is one of `values` (an enum the OpenAPI document lists value by value). */
+export const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
+
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(?:\\.[^\\s@.]+)+$'
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL_PATTERN, description: 'an e-mail address' })
 

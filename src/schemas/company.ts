@@ -2,9 +2,9 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { ENTITY_TYPES } from '../domain/rulebook/facts.ts'
 import { CompanyObligationEvaluation, CompanyDeadlineEntry } from './rulebook.ts'
 import { digitString, ORG_NUMBER_FORMAT } from './formats.ts'
+import { Lit } from './common.ts'
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
-const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
 const Day = (description?: string) => Type.String({ format: 'date', ...(description ? { description } : {}) })
 const TriState = (description: string) => Nullable(Type.Boolean({ description: `${description}; null = unknown` }))
 

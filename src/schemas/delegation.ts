@@ -1,10 +1,9 @@
 /** Delegation and actions (production): fullmakt, the authorisation snapshot, approval tokens, execute. */
 import { Type, type TSchema } from '@sinclair/typebox'
-import { Uuid } from './common.ts'
+import { Uuid, Lit } from './common.ts'
 import { OrgNumber } from './company.ts'
 import { DryRunOutcome } from './sandbox.ts'
 
-const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()])
 const OsloTime = (description: string) => Type.String({ format: 'date-time', description: `${description}; RFC 3339 with the Europe/Oslo offset` })
 const UtcTime = (description: string) => Type.String({ format: 'date-time', description: `${description}; UTC` })

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { ENTITY_TYPES } from '../domain/rulebook/facts.ts'
+import { Lit } from './common.ts'
 
-const Lit = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
 
 export const EntityType = Lit(ENTITY_TYPES, 'AS, ENK, ANS, DA or NUF')
 const Category = Lit(['tax', 'reporting', 'registration', 'audit'] as const)

@@ -2,9 +2,9 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { AccountsSnapshot, SigningAuthority, Verification } from './company.ts'
 import { digitString } from './formats.ts'
+import { Lit } from './common.ts'
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
-const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
 const Day = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description })
 const OsloTime = (description: string) => Type.String({ format: 'date-time', description: `${description}; RFC 3339 with the Europe/Oslo offset` })
 

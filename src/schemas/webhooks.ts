@@ -2,9 +2,8 @@
 import { Type } from '@sinclair/typebox'
 import { ACCOUNTS_FILTER } from '../domain/changes/vocabulary.ts'
 import { SANDBOX_EVENT_TYPES } from '../domain/webhooks/sandbox-event.ts'
-import { Uuid } from './common.ts'
+import { Uuid, Lit } from './common.ts'
 
-const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
 
 export const SubscriptionFilter = Type.Object(
   {

@@ -95,8 +95,3 @@ export async function listChanges(sql: Sql, filter: ChangeFilter, afterSeq: bigi
   const clause = where.reduce((acc, w) => sql`${acc} and ${w}`)
   return sql<ChangeRow[]>`select ${sql.unsafe(COLUMNS)} from changes where ${clause} order by changes.seq limit ${limit}`
 }
-
-export async function findChange(sql: Sql, id: string): Promise<ChangeRow | null> {
-  const [row] = await sql<ChangeRow[]>`select ${sql.unsafe(COLUMNS)} from changes where id = ${id}`
-  return row ?? null
-}

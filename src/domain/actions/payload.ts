@@ -22,6 +22,13 @@ export const PAYLOAD_FIELDS: Record<ActionType, PayloadFields> = {
   a_melding: { required: ['employee_count', 'gross_salary_nok'], optional: ['tax_withheld_nok', 'employer_contribution_nok'] },
 }
 
+/** An action's payload at most (spec Limits: `validate_action` 64 KiB), as UTF-8 JSON; a saved profile's payload too. */
+export const MAX_PAYLOAD_BYTES = 64 * 1024
+
+export function payloadTooLarge(payload: unknown): boolean {
+  return Buffer.byteLength(JSON.stringify(payload), 'utf8') > MAX_PAYLOAD_BYTES
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
   const proto = Object.getPrototypeOf(value)

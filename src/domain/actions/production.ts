@@ -16,6 +16,7 @@ import { MVA_SUBMIT_SCOPES, MVA_VALIDATION_SCOPE, type Government as GovernmentS
 import type { CompanyReads } from '../sources.ts'
 import { activeScopesOf, currentGrants, type DelegationEnv } from '../delegation/fullmakt.ts'
 import { RULEBOOK_VERSION } from '../rulebook/version.ts'
+import { isActive } from '../company/verify.ts'
 import { isPlainObject } from './payload.ts'
 import type { ActionFacts, ActionInput } from './dry-run.ts'
 import type { ApprovalGate } from './approval.ts'
@@ -48,8 +49,7 @@ export interface ProductionCaller {
 export async function productionFacts(reads: CompanyReads, delegation: DelegationEnv, org: string): Promise<ActionFacts> {
   const { value } = await reads.unit(org)
   if (value.kind !== 'found') return { company: { exists: false, active: false }, systemUserAuthorised: false, delegatedScopes: [] }
-  const u = value.unit
-  const active = u.status === 'active' && u.bankrupt !== true && u.under_dissolution !== true && u.under_forced_dissolution !== true
+  const active = isActive(value.unit)
   const grants = (await currentGrants(delegation, org, true)).filter((g) => g.status === 'active')
   return {
     company: { exists: true, active },

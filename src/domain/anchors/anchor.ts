@@ -15,6 +15,7 @@ import { chunkLeaves, chunkRoots, dayLeaves, findAnchor, firstSnapshotDay, inser
 import type { Sql } from '../../store/db.ts'
 import type { TimestampAuthority } from '../../upstream/timestamp-authority/port.ts'
 import { auditPath, CHUNK_LEAVES, leafData, leafHash, rootOf } from './merkle.ts'
+import { addDays } from '../../lib/local-date.ts'
 
 export const ANCHOR_DELAY_MS = 10 * 60_000
 /** Days anchored per run at most: a long backlog (a first run over an old archive) is worked off over several runs. */
@@ -38,17 +39,16 @@ export interface AnchorRunResult {
 }
 
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`)
-const nextDay = (day: string) => new Date(dayStart(day).getTime() + DAY_MS).toISOString().slice(0, 10)
 
 /** Anchors every complete day after the last anchored one (from the archive's first day), then timestamps roots that lack one. */
 export async function runAnchors(deps: AnchorDeps): Promise<AnchorRunResult> {
   const result: AnchorRunResult = { anchored: [], timestamped: [], timestamp_failures: 0 }
   const last = await lastAnchoredDay(deps.sql)
-  let day = last ? nextDay(last) : await firstSnapshotDay(deps.sql)
+  let day = last ? addDays(last, 1) : await firstSnapshotDay(deps.sql)
   while (day !== null && result.anchored.length < MAX_DAYS_PER_RUN && dayStart(day).getTime() + DAY_MS + ANCHOR_DELAY_MS <= deps.clock.now().getTime()) {
     const built = await buildAnchor(deps.sql, day)
     if (await insertAnchor(deps.sql, { ...built, day }, deps.clock.now())) result.anchored.push({ day, leaf_count: built.leafCount, root: built.root })
-    day = nextDay(day)
+    day = addDays(day, 1)
   }
   if (deps.tsa) {
     for (const a of await untimestampedAnchors(deps.sql, MAX_DAYS_PER_RUN)) {

@@ -80,7 +80,7 @@ function summaries(unit: RegisterUnit, verdict: Verdict, s: Signals): { nb: stri
  * "not active" (spec: states, Verification status). The three distress signals still report the
  * raw flags each; the verdict reads only `is_active` and `has_signing_authority_defined`.
  */
-function isActive(unit: RegisterUnit): boolean {
+export function isActive(unit: RegisterUnit): boolean {
   return unit.status === 'active' && unit.bankrupt !== true && unit.under_dissolution !== true && unit.under_forced_dissolution !== true
 }
 

@@ -228,9 +228,10 @@ function capacityData(
 /** The person's roles in the organisation and what they may do; the register's roles must be readable, the signature rule may degrade. */
 export async function actingCapacity(sources: CompanyReads, org: string, fnr: SealedFnr): Promise<ActingCapacity> {
   const unit = await requireUnit(sources, org)
-  const roles = await sources.roles(org)
-  const used: Provenance[] = [unit.source, roles.source]
-  const signature = await attempt(() => sources.signature(org), used)
+  // (read together; the signature rule's provenance follows the roles' as before)
+  const signatureUsed: Provenance[] = []
+  const [roles, signature] = await Promise.all([sources.roles(org), attempt(() => sources.signature(org), signatureUsed)])
+  const used: Provenance[] = [unit.source, roles.source, ...signatureUsed]
   const form = unit.value.org_form.code
   const birth = fnr.birth
   const matched = birth === null ? [] : roles.value.roles.filter(isPerson).filter((r) => r.holder.birth_date !== null && sameBirthDate(birth, r.holder.birth_date))

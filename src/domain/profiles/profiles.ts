@@ -11,10 +11,9 @@ import { lockConsumer } from '../../store/accounts.ts'
 import type { Sql } from '../../store/db.ts'
 import * as store from '../../store/profiles.ts'
 import { secretShapeOf } from './secret-shapes.ts'
+import { MAX_PAYLOAD_BYTES, payloadTooLarge } from '../actions/payload.ts'
 
 export const MAX_PROFILES = 100
-/** The bound `validate_action` puts on a payload (spec: Limits), as UTF-8 JSON. */
-export const MAX_PAYLOAD_BYTES = 64 * 1024
 /** Enough to fix a request by; a payload of thousands of bad strings need not be listed in full. */
 const MAX_ISSUES = 20
 const MAX_FIELD_LENGTH = 200
@@ -74,7 +73,7 @@ export function profileIssues(input: ProfileInput): FieldIssue[] {
   if (input.name.trim() === '') out.push({ field: 'name', message: 'must not be blank' })
   else walk(input.name, ['name'], out)
   const payload = input.config?.payload
-  if (payload !== undefined && Buffer.byteLength(JSON.stringify(payload), 'utf8') > MAX_PAYLOAD_BYTES) {
+  if (payload !== undefined && payloadTooLarge(payload)) {
     out.push({ field: 'config.payload', message: `must be at most 64 KiB (${MAX_PAYLOAD_BYTES} bytes) as UTF-8 JSON` })
     return out
   }

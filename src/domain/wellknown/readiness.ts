@@ -5,7 +5,7 @@
  * class reports is its `source`; `_meta.source` says it for the whole answer.
  */
 import { EXECUTION_BUDGET_MS } from '../actions/production.ts'
-import { READ_POLICY } from '../../upstream/http.ts'
+import { READ_POLICY, type BreakerState } from '../../upstream/http.ts'
 
 /** The workflow classes an agent's calls fall into (pipeline/telemetry.ts sorts registry operations into them). */
 export const WORKFLOW_CLASSES = ['public_reads', 'company_data', 'delegation_actions', 'sandbox', 'mcp'] as const
@@ -37,7 +37,6 @@ export const STATIC_DEFAULTS: Record<WorkflowClass, { success_rate: number; p95_
   mcp: { success_rate: 0.95, p95_ms: Math.max(READ_POLICY.budgetMs, EXECUTION_BUDGET_MS), description: 'The MCP server (every tool call travels in one JSON-RPC request).' },
 }
 
-export type BreakerState = 'closed' | 'open' | 'half_open'
 
 export type ReadinessSource = 'telemetry' | 'static_defaults' | 'telemetry_and_static_defaults'
 

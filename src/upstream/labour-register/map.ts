@@ -3,19 +3,15 @@
  * employments it lists. An organisation the register does not know is an error entry with the code
  * `not_found`; a null `arbeidsforhold` list is an employer with none.
  */
-import { isRecord } from '../../lib/json.ts'
+import { isRecord, tryParseJson } from '../../lib/json.ts'
 
 export type EmploymentsAnswer = { ok: true; count: number | null } | { ok: false; reason: string }
 
 const NOT_FOUND = new Set(['not_found', 'NOT_FOUND'])
 
 export function mapEmployments(text: string): EmploymentsAnswer {
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return { ok: false, reason: 'body is not JSON' }
-  }
+  const body = tryParseJson(text)
+  if (body === undefined) return { ok: false, reason: 'body is not JSON' }
   if (!isRecord(body)) return { ok: false, reason: 'body is not an object' }
   const errors = Array.isArray(body.errors) ? body.errors : []
   if (errors.length > 0) {

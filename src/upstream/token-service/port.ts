@@ -3,6 +3,8 @@
  * access token (reference/flows.md §1, §2.4). Everything Plikt does at the government on an
  * organisation's behalf starts here, so its breaker state is what the agent-readiness probe reports.
  */
+import type { BreakerState } from '../http.ts'
+
 export interface AccessToken {
   access_token: string
   /** the scopes granted, space-separated as the service answers */
@@ -30,5 +32,5 @@ export interface TokenService {
    */
   token(req: TokenRequest): Promise<AccessToken>
   /** `closed`, `open` or `half_open` (the first call after the open period is a probe) */
-  breakerState(): 'closed' | 'open' | 'half_open'
+  breakerState(): BreakerState
 }
