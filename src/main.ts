@@ -2,6 +2,7 @@
  * `plikt [serve]`: config → database → migrations → app → listen; graceful drain on SIGINT/SIGTERM.
  * The other commands (migrate, backup, restore, export) are in commands.ts.
  */
+import './early-start.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { composeDeps, createHandler } from './app.ts'
 import { SERVE_OPTIONS } from './http/server.ts'

@@ -134,6 +134,15 @@ function acquireLock(dir: string): () => void {
 }
 
 /**
+ * PGlite's defaults, with 32 MB of shared buffers instead of PostgreSQL's 128 MB. PGlite writes
+ * its whole buffer pool into the process at start, so the pool is resident memory from the first
+ * second and costs start-up time (idle RSS 290 → 182 MB, PGlite open ~270 → ~220 ms; see
+ * bench/RESULTS.md). Its pages are read through the operating system's file cache, so a miss is
+ * a copy, not a disk read; a database that outgrows this belongs on PostgreSQL.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB']
+
+/**
  * Opens PGlite with its data under `dataDir` (or in memory when `dataDir` is null, for tests)
  * and connects postgres.js to it over a unix socket.
  */
@@ -154,7 +163,8 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   try {
     // We hold the lock, so a socket file left here belongs to a dead process.
     if (existsSync(socketPath)) unlinkSync(socketPath)
-    const pg = await PGlite.create({ ...(pgDataDir ? { dataDir: pgDataDir } : {}), ...(await pgliteAssets()) })
+    const needsInitdb = !pgDataDir || !existsSync(join(pgDataDir, 'PG_VERSION'))
+    const pg = await PGlite.create({ ...(pgDataDir ? { dataDir: pgDataDir } : {}), ...(await pgliteAssets(needsInitdb)), startParams: PGLITE_START_PARAMS })
     const server = new PGLiteSocketServer({ db: pg, path: socketPath, maxConnections: 4 })
     await server.start()
     const sql = postgres({ ...COMMON_OPTIONS, path: socketPath, max: 1 } as postgres.Options<Record<string, never>>) as unknown as Sql
@@ -196,7 +206,7 @@ export async function restoreEmbedded(dataDir: string, backup: Blob): Promise<vo
   try {
     const present = readdirSync(dir).filter((f) => f !== 'plikt.lock')
     if (present.length > 0) throw new RestoreRefusedError(`DATA_DIR ${dir} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}); restore fills an empty directory only`)
-    const pg = await PGlite.create({ dataDir: join(dir, 'pgdata'), loadDataDir: backup, ...(await pgliteAssets()) })
+    const pg = await PGlite.create({ dataDir: join(dir, 'pgdata'), loadDataDir: backup, ...(await pgliteAssets(false)), startParams: PGLITE_START_PARAMS })
     await pg.query('select 1')
     await pg.close()
   } finally {

@@ -6,19 +6,20 @@ import fsBundle from '../../node_modules/@electric-sql/pglite/dist/pglite.data' 
 
 export interface PgliteAssets {
   pgliteWasmModule: WebAssembly.Module
-  initdbWasmModule: WebAssembly.Module
+  initdbWasmModule?: WebAssembly.Module
   fsBundle: Blob
 }
 
-let cached: Promise<PgliteAssets> | undefined
+const compile = (path: string) => Bun.file(path).arrayBuffer().then((b) => WebAssembly.compile(b))
+let pglite: Promise<WebAssembly.Module> | undefined
+let initdb: Promise<WebAssembly.Module> | undefined
 
-export function pgliteAssets(): Promise<PgliteAssets> {
-  cached ??= (async () => {
-    const [pglite, initdb] = await Promise.all([
-      Bun.file(pgliteWasm).arrayBuffer().then((b) => WebAssembly.compile(b)),
-      Bun.file(initdbWasm).arrayBuffer().then((b) => WebAssembly.compile(b)),
-    ])
-    return { pgliteWasmModule: pglite, initdbWasmModule: initdb, fsBundle: Bun.file(fsBundle) }
-  })()
-  return cached
+/**
+ * PGlite's runtime, compiled once per process; initdb's only for a database still to be created,
+ * since a restart on an existing data directory never runs it.
+ */
+export async function pgliteAssets(needsInitdb: boolean): Promise<PgliteAssets> {
+  pglite ??= compile(pgliteWasm)
+  if (needsInitdb) initdb ??= compile(initdbWasm)
+  return { pgliteWasmModule: await pglite, ...(needsInitdb ? { initdbWasmModule: await initdb! } : {}), fsBundle: Bun.file(fsBundle) }
 }

@@ -18,6 +18,15 @@ test('the embedded database keeps its data under DATA_DIR across restarts', asyn
   await second.close()
 })
 
+test('the embedded database runs with 32 MB of shared buffers, which it holds resident from the start', async () => {
+  const db = await openEmbedded(null)
+  try {
+    expect((await db.sql`show shared_buffers`)[0]!.shared_buffers).toBe('32MB')
+  } finally {
+    await db.close()
+  }
+})
+
 test('a second opener of the same DATA_DIR gets a clear error while the first holds it', async () => {
   const held = await openEmbedded(dir)
   try {
