@@ -11,7 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { principalForKey } from '../domain/access/keys.ts'
+import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, tierLimits } from '../domain/access/limits.ts'
 import { scopeGranted, type KeyPrincipal, type Principal } from '../domain/access/types.ts'
@@ -23,6 +23,7 @@ import { buildMeta, responseHash } from '../pipeline/envelope.ts'
 import { checkArguments } from '../pipeline/validation.ts'
 import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
+import { keyRefusal } from '../pipeline/admission.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
@@ -125,7 +126,10 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
 // only for elicitation schemas, which this server never sends.
 let validator: AjvJsonSchemaValidator | undefined
 
-function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[]): Server {
+/** A key found no longer live by the charge of a call whose key came from the cache: the whole request is refused, as a fresh lookup would have. */
+const KEY_REFUSALS: readonly ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE']
+
+function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[], keyRefused: (e: AppError) => void): Server {
   const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) })
   const tools = visibleTools(principal, all)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))
@@ -188,6 +192,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, isSandboxTool(tool) ? sandbox : null, hash, top)
       return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
     } catch (e) {
+      if (e instanceof AppError && KEY_REFUSALS.includes(e.code)) keyRefused(e)
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
       const unavailable = databaseUnavailable(e)
       if (unavailable) return failure(unavailable, tool, deps, now, sandbox)
@@ -303,6 +308,24 @@ function callsKeyedTool(messages: RpcMessage[], tools: Tool[]): boolean {
   return messages.some((m) => m?.method === 'tools/call' && tools.some((t) => t.name === m.params?.name && !t.keyless))
 }
 
+/**
+ * One `tools/call` of a priced tool: its charge confirms the key in the same statement, as on REST,
+ * so the key may come from this process's cache (domain/access/key-cache.ts). Anything else —
+ * `tools/list`, a free tool, a batch — writes nothing that would confirm a cached key, so it is
+ * answered after a fresh lookup.
+ */
+function chargesOneTool(messages: RpcMessage[], tools: Tool[]): boolean {
+  const [m] = messages
+  return messages.length === 1 && m?.method === 'tools/call' && tools.some((t) => t.name === m.params?.name && !t.keyless && t.operation.costOre > 0)
+}
+
+async function keyPrincipal(bearer: string, messages: RpcMessage[], tools: Tool[], deps: AppDeps): Promise<KeyPrincipal> {
+  if (!chargesOneTool(messages, tools)) return principalForKey(deps.sql, bearer)
+  const principal = await cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
+  // A test key is never charged, so nothing would confirm it: look it up afresh.
+  return principal.cached && principal.test ? principalForKey(deps.sql, bearer) : principal
+}
+
 export async function handleMcp(request: Request, deps: AppDeps, state: RequestState, tools: Tool[] = TOOLS): Promise<Response> {
   const body = await bodyOf(request)
   const messages = body.messages
@@ -317,7 +340,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
       principal =
         deps.oauthVerifier && looksLikeJwt(bearer)
           ? await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
-          : await principalForKey(deps.sql, bearer)
+          : await keyPrincipal(bearer, messages, tools, deps)
     } catch (e) {
       if (e instanceof AppError) throw refused(e, deps)
       throw e
@@ -328,12 +351,21 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   }
   state.principal = principal
   if (principal.kind === 'anonymous' || principal.kind === 'sandbox') softLimitMessages(messages, state, deps)
-  const server = buildServer(principal, deps, state, inputHeaders(request.headers), tools)
+  let keyRefused: AppError | null = null
+  const server = buildServer(principal, deps, state, inputHeaders(request.headers), tools, (e) => (keyRefused = e))
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
+  let response: Response
   try {
-    return await transport.handleRequest(body.request, body.parsed === undefined ? undefined : { parsedBody: body.parsed })
+    response = await transport.handleRequest(body.request, body.parsed === undefined ? undefined : { parsedBody: body.parsed })
   } finally {
     void server.close()
   }
+  // A cached key that its call's charge found no longer live, or that the call never got to confirm
+  // (refused before its charge): the answer is the one a fresh lookup gives, never the call's own.
+  if (principal.kind === 'key' && (keyRefused || principal.cached)) {
+    const refusal = keyRefused ?? (await keyRefusal(state, deps))
+    if (refusal) throw refused(refusal, deps)
+  }
+  return response
 }
