@@ -180,7 +180,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
   for (const op of all) {
     if (op.bodyType === 'raw') {
       // The MCP transport is a surface of its own: it reads the request itself (src/mcp).
-      app.route(op.method, op.path, (ctx: { request: Request }) => handleMcp(ctx.request, deps, stateOf(ctx.request), tools), { parse: 'none', transform: (ctx: { request: Request; query: Record<string, unknown> }) => void prepare(op, ctx, deps.config.baseUrl) } as never)
+      app.route(op.method, op.path, ({ request }: { request: Request }) => handleMcp(request, deps, stateOf(request), tools), { parse: 'none', transform: ({ request, query }: { request: Request; query: Record<string, unknown> }) => void prepare(op, { request, query }, deps.config.baseUrl) } as never)
       continue
     }
     const handler = table[op.id]!
@@ -230,17 +230,20 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         // Keyless routes without limits of their own get a transform that is visibly synchronous:
         // Elysia composes a slower, awaiting handler around a hook that may return a promise.
         // The soft per-IP limit is decided first, in this instance, before any database work.
+        // The context is destructured, never passed on whole: Elysia reads a hook's source, and a
+        // context handed to a function makes it prepare everything for every request (cookie jar,
+        // headers object, a second Response around ours).
         transform: isPublic(op)
-          ? (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              const state = prepare(op, ctx, deps.config.baseUrl)
+          ? ({ request, query, params, body }: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
+              const state = prepare(op, { request, query, body }, deps.config.baseUrl)
               if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
-              refuseOversized(op, ctx)
+              refuseOversized(op, { params, query, body })
             }
-          : async (ctx: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              const state = prepare(op, ctx, deps.config.baseUrl)
+          : async ({ request, query, params, body }: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
+              const state = prepare(op, { request, query, body }, deps.config.baseUrl)
               if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
-              await admit(op, credentialsOf(ctx.request.headers), ctx.body, state, deps)
-              refuseOversized(op, ctx)
+              await admit(op, credentialsOf(request.headers), body, state, deps)
+              refuseOversized(op, { params, query, body })
             },
       } as never,
     )
