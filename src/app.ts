@@ -10,6 +10,7 @@ import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
 import { admit, isPublic, keyRefusal, softLimited } from './pipeline/admission.ts'
+import { corkedResponse } from './lib/corked-response.ts'
 import { credentialsOf } from './pipeline/credentials.ts'
 import { SoftLimiter } from './pipeline/soft-limit.ts'
 import { AnswerCache } from './pipeline/answer-cache.ts'
@@ -105,7 +106,8 @@ function coerceQuery(op: Operation, query: Record<string, unknown>): void {
   }
 }
 
-function render(op: Operation, out: HandlerOutput, now: Date, request: Request, state: RequestState): Response {
+/** `afterIo`: the answer is made after an await on I/O, so it is sent as one write (lib/corked-response.ts). */
+function render(op: Operation, out: HandlerOutput, now: Date, request: Request, state: RequestState, afterIo: boolean): Response {
   const status = out.status ?? op.successStatus
   const correlationId = state.correlationId
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...state.extraHeaders, ...out.headers }
@@ -123,7 +125,7 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
   const body = out.precomputed
     ? precomputedBody(out.precomputed, meta, now)
     : `{"success":true,"data":${JSON.stringify(out.data)},"_meta":${JSON.stringify(buildMeta(meta, now, hash))}}`
-  return new Response(body, { status, headers })
+  return afterIo && request.method !== 'HEAD' ? corkedResponse(body, { status, headers }) : new Response(body, { status, headers })
 }
 
 /** Extra operations and handlers: how tests register an operation the product does not have yet. */
@@ -185,6 +187,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
     }
     const handler = table[op.id]!
     const soft = softLimited(op)
+    const keyless = isPublic(op)
     app.route(
       op.method,
       op.path,
@@ -209,17 +212,18 @@ export function createApp(deps: AppDeps, extension?: Extension) {
               return approvalStep(op, ctx.request.headers.get('x-approval-token'), state, deps)
             },
           })
-        const finish = (o: HandlerOutput | Response) => {
+        // A keyed route was admitted after a database write; a keyless one answers synchronously unless its handler awaits.
+        const finish = (o: HandlerOutput | Response, afterIo = true) => {
           if (o instanceof Response) return o
           state.correlationStamped = true
-          return render(op, o, now, ctx.request, state)
+          return render(op, o, now, ctx.request, state, afterIo)
         }
         // A test key never reaches the handler, idempotency or metering: the sandbox answers it, or nothing does.
-        if (state.principal.kind === 'key' && state.principal.test) return testKeyAnswer(op, ctx.params?.org).then(finish)
+        if (state.principal.kind === 'key' && state.principal.test) return testKeyAnswer(op, ctx.params?.org).then((o) => finish(o))
         if (op.idempotency === null && op.costOre === 0) {
           // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
           const out = invoke()
-          return out instanceof Promise ? out.then(finish) : finish(out)
+          return out instanceof Promise ? out.then((o) => finish(o)) : finish(out, !keyless)
         }
         return execute(op, { request: ctx.request, body: ctx.body, state }, deps, async () => finish(await invoke()))
       },
@@ -233,7 +237,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         // The context is destructured, never passed on whole: Elysia reads a hook's source, and a
         // context handed to a function makes it prepare everything for every request (cookie jar,
         // headers object, a second Response around ours).
-        transform: isPublic(op)
+        transform: keyless
           ? ({ request, query, params, body }: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
               const state = prepare(op, { request, query, body }, deps.config.baseUrl)
               if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())

@@ -33,6 +33,7 @@ import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOut
 import { listedTool } from './listing.ts'
 import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
+import { corkedResponse } from '../lib/corked-response.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
@@ -367,5 +368,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
     const refusal = keyRefused ?? (await keyRefusal(state, deps))
     if (refusal) throw refused(refusal, deps)
   }
-  return response
+  // The answer is made after the call's database work: sent as one write (lib/corked-response.ts).
+  if (response.status !== 200 || request.method === 'HEAD' || !response.headers.get('content-type')?.startsWith('application/json')) return response
+  return corkedResponse(await response.text(), { status: response.status, headers: response.headers })
 }
