@@ -50,7 +50,7 @@ const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
   store: async (a) =>
     'error' in a
       ? { status: a.error.status, body: JSON.stringify({ error_code: a.error.code, details: a.error.options.details ?? null, extra: a.error.options.extra ?? null }) }
-      : { status: 200, body: JSON.stringify(a.output) },
+      : { status: 200, body: JSON.stringify({ ...a.output, json: undefined }) },
   replay: (s) => {
     const stored = JSON.parse(s.body) as ToolOutput | { error_code: ErrorCode; details: FieldIssue[] | null; extra: Record<string, unknown> | null }
     if ('error_code' in stored) return { error: new AppError(stored.error_code, { ...(stored.details ? { details: stored.details } : {}), ...(stored.extra ? { extra: stored.extra } : {}) }) }
@@ -92,6 +92,13 @@ function envelope(result: unknown, justification: string, metadata: Record<strin
     // A memoised REST answer brings its hash: canonicalising a large result per call costs more than the rest of the call.
     _meta: sandbox ? sandboxMeta(now, sandbox) : buildMeta(meta, now, failed ? undefined : (hash ?? responseHash(result))),
   }
+}
+
+/** The tool result as text: `result` spliced in as the JSON its memoised REST answer was serialised to once, when there is one. */
+function bodyText(body: ReturnType<typeof envelope>, resultJson: string | undefined): string {
+  if (resultJson === undefined) return JSON.stringify(body)
+  const { result: _, ...rest } = body
+  return `{"result":${resultJson},${JSON.stringify(rest).slice(1)}`
 }
 
 function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: SandboxState | null) {
@@ -187,11 +194,11 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       const request = { key: typeof key === 'string' ? key : null, dryRun: isDryRun(input.query?.dry_run), fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }
       const answer = tool.operation.idempotency ? await idempotent(tool.operation, request, call, deps, TOOL_ANSWERS, async () => ({ output: await charged() })) : { output: await charged() }
       if ('error' in answer) throw answer.error
-      const { result, justification, meta, hash, top } = answer.output
+      const { result, justification, meta, hash, json, top } = answer.output
       const replayed = answer.replayed === true ? { idempotent_replayed: true } : {}
       // Production tools answer with production `_meta` under any bearer; a sandbox tool with the sandbox's.
       const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, isSandboxTool(tool) ? sandbox : null, hash, top)
-      return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
+      return { structuredContent: body, content: [{ type: 'text' as const, text: bodyText(body, json) }] }
     } catch (e) {
       if (e instanceof AppError && KEY_REFUSALS.includes(e.code)) keyRefused(e)
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)

@@ -32,6 +32,8 @@ export interface ToolOutput {
   meta?: MetaInput
   /** `response_hash` of `result` when the REST twin already computed it (memoised answers) */
   hash?: string
+  /** `result` as JSON when the REST twin already serialised it (memoised answers) */
+  json?: string
 }
 
 export interface Tool {
@@ -126,7 +128,7 @@ function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Ha
         approval: approvalStep(op, approvalToken, ctx.state, ctx.deps),
       })) as HandlerOutput
       const result = out.precomputed ? out.precomputed.data : out.data
-      return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.top ? { top: out.top } : {}), ...(out.precomputed ? { hash: out.precomputed.hash } : {}) }
+      return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.top ? { top: out.top } : {}), ...(out.precomputed ? { hash: out.precomputed.hash, json: out.precomputed.json } : {}) }
     },
   }
 }

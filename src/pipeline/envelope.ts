@@ -89,6 +89,8 @@ export interface PrecomputedData {
   /** the answer itself, for surfaces that do not send the bytes (MCP) */
   data: unknown
   hash: string
+  /** `data` as JSON, for surfaces that serialise it inside an envelope of their own (MCP's text content) */
+  json: string
   /** the bytes of `{"success":true,"data":<data>,"_meta":` */
   prefix: Uint8Array
   /** the last body built: bodies built in the same millisecond with the same `_meta` are identical */
@@ -98,7 +100,8 @@ export interface PrecomputedData {
 const encoder = new TextEncoder()
 
 export function precompute(data: unknown): PrecomputedData {
-  return { data, hash: responseHash(data), prefix: encoder.encode(`{"success":true,"data":${JSON.stringify(data)},"_meta":`) }
+  const json = JSON.stringify(data)
+  return { data, hash: responseHash(data), json, prefix: encoder.encode(`{"success":true,"data":${json},"_meta":`) }
 }
 
 function sameMeta(a: MetaInput, b: MetaInput): boolean {

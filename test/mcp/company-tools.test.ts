@@ -122,6 +122,18 @@ describe('company tools', () => {
     await client.close()
   })
 
+  test('the text content is the structured content as JSON, for a fresh answer and a memoised one alike', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    for (const name of [...COMPANY_TOOLS, ...COMPANY_TOOLS]) {
+      const res = (await client.callTool({ name, arguments: GOOD_ARGS[name]! })) as { structuredContent: unknown; content: { type: string; text: string }[] }
+      expect(res.content).toHaveLength(1)
+      expect([name, res.content[0]!.type]).toEqual([name, 'text'])
+      expect([name, JSON.parse(res.content[0]!.text)]).toEqual([name, res.structuredContent])
+    }
+    await client.close()
+  })
+
   test('each successful company tool call costs 50 øre', async () => {
     const k = await customer({ credits: 10_000 })
     const client = await connect(bearer(k.key))
