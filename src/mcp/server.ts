@@ -134,7 +134,7 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
 // only for elicitation schemas, which this server never sends.
 let validator: AjvJsonSchemaValidator | undefined
 
-/** A key found no longer live by the charge of a call whose key came from the cache: the whole request is refused, as a fresh lookup would have. */
+/** What a key found no longer live is refused with; for a key from the cache the whole request is refused so, as a fresh lookup would have. */
 const KEY_REFUSALS: readonly ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE']
 
 function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[], keyRefused: (e: AppError) => void): Server {
@@ -359,8 +359,13 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   }
   state.principal = principal
   if (principal.kind === 'anonymous' || principal.kind === 'sandbox') softLimitMessages(messages, state, deps)
+  // Only a key from the cache (one priced call, see keyPrincipal) may turn into a refusal of the
+  // whole request: a batch's other calls may have been answered and charged.
+  const fromCache = principal.kind === 'key' && principal.cached === true
   let keyRefused: AppError | null = null
-  const server = buildServer(principal, deps, state, inputHeaders(request.headers), tools, (e) => (keyRefused = e))
+  const server = buildServer(principal, deps, state, inputHeaders(request.headers), tools, (e) => {
+    if (fromCache) keyRefused = e
+  })
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
   let response: Response
@@ -371,7 +376,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   }
   // A cached key that its call's charge found no longer live, or that the call never got to confirm
   // (refused before its charge): the answer is the one a fresh lookup gives, never the call's own.
-  if (principal.kind === 'key' && (keyRefused || principal.cached)) {
+  if (fromCache && (keyRefused || (principal.kind === 'key' && principal.cached))) {
     const refusal = keyRefused ?? (await keyRefusal(state, deps))
     if (refusal) throw refused(refusal, deps)
   }
