@@ -106,7 +106,11 @@ function coerceQuery(op: Operation, query: Record<string, unknown>): void {
   }
 }
 
-/** `afterIo`: the answer is made after an await on I/O, so it is sent as one write (lib/corked-response.ts). */
+/**
+ * `afterIo`: the answer is made after an await on I/O, so it is sent as one write
+ * (lib/corked-response.ts). Not an idempotent operation's: its answer is cloned to be stored
+ * (http/execute.ts), and a clone of that stream would be sent chunked.
+ */
 function render(op: Operation, out: HandlerOutput, now: Date, request: Request, state: RequestState, afterIo: boolean): Response {
   const status = out.status ?? op.successStatus
   const correlationId = state.correlationId
@@ -125,7 +129,7 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
   const body = out.precomputed
     ? precomputedBody(out.precomputed, meta, now)
     : `{"success":true,"data":${JSON.stringify(out.data)},"_meta":${JSON.stringify(buildMeta(meta, now, hash))}}`
-  return afterIo && request.method !== 'HEAD' ? corkedResponse(body, { status, headers }) : new Response(body, { status, headers })
+  return afterIo && !op.idempotency && request.method !== 'HEAD' ? corkedResponse(body, { status, headers }) : new Response(body, { status, headers })
 }
 
 /** Extra operations and handlers: how tests register an operation the product does not have yet. */
