@@ -24,8 +24,25 @@ const SECONDS = Number(values.seconds)
 const ADMIN = 'rolling-upgrade-admin-token-0123456789abcdef'
 const SECRET = 'rolling-upgrade-server-secret-0123456789abcdef01'
 const work = mkdtempSync(join(tmpdir(), 'plikt-rolling-'))
-const port = () => 20_000 + Math.floor(Math.random() * 30_000)
-const ports = { a: port(), b: port(), proxy: port() }
+/**
+ * Below Linux's ephemeral range (32 768 and up), where outgoing connections and port-0 listeners
+ * take theirs, so no connection of this machine's can hold it; and free when asked.
+ */
+function freePort(taken: number[] = []): number {
+  for (;;) {
+    const p = 20_000 + Math.floor(Math.random() * 12_000)
+    if (taken.includes(p)) continue
+    try {
+      Bun.serve({ port: p, hostname: '127.0.0.1', fetch: () => new Response(null) }).stop(true)
+      return p
+    } catch {
+      // taken: try another
+    }
+  }
+}
+const a = freePort()
+const b = freePort([a])
+const ports = { a, b, proxy: freePort([a, b]) }
 const command = values.bin ? [values.bin] : ['bun', join(import.meta.dir, '..', 'src/main.ts')]
 
 type Proc = ReturnType<typeof Bun.spawn>

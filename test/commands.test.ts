@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
+import { freeFixedPort } from './support/service-process.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'plikt-commands-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -27,7 +28,7 @@ async function run(args: string[], extra: Record<string, string>): Promise<{ cod
 }
 
 async function serve(extra: Record<string, string>): Promise<{ url: string; stop(): Promise<number> }> {
-  const port = String(20_000 + Math.floor(Math.random() * 20_000))
+  const port = String(freeFixedPort())
   const proc = Bun.spawn(['bun', 'src/main.ts'], { env: env({ PORT: port, BASE_URL: `http://127.0.0.1:${port}`, ...extra }), stdout: 'ignore', stderr: 'pipe' })
   const reader = proc.stderr.getReader()
   let text = ''

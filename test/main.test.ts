@@ -2,6 +2,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freeFixedPort } from './support/service-process.ts'
 
 // `npm start` as a user runs it: the real entry point in its own process, on the embedded database.
 const dir = mkdtempSync(join(tmpdir(), 'plikt-main-'))
@@ -90,7 +91,7 @@ test('a DATA_DIR that cannot be used stops start-up with a message naming it, ex
 }, 60_000)
 
 test('with METRICS_PORT the metrics are served on that port too, and nothing else is', async () => {
-  const metricsPort = String(20_000 + Math.floor(Math.random() * 30_000))
+  const metricsPort = String(freeFixedPort())
   const proc = start({ METRICS_TOKEN: 'main-test-metrics-token-0123', METRICS_PORT: metricsPort })
   try {
     await readUntil(proc.stderr, /listening on (http:\/\/\S+)/)

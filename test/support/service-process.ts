@@ -31,3 +31,21 @@ export async function listeningAddress(stderr: ReadableStream<Uint8Array>): Prom
     }
   }
 }
+
+/**
+ * A port for a service that must be told its port in advance (METRICS_PORT, or a PORT that
+ * BASE_URL names): below Linux's ephemeral range (32 768 and up), where outgoing connections and
+ * port-0 listeners — every other test's servers — take theirs, and free when asked. A random port
+ * inside that range was once taken by one of the suite's own connections.
+ */
+export function freeFixedPort(): number {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    try {
+      Bun.serve({ port, hostname: '127.0.0.1', fetch: () => new Response(null) }).stop(true)
+      return port
+    } catch {
+      // taken: try another
+    }
+  }
+}
