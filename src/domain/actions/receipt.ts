@@ -55,13 +55,23 @@ export interface SandboxGovernmentResponse {
   filing_period: string
 }
 
+/** A receipt's signing string: its kind's prefix and the signed fields, joined by the unit separator. */
+export function signingString(prefix: string, fields: readonly string[]): string {
+  return [prefix, ...fields].join(SEPARATOR)
+}
+
+/** HMAC-SHA256-v1 over a signing string: 64 lower-case hex digits. Filing and delegation receipts both sign so. */
+export function hmacSignature(signing: string, key: string | Uint8Array): string {
+  return createHmac('sha256', key).update(signing, 'utf8').digest('hex')
+}
+
 export function receiptSigningString(f: SignedReceiptFields): string {
-  return [RECEIPT_SIGNATURE_PREFIX, f.altinn_receipt_id, f.audit_log_id, f.org_number, f.filing_type, f.timestamp].join(SEPARATOR)
+  return signingString(RECEIPT_SIGNATURE_PREFIX, [f.altinn_receipt_id, f.audit_log_id, f.org_number, f.filing_type, f.timestamp])
 }
 
 /** 64 lower-case hex digits. */
 export function signReceipt(f: SignedReceiptFields, key: string | Uint8Array): string {
-  return createHmac('sha256', key).update(receiptSigningString(f), 'utf8').digest('hex')
+  return hmacSignature(receiptSigningString(f), key)
 }
 
 export function verifyReceiptSignature(receipt: SignedReceiptFields & { signature: string }, key: string | Uint8Array): boolean {

@@ -4,12 +4,10 @@
  * (docs/receipt-signature.md is the recipe for both), with its own prefix so a filing receipt's
  * signature can never pass for a delegation receipt's.
  */
-import { createHmac } from 'node:crypto'
 import { osloTimestamp } from '../../lib/oslo-time.ts'
-import { RECEIPT_SIGNATURE_ALGORITHM } from '../actions/receipt.ts'
+import { hmacSignature, RECEIPT_SIGNATURE_ALGORITHM, signingString } from '../actions/receipt.ts'
 
 export const DELEGATION_SIGNATURE_PREFIX = 'PLIKT-DELEGATION-v1'
-const SEPARATOR = '\x1f'
 
 export type DelegationEvent = 'delegation_granted' | 'delegation_revoked'
 
@@ -38,7 +36,7 @@ export interface DelegationReceipt extends DelegationReceiptFields {
 const SIGNED: (keyof DelegationReceiptFields)[] = ['receipt_id', 'event', 'timestamp', 'consumer_id', 'agent_principal_id', 'delegation_id', 'org_number', 'system_user_id', 'scopes', 'delegation_status']
 
 export function delegationSigningString(f: DelegationReceiptFields): string {
-  return [DELEGATION_SIGNATURE_PREFIX, ...SIGNED.map((k) => f[k])].join(SEPARATOR)
+  return signingString(DELEGATION_SIGNATURE_PREFIX, SIGNED.map((k) => f[k]))
 }
 
 export function signDelegationReceipt(f: Omit<DelegationReceiptFields, 'receipt_id' | 'timestamp'> & { at: Date }, signing: { key: Uint8Array; key_id: string }): DelegationReceipt {
@@ -47,7 +45,7 @@ export function signDelegationReceipt(f: Omit<DelegationReceiptFields, 'receipt_
   return {
     ...fields,
     key_id: signing.key_id,
-    signature: createHmac('sha256', signing.key).update(delegationSigningString(fields), 'utf8').digest('hex'),
+    signature: hmacSignature(delegationSigningString(fields), signing.key),
     signature_algorithm: RECEIPT_SIGNATURE_ALGORITHM,
   }
 }

@@ -12,6 +12,7 @@ import { RULEBOOK_VERSION } from '../rulebook/version.ts'
 import { SERVICE_NAME } from '../../lib/service.ts'
 import { allOperations, openApiPath, type Operation } from '../../operations/index.ts'
 import { exampleRequest } from './examples.ts'
+import { serviceLinks } from '../wellknown/links.ts'
 
 /** The document's own versions (spec Versioning): `_meta.schema_version` and `data.version`. */
 export const CAPABILITIES_SCHEMA_VERSION = '1.1.0'
@@ -40,22 +41,23 @@ export interface CapabilitiesInput {
  * The documents an agent discovers the service through, by name. The spec names most; an entry is
  * listed only while its path is a registered operation, so the block never points at a 404.
  */
+const PATHS = serviceLinks('')
 const DISCOVERY_DOCUMENTS: Record<string, string> = {
-  openapi: '/openapi.json',
-  llms_txt: '/llms.txt',
-  llms_full_txt: '/llms-full.txt',
-  mcp_manifest: '/.well-known/mcp.json',
-  agent_card: '/.well-known/agent-card.json',
-  ai_plugin: '/.well-known/ai-plugin.json',
-  security_txt: '/.well-known/security.txt',
-  data_sovereignty: '/.well-known/data-sovereignty',
-  api_catalog: '/.well-known/api-catalog',
-  workflows: '/workflows.json',
-  recipes: '/recipes',
-  capabilities: '/api/v1/capabilities',
-  api_reference: '/docs',
-  error_registry: '/api/v1/errors',
-  mcp: '/api/mcp',
+  openapi: PATHS.openapi,
+  llms_txt: PATHS.llms,
+  llms_full_txt: PATHS.llms_full,
+  mcp_manifest: PATHS.mcp_manifest,
+  agent_card: PATHS.agent_card,
+  ai_plugin: PATHS.ai_plugin,
+  security_txt: PATHS.security_txt,
+  data_sovereignty: PATHS.data_sovereignty,
+  api_catalog: PATHS.api_catalog,
+  workflows: PATHS.workflows,
+  recipes: PATHS.recipes,
+  capabilities: PATHS.capabilities,
+  api_reference: PATHS.docs,
+  error_registry: PATHS.errors,
+  mcp: PATHS.mcp,
 }
 
 export function discoveryPaths(ops: readonly Operation[] = allOperations): Record<string, string> {
@@ -146,8 +148,8 @@ export function capabilitiesDocument(input: CapabilitiesInput, ops: readonly Ope
     sandbox: input.sandbox,
     mcp: {
       available: true,
-      server_url: `${base}/api/mcp`,
-      manifest_url: `${base}/.well-known/mcp.json`,
+      server_url: `${base}${PATHS.mcp}`,
+      manifest_url: `${base}${PATHS.mcp_manifest}`,
       schema_version: input.mcp.schema_version,
       protocol: 'json-rpc-2.0',
       transport: 'streamable-http',
@@ -156,7 +158,7 @@ export function capabilitiesDocument(input: CapabilitiesInput, ops: readonly Ope
       keyless_tools: input.mcp.keyless,
       tools: input.mcp.names,
       oauth: input.oauth
-        ? { enabled: true, protected_resource_metadata: '/.well-known/oauth-protected-resource/api/mcp', authorization_servers: input.oauth.authorization_servers }
+        ? { enabled: true, protected_resource_metadata: PATHS.oauth_resource_metadata, authorization_servers: input.oauth.authorization_servers }
         : { enabled: false, protected_resource_metadata: null, authorization_servers: [] },
     },
     multi_agent_safety: { write_conflict_detection: true, conflict_lock_ttls: { ...LOCK_TTL_SECONDS } },
