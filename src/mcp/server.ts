@@ -23,7 +23,7 @@ import { buildMeta, responseHash } from '../pipeline/envelope.ts'
 import { checkArguments } from '../pipeline/validation.ts'
 import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
-import { keyRefusal } from '../pipeline/admission.ts'
+import { AUDITED, keyRefusal, refusal } from '../pipeline/admission.ts'
 import type { MetaInput } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
@@ -350,7 +350,8 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
           ? await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
           : await keyPrincipal(bearer, messages, tools, deps)
     } catch (e) {
-      if (e instanceof AppError) throw refused(e, deps)
+      // A refused credential is audited on every surface (spec: API key states), as admission does on REST.
+      if (e instanceof AppError) throw refused(AUDITED.includes(e.code) ? await refusal(deps, state, state.operationId, null, e) : e, deps)
       throw e
     }
     state.consumerId = principal.consumerId

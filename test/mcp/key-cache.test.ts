@@ -25,10 +25,10 @@ const POSTEN = '984661185'
 const SUMMARY_ORE = 50
 
 /** One JSON-RPC message to b's /api/mcp, as a host without a session sends it. */
-async function rpc(key: string, method: string, params: Record<string, unknown> = {}) {
+async function rpc(key: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const res = await fetch(`${b.url}/api/mcp`, {
     method: 'POST',
-    headers: { ...bearer(key), ...freshIp(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: { ...bearer(key), ...freshIp(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   const text = await res.text()
@@ -95,6 +95,33 @@ describe('a key revoked after the instance cached it', () => {
     await revokeOnA(k.keyId)
     const refused = await rpc(k.key, 'tools/list')
     expect([refused.status, refused.body.error_code]).toEqual([401, 'AUTH_INVALID_KEY'])
+  })
+})
+
+describe('a refused key on MCP is audited as a refused credential, as on every surface', () => {
+  const audited = async (correlationId: string) =>
+    (await a.deps.sql<{ details: { error_code: string } }[]>`select details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`).map((r) => r.details.error_code)
+
+  test('when the key came from the cache (a priced call)', async () => {
+    const k = await keyCachedOnB()
+    await revokeOnA(k.keyId)
+    const correlationId = `mcp-cached-refusal-${crypto.randomUUID()}`
+    expect((await rpc(k.key, 'tools/call', { name: 'get_company_summary', arguments: { org_number: POSTEN } }, { 'x-correlation-id': correlationId })).status).toBe(401)
+    expect(await audited(correlationId)).toEqual(['AUTH_INVALID_KEY'])
+  })
+
+  test('when the key was looked up afresh (tools/list)', async () => {
+    const k = await keyCachedOnB()
+    await revokeOnA(k.keyId)
+    const correlationId = `mcp-fresh-refusal-${crypto.randomUUID()}`
+    expect((await rpc(k.key, 'tools/list', {}, { 'x-correlation-id': correlationId })).status).toBe(401)
+    expect(await audited(correlationId)).toEqual(['AUTH_INVALID_KEY'])
+  })
+
+  test('when the key is unknown', async () => {
+    const correlationId = `mcp-unknown-refusal-${crypto.randomUUID()}`
+    expect((await rpc(`svc_live_unknown${crypto.randomUUID().replaceAll('-', '')}`, 'tools/list', {}, { 'x-correlation-id': correlationId })).status).toBe(401)
+    expect(await audited(correlationId)).toEqual(['AUTH_INVALID_KEY'])
   })
 })
 
