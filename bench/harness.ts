@@ -67,7 +67,7 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
   return hasWrk ? wrk(o) : cannon(o)
 }
 
-export async function startServer(script: string, env: Record<string, string> = {}): Promise<{ port: number; stop(): void }> {
+export async function startServer(script: string, env: Record<string, string> = {}): Promise<{ port: number; pid: number; stop(): void }> {
   const proc = Bun.spawn(['bun', script], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
   const reader = proc.stdout.getReader()
   let text = ''
@@ -76,7 +76,7 @@ export async function startServer(script: string, env: Record<string, string> = 
     if (done) throw new Error(`${script} exited before it was ready`)
     text += new TextDecoder().decode(value)
     const m = /ready (\d+)/.exec(text)
-    if (m) return { port: Number(m[1]), stop: () => proc.kill() }
+    if (m) return { port: Number(m[1]), pid: proc.pid, stop: () => proc.kill() }
   }
 }
 

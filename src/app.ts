@@ -22,7 +22,7 @@ import { KeyCache } from './domain/access/key-cache.ts'
 import { RefusalBudget } from './domain/access/refusals.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
-import { buildMeta, precomputedBody, responseHash } from './pipeline/envelope.ts'
+import { buildMeta, precomputedBlob, precomputedBody, responseHash } from './pipeline/envelope.ts'
 import { ifNoneMatch, notModified } from './http/etag.ts'
 import { renderError } from './http/errors.ts'
 import { hasBoundedStrings, oversizedFields } from './schemas/bounds.ts'
@@ -126,10 +126,12 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
     headers['cache-control'] = 'no-cache'
   }
   const meta = out.meta ?? {}
-  const body = out.precomputed
-    ? precomputedBody(out.precomputed, meta, now)
-    : `{"success":true,"data":${JSON.stringify(out.data)},"_meta":${JSON.stringify(buildMeta(meta, now, hash))}}`
-  return afterIo && !op.idempotency && request.method !== 'HEAD' ? corkedResponse(body, { status, headers }) : new Response(body, { status, headers })
+  const corked = afterIo && !op.idempotency && request.method !== 'HEAD'
+  if (out.precomputed) {
+    return corked ? corkedResponse(precomputedBody(out.precomputed, meta, now), { status, headers }) : new Response(precomputedBlob(out.precomputed, meta, now), { status, headers })
+  }
+  const body = `{"success":true,"data":${JSON.stringify(out.data)},"_meta":${JSON.stringify(buildMeta(meta, now, hash))}}`
+  return corked ? corkedResponse(body, { status, headers }) : new Response(body, { status, headers })
 }
 
 /** Extra operations and handlers: how tests register an operation the product does not have yet. */

@@ -73,18 +73,46 @@ export function createLogger(
 }
 
 /**
- * The service's own log sink: lines go into Bun's buffered writer for stdout (a FileSink), which
- * writes them out asynchronously — a request never waits for the terminal or the pipe — on a
- * timer, when its buffer fills, and on `flush()` (main.ts calls it when stopping, so no line is
- * lost on SIGTERM).
+ * The service's own log sink. Lines are encoded at once into a buffer of `maxBytes` and go to Bun's
+ * writer for stdout (a FileSink) together: on a timer, when the buffer is full, and on `flush()`
+ * (main.ts calls it when stopping, so no line is lost on SIGTERM). A request never waits for the
+ * terminal or the pipe. Two costs are avoided (bench/RESULTS.md): handing each line to the FileSink
+ * cost a write() per request (it flushes at the end of every event-loop turn, and under load a turn
+ * serves about one request); holding the lines as strings until the timer kept every one alive
+ * past the young collections.
  */
-export function bufferedStdout(intervalMs = 100): { sink: (line: string) => void; flush(): Promise<void> } {
-  const out = Bun.stdout.writer({ highWaterMark: 64 * 1024 })
-  const timer = setInterval(() => void out.flush(), intervalMs)
+export function bufferedStdout(
+  intervalMs = 100,
+  maxBytes = 64 * 1024,
+  out: Pick<Bun.FileSink, 'write' | 'flush'> = Bun.stdout.writer({ highWaterMark: maxBytes }),
+): { sink: (line: string) => void; flush(): Promise<void> } {
+  const encoder = new TextEncoder()
+  let buffer = new Uint8Array(maxBytes)
+  let used = 0
+  const drain = () => {
+    if (used === 0) return
+    // The writer may keep the bytes it is given: a new buffer is taken rather than this one reused.
+    out.write(buffer.subarray(0, used))
+    buffer = new Uint8Array(maxBytes)
+    used = 0
+    void out.flush()
+  }
+  const timer = setInterval(drain, intervalMs)
   timer.unref()
   return {
-    sink: (line) => void out.write(`${line}\n`),
+    sink: (line) => {
+      // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+      const most = line.length * 3 + 1
+      if (used + most > maxBytes) drain()
+      if (most > maxBytes) {
+        out.write(`${line}\n`)
+        return
+      }
+      used += encoder.encodeInto(line, buffer.subarray(used)).written
+      buffer[used++] = 0x0a
+    },
     async flush() {
+      drain()
       await out.flush()
     },
   }

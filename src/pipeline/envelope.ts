@@ -94,7 +94,7 @@ export interface PrecomputedData {
   /** the bytes of `{"success":true,"data":<data>,"_meta":` */
   prefix: Uint8Array
   /** the last body built: bodies built in the same millisecond with the same `_meta` are identical */
-  last?: { ms: number; meta: MetaInput; body: Uint8Array }
+  last?: { ms: number; meta: MetaInput; body: Uint8Array; blob?: Blob }
 }
 
 const encoder = new TextEncoder()
@@ -127,6 +127,15 @@ export function precomputedBody(p: PrecomputedData, meta: MetaInput, now: Date):
   const body = out.subarray(0, p.prefix.length + written)
   p.last = { ms, meta, body }
   return body
+}
+
+/**
+ * The same body as a Blob, made once per body built: a Response made from bytes copies them (27 KB
+ * for a year's deadlines), one made from a Blob shares its memory.
+ */
+export function precomputedBlob(p: PrecomputedData, meta: MetaInput, now: Date): Blob {
+  const body = precomputedBody(p, meta, now)
+  return (p.last!.blob ??= new Blob([body]))
 }
 
 export function errorBody(err: AppError, now: Date, baseUrl: string) {

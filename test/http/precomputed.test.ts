@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { precompute, precomputedBody, responseHash } from '../../src/pipeline/envelope.ts'
+import { precompute, precomputedBlob, precomputedBody, responseHash } from '../../src/pipeline/envelope.ts'
 
 const decode = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b))
 const data = { greeting: 'hei på deg', n: [1, 2, 3] }
@@ -24,4 +24,15 @@ test('a body is reused only within the same millisecond and the same _meta input
   expect(otherMeta._meta.data_freshness).toBe('2026-02-01T00:00:00.000Z')
   const fewerKeys = decode(precomputedBody(p, { served_from: 'static' }, new Date(t.getTime() + 1)))
   expect(fewerKeys._meta.data_freshness).toBe('2026-05-17T10:00:00.124Z')
+})
+
+test('the Blob of a precomputed body holds the same bytes, and is made once per body built', async () => {
+  const p = precompute(data)
+  const t = new Date('2026-05-17T10:00:00.123Z')
+  const blob = precomputedBlob(p, { served_from: 'static' }, t)
+  expect(Buffer.from(await blob.arrayBuffer()).equals(precomputedBody(p, { served_from: 'static' }, t))).toBe(true)
+  expect(precomputedBlob(p, { served_from: 'static' }, new Date(t))).toBe(blob)
+  const later = precomputedBlob(p, { served_from: 'static' }, new Date(t.getTime() + 1))
+  expect(later).not.toBe(blob)
+  expect(decode(new Uint8Array(await later.arrayBuffer()))._meta.response_timestamp).toBe('2026-05-17T10:00:00.124Z')
 })
