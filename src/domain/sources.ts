@@ -97,11 +97,35 @@ export function upstreamError(system: UpstreamSystem, e: unknown, org: string | 
  */
 export type CompanyReads = Pick<UpstreamReads, 'unit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'>
 
+/**
+ * Read-only from now on, all the way down: a mapped answer is shared by every request that reads
+ * the same cached answer, and a caller that changed it would change it for the others. Such a
+ * caller fails loudly (a TypeError in strict mode) instead.
+ */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
+/** How many mapped answers an instance keeps (UpstreamReads.mapped); oldest out first. */
+const MAPPED_MAX = 5000
+
 export class UpstreamReads {
   private readonly inflight = new Map<string, Promise<{ raw: RawResponse; snapshotId: string | null }>>()
 
+  /**
+   * The last cached answer of each resource this instance mapped, and what it mapped to. The cache
+   * row is still read on every call (it may have changed in another instance); only parsing and
+   * mapping an answer already mapped is skipped. An answer is known by its snapshot and fetch time;
+   * a key names one resource of one kind, read with one mapping (unit, roles, accounts…).
+   */
+  private readonly mapped = new Map<string, { snapshotId: string | null; fetchedAt: number; value: unknown }>()
+
   /** concurrent requests' cache reads, one statement per batch */
-  private readonly cacheReads: BatchedLookup<{ system: UpstreamSystem; key: string }, CachedAnswer>
+  private readonly cacheReads: BatchedLookup<{ system: UpstreamSystem; key: string; held: string | null }, CachedAnswer>
 
   constructor(private readonly deps: SourceDeps) {
     this.cacheReads = new BatchedLookup((wanted) => readCachedMany(deps.sql, wanted), (w) => cacheId(w.system, w.key))
@@ -147,11 +171,11 @@ export class UpstreamReads {
     archived: (value: T) => boolean = () => true,
   ): Promise<Sourced<T>> {
     const now = this.deps.clock.now().getTime()
-    const cached = (await this.cacheReads.get({ system, key })) ?? null
+    const cached = await this.readCache(system, key)
     let cachedValue: T | undefined
     if (cached) {
       try {
-        cachedValue = map(cached.raw)
+        cachedValue = this.mapCached(key, cached, map)
       } catch {
         cachedValue = undefined // a row we can no longer read is as good as none
       }
@@ -174,6 +198,26 @@ export class UpstreamReads {
       }
       throw upstreamError(system, e, org)
     }
+  }
+
+  /** The cache row, without the body when this instance has mapped its snapshot already. */
+  private async readCache(system: UpstreamSystem, key: string): Promise<CachedAnswer | null> {
+    const held = this.mapped.get(key)?.snapshotId ?? null
+    const cached = (await this.cacheReads.get({ system, key, held })) ?? null
+    // Left out for a snapshot this instance no longer holds (replaced or pushed out meanwhile): read whole.
+    if (cached?.bodyOmitted && this.mapped.get(key)?.snapshotId !== cached.snapshotId) return (await readCachedMany(this.deps.sql, [{ system, key }])).get(cacheId(system, key)) ?? null
+    return cached
+  }
+
+  private mapCached<T>(key: string, cached: CachedAnswer, map: (raw: RawResponse) => T): T {
+    const fetchedAt = cached.raw.fetchedAt.getTime()
+    const known = this.mapped.get(key)
+    if (known && known.snapshotId === cached.snapshotId && known.fetchedAt === fetchedAt) return known.value as T
+    const value = deepFreeze(map(cached.raw))
+    if (known) this.mapped.delete(key)
+    else if (this.mapped.size >= MAPPED_MAX) this.mapped.delete(this.mapped.keys().next().value!)
+    this.mapped.set(key, { snapshotId: cached.snapshotId, fetchedAt, value })
+    return value
   }
 
   /** One upstream call per resource at a time; its answer is archived (and cached) before anyone uses it. */

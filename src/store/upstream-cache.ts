@@ -11,6 +11,8 @@ export interface CachedAnswer {
   raw: RawResponse
   /** null: a "not found" answer, cached but never archived */
   snapshotId: string | null
+  /** the body was left out (raw.body is empty): the reader said it holds this snapshot already */
+  bodyOmitted: boolean
 }
 
 interface CacheRow {
@@ -18,28 +20,35 @@ interface CacheRow {
   url: string
   http_status: number
   content_type: string | null
-  body: string
+  body: string | null
   fetched_at: Date
 }
 
-export async function readCached(sql: Sql, system: UpstreamSystem, key: string): Promise<CachedAnswer | null> {
-  return (await readCachedMany(sql, [{ system, key }])).get(cacheId(system, key)) ?? null
+export async function readCached(sql: Sql, system: UpstreamSystem, key: string): Promise<Pick<CachedAnswer, 'raw' | 'snapshotId'> | null> {
+  const found = (await readCachedMany(sql, [{ system, key }])).get(cacheId(system, key))
+  return found ? { raw: found.raw, snapshotId: found.snapshotId } : null
 }
 
 /** How readCachedMany names an answer in its result. */
 export const cacheId = (system: UpstreamSystem, key: string) => `${system}\u0000${key}`
 
-/** The cached answers of several resources in one statement (the request path batches its reads). */
-export async function readCachedMany(sql: Sql, wanted: { system: UpstreamSystem; key: string }[]): Promise<Map<string, CachedAnswer>> {
+/**
+ * The cached answers of several resources in one statement (the request path batches its reads).
+ * `held`: a snapshot the reader already holds the body of; when the row still points at it, the
+ * body is left out (a snapshot's body never changes).
+ */
+export async function readCachedMany(sql: Sql, wanted: { system: UpstreamSystem; key: string; held?: string | null }[]): Promise<Map<string, CachedAnswer>> {
   const rows = await sql<(CacheRow & { system: UpstreamSystem; resource_key: string })[]>`
-    select c.system, c.resource_key, c.snapshot_id, c.url, c.http_status, c.content_type, c.body, c.fetched_at
-    from unnest(${wanted.map((w) => w.system)}::text[], ${wanted.map((w) => w.key)}::text[]) as w(system, resource_key)
+    select c.system, c.resource_key, c.snapshot_id, c.url, c.http_status, c.content_type,
+      case when c.snapshot_id = w.held then null else c.body end as body, c.fetched_at
+    from unnest(${wanted.map((w) => w.system)}::text[], ${wanted.map((w) => w.key)}::text[], ${wanted.map((w) => w.held ?? null)}::uuid[]) as w(system, resource_key, held)
     join upstream_cache c on c.system = w.system and c.resource_key = w.resource_key`
   const out = new Map<string, CachedAnswer>()
   for (const row of rows) {
     out.set(cacheId(row.system, row.resource_key), {
       snapshotId: row.snapshot_id,
-      raw: { system: row.system, url: row.url, status: row.http_status, contentType: row.content_type, body: row.body, fetchedAt: row.fetched_at },
+      raw: { system: row.system, url: row.url, status: row.http_status, contentType: row.content_type, body: row.body ?? '', fetchedAt: row.fetched_at },
+      bodyOmitted: row.body === null,
     })
   }
   return out

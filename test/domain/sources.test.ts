@@ -259,6 +259,41 @@ describe('fresh, cached, refetched', () => {
   })
 })
 
+describe('mapped answers kept in the instance', () => {
+  test('a cached answer read again is the same mapped value, and it cannot be changed', async () => {
+    const s = setup()
+    const org = randomOrg()
+    s.script('unit', ok(enhet(org)))
+    const reads = await s.reads()
+    await reads.unit(org)
+    const first = await reads.unit(org)
+    const second = await reads.unit(org)
+    expect(second.value).toBe(first.value)
+    expect(Object.isFrozen(first.value)).toBe(true)
+    expect(() => {
+      ;(first.value as { kind: string }).kind = 'removed'
+    }).toThrow(TypeError)
+    expect(second.value.kind).toBe('found')
+  })
+
+  test('a cache row another instance replaced is read anew, not served from the kept mapping', async () => {
+    const s = setup()
+    const org = randomOrg()
+    s.script('unit', ok(enhet(org)), ok(enhet(org, { konkurs: true })))
+    const mine = await s.reads()
+    await mine.unit(org)
+    const kept = await mine.unit(org)
+    expect(kept.source.servedFrom).toBe('cache')
+    s.clock.advance(FRESHNESS.unit.fresh + 1)
+    const theirs = await (await s.reads()).unit(org)
+    expect(theirs.source.servedFrom).toBe('live')
+    const after = await mine.unit(org)
+    expect(after.source).toMatchObject({ servedFrom: 'cache', snapshotId: theirs.source.snapshotId })
+    expect(after.value).toEqual(theirs.value)
+    expect(after.value).not.toEqual(kept.value)
+  })
+})
+
 describe('upstream down', () => {
   test('within the stale limit the cached value is served with stale: true', async () => {
     const s = setup()

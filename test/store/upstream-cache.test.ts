@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
-import { archiveAnswer, invalidateOrganisations, purgeOrganisation, readCached, readFeedCursor, writeFeedCursor } from '../../src/store/upstream-cache.ts'
+import { archiveAnswer, cacheId, invalidateOrganisations, purgeOrganisation, readCached, readCachedMany, readFeedCursor, writeFeedCursor } from '../../src/store/upstream-cache.ts'
 import type { RawResponse, UpstreamSystem } from '../../src/upstream/raw.ts'
 import { testDatabase } from '../helpers.ts'
 
@@ -91,6 +91,18 @@ describe('archiveAnswer', () => {
     const raw = unitAnswer(org, T0)
     const id = await archiveAnswer(sql, raw, `enhet:${org}`, org, true)
     expect(await readCached(sql, 'enhetsregisteret', `enhet:${org}`)).toEqual({ snapshotId: id, raw })
+  })
+
+  test('a reader that holds the cached snapshot gets the row without its body; one that holds an older snapshot gets the body', async () => {
+    const { sql } = await testDatabase()
+    const org = randomOrg()
+    const key = `enhet:${org}`
+    const older = await archiveAnswer(sql, unitAnswer(org, T0), key, org, true)
+    const raw = unitAnswer(org, new Date(T0.getTime() + 1000))
+    const id = await archiveAnswer(sql, raw, key, org, true)
+    const id0 = cacheId('enhetsregisteret', key)
+    expect((await readCachedMany(sql, [{ system: 'enhetsregisteret', key, held: id }])).get(id0)).toEqual({ snapshotId: id, raw: { ...raw, body: '' }, bodyOmitted: true })
+    expect((await readCachedMany(sql, [{ system: 'enhetsregisteret', key, held: older }])).get(id0)).toEqual({ snapshotId: id, raw, bodyOmitted: false })
   })
 
   test('readCached of a key never cached is null', async () => {
