@@ -81,7 +81,7 @@ const table = [
   '',
   `Command: \`npm run bench -- log-writers\` (${LINES} access lines per writer, one per event-loop turn, BENCH_ROUNDS=${rounds}, median; cost net of the same loop writing nothing, ${((idle * 1000) / LINES).toFixed(2)} µs a turn; stdout redirected to a file); ${machine()}.`,
   '',
-  '| writer | cost per line on the writing thread | lines/s | all lines on disk after | bytes per line |',
+  '| writer | cost per line on the writing thread | lines/s | writing and flushing every line (net of the loop) | bytes per line |',
   '|---|---|---|---|---|',
   row('formatLine + bufferedStdout (64 KB buffer to the FileSink, 100 ms timer) — shipped', results.shipped!),
   row('formatLine + Bun.stdout.writer (FileSink) given each line — before', results.filesink!),
