@@ -94,11 +94,59 @@ function envelope(result: unknown, justification: string, metadata: Record<strin
   }
 }
 
-/** The tool result as text: `result` spliced in as the JSON its memoised REST answer was serialised to once, when there is one. */
-function bodyText(body: ReturnType<typeof envelope>, resultJson: string | undefined): string {
-  if (resultJson === undefined) return JSON.stringify(body)
+/**
+ * A memoised answer's result is JSON already: serialised once, with its REST answer. The SDK's
+ * transport would serialise the whole message again, the result object a second time and the text
+ * content (the same JSON inside a string) escaped character by character: together a third of an
+ * MCP company call's CPU (bench/RESULTS.md). So the structured `result` and the text go in as
+ * placeholder strings, which `fillTexts` replaces in the serialised answer: the result with its
+ * JSON, the text with the text already escaped (the result part escaped once per memoised answer,
+ * the rest per call). A placeholder carries a token drawn when the process starts, so no data can
+ * contain one. (`JSON.rawJSON` would do it without placeholders, but takes only primitives.)
+ */
+const TEXT_TOKEN = `plikt-text-${crypto.randomUUID()}`
+
+/** The escaped form (a JSON string's inside) of memoised results' JSON, by that JSON; bounded, oldest out first. */
+const escapedResults = new Map<string, string>()
+const ESCAPED_MAX = 200
+
+function escapedResult(json: string): string {
+  let escaped = escapedResults.get(json)
+  if (escaped === undefined) {
+    escaped = JSON.stringify(json).slice(1, -1)
+    if (escapedResults.size >= ESCAPED_MAX) escapedResults.delete(escapedResults.keys().next().value!)
+    escapedResults.set(json, escaped)
+  }
+  return escaped
+}
+
+/** What the placeholders in a request's tool results stand for, by placeholder as serialised (quoted): JSON text. */
+type PendingTexts = Map<string, string>
+
+/**
+ * The tool result's structured content and text: `result` as the JSON its memoised REST answer was
+ * serialised to once, when there is one.
+ */
+function toolContent(body: ReturnType<typeof envelope>, resultJson: string | undefined, texts: PendingTexts) {
+  if (resultJson === undefined) return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
   const { result: _, ...rest } = body
-  return `{"result":${resultJson},${JSON.stringify(rest).slice(1)}`
+  // JSON.stringify(a + b) is JSON.stringify(a) and JSON.stringify(b) joined: escaping works character by character.
+  const text = `"{\\"result\\":${escapedResult(resultJson)},${JSON.stringify(JSON.stringify(rest)).slice(2)}`
+  const textPlaceholder = `${TEXT_TOKEN}:${texts.size}`
+  texts.set(`"${textPlaceholder}"`, text)
+  const resultPlaceholder = `${TEXT_TOKEN}:${texts.size}`
+  texts.set(`"${resultPlaceholder}"`, resultJson)
+  return { structuredContent: { ...body, result: resultPlaceholder }, content: [{ type: 'text' as const, text: textPlaceholder }] }
+}
+
+/** The serialised answer with each placeholder replaced by its text. */
+function fillTexts(serialised: string, texts: PendingTexts): string {
+  let out = serialised
+  for (const [placeholder, text] of texts) {
+    const at = out.indexOf(placeholder)
+    if (at >= 0) out = `${out.slice(0, at)}${text}${out.slice(at + placeholder.length)}`
+  }
+  return out
 }
 
 function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: SandboxState | null) {
@@ -137,7 +185,7 @@ let validator: AjvJsonSchemaValidator | undefined
 /** What a key found no longer live is refused with; for a key from the cache the whole request is refused so, as a fresh lookup would have. */
 const KEY_REFUSALS: readonly ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE']
 
-function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[], keyRefused: (e: AppError) => void): Server {
+function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[], keyRefused: (e: AppError) => void, texts: PendingTexts): Server {
   const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) })
   const tools = visibleTools(principal, all)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))
@@ -198,7 +246,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       const replayed = answer.replayed === true ? { idempotent_replayed: true } : {}
       // Production tools answer with production `_meta` under any bearer; a sandbox tool with the sandbox's.
       const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, isSandboxTool(tool) ? sandbox : null, hash, top)
-      return { structuredContent: body, content: [{ type: 'text' as const, text: bodyText(body, json) }] }
+      return toolContent(body, json, texts)
     } catch (e) {
       if (e instanceof AppError && KEY_REFUSALS.includes(e.code)) keyRefused(e)
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
@@ -364,9 +412,18 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   // whole request: a batch's other calls may have been answered and charged.
   const fromCache = principal.kind === 'key' && principal.cached === true
   let keyRefused: AppError | null = null
-  const server = buildServer(principal, deps, state, inputHeaders(request.headers), tools, (e) => {
-    if (fromCache) keyRefused = e
-  })
+  const texts: PendingTexts = new Map()
+  const server = buildServer(
+    principal,
+    deps,
+    state,
+    inputHeaders(request.headers),
+    tools,
+    (e) => {
+      if (fromCache) keyRefused = e
+    },
+    texts,
+  )
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
   let response: Response
@@ -381,6 +438,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
     const refusal = keyRefused ?? (await keyRefusal(state, deps))
     if (refusal) throw refused(refusal, deps)
   }
+  if (texts.size > 0) return corkedResponse(fillTexts(await response.text(), texts), { status: response.status, headers: response.headers })
   // The answer is made after the call's database work: sent as one write (lib/corked-response.ts).
   if (response.status !== 200 || request.method === 'HEAD' || !response.headers.get('content-type')?.startsWith('application/json')) return response
   return corkedResponse(await response.text(), { status: response.status, headers: response.headers })

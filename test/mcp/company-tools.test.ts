@@ -134,6 +134,31 @@ describe('company tools', () => {
     await client.close()
   })
 
+  test('a batch of memoised answers: each call gets its own text and result, and nothing of the placeholders they travel as is left', async () => {
+    const k = await customer({ credits: 10_000 })
+    const names = ['get_company_summary', 'get_company_obligations', 'get_company_deadlines']
+    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: GOOD_ARGS[name]! } })
+    const post = async () => {
+      const res = await fetch(`${app.url}/api/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(k.key), ...freshIp() },
+        body: JSON.stringify(names.map((n, i) => call(i + 1, n))),
+      })
+      expect(res.status).toBe(200)
+      return res.text()
+    }
+    await post() // the answers are memoised from here on
+    const text = await post()
+    expect(text).not.toContain('plikt-text-')
+    const answers = (JSON.parse(text) as { id: number; result: { structuredContent: { result: unknown; metadata: { tool: string } }; content: { text: string }[] } }[]).sort((a, b) => a.id - b.id)
+    expect(answers.map((a) => a.result.structuredContent.metadata.tool)).toEqual(names)
+    for (const a of answers) {
+      expect(JSON.parse(a.result.content[0]!.text)).toEqual(a.result.structuredContent)
+      expect(a.result.structuredContent.result).not.toBeNull()
+    }
+    expect(answers[0]!.result.structuredContent.result).not.toEqual(answers[1]!.result.structuredContent.result)
+  })
+
   test('each successful company tool call costs 50 øre', async () => {
     const k = await customer({ credits: 10_000 })
     const client = await connect(bearer(k.key))
