@@ -15,7 +15,7 @@ import { AppError } from '../errors/app-error.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Sql } from '../store/db.ts'
-import { archiveAnswer, cacheId, cacheUnarchived, purgeOrganisation, readCachedMany, type CachedAnswer } from '../store/upstream-cache.ts'
+import { archiveAnswer, cacheId, cacheUnarchived, purgeOrganisation, readCached, readCachedMany, type CachedAnswer } from '../store/upstream-cache.ts'
 import { BatchedLookup } from '../lib/batched-lookup.ts'
 import type { AccountsRegister } from '../upstream/accounts-register/port.ts'
 import { mapAccounts, type AccountsLookup } from '../upstream/accounts-register/map.ts'
@@ -201,15 +201,15 @@ export class UpstreamReads {
   }
 
   /** The cache row, without the body when this instance has mapped its snapshot already. */
-  private async readCache(system: UpstreamSystem, key: string): Promise<CachedAnswer | null> {
+  private async readCache(system: UpstreamSystem, key: string): Promise<Pick<CachedAnswer, 'raw' | 'snapshotId'> | null> {
     const held = this.mapped.get(key)?.snapshotId ?? null
     const cached = (await this.cacheReads.get({ system, key, held })) ?? null
     // Left out for a snapshot this instance no longer holds (replaced or pushed out meanwhile): read whole.
-    if (cached?.bodyOmitted && this.mapped.get(key)?.snapshotId !== cached.snapshotId) return (await readCachedMany(this.deps.sql, [{ system, key }])).get(cacheId(system, key)) ?? null
+    if (cached?.bodyOmitted && this.mapped.get(key)?.snapshotId !== cached.snapshotId) return readCached(this.deps.sql, system, key)
     return cached
   }
 
-  private mapCached<T>(key: string, cached: CachedAnswer, map: (raw: RawResponse) => T): T {
+  private mapCached<T>(key: string, cached: Pick<CachedAnswer, 'raw' | 'snapshotId'>, map: (raw: RawResponse) => T): T {
     const fetchedAt = cached.raw.fetchedAt.getTime()
     const known = this.mapped.get(key)
     if (known && known.snapshotId === cached.snapshotId && known.fetchedAt === fetchedAt) return known.value as T

@@ -24,7 +24,7 @@ import { checkArguments } from '../pipeline/validation.ts'
 import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
 import { AUDITED, keyRefusal, refusal } from '../pipeline/admission.ts'
-import type { MetaInput } from '../pipeline/envelope.ts'
+import type { MetaInput, PrecomputedData } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
 import { serviceLinks } from '../domain/wellknown/links.ts'
@@ -50,7 +50,7 @@ const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
   store: async (a) =>
     'error' in a
       ? { status: a.error.status, body: JSON.stringify({ error_code: a.error.code, details: a.error.options.details ?? null, extra: a.error.options.extra ?? null }) }
-      : { status: 200, body: JSON.stringify({ ...a.output, json: undefined }) },
+      : { status: 200, body: JSON.stringify({ ...a.output, precomputed: undefined }) },
   replay: (s) => {
     const stored = JSON.parse(s.body) as ToolOutput | { error_code: ErrorCode; details: FieldIssue[] | null; extra: Record<string, unknown> | null }
     if ('error_code' in stored) return { error: new AppError(stored.error_code, { ...(stored.details ? { details: stored.details } : {}), ...(stored.extra ? { extra: stored.extra } : {}) }) }
@@ -101,24 +101,10 @@ function envelope(result: unknown, justification: string, metadata: Record<strin
  * MCP company call's CPU (bench/RESULTS.md). So the structured `result` and the text go in as
  * placeholder strings, which `fillTexts` replaces in the serialised answer: the result with its
  * JSON, the text with the text already escaped (the result part escaped once per memoised answer,
- * the rest per call). A placeholder carries a token drawn when the process starts, so no data can
- * contain one. (`JSON.rawJSON` would do it without placeholders, but takes only primitives.)
+ * kept on it; the rest per call). A placeholder carries a token drawn when the process starts, so
+ * no data can contain one. (`JSON.rawJSON` would do it without placeholders, but takes only primitives.)
  */
 const TEXT_TOKEN = `plikt-text-${crypto.randomUUID()}`
-
-/** The escaped form (a JSON string's inside) of memoised results' JSON, by that JSON; bounded, oldest out first. */
-const escapedResults = new Map<string, string>()
-const ESCAPED_MAX = 200
-
-function escapedResult(json: string): string {
-  let escaped = escapedResults.get(json)
-  if (escaped === undefined) {
-    escaped = JSON.stringify(json).slice(1, -1)
-    if (escapedResults.size >= ESCAPED_MAX) escapedResults.delete(escapedResults.keys().next().value!)
-    escapedResults.set(json, escaped)
-  }
-  return escaped
-}
 
 /** What the placeholders in a request's tool results stand for, by placeholder as serialised (quoted): JSON text. */
 type PendingTexts = Map<string, string>
@@ -127,15 +113,16 @@ type PendingTexts = Map<string, string>
  * The tool result's structured content and text: `result` as the JSON its memoised REST answer was
  * serialised to once, when there is one.
  */
-function toolContent(body: ReturnType<typeof envelope>, resultJson: string | undefined, texts: PendingTexts) {
-  if (resultJson === undefined) return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
+function toolContent(body: ReturnType<typeof envelope>, memoised: PrecomputedData | undefined, texts: PendingTexts) {
+  if (memoised === undefined) return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
   const { result: _, ...rest } = body
+  const escaped = (memoised.escapedJson ??= JSON.stringify(memoised.json).slice(1, -1))
   // JSON.stringify(a + b) is JSON.stringify(a) and JSON.stringify(b) joined: escaping works character by character.
-  const text = `"{\\"result\\":${escapedResult(resultJson)},${JSON.stringify(JSON.stringify(rest)).slice(2)}`
+  const text = `"{\\"result\\":${escaped},${JSON.stringify(JSON.stringify(rest)).slice(2)}`
   const textPlaceholder = `${TEXT_TOKEN}:${texts.size}`
   texts.set(`"${textPlaceholder}"`, text)
   const resultPlaceholder = `${TEXT_TOKEN}:${texts.size}`
-  texts.set(`"${resultPlaceholder}"`, resultJson)
+  texts.set(`"${resultPlaceholder}"`, memoised.json)
   return { structuredContent: { ...body, result: resultPlaceholder }, content: [{ type: 'text' as const, text: textPlaceholder }] }
 }
 
@@ -242,11 +229,11 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       const request = { key: typeof key === 'string' ? key : null, dryRun: isDryRun(input.query?.dry_run), fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }
       const answer = tool.operation.idempotency ? await idempotent(tool.operation, request, call, deps, TOOL_ANSWERS, async () => ({ output: await charged() })) : { output: await charged() }
       if ('error' in answer) throw answer.error
-      const { result, justification, meta, hash, json, top } = answer.output
+      const { result, justification, meta, hash, precomputed, top } = answer.output
       const replayed = answer.replayed === true ? { idempotent_replayed: true } : {}
       // Production tools answer with production `_meta` under any bearer; a sandbox tool with the sandbox's.
       const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, isSandboxTool(tool) ? sandbox : null, hash, top)
-      return toolContent(body, json, texts)
+      return toolContent(body, precomputed, texts)
     } catch (e) {
       if (e instanceof AppError && KEY_REFUSALS.includes(e.code)) keyRefused(e)
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
@@ -438,8 +425,8 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
     const refusal = keyRefused ?? (await keyRefusal(state, deps))
     if (refusal) throw refused(refusal, deps)
   }
-  if (texts.size > 0) return corkedResponse(fillTexts(await response.text(), texts), { status: response.status, headers: response.headers })
   // The answer is made after the call's database work: sent as one write (lib/corked-response.ts).
-  if (response.status !== 200 || request.method === 'HEAD' || !response.headers.get('content-type')?.startsWith('application/json')) return response
-  return corkedResponse(await response.text(), { status: response.status, headers: response.headers })
+  // One that holds placeholders is always rewritten.
+  if (texts.size === 0 && (response.status !== 200 || request.method === 'HEAD' || !response.headers.get('content-type')?.startsWith('application/json'))) return response
+  return corkedResponse(fillTexts(await response.text(), texts), { status: response.status, headers: response.headers })
 }

@@ -10,7 +10,7 @@ import type { Principal } from '../domain/access/types.ts'
 import { coreHandlers, toolBindings } from '../handlers/index.ts'
 import { allOperations, isKeyless, type Operation } from '../operations/index.ts'
 import type { AppDeps, Handler, HandlerInput, HandlerOutput, InputHeaders, RequestState, ToolBinding } from '../pipeline/context.ts'
-import type { MetaInput } from '../pipeline/envelope.ts'
+import type { MetaInput, PrecomputedData } from '../pipeline/envelope.ts'
 import { approvalStep } from '../pipeline/approval.ts'
 
 export interface ToolContext {
@@ -32,8 +32,8 @@ export interface ToolOutput {
   meta?: MetaInput
   /** `response_hash` of `result` when the REST twin already computed it (memoised answers) */
   hash?: string
-  /** `result` as JSON when the REST twin already serialised it (memoised answers) */
-  json?: string
+  /** the REST twin's memoised answer, `result` serialised once (never stored with an idempotent answer) */
+  precomputed?: PrecomputedData
 }
 
 export interface Tool {
@@ -128,7 +128,7 @@ function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Ha
         approval: approvalStep(op, approvalToken, ctx.state, ctx.deps),
       })) as HandlerOutput
       const result = out.precomputed ? out.precomputed.data : out.data
-      return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.top ? { top: out.top } : {}), ...(out.precomputed ? { hash: out.precomputed.hash, json: out.precomputed.json } : {}) }
+      return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.top ? { top: out.top } : {}), ...(out.precomputed ? { hash: out.precomputed.hash, precomputed: out.precomputed } : {}) }
     },
   }
 }

@@ -95,6 +95,8 @@ export interface PrecomputedData {
   prefix: Uint8Array
   /** the last body built: bodies built in the same millisecond with the same `_meta` are identical */
   last?: { ms: number; meta: MetaInput; body: Uint8Array; blob?: Blob }
+  /** `json` escaped as the inside of a JSON string, made when first asked for (MCP's text content) */
+  escapedJson?: string
 }
 
 const encoder = new TextEncoder()
