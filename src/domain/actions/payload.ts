@@ -7,9 +7,12 @@
  * mva_melding: `total_revenue_nok` (required), `output_vat_nok`, `input_vat_nok` (optional).
  * a_melding:   `employee_count`, `gross_salary_nok` (required), `tax_withheld_nok`,
  *              `employer_contribution_nok` (optional).
- * Every one of them is an integer ≥ 0.
+ * Every one of them is an integer ≥ 0. A VAT payload is also checked for what the tax authority's
+ * return cannot carry (`mvaPayloadIssues`: an ambiguous remark, an amount out of bounds, text over
+ * the schema's limit), so a return the schema would refuse never leaves.
  */
 import type { FieldIssue } from '../../errors/app-error.ts'
+import { mvaPayloadIssues } from '../../upstream/tax-authority/mva-melding.ts'
 import type { ActionType } from './period.ts'
 
 export interface PayloadFields {
@@ -51,5 +54,6 @@ export function validatePayload(actionType: ActionType, payload: unknown): Field
       issues.push({ field: `payload.${name}`, message: 'must be an integer ≥ 0' })
     }
   }
+  if (actionType === 'mva_melding') issues.push(...mvaPayloadIssues(payload))
   return issues
 }

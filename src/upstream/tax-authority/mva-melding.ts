@@ -11,9 +11,21 @@
  *   and without base or rate, as the format wants input VAT. A return that is not all at the
  *   standard rate must carry its own lines. The total is the sum of the lines.
  * - `meldingskategori` (one of the five) passes through, default `alminnelig`;
- *   `kundeIdentifikasjonsnummer` (KID) and `merknad` (a string) pass through when present.
+ *   `kundeIdentifikasjonsnummer` (KID) passes through when present, inside `betalingsinformasjon`,
+ *   which the schema requires in every return (only the KID in it is optional).
+ * - `merknad`, on the return or on a line, is the schema's choice: a free text (`beskrivelse`) or
+ *   one from the code list (`utvalgtMerknad`), never both. A string is a free text; an object names
+ *   one of the two. One that names both is refused before anything is sent (`mvaPayloadIssues`):
+ *   which of two remarks a person meant is not ours to guess on a legal filing.
+ * - Amounts are the schema's `xsd:decimal`, written without an exponent. Beyond ±10 000 000 000 000
+ *   kroner (`MAX_AMOUNT_NOK`) an amount is refused: no return carries it, and past it a JSON number
+ *   can no longer hold every øre.
  * - The period label: `YYYY-Tn` → the two-month term, `YYYY-MM` → the month, `YYYY-A` → the year.
+ *
+ * The schemas themselves are in `contracts/skatteetaten-mva/`; `test/contract/upstream/` validates
+ * what this module writes against them.
  */
+import type { FieldIssue } from '../../errors/app-error.ts'
 import { isRecord } from '../../lib/json.ts'
 import { SCHEMA_VERSION } from '../../lib/service.ts'
 import { el, optional, writeXml, type XmlNode } from '../../lib/xml.ts'
@@ -27,6 +39,15 @@ export type Meldingskategori = (typeof MELDINGSKATEGORIER)[number]
 
 /** The standard rate, percent, as the format writes rates (a string). */
 const STANDARD_RATE = 25
+
+/** The largest amount, in kroner either way, a return may carry (see the header). */
+export const MAX_AMOUNT_NOK = 10_000_000_000_000
+
+/** The schema's `Tekst`: at most 4 000 characters. */
+export const MAX_TEXT = 4000
+
+/** A remark: the schema's `Merknad` choice. */
+export type Merknad = { utvalgtMerknad: string } | { beskrivelse: string }
 
 export type PeriodeElement = 'skattleggingsperiodeToMaaneder' | 'skattleggingsperiodeMaaned' | 'skattleggingsperiodeAar'
 
@@ -44,7 +65,7 @@ export interface MvaLinje {
   sats?: string
   /** null when a client-supplied line has none: written without it, so the validation names it */
   merverdiavgift: number | null
-  merknad?: { utvalgtMerknad?: string; beskrivelse?: string }
+  merknad?: Merknad
 }
 
 export interface MvaMelding {
@@ -54,7 +75,7 @@ export interface MvaMelding {
   fastsattMerverdiavgift: number
   linjer: MvaLinje[]
   kundeIdentifikasjonsnummer: string | null
-  merknad: string | null
+  merknad: Merknad | null
 }
 
 const TERMS = ['januar-februar', 'mars-april', 'mai-juni', 'juli-august', 'september-oktober', 'november-desember']
@@ -73,6 +94,20 @@ export function skattleggingsperiode(label: string): Skattleggingsperiode {
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
+/**
+ * A remark as the client gave it: a string is a free text; an object names `utvalgtMerknad` or
+ * `beskrivelse`. One naming both never gets here (`mvaPayloadIssues` refuses it); were it to, the
+ * code-list remark is kept, as the more specific.
+ */
+function merknadOf(v: unknown): Merknad | undefined {
+  if (typeof v === 'string') return { beskrivelse: v }
+  if (!isRecord(v)) return undefined
+  const utvalgt = text(v.utvalgtMerknad)
+  if (utvalgt !== undefined) return { utvalgtMerknad: utvalgt }
+  const beskrivelse = text(v.beskrivelse)
+  return beskrivelse === undefined ? undefined : { beskrivelse }
+}
+
 /** A client's line, keeping only the format's fields with a value of the right kind. */
 function lineOf(raw: unknown): MvaLinje {
   const r = isRecord(raw) ? raw : {}
@@ -89,14 +124,8 @@ function lineOf(raw: unknown): MvaLinje {
   // Rates are strings with a decimal comma in the format (`11,11`); a number is written that way.
   const sats = typeof r.sats === 'number' ? String(r.sats).replace('.', ',') : text(r.sats)
   if (sats !== undefined) line.sats = sats
-  if (isRecord(r.merknad)) {
-    const merknad: NonNullable<MvaLinje['merknad']> = {}
-    const utvalgt = text(r.merknad.utvalgtMerknad)
-    const beskrivelse = text(r.merknad.beskrivelse)
-    if (utvalgt !== undefined) merknad.utvalgtMerknad = utvalgt
-    if (beskrivelse !== undefined) merknad.beskrivelse = beskrivelse
-    line.merknad = merknad
-  }
+  const merknad = merknadOf(r.merknad)
+  if (merknad !== undefined) line.merknad = merknad
   return line
 }
 
@@ -124,21 +153,101 @@ export function meldingOf(vat: VatReturn): MvaMelding {
     fastsattMerverdiavgift: num(p.fastsattMerverdiavgift) ?? sum,
     linjer,
     kundeIdentifikasjonsnummer: text(p.kundeIdentifikasjonsnummer) ?? null,
-    merknad: text(p.merknad) ?? null,
+    merknad: merknadOf(p.merknad) ?? null,
   }
 }
 
+/**
+ * An amount as the schema's `xsd:decimal`: digits, an optional sign and point, never an exponent
+ * (`String(1e21)` is `1e+21`, which the schema refuses). Only finite amounts within
+ * `MAX_AMOUNT_NOK` reach here; anything else is a programming error.
+ */
+export function xsdDecimal(n: number): string {
+  if (!Number.isFinite(n) || Math.abs(n) > MAX_AMOUNT_NOK) throw new Error(`mva-melding: amount outside what a return carries: ${n}`)
+  const s = String(n === 0 ? 0 : n)
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s)
+  if (!m) return s
+  // Only tiny fractions get here (|n| < 1e-6, since |n| ≤ MAX_AMOUNT_NOK): shift the point left.
+  const [, sign, int, frac = '', exp] = m
+  const digits = int! + frac
+  const point = int!.length + Number(exp)
+  return `${sign}0.${'0'.repeat(-point)}${digits}`.replace(/0+$/, '')
+}
+
+const AMOUNT_FIELDS = ['grunnlag', 'merverdiavgift'] as const
+const TEXT_FIELDS = ['mvaKode', 'spesifikasjon', 'mvaKodeRegnskapsystem'] as const
+
+function amountIssue(field: string, v: unknown): FieldIssue | null {
+  if (v === undefined || v === null) return null
+  if (typeof v !== 'number' || !Number.isFinite(v)) return { field, message: 'must be a number (kroner)' }
+  if (Math.abs(v) > MAX_AMOUNT_NOK) return { field, message: `must be at most ${MAX_AMOUNT_NOK} kroner either way: no VAT return carries more` }
+  return null
+}
+
+function textIssue(field: string, v: unknown): FieldIssue | null {
+  return typeof v === 'string' && v.length > MAX_TEXT ? { field, message: `must be at most ${MAX_TEXT} characters (the return's text limit)` } : null
+}
+
+function merknadIssues(field: string, v: unknown): FieldIssue[] {
+  if (v === undefined || v === null) return []
+  if (typeof v === 'string') return [textIssue(field, v)].filter((i) => i !== null)
+  if (!isRecord(v)) return [{ field, message: 'must be a text, or an object with utvalgtMerknad or beskrivelse' }]
+  const named = (['utvalgtMerknad', 'beskrivelse'] as const).filter((k) => v[k] !== undefined && v[k] !== null)
+  if (named.length === 2) return [{ field, message: 'names both utvalgtMerknad and beskrivelse; the return takes one remark (a code-list remark or a free text): send one of them' }]
+  if (named.length === 0) return [{ field, message: 'must name utvalgtMerknad or beskrivelse' }]
+  const value = v[named[0]!]
+  if (typeof value !== 'string' || value === '') return [{ field: `${field}.${named[0]}`, message: 'must be a non-empty text' }]
+  return [textIssue(`${field}.${named[0]}`, value)].filter((i) => i !== null)
+}
+
+/**
+ * What in a VAT payload the return cannot carry, beyond the fields every action checks
+ * (domain/actions/payload.ts): an ambiguous remark, an amount out of bounds or not a number, a
+ * text over the schema's limit. Never throws.
+ */
+export function mvaPayloadIssues(p: Record<string, unknown>): FieldIssue[] {
+  const issues: FieldIssue[] = []
+  const push = (i: FieldIssue | null) => {
+    if (i) issues.push(i)
+  }
+  push(amountIssue('payload.fastsattMerverdiavgift', p.fastsattMerverdiavgift))
+  for (const name of ['total_revenue_nok', 'output_vat_nok', 'input_vat_nok']) {
+    if (Number.isSafeInteger(p[name]) && Math.abs(p[name] as number) > MAX_AMOUNT_NOK) push(amountIssue(`payload.${name}`, p[name]))
+  }
+  push(textIssue('payload.kundeIdentifikasjonsnummer', p.kundeIdentifikasjonsnummer))
+  issues.push(...merknadIssues('payload.merknad', p.merknad))
+  if (p.mvaSpesifikasjonslinje !== undefined) {
+    if (!Array.isArray(p.mvaSpesifikasjonslinje)) return [...issues, { field: 'payload.mvaSpesifikasjonslinje', message: 'must be a list of lines' }]
+    p.mvaSpesifikasjonslinje.forEach((raw, i) => {
+      const at = `payload.mvaSpesifikasjonslinje[${i}]`
+      if (!isRecord(raw)) {
+        issues.push({ field: at, message: 'must be an object' })
+        return
+      }
+      for (const f of AMOUNT_FIELDS) push(amountIssue(`${at}.${f}`, raw[f]))
+      for (const f of TEXT_FIELDS) push(textIssue(`${at}.${f}`, raw[f]))
+      issues.push(...merknadIssues(`${at}.merknad`, raw.merknad))
+    })
+  }
+  return issues
+}
+
 const periodeNode = (s: Skattleggingsperiode): XmlNode => el('skattleggingsperiode', [el('periode', [el(s.element, s.verdi)]), el('aar', s.aar)])
+
+const amountNode = (name: string, v: number | null | undefined): XmlNode => (v === undefined || v === null ? null : el(name, xsdDecimal(v)))
+
+/** The schema's `Merknad` choice: exactly one of its two elements. */
+const merknadNode = (m: Merknad): XmlNode => el('merknad', ['utvalgtMerknad' in m ? el('utvalgtMerknad', m.utvalgtMerknad) : el('beskrivelse', m.beskrivelse)])
 
 function lineNode(l: MvaLinje): XmlNode {
   return el('mvaSpesifikasjonslinje', [
     el('mvaKode', l.mvaKode),
     optional('spesifikasjon', l.spesifikasjon),
     optional('mvaKodeRegnskapsystem', l.mvaKodeRegnskapsystem),
-    optional('grunnlag', l.grunnlag),
+    amountNode('grunnlag', l.grunnlag),
     optional('sats', l.sats),
-    optional('merverdiavgift', l.merverdiavgift),
-    l.merknad ? el('merknad', [optional('utvalgtMerknad', l.merknad.utvalgtMerknad), optional('beskrivelse', l.merknad.beskrivelse)]) : null,
+    amountNode('merverdiavgift', l.merverdiavgift),
+    l.merknad ? merknadNode(l.merknad) : null,
   ])
 }
 
@@ -155,11 +264,11 @@ export function mvaMeldingXml(m: MvaMelding, reference: string): string {
     ns: MVA_MELDING_NS,
     children: [
       el('innsending', [el('regnskapssystemsreferanse', reference), el('regnskapssystem', [el('systemnavn', REGNSKAPSSYSTEM.systemnavn), el('systemversjon', REGNSKAPSSYSTEM.systemversjon)])]),
-      el('skattegrunnlagOgBeregnetSkatt', [periodeNode(m.skattleggingsperiode), el('fastsattMerverdiavgift', m.fastsattMerverdiavgift), ...m.linjer.map(lineNode)]),
-      m.kundeIdentifikasjonsnummer === null ? null : el('betalingsinformasjon', [el('kundeIdentifikasjonsnummer', m.kundeIdentifikasjonsnummer)]),
+      el('skattegrunnlagOgBeregnetSkatt', [periodeNode(m.skattleggingsperiode), amountNode('fastsattMerverdiavgift', m.fastsattMerverdiavgift), ...m.linjer.map(lineNode)]),
+      el('betalingsinformasjon', [optional('kundeIdentifikasjonsnummer', m.kundeIdentifikasjonsnummer)]),
       el('skattepliktig', [el('organisasjonsnummer', m.organisasjonsnummer)]),
       el('meldingskategori', m.meldingskategori),
-      m.merknad === null ? null : el('merknad', [el('beskrivelse', m.merknad)]),
+      m.merknad === null ? null : merknadNode(m.merknad),
     ],
   })
 }
