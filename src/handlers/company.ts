@@ -46,7 +46,7 @@ export const companyHandlers = {
     // (asked together: the delegation gate does not depend on the unit, and the two reads overlap)
     const [unit, delegated] = await Promise.all([requireUnit(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
     if (!delegated) return { data: companyContext(unit.value), meta: metaOf([unit.source]) }
-    const t2 = await tier2Metrics(tier2Deps(deps), params.org)
+    const t2 = await tier2Metrics(tier2Deps(deps), params.org, consumerOf(principal)!)
     return { data: { ...companyContext(unit.value), data_tier: 'tier_2' as const, tier_2: t2.metrics, upgrade_path: null, upgrade_path_en: null }, meta: metaOf([unit.source, ...t2.provenance]) }
   }) satisfies Handler<OrgRoute>,
 
@@ -75,7 +75,7 @@ export const companyHandlers = {
     const [u, delegated] = await Promise.all([unitFacts(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
     if (u.facts && delegated) {
       // Tier 2 is the consumer's own answer (its delegation, its filings): never from the shared cache.
-      const t2 = await tier2Metrics(tier2Deps(deps), params.org)
+      const t2 = await tier2Metrics(tier2Deps(deps), params.org, consumerOf(principal)!)
       const filed = await filedLookup(deps, params.org, now)
       const r = summaryOf({ ...u, facts: withTier2(u.facts, t2.metrics) }, { fromDate, horizonMonths: 12, filed }, 'tier_2')
       return { data: r.data, meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts, legal_basis: LEGAL_BASIS_DEADLINES } }

@@ -133,6 +133,22 @@ export async function activeGrantPairs(sql: Sql, pairs: { consumerId: string; or
   return new Set(rows.map((r) => grantPairId({ consumerId: r.consumer_id, orgNumber: r.org_number })))
 }
 
+/**
+ * The system user a consumer acts as for an organisation: its newest live, active grant bound to a
+ * system user, covering `scope` when one is named. The token service finds that system user by the
+ * grant's `external_ref` (upstream/token-service/port.ts).
+ */
+export async function actingSystemUser(sql: Sql, consumerId: string, orgNumber: string, scope: string | null): Promise<{ external_ref: string; system_user_id: string } | null> {
+  const [row] = await sql<{ external_ref: string; system_user_id: string }[]>`
+    select d.external_ref, d.system_user_id from delegations d
+    where d.consumer_id = ${consumerId} and d.org_number = ${orgNumber} and d.status = 'active'
+      and d.system_user_id is not null and d.external_ref is not null
+      and (${scope}::text is null or ${scope}::text = any(d.scopes))
+      and ${sql.unsafe(LIVE)}
+    order by d.activated_at desc nulls last, d.created_at desc limit 1`
+  return row ?? null
+}
+
 export interface NewGrant {
   id: string
   consumerId: string

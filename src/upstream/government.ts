@@ -9,9 +9,9 @@
  *   const gov = buildGovernment(config, clock)
  *   deps.tokenService = gov.tokenService                        // breakerState() for the readiness probe
  *   deps.digitalAgency = gov.digitalAgency ?? <the DB-backed mock agency>
- *   deps.filingSubmitter = gov.filingSubmitter                  // token: tokenService.token({ scope: MVA_SUBMIT_SCOPES, systemUserOrg: org })
- *   deps.taxAuthority = gov.taxAuthority                        // token: { scope: MVA_VALIDATION_SCOPE, systemUserOrg: org }
- *   deps.labourRegister = gov.labourRegister                    // token: { scope: AAREG_SCOPE, systemUserOrg: org }
+ *   deps.filingSubmitter = gov.filingSubmitter                  // token: tokenService.token({ scope: MVA_SUBMIT_SCOPES, systemUser: { org, externalRef } })
+ *   deps.taxAuthority = gov.taxAuthority                        // token: { scope: MVA_VALIDATION_SCOPE, systemUser: { org, externalRef } }
+ *   deps.labourRegister = gov.labourRegister                    // token: { scope: AAREG_SCOPE, systemUser: { org, externalRef } }
  * With UPSTREAM_MODE=fixtures main.ts points the live clients at the government fixture servers.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto'

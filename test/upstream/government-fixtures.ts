@@ -2,6 +2,7 @@
  * What the government adapters' tests share: the fixture servers' control API, a live token
  * service signed in as the fixtures' demo vendor, and a company that has approved a system user.
  */
+import type { SystemUserRef } from '../../src/upstream/token-service/port.ts'
 import { createPrivateKey } from 'node:crypto'
 import { expect } from 'bun:test'
 import type { FixtureServers } from '../../fixtures/servers/index.ts'
@@ -56,8 +57,10 @@ export async function altinnState(fx: FixtureServers): Promise<AltinnState> {
 }
 
 /** A company that has approved a system user for the fixtures' demo system. */
-export async function approvedCompany(fx: FixtureServers, tokens: LiveTokenService, clock: Clock, org: string): Promise<void> {
+export async function approvedCompany(fx: FixtureServers, tokens: LiveTokenService, clock: Clock, org: string): Promise<SystemUserRef> {
   const agency = digitalAgency(fx, tokens, clock)
-  const req = await agency.requestSystemUser({ partyOrgNo: org, externalRef: `test-${org}`, accessPackages: ['urn:altinn:accesspackage:merverdiavgift'] })
+  const externalRef = `test-${org}`
+  const req = await agency.requestSystemUser({ partyOrgNo: org, externalRef, accessPackages: ['urn:altinn:accesspackage:merverdiavgift'] })
   if (req.status === 'New') await decide(fx, req.id, 'Accepted')
+  return { org, externalRef }
 }

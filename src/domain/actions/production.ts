@@ -11,14 +11,14 @@ import { canonicalJson } from '../../lib/canonical-json.ts'
 import { uuidV5 } from '../../lib/uuid-v5.ts'
 import { appendAuditAt } from '../../store/audit.ts'
 import type { Sql } from '../../store/db.ts'
-import { acquireActionLock, recordFiling, releaseActionLock } from '../../store/delegations.ts'
+import { acquireActionLock, actingSystemUser, recordFiling, releaseActionLock } from '../../store/delegations.ts'
 import { MVA_SUBMIT_SCOPES, MVA_VALIDATION_SCOPE, type Government as GovernmentSystems } from '../../upstream/government.ts'
 import type { CompanyReads } from '../sources.ts'
 import { activeScopesOf, currentGrants, type DelegationEnv } from '../delegation/fullmakt.ts'
 import { RULEBOOK_VERSION } from '../rulebook/version.ts'
 import { isActive } from '../company/verify.ts'
 import { isPlainObject } from './payload.ts'
-import type { ActionFacts, ActionInput } from './dry-run.ts'
+import { ACTION_SCOPES, type ActionFacts, type ActionInput } from './dry-run.ts'
 import type { ApprovalGate } from './approval.ts'
 import { PRODUCTION_REFUSALS, type ExecuteEnv, type FilingSubmitter } from './execute.ts'
 import type { ActionType } from './period.ts'
@@ -92,8 +92,13 @@ export function productionSubmitter(sql: Sql, gov: Government, caller: Productio
         if (got.fresh) await releaseActionLock(sql, lock)
       }
       try {
-        const validationToken = await gov.tokenService.token({ scope: MVA_VALIDATION_SCOPE, systemUserOrg: f.input.org_number, budgetMs: budget() })
-        const filingToken = await gov.tokenService.token({ scope: MVA_SUBMIT_SCOPES, systemUserOrg: f.input.org_number, budgetMs: budget() })
+        // The system user the consumer's own delegation made, named by its externalRef: another
+        // consumer's system user for the same organisation is never used.
+        const acting = await actingSystemUser(sql, caller.consumerId, f.input.org_number, ACTION_SCOPES[f.input.action_type])
+        if (!acting) throw new AppError('PORTAL_DELEGATION_MISSING', { context: { org_number: f.input.org_number } })
+        const systemUser = { org: f.input.org_number, externalRef: acting.external_ref }
+        const validationToken = await gov.tokenService.token({ scope: MVA_VALIDATION_SCOPE, systemUser, budgetMs: budget() })
+        const filingToken = await gov.tokenService.token({ scope: MVA_SUBMIT_SCOPES, systemUser, budgetMs: budget() })
         const payload = isPlainObject(f.input.payload) ? f.input.payload : {}
         const checked = await gov.taxAuthority.validateVatReturn({ org_number: f.input.org_number, period: f.input.period, payload }, validationToken.access_token)
         if (checked.avvikVedMeldingslevering === 'ugyldig skattemelding' || checked.avvikVedMeldingslevering === 'mangelfull skattemelding') {

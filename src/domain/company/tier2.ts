@@ -6,7 +6,7 @@
  * organisation gets it; everyone else keeps Tier 1.
  */
 import type { Sql } from '../../store/db.ts'
-import { activeGrantPairs, filedPeriods, grantPairId } from '../../store/delegations.ts'
+import { actingSystemUser, activeGrantPairs, filedPeriods, grantPairId } from '../../store/delegations.ts'
 import { BatchedLookup } from '../../lib/batched-lookup.ts'
 import type { FilingPortal, PortalInstance } from '../../upstream/filing-portal/port.ts'
 import type { LabourRegister } from '../../upstream/labour-register/port.ts'
@@ -56,12 +56,15 @@ export class ActiveGrants {
  * The metrics; a part that cannot be read is null (with why in `sources`), never a failure of the
  * whole answer: Tier 2 adds to Tier 1, it does not put it at risk.
  */
-export async function tier2Metrics(d: Tier2Deps, org: string): Promise<{ metrics: Tier2Metrics; provenance: Provenance[] }> {
+export async function tier2Metrics(d: Tier2Deps, org: string, consumerId: string): Promise<{ metrics: Tier2Metrics; provenance: Provenance[] }> {
   const provenance: Provenance[] = []
   let employees: number | null = null
   let employeeSource = d.labourRegister.mock ? 'Aa-registeret (mock: deterministic until access is approved)' : 'Aa-registeret'
   try {
-    const token = await d.tokenService.token({ scope: AAREG_SCOPE, systemUserOrg: org })
+    // Read as the consumer's own system user (its grant's externalRef names it to the token service).
+    const acting = await actingSystemUser(d.sql, consumerId, org, null)
+    if (!acting) throw new Error('no system user for this consumer yet')
+    const token = await d.tokenService.token({ scope: AAREG_SCOPE, systemUser: { org, externalRef: acting.external_ref } })
     employees = await d.labourRegister.employeeCount(org, token.access_token)
   } catch {
     employeeSource = 'unavailable: the labour register could not be read just now'

@@ -1,7 +1,7 @@
 /**
  * The token service over real HTTP (reference/flows.md §1, §2.4): a JWT grant signed with the
  * client's registered RSA key (RS256, `kid` in the header), posted form-encoded to `<url>/token`.
- * Tokens are kept per (scope, system-user organisation) until a few seconds before they expire, and
+ * Tokens are kept per (scope, system user) until a few seconds before they expire, and
  * concurrent callers asking for the same one share a single grant. The breaker is the
  * UpstreamClient's: while it is open every call fails at once with EXECUTION_CIRCUIT_OPEN.
  */
@@ -54,7 +54,7 @@ export class LiveTokenService implements TokenService {
    * call, and a second budget could only make it longer.
    */
   token(req: TokenRequest): Promise<AccessToken> {
-    const key = JSON.stringify([req.scope, req.systemUserOrg ?? null])
+    const key = JSON.stringify([req.scope, req.systemUser?.org ?? null, req.systemUser?.externalRef ?? null])
     const cached = this.cache.get(key)
     if (cached && cached.expires_at.getTime() - this.clock.now().getTime() > REFRESH_MARGIN_MS) return Promise.resolve(cached)
     let pending = this.inflight.get(key)
@@ -81,8 +81,10 @@ export class LiveTokenService implements TokenService {
   private async assertion(req: TokenRequest): Promise<string> {
     const iat = Math.floor(this.clock.now().getTime() / 1000)
     const claims: JWTPayload = { aud: `${this.config.url}/`, iss: this.config.clientId, scope: req.scope, jti: crypto.randomUUID() }
-    if (req.systemUserOrg !== undefined) {
-      claims.authorization_details = [{ type: 'urn:altinn:systemuser', systemuser_org: { authority: 'iso6523-actorid-upis', ID: `0192:${req.systemUserOrg}` } }]
+    if (req.systemUser !== undefined) {
+      // `externalRef` beside `systemuser_org`, as the digital agency's token guide and its own
+      // integration tests write it (contracts/maskinporten/SOURCES.md).
+      claims.authorization_details = [{ type: 'urn:altinn:systemuser', systemuser_org: { authority: 'iso6523-actorid-upis', ID: `0192:${req.systemUser.org}` }, externalRef: req.systemUser.externalRef }]
     }
     return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: this.config.kid }).setIssuedAt(iat).setExpirationTime(iat + ASSERTION_LIFETIME_S).sign(this.config.privateKey)
   }
@@ -112,8 +114,8 @@ export class LiveTokenService implements TokenService {
       const refused = mapTokenError(res.text)
       // The description can name our client and key: it goes to the log (cause), not to the caller.
       const cause = new Error(`${MASKINPORTEN_SYSTEM} ${res.status}: ${refused ? `${refused.error}: ${refused.error_description ?? ''}` : res.text.slice(0, 200)}`)
-      if (req.systemUserOrg !== undefined && refused?.error === NO_SYSTEM_USER) {
-        throw new AppError('PORTAL_DELEGATION_MISSING', { context: { org_number: req.systemUserOrg }, extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_error: refused.error }, cause })
+      if (req.systemUser !== undefined && refused?.error === NO_SYSTEM_USER) {
+        throw new AppError('PORTAL_DELEGATION_MISSING', { context: { org_number: req.systemUser.org }, extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_error: refused.error }, cause })
       }
       throw new AppError('TOKEN_SERVICE_AUTH_FAILED', { context, extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_status: res.status, upstream_error: refused?.error ?? null }, cause })
     }

@@ -1,6 +1,6 @@
 /**
  * The token service when no credentials are configured: deterministic tokens made in process, no
- * network. The same (scope, organisation) always gets the same token, valid for the token service's
+ * network. The same (scope, system user) always gets the same token, valid for the token service's
  * usual ten minutes from the moment it is asked for; the breaker never opens.
  */
 import { sha256Hex } from '../../lib/hash.ts'
@@ -15,7 +15,7 @@ export function mockTokenService(clock: Clock): TokenService {
     mock: true,
     breakerState: () => 'closed',
     async token(req: TokenRequest): Promise<AccessToken> {
-      const digest = sha256Hex(JSON.stringify(['plikt-mock-token', req.scope, req.systemUserOrg ?? null]))
+      const digest = sha256Hex(JSON.stringify(['plikt-mock-token', req.scope, req.systemUser?.org ?? null, req.systemUser?.externalRef ?? null]))
       return { access_token: `mock.${digest}`, scope: req.scope, expires_at: new Date(clock.now().getTime() + LIFETIME_S * 1000) }
     },
   }

@@ -13,11 +13,22 @@ export interface AccessToken {
   expires_at: Date
 }
 
+/** Which system user a token acts as: the customer, and the externalRef its request carried. */
+export interface SystemUserRef {
+  org: string
+  externalRef: string
+}
+
 export interface TokenRequest {
   /** space-separated scopes, e.g. `altinn:instances.read altinn:instances.write` */
   scope: string
-  /** a system-user token for this customer (`authorization_details` of type urn:altinn:systemuser); absent: a plain client token */
-  systemUserOrg?: string
+  /**
+   * A system-user token for this customer (`authorization_details` of type urn:altinn:systemuser),
+   * naming the system user by the `externalRef` it was requested with: the digital agency's
+   * contract says a system user requested with an externalRef is found only by it (without one the
+   * token service looks for the customer's org number as the reference). Absent: a plain client token.
+   */
+  systemUser?: SystemUserRef
   /** per-call time budget left, ms (the execute path gives what remains of its 8 s) */
   budgetMs?: number
 }

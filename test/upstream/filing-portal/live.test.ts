@@ -20,8 +20,8 @@ let token: string
 beforeAll(async () => {
   fx = await startFixtureServers()
   const tokens = tokenService(fx, systemClock)
-  await approvedCompany(fx, tokens, systemClock, ORG)
-  token = (await tokens.token({ scope: MVA_SUBMIT_SCOPES, systemUserOrg: ORG })).access_token
+  const systemUser = await approvedCompany(fx, tokens, systemClock, ORG)
+  token = (await tokens.token({ scope: MVA_SUBMIT_SCOPES, systemUser })).access_token
 })
 afterAll(() => fx.stop())
 afterEach(async () => {

@@ -74,21 +74,29 @@ describe('the grant', () => {
     expect(new Set(jtis).size).toBe(2)
   })
 
-  test('a system-user grant names the customer, and the token carries its system user', async () => {
+  test('a system-user grant names the customer and the externalRef the system user was requested with, and the token carries its system user', async () => {
     const tokens = tokenService(fx, clock)
-    await approvedCompany(fx, tokens, clock, '923609016')
+    const systemUser = await approvedCompany(fx, tokens, clock, '923609016')
     const { sent, service } = capturing()
-    const t = await service.token({ scope: 'altinn:instances.read', systemUserOrg: '923609016' })
-    expect(decodeJwt(sent[0]!.get('assertion')!).authorization_details).toEqual([{ type: 'urn:altinn:systemuser', systemuser_org: { authority: 'iso6523-actorid-upis', ID: '0192:923609016' } }])
+    const t = await service.token({ scope: 'altinn:instances.read', systemUser })
+    expect(decodeJwt(sent[0]!.get('assertion')!).authorization_details).toEqual([{ type: 'urn:altinn:systemuser', systemuser_org: { authority: 'iso6523-actorid-upis', ID: '0192:923609016' }, externalRef: 'test-923609016' }])
     const details = decodeJwt(t.access_token).authorization_details as { systemuser_org: { ID: string }; systemuser_id: string[] }[]
     expect(details[0]!.systemuser_org.ID).toBe('0192:923609016')
     expect(details[0]!.systemuser_id).toHaveLength(1)
   })
 
   test('a system-user grant for a company without a system user is PORTAL_DELEGATION_MISSING naming the company', async () => {
-    const e = await failure(tokenService(fx, clock).token({ scope: 'altinn:instances.read', systemUserOrg: '984661185' }))
+    const e = await failure(tokenService(fx, clock).token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'test-984661185' } }))
     expect(e?.code).toBe('PORTAL_DELEGATION_MISSING')
     expect(e?.options.context).toEqual({ org_number: '984661185' })
+  })
+
+  test('a system user requested with an externalRef is not found under another one, nor under the org number', async () => {
+    const tokens = tokenService(fx, clock)
+    const systemUser = await approvedCompany(fx, tokens, clock, '918002437')
+    expect((await failure(tokens.token({ scope: 'altinn:instances.read', systemUser: { org: systemUser.org, externalRef: 'another-ref' } })))?.code).toBe('PORTAL_DELEGATION_MISSING')
+    expect((await failure(tokens.token({ scope: 'altinn:instances.read', systemUser: { org: systemUser.org, externalRef: systemUser.org } })))?.code).toBe('PORTAL_DELEGATION_MISSING')
+    expect((await tokens.token({ scope: 'altinn:instances.read', systemUser })).access_token).toBeString()
   })
 })
 
@@ -110,11 +118,11 @@ describe('the cache', () => {
 
   test('another scope or another customer is another grant', async () => {
     const tokens = tokenService(fx, clock)
-    await approvedCompany(fx, tokens, clock, '993718807')
+    const systemUser = await approvedCompany(fx, tokens, clock, '993718807')
     await clearRequests(fx.maskinportenUrl)
     await tokens.token({ scope: SCOPE })
     await tokens.token({ scope: 'altinn:instances.read' })
-    await tokens.token({ scope: 'altinn:instances.read', systemUserOrg: '993718807' })
+    await tokens.token({ scope: 'altinn:instances.read', systemUser })
     expect(await grants()).toBe(3)
   })
 

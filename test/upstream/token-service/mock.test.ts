@@ -11,10 +11,11 @@ test('is marked as a mock, with its breaker closed', () => {
   expect(service.breakerState()).toBe('closed')
 })
 
-test('the same scope and customer always get the same token; another customer another one', async () => {
-  const a = await service.token({ scope: 'altinn:instances.read', systemUserOrg: '984661185' })
-  expect((await service.token({ scope: 'altinn:instances.read', systemUserOrg: '984661185' })).access_token).toBe(a.access_token)
-  expect((await service.token({ scope: 'altinn:instances.read', systemUserOrg: '923609016' })).access_token).not.toBe(a.access_token)
+test('the same scope and system user always get the same token; another customer or system user another one', async () => {
+  const a = await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g1' } })
+  expect((await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g1' } })).access_token).toBe(a.access_token)
+  expect((await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g2' } })).access_token).not.toBe(a.access_token)
+  expect((await service.token({ scope: 'altinn:instances.read', systemUser: { org: '923609016', externalRef: 'g1' } })).access_token).not.toBe(a.access_token)
   expect((await service.token({ scope: 'altinn:instances.read' })).access_token).not.toBe(a.access_token)
 })
 
