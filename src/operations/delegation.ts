@@ -93,7 +93,7 @@ export const delegationOperations = [
     path: '/api/v1/fullmakt/revoke',
     summary: 'Revoke an agent principal and its delegations (terminal)',
     description:
-      'A revocation marker supersedes each delegation, the digital agency is told, and the principal becomes `revoked` for good. Revoking again is a 200 no-op (`already_revoked: true`). Warnings: `delegation_not_found` (it had none), `upstream_revoke_unconfirmed` (the agency did not confirm; revoked here regardless), `principal_revoke_failed` (the delegations are revoked but the principal row was not updated: revoke again).',
+      'A revocation marker supersedes each delegation, the digital agency is told, and the principal becomes `revoked` for good. Revoking again is a 200 no-op (`already_revoked: true`). Warnings: `delegation_not_found` (it had none), `upstream_revoke_unconfirmed` (the agency did not confirm, or — against the live agency, which lets only the organisation delete a system user it approved — the system user remains until the organisation’s administrator deletes it in Altinn; either way it is revoked here and Plikt never uses it again), `principal_revoke_failed` (the delegations are revoked but the principal row was not updated: revoke again).',
     request: { body: D.FullmaktRevokeBody },
     response: D.Revocation,
     idempotency: 'optional',

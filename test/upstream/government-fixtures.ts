@@ -40,8 +40,14 @@ export function digitalAgency(fx: FixtureServers, tokens: LiveTokenService, cloc
   return new LiveDigitalAgency({ platformUrl: fx.altinnUrl, systemId: fx.governmentClient.systemId }, tokens, new UpstreamClient('Altinn', policy, clock))
 }
 
+/** The organisation's administrator deletes a system user in Altinn (the fixture's control API; vendors cannot). */
+export async function deleteSystemUser(fx: FixtureServers, id: string): Promise<void> {
+  const res = await fetch(`${fx.altinnUrl}/__control/systemusers/${id}`, { method: 'DELETE' })
+  expect(res.status).toBe(200)
+}
+
 /** The administrator's answer to a pending system-user request, through the Altinn fixture's control API. */
-export async function decide(fx: FixtureServers, requestId: string, status: 'Accepted' | 'Rejected'): Promise<void> {
+export async function decide(fx: FixtureServers, requestId: string, status: 'Accepted' | 'Rejected' | 'Timedout'): Promise<void> {
   const res = await fetch(`${fx.altinnUrl}/__control/systemuser-requests/${requestId}`, { method: 'POST', body: JSON.stringify({ status }), headers: { 'content-type': 'application/json' } })
   expect(res.status).toBe(200)
 }

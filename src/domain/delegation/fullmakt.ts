@@ -206,7 +206,9 @@ async function revokeUpstream(env: DelegationEnv, grants: readonly DelegationRow
   for (const g of grants) {
     if (g.status === 'rejected' || g.status === 'expired') continue
     try {
-      await env.agency.revoke(g.org_number, g.external_ref!)
+      const outcome = await env.agency.revoke(g.org_number, g.external_ref!)
+      // The system user lives on at the agency until the organisation deletes it; Plikt no longer uses it.
+      if (outcome === 'unconfirmed' && !warnings.includes('upstream_revoke_unconfirmed')) warnings.push('upstream_revoke_unconfirmed')
     } catch (e) {
       env.logger.warn('upstream revoke failed; revoked locally', { delegation_id: g.id, error: e instanceof Error ? e.message : String(e) })
       if (!warnings.includes('upstream_revoke_unconfirmed')) warnings.push('upstream_revoke_unconfirmed')

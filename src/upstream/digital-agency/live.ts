@@ -2,12 +2,18 @@
  * The digital agency's system-user API over real HTTP (Altinn Authentication, reference/flows.md
  * §2.2), as the registered system `systemId`, with a token-service token of the request scopes.
  *
- * Idempotent by `externalRef`: a request that exists already (AUTH-00006 accepted, AUTH-00007
- * pending, AUTH-00008/-00009 denied or rejected) is looked up and returned as it stands, so a
- * retried request never makes a second one, and one a company refused is never quietly renewed.
+ * Idempotent by `externalRef`, as the agency's own controller answers a repeated request
+ * (contracts/altinn-authentication/SOURCES.md): a request still open (not timed out) comes back as
+ * 200 with that request, whatever its status; when the system user it made exists, the answer is
+ * 400 `AUTH-00004` and the accepted request is looked up by externalRef. The older answers
+ * (AUTH-00006 accepted, AUTH-00007 pending, AUTH-00008/-00009 denied or rejected) are read the same
+ * way. So a retried request never makes a second one, and one a company refused is never quietly
+ * renewed.
  *
- * Deleting a system user is `DELETE systemuser/vendor/{id}`; the reference notes list the vendor's
- * request and lookup paths but not this one, so it is our reading of the API (the fixture serves it).
+ * A vendor can delete a pending request (`DELETE request/vendor/{id}`), but the API has no vendor
+ * route that deletes a system user: only the organisation's administrator can, in Altinn. Revoking
+ * an accepted delegation therefore stops Plikt from using it (no token is asked for it again) and
+ * answers `unconfirmed`, which the caller reports as `upstream_revoke_unconfirmed`.
  */
 import { AppError } from '../../errors/app-error.ts'
 import { tryParseJson } from '../../lib/json.ts'
@@ -31,8 +37,11 @@ export interface DigitalAgencyConfig {
   systemId: string
 }
 
-/** The answers that say a request with this externalRef exists already. */
-const EXISTS = new Set(['AUTH-00006', 'AUTH-00007', 'AUTH-00008', 'AUTH-00009'])
+/**
+ * The answers that say something with this externalRef exists already: AUTH-00004 the system user
+ * an accepted request made; AUTH-00006 … -00009 a request in each state.
+ */
+const EXISTS = new Set(['AUTH-00004', 'AUTH-00006', 'AUTH-00007', 'AUTH-00008', 'AUTH-00009'])
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -118,15 +127,16 @@ export class LiveDigitalAgency implements DigitalAgency {
   }
 
   /**
-   * A pending request is deleted; an accepted one is ended by deleting the system user it made. A
-   * refused, denied or timed-out request delegated nothing: there is nothing to end.
+   * A pending request is deleted. An accepted one made a system user the vendor cannot delete
+   * (see the header): `unconfirmed`. A refused, denied or timed-out request delegated nothing:
+   * there is nothing to end.
    */
-  async revoke(partyOrgNo: string, externalRef: string): Promise<'revoked' | 'not_found'> {
+  async revoke(partyOrgNo: string, externalRef: string): Promise<'revoked' | 'not_found' | 'unconfirmed'> {
     const request = await this.byExternalRef(partyOrgNo, externalRef)
     if (request?.status === 'New') return this.delete(`/request/vendor/${request.id}`)
     if (request && request.status !== 'Accepted') return 'not_found'
     const user = await this.systemUser(partyOrgNo, externalRef)
-    return user ? this.delete(`/vendor/${user.id}`) : 'not_found'
+    return user ? 'unconfirmed' : 'not_found'
   }
 
   private async delete(path: string): Promise<'revoked' | 'not_found'> {

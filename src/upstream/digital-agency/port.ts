@@ -41,8 +41,8 @@ export interface NewSystemUserRequest {
 export interface DigitalAgency {
   readonly mock: boolean
   /**
-   * Creates the request, or — when one with this externalRef exists already (AUTH-00007 pending,
-   * AUTH-00006 accepted) — returns that one: a retry never makes a second request.
+   * Creates the request, or — when one with this externalRef exists already (an open request, or
+   * the system user an accepted one made) — returns that one: a retry never makes a second request.
    */
   requestSystemUser(req: NewSystemUserRequest): Promise<SystemUserRequest>
   /** the request as it stands; null when the agency does not know it (AUTH-00010) */
@@ -51,8 +51,10 @@ export interface DigitalAgency {
   systemUser(partyOrgNo: string, externalRef: string): Promise<SystemUser | null>
   /**
    * Ends the delegation: deletes the pending request or the system user. `not_found` when there
-   * was nothing to delete (already gone). Throws on an upstream failure: the caller records the
-   * revocation locally anyway and warns `upstream_revoke_unconfirmed`.
+   * was nothing to delete (already gone); `unconfirmed` when a system user exists that only the
+   * organisation can delete (the live agency has no vendor route for it). Throws on an upstream
+   * failure. On either of the last two the caller records the revocation locally anyway and warns
+   * `upstream_revoke_unconfirmed`.
    */
-  revoke(partyOrgNo: string, externalRef: string): Promise<'revoked' | 'not_found'>
+  revoke(partyOrgNo: string, externalRef: string): Promise<'revoked' | 'not_found' | 'unconfirmed'>
 }

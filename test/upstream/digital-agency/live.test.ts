@@ -10,7 +10,7 @@ import { fixedClock } from '../../../src/lib/clock.ts'
 import type { LiveDigitalAgency } from '../../../src/upstream/digital-agency/live.ts'
 import type { LiveTokenService } from '../../../src/upstream/token-service/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { addFault, altinnState, clearFaults, clearRequests, decide, digitalAgency, requestLog, tokenService } from '../government-fixtures.ts'
+import { addFault, altinnState, clearFaults, clearRequests, decide, deleteSystemUser, digitalAgency, requestLog, tokenService } from '../government-fixtures.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers
@@ -84,20 +84,48 @@ test('revoking a pending request deletes it', async () => {
   expect(await agency.requestStatus(r.id)).toBeNull()
 })
 
-test('revoking an accepted request deletes the system user', async () => {
+test('revoking an accepted request is unconfirmed: the vendor API cannot delete a system user, and no delete is tried', async () => {
   const r = await ask('926884107')
   await decide(fx, r.id, 'Accepted')
-  expect(await agency.revoke('926884107', 'ref-926884107')).toBe('revoked')
-  expect(await agency.systemUser('926884107', 'ref-926884107')).toBeNull()
-  expect((await altinnState(fx)).systemUsers.find((u) => u.reporteeOrgNo === '926884107')?.isDeleted).toBe(true)
+  await clearRequests(fx.altinnUrl)
+  expect(await agency.revoke('926884107', 'ref-926884107')).toBe('unconfirmed')
+  expect((await requestLog(fx.altinnUrl)).filter((l) => l.method === 'DELETE')).toEqual([])
+  expect((await altinnState(fx)).systemUsers.find((u) => u.reporteeOrgNo === '926884107')?.isDeleted).toBe(false)
 })
 
-test('revoking twice, or what never existed, is not_found', async () => {
+test('once the organisation deleted the system user, revoking is not_found; what never existed too', async () => {
   const r = await ask('930102504')
   await decide(fx, r.id, 'Accepted')
-  expect(await agency.revoke('930102504', 'ref-930102504')).toBe('revoked')
+  const user = await agency.systemUser('930102504', 'ref-930102504')
+  await deleteSystemUser(fx, user!.id)
   expect(await agency.revoke('930102504', 'ref-930102504')).toBe('not_found')
   expect(await agency.revoke('912883604', 'never-asked')).toBe('not_found')
+})
+
+test('asking again after acceptance is answered AUTH-00004 by the agency, and finds the accepted request', async () => {
+  const r = await ask('935118472')
+  await decide(fx, r.id, 'Accepted')
+  await clearRequests(fx.altinnUrl)
+  const again = await ask('935118472')
+  expect(again).toMatchObject({ id: r.id, status: 'Accepted' })
+  const log = await requestLog(fx.altinnUrl)
+  expect(log.map((l) => [l.method, l.path.split('/').slice(5, 8).join('/')])).toEqual([['POST', 'request/vendor'], ['GET', 'request/vendor/byexternalref']])
+})
+
+test('asking again while the request is open is answered 200 with that request: no second request', async () => {
+  const r = await ask('937406217')
+  await clearRequests(fx.altinnUrl)
+  expect(await ask('937406217')).toMatchObject({ id: r.id, status: 'New' })
+  expect((await requestLog(fx.altinnUrl)).map((l) => l.method)).toEqual(['POST'])
+  expect((await altinnState(fx)).requests.filter((x) => x.partyOrgNo === '937406217')).toHaveLength(1)
+})
+
+test('a timed-out request gives way to a new one when asked again', async () => {
+  const r = await ask('939261038')
+  await decide(fx, r.id, 'Timedout')
+  const again = await ask('939261038')
+  expect(again.id).not.toBe(r.id)
+  expect(again.status).toBe('New')
 })
 
 test('revoking a rejected request is not_found: it delegated nothing', async () => {
