@@ -1,8 +1,12 @@
 /**
- * The labour register over real HTTP (NAV Aa-registeret, reference/flows.md §5): one GraphQL query
+ * The labour register over real HTTP (NAV Aa-registeret, contracts/nav-aareg/): one GraphQL query
  * for the employer's active employments reported through the a-ordning, asking only for each
- * employment's uuid, so no employee's identity ever reaches us. Employment types counted: ordinary,
- * maritime and the simplified scheme; freelancers and fee recipients are not employees.
+ * employment's employee identity, which map.ts counts distinct people by and drops. Employment
+ * types counted: ordinary, maritime and the simplified scheme; freelancers and fee recipients are
+ * not employees.
+ *
+ * The variables object must be named `finnArbeidsforholdVariabler`: the register reads it by that
+ * key from the request's variables (as its own query file names it), whatever the query declares.
  */
 import { AppError } from '../../errors/app-error.ts'
 import type { UpstreamClient } from '../http.ts'
@@ -12,11 +16,23 @@ import type { LabourRegister } from './port.ts'
 export const AAREG_SYSTEM = 'Aa-registeret'
 export const AAREG_SCOPE = 'nav:aareg/v1/arbeidsforhold'
 
-export const EMPLOYMENTS_QUERY = `query finnArbeidsforhold($variabler: FinnArbeidsforholdVariabler) {
-  finnArbeidsforhold(finnArbeidsforholdVariabler: $variabler) {
-    arbeidsforhold { uuid }
+export const EMPLOYMENTS_QUERY = `query finnArbeidsforhold($finnArbeidsforholdVariabler: FinnArbeidsforholdVariabler) {
+  finnArbeidsforhold(finnArbeidsforholdVariabler: $finnArbeidsforholdVariabler) {
+    arbeidsforhold { arbeidstaker { ident } }
   }
 }`
+
+/** The query's variables for an employer: active employments of the kinds that make employees. */
+export function employmentsVariables(orgNumber: string) {
+  return {
+    finnArbeidsforholdVariabler: {
+      opplysningspliktigId: orgNumber,
+      arbeidsforholdtype: ['ordinaertArbeidsforhold', 'maritimtArbeidsforhold', 'forenkletOppgjoersordning'],
+      rapporteringsordning: ['A_ORDNINGEN'],
+      arbeidsforholdstatus: ['AKTIV'],
+    },
+  }
+}
 
 export class LiveLabourRegister implements LabourRegister {
   readonly mock = false
@@ -27,17 +43,11 @@ export class LiveLabourRegister implements LabourRegister {
     private readonly client: UpstreamClient,
   ) {}
 
-  async employeeCount(orgNumber: string, token: string): Promise<number | null> {
-    const variabler = {
-      opplysningspliktigId: orgNumber,
-      arbeidsforholdtype: ['ordinaertArbeidsforhold', 'maritimtArbeidsforhold', 'forenkletOppgjoersordning'],
-      rapporteringsordning: ['A_ORDNINGEN'],
-      arbeidsforholdstatus: ['AKTIV'],
-    }
+  async employeeCount(orgNumber: string, token: string): Promise<number> {
     const res = await this.client.request(`${this.baseUrl}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables: { variabler } }),
+      body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables: employmentsVariables(orgNumber) }),
     })
     const context = { upstream_system: AAREG_SYSTEM }
     if (res.status !== 200) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: AAREG_SYSTEM, upstream_status: res.status } })

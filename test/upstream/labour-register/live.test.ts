@@ -3,12 +3,12 @@
  * of a known employer, an unknown one, what it asks for, and the failures.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
-import { activeEmployments } from '../../../fixtures/servers/aareg.ts'
+import { activeEmployees, employmentsOf } from '../../../fixtures/servers/aareg.ts'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
 import { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
-import { AAREG_SCOPE, EMPLOYMENTS_QUERY, LiveLabourRegister } from '../../../src/upstream/labour-register/live.ts'
+import { AAREG_SCOPE, EMPLOYMENTS_QUERY, employmentsVariables, LiveLabourRegister } from '../../../src/upstream/labour-register/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
 import { addFault, clearFaults, FAST, tokenService } from '../government-fixtures.ts'
 
@@ -25,8 +25,9 @@ afterEach(() => clearFaults(fx.aaregUrl))
 const register = () => new LiveLabourRegister(fx.aaregUrl, new UpstreamClient('Aa-registeret', FAST, clock))
 const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as AppError)
 
-test('a known employer: its active employments (the register has 14 for this company)', async () => {
-  expect(activeEmployments('993718807')).toBe(14)
+test('a known employer: its people, each counted once (14 people in 16 employments)', async () => {
+  expect(activeEmployees('993718807')).toBe(14)
+  expect(employmentsOf(14)).toBe(16)
   expect(await register().employeeCount('993718807', token)).toBe(14)
 })
 
@@ -34,20 +35,28 @@ test('an employer with none registered: 0', async () => {
   expect(await register().employeeCount('920663109', token)).toBe(0)
 })
 
-test('a unit the register does not know (deleted from the business register): null', async () => {
-  expect(await register().employeeCount('814702901', token)).toBeNull()
+test('a unit the register has nothing on (deleted from the business register): 0, as the register answers an empty list', async () => {
+  expect(await register().employeeCount('814702901', token)).toBe(0)
 })
 
-test('the query asks for each employment\'s uuid only, so no employee identity comes back', async () => {
-  expect(EMPLOYMENTS_QUERY).toContain('arbeidsforhold { uuid }')
+test('the query asks for the employee identity only, and the register reads the variables by the key finnArbeidsforholdVariabler', async () => {
+  expect(EMPLOYMENTS_QUERY).toContain('arbeidsforhold { arbeidstaker { ident } }')
+  const ask = (variables: unknown) =>
+    fetch(`${fx.aaregUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables }) }).then((r) => r.json() as Promise<Record<string, any>>)
+  const answer = await ask(employmentsVariables('993718807'))
+  expect(Object.keys(answer.data.finnArbeidsforhold.arbeidsforhold[0])).toEqual(['arbeidstaker'])
+  // Under another key the register finds no variables at all: no id, no sets.
+  const misnamed = await ask({ variabler: employmentsVariables('993718807').finnArbeidsforholdVariabler })
+  expect(misnamed.errors.map((e: any) => e.extensions.errormessages[0].code)).toEqual(['AA-200', 'AA-201', 'AA-202', 'AA-203'])
+})
+
+test('the fixture answers an enum value the register does not know with AA-207 naming the variable, as the register does', async () => {
   const res = await fetch(`${fx.aaregUrl}/graphql`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables: { variabler: { opplysningspliktigId: '993718807', arbeidsforholdstatus: ['AKTIV'] } } }),
+    body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables: { finnArbeidsforholdVariabler: { ...employmentsVariables('993718807').finnArbeidsforholdVariabler, arbeidsforholdstatus: ['NOE_ANNET'] } } }),
   })
-  const text = await res.text()
-  expect(text).not.toContain('arbeidstaker')
-  expect(Object.keys(JSON.parse(text).data.finnArbeidsforhold.arbeidsforhold[0])).toEqual(['uuid'])
+  expect((await res.json()).errors[0].extensions).toEqual({ errormessages: [{ code: 'AA-207', message: 'Validering av variabel feilet', details: 'arbeidsforholdstatus' }], classification: 'ValidationError' })
 })
 
 test('a token without the register\'s scope is refused: GOVERNMENT_API_ERROR with the status', async () => {

@@ -1,31 +1,35 @@
 /**
- * Aa-registeret's GraphQL answers (the shape of its schema, finnArbeidsforhold) → an employment
- * count, unknown, or unreadable.
+ * Aa-registeret's GraphQL answers → the number of people employed, or unreadable. The recorded
+ * answers follow the register's schema (contracts/nav-aareg/) and, for errors, the shape its error
+ * handler writes (AaregDistApiErrorHandler in navikt/aareg-dist-api: `errormessages` a list, or a
+ * single object for AA-000, beside graphql-java's `classification`).
  */
 import { expect, test } from 'bun:test'
 import { mapEmployments } from '../../../src/upstream/labour-register/map.ts'
 
 const read = (name: string) => Bun.file(`${import.meta.dir}/fixtures/${name}`).text()
 
-test('the employments listed are counted', async () => {
-  expect(mapEmployments(await read('finn-arbeidsforhold.json'))).toEqual({ ok: true, count: 3 })
+test('people are counted once however many employments they hold', async () => {
+  expect(mapEmployments(await read('finn-arbeidsforhold.json'))).toEqual({ ok: true, count: 2 })
 })
 
-test('an employer the register does not know (not_found) is unknown, not zero', async () => {
-  expect(mapEmployments(await read('not-found.json'))).toEqual({ ok: true, count: null })
-})
-
-test('a null list is an employer with no employments', () => {
+test('an empty or null list is an employer with no employees', () => {
+  expect(mapEmployments('{"data":{"finnArbeidsforhold":{"arbeidsforhold":[]}}}')).toEqual({ ok: true, count: 0 })
   expect(mapEmployments('{"data":{"finnArbeidsforhold":{"arbeidsforhold":null}}}')).toEqual({ ok: true, count: 0 })
 })
 
-test('any other GraphQL error is not an answer', async () => {
-  expect(mapEmployments(await read('forbidden.json'))).toEqual({ ok: false, reason: 'GraphQL errors: forbidden' })
+test('an error names the register’s code and classification, from a list of errormessages', async () => {
+  expect(mapEmployments(await read('error-ugyldig-input.json'))).toEqual({ ok: false, reason: 'GraphQL errors: AA-201 (ValidationError)' })
+})
+
+test('an error names the register’s code when errormessages is a single object (AA-000)', async () => {
+  expect(mapEmployments(await read('error-intern-feil.json'))).toEqual({ ok: false, reason: 'GraphQL errors: AA-000 (ExecutionAborted)' })
 })
 
 test('a body that is not the GraphQL answer is not read', async () => {
   const full = await read('finn-arbeidsforhold.json')
   expect(mapEmployments(full.slice(0, 40)).ok).toBe(false)
   expect(mapEmployments('{"data":{}}').ok).toBe(false)
-  expect(mapEmployments('{"data":{"finnArbeidsforhold":{"arbeidsforhold":[1,2]}}}').ok).toBe(false)
+  expect(mapEmployments('{"data":{"finnArbeidsforhold":null}}').ok).toBe(false)
+  expect(mapEmployments('{"data":{"finnArbeidsforhold":{"arbeidsforhold":[{"uuid":"x"}]}}}').ok).toBe(false)
 })

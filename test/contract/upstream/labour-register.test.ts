@@ -1,0 +1,114 @@
+/**
+ * NAV Aa-registeret's contract as the judge (contracts/nav-aareg/, the register's own GraphQL
+ * schema and query): the query and variables Plikt sends are valid against the schema, and every
+ * answer of the fixture server is what the schema lets the register answer to that query
+ * (graphql-js executes the query against the schema over the fixture's data, checking every type
+ * and non-null field). Errors are judged against the shape the register's error handler writes.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { buildSchema, execute, parse, validate, type GraphQLSchema } from 'graphql'
+import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
+import { fixedClock } from '../../../src/lib/clock.ts'
+import { AAREG_SCOPE, EMPLOYMENTS_QUERY, employmentsVariables } from '../../../src/upstream/labour-register/live.ts'
+import { mapEmployments } from '../../../src/upstream/labour-register/map.ts'
+import { PINNED_NOW } from '../../helpers.ts'
+import { tokenService } from '../../upstream/government-fixtures.ts'
+import { contractText } from './xsd.ts'
+
+let schema: GraphQLSchema
+beforeAll(async () => {
+  schema = buildSchema(await contractText('nav-aareg/aareg-dist-api-v1.graphqls'))
+})
+
+/**
+ * The answer the schema lets the register give to this query over these data; errors if it cannot.
+ * An answer carries no `__typename` unless asked, so the employment details' concrete type is read
+ * from their `type` (`Ordinaer` → `OrdinaerAnsettelsesdetaljer`, as the register names them).
+ */
+async function asTheSchemaAnswers(query: string, variables: Record<string, unknown>, data: Record<string, unknown>) {
+  const typeResolver = (value: unknown) => (value && typeof value === 'object' && 'type' in value ? `${String(value.type)}Ansettelsesdetaljer` : undefined)
+  return execute({ schema, document: parse(query), variableValues: variables, rootValue: data, typeResolver })
+}
+
+describe('the schema judges', () => {
+  test("the register's own query is valid against its schema", async () => {
+    expect(validate(schema, parse(await contractText('nav-aareg/finnArbeidsforhold.graphql')))).toEqual([])
+  })
+
+  test('a query asking for a field the schema does not have is not', () => {
+    expect(validate(schema, parse('query { finnArbeidsforhold { arbeidsforhold { antallAnsatte } } }')).length).toBe(1)
+  })
+})
+
+describe('what Plikt sends', () => {
+  test('the employments query is valid against the schema', () => {
+    expect(validate(schema, parse(EMPLOYMENTS_QUERY))).toEqual([])
+  })
+
+  test('its variables coerce to the schema’s input type, under the key the register reads', async () => {
+    const variables = employmentsVariables('993718807')
+    expect(Object.keys(variables)).toEqual(['finnArbeidsforholdVariabler'])
+    const result = await asTheSchemaAnswers(EMPLOYMENTS_QUERY, variables, { finnArbeidsforhold: () => ({ arbeidsforhold: [] }) })
+    expect(result.errors).toBeUndefined()
+  })
+
+  test('variables with a value outside an enum do not coerce (the check can fail)', async () => {
+    const bad = { finnArbeidsforholdVariabler: { ...employmentsVariables('993718807').finnArbeidsforholdVariabler, arbeidsforholdstatus: ['NOE_ANNET'] } }
+    const result = await asTheSchemaAnswers(EMPLOYMENTS_QUERY, bad, { finnArbeidsforhold: () => ({ arbeidsforhold: [] }) })
+    expect(result.errors?.length).toBe(1)
+  })
+})
+
+describe('the fixture answers what the register can answer', () => {
+  let fx: FixtureServers
+  let token: string
+  const clock = fixedClock(PINNED_NOW)
+  beforeAll(async () => {
+    fx = await startFixtureServers({ now: () => clock.now().getTime() })
+    token = (await tokenService(fx, clock).token({ scope: AAREG_SCOPE })).access_token
+  })
+  afterAll(() => fx.stop())
+
+  const ask = async (variables: unknown, query = EMPLOYMENTS_QUERY) => {
+    const res = await fetch(`${fx.aaregUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })
+    expect(res.status).toBe(200)
+    return (await res.json()) as { data?: { finnArbeidsforhold: Record<string, unknown> | null }; errors?: Record<string, any>[] }
+  }
+
+  // A company with employees, one without, a deleted unit, a number outside the catalogue.
+  for (const org of ['993718807', '920663109', '814702901', '912345678']) {
+    test(`its answer for ${org} is the schema’s answer to the query over the same data`, async () => {
+      const answer = await ask(employmentsVariables(org))
+      expect(answer.errors).toBeUndefined()
+      const judged = await asTheSchemaAnswers(EMPLOYMENTS_QUERY, employmentsVariables(org), answer.data!)
+      expect(judged.errors).toBeUndefined()
+      expect(judged.data).toEqual(answer.data)
+    })
+  }
+
+  test("its answer to the register's own full query is the schema's answer too", async () => {
+    const query = await contractText('nav-aareg/finnArbeidsforhold.graphql')
+    const variables = { finnArbeidsforholdVariabler: { opplysningspliktigId: '993718807', arbeidsforholdtype: ['ordinaertArbeidsforhold'], rapporteringsordning: ['A_ORDNINGEN'], arbeidsforholdstatus: ['AKTIV'] } }
+    const answer = await ask(variables, query)
+    expect(answer.errors).toBeUndefined()
+    const judged = await asTheSchemaAnswers(query, variables, answer.data!)
+    expect(judged.errors ?? []).toEqual([])
+  })
+
+  test('people holding two employments are listed twice and counted once', async () => {
+    const answer = await ask(employmentsVariables('993718807'))
+    const list = answer.data!.finnArbeidsforhold!.arbeidsforhold as unknown[]
+    expect(list.length).toBeGreaterThan(14)
+    expect(mapEmployments(JSON.stringify(answer))).toEqual({ ok: true, count: 14 })
+  })
+
+  test('its errors carry errormessages[]{code, message, details} and classification, as the register’s error handler writes them', async () => {
+    const answer = await ask({})
+    expect(answer.data).toEqual({ finnArbeidsforhold: null })
+    for (const e of answer.errors!) {
+      expect(Object.keys(e.extensions).sort()).toEqual(['classification', 'errormessages'])
+      expect(e.extensions.errormessages).toEqual([{ code: expect.stringMatching(/^AA-\d{3}$/), message: expect.any(String), details: expect.anything() }])
+    }
+    expect(mapEmployments(JSON.stringify(answer))).toEqual({ ok: false, reason: 'GraphQL errors: AA-200 (ValidationError), AA-201 (ValidationError), AA-202 (ValidationError), AA-203 (ValidationError)' })
+  })
+})
