@@ -73,19 +73,24 @@ export function mapExchangeRates(raw: RawResponse): Map<string, RateObservation[
   if (!Array.isArray(dataSets)) return fail('dataSets is missing or not an array')
   if (!isObject(structure)) return fail('structure is missing')
 
-  const components = (list: unknown, where: string): Component[] => {
+  // A dimension value always has an id (SDMX-JSON 1.0 schema, `values`: id and name required). An
+  // attribute value need not (schema, `attrvalues`): it may be null, and an uncoded attribute such as
+  // TITLE has values with a name only. Such values are kept as null; only an attribute this map reads
+  // (UNIT_MULT, DECIMALS) fails, when a series points at a value without an id.
+  const components = <T extends string | null>(list: unknown, where: string, value: (v: unknown, at: string) => T): Array<{ id: string; values: T[] }> => {
     if (!Array.isArray(list)) return fail(`${where} is not an array`)
     return list.map((c, i) => {
       if (!isObject(c) || typeof c.id !== 'string' || !Array.isArray(c.values)) return fail(`${where}[${i}] lacks id or values`)
-      const values = c.values.map((v, j) => (isObject(v) && typeof v.id === 'string' ? v.id : fail(`${where}[${i}].values[${j}] lacks an id`)))
-      return { id: c.id, values }
+      return { id: c.id, values: c.values.map((v, j) => value(v, `${where}[${i}].values[${j}]`)) }
     })
   }
+  const coded = (v: unknown, at: string): string => (isObject(v) && typeof v.id === 'string' ? v.id : fail(`${at} lacks an id`))
+  const codedOrNot = (v: unknown): string | null => (isObject(v) && typeof v.id === 'string' ? v.id : null)
   const dims = isObject(structure.dimensions) ? structure.dimensions : fail('structure.dimensions is missing')
-  const seriesDims = components(dims.series, 'structure.dimensions.series')
-  const obsDims = components(dims.observation, 'structure.dimensions.observation')
+  const seriesDims: Component[] = components(dims.series, 'structure.dimensions.series', coded)
+  const obsDims: Component[] = components(dims.observation, 'structure.dimensions.observation', coded)
   const attrs = isObject(structure.attributes) ? structure.attributes : fail('structure.attributes is missing')
-  const seriesAttrs = components(attrs.series, 'structure.attributes.series')
+  const seriesAttrs = components(attrs.series, 'structure.attributes.series', codedOrNot)
 
   const baseDim = seriesDims.findIndex((d) => d.id === 'BASE_CUR')
   const quoteDim = seriesDims.findIndex((d) => d.id === 'QUOTE_CUR')
@@ -104,7 +109,7 @@ export function mapExchangeRates(raw: RawResponse): Map<string, RateObservation[
   const attribute = (seriesAttributes: unknown[], k: number, key: string): string | null => {
     const v = seriesAttributes[k]
     if (v === null || v === undefined) return null
-    return seriesAttrs[k]!.values[index(v, seriesAttrs[k]!.values.length, `series "${key}" attribute ${seriesAttrs[k]!.id}`)]!
+    return seriesAttrs[k]!.values[index(v, seriesAttrs[k]!.values.length, `series "${key}" attribute ${seriesAttrs[k]!.id}`)] ?? null
   }
 
   const out = new Map<string, RateObservation[]>()

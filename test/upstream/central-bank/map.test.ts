@@ -67,6 +67,19 @@ describe('several series in one answer', () => {
     expect(map.get('USD')![0]!.decimals).toBe(4)
   })
 
+  test('an uncoded series attribute (values with a name only, as SDMX-JSON 1.0 allows) does not stop the rates being read', async () => {
+    const r = await mutated((d) => {
+      d.data.structure.attributes.series.push({ id: 'TITLE', name: 'Title', relationship: { dimensions: ['BASE_CUR'] }, values: [{ name: 'US dollar (USD)' }, null] })
+      d.data.dataSets[0].series['0:0:0:0'].attributes.push(0)
+    })
+    expect(mapExchangeRates(r).get('USD')!.map((o) => o.value)).toEqual(['10.5550', '10.6010', '10.6120'])
+  })
+
+  test('a DECIMALS value without an id leaves the decimals unknown', async () => {
+    const map = mapExchangeRates(await mutated((d) => (d.data.structure.attributes.series[0].values = [{ name: 'Four' }])))
+    expect(map.get('USD')![0]!.decimals).toBeNull()
+  })
+
   test('observation keys index the shared TIME_PERIOD list, whatever its order', async () => {
     const usd = mapExchangeRates(raw(await fixture('multi-unit-mult.json'))).get('USD')!
     // TIME_PERIOD values are [03-03, 03-02, 03-04]; key "0" is 3 March.
@@ -138,6 +151,10 @@ describe('garbage is MalformedUpstream', () => {
 
   test('a structure without UNIT_MULT (the rate could not be scaled)', async () => {
     malformed(await mutated((d) => d.data.structure.attributes.series.splice(2, 1)))
+  })
+
+  test('a UNIT_MULT value without an id (the rate could not be scaled)', async () => {
+    malformed(await mutated((d) => (d.data.structure.attributes.series[2].values = [{ name: 'Units' }])))
   })
 
   test('another 4xx carries the status in the reason', () => {
