@@ -153,7 +153,14 @@ export const ActionBody = Type.Object(
     org_number: OrgNumber,
     action_type: Lit(['mva_melding', 'a_melding'] as const),
     period: Type.String({ minLength: 1, maxLength: 20, description: 'mva_melding: YYYY-T1…YYYY-T6, YYYY-A or YYYY-MM; a_melding: YYYY-MM' }),
-    payload: Type.Object({}, { additionalProperties: true, description: 'echoed verbatim as `would_be_payload`' }),
+    payload: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'echoed verbatim as `would_be_payload`. mva_melding: `total_revenue_nok` (required), `output_vat_nok`, `input_vat_nok` (integers ≥ 0, kroner); optionally the tax authority’s own fields, passed on: `mvaSpesifikasjonslinje[]` (`mvaKode`, `grunnlag`, `sats`, `merverdiavgift`, `merknad`), `fastsattMerverdiavgift`, `meldingskategori`, `kundeIdentifikasjonsnummer` (KID), `merknad`. A `merknad` is a text (a free-text remark) or an object naming exactly one of `utvalgtMerknad` (from the code list) and `beskrivelse` (free text): the return takes one, so naming both is 400 VALIDATION_FAILED naming the field. Amounts beyond ±10 000 000 000 000 kr, and texts over 4 000 characters, are refused the same way; amounts are written as decimals. a_melding: `employee_count`, `gross_salary_nok` (required), `tax_withheld_nok`, `employer_contribution_nok`.',
+      },
+    ),
   },
   { additionalProperties: false },
 )
