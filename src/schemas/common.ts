@@ -72,7 +72,7 @@ void (PLACEHOLDERS satisfies readonly (keyof typeof ExplainContext.properties)[]
 
 export const ExplainBody = Type.Object(
   {
-    error_code: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$', description: 'an error code; matched case-insensitively' }),
+    error_code: Type.String({ minLength: 1, maxLength: 64, description: 'an error code, matched case-insensitively; any text within the length bound is explained, an uncatalogued one as `UNKNOWN` (spec: Error explainer)' }),
     context: Type.Optional(ExplainContext),
   },
   { additionalProperties: false },

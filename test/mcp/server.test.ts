@@ -60,6 +60,14 @@ describe('keyless (no Authorization header)', () => {
     await client.close()
   })
 
+  test('explain_compliance_error explains a code with punctuation as UNKNOWN, as REST does', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'foo-bar' } }))
+    expect(r.result.explanation.error_code).toBe('UNKNOWN')
+    expect(r.result.requested_error_code).toBe('foo-bar')
+    await client.close()
+  })
+
   test('explain_compliance_error takes context_org_number as a nine-digit JSON integer', async () => {
     const client = await connect()
     const r = body(await client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'company_not_found', context_org_number: 984661185 } }))
