@@ -37,19 +37,21 @@ function delegationEnv(ctx: HandlerContext): DelegationEnv {
 }
 
 /**
- * What the schema cannot say: the payload's size in UTF-8 and a period of no known form. Both are
- * malformed requests (400 naming the field), not failed checks.
+ * What the schema cannot say: a period of no known form, and for `validate_action` the payload's
+ * size in UTF-8 (spec Limits: `validate_action` payload 64 KiB; execute's body is bounded by the
+ * write-body cap, 256 KB, at the edge). Both are malformed requests (400 naming the field), not
+ * failed checks.
  */
-function checkActionInput(body: ActionInput): void {
-  if (payloadTooLarge(body.payload)) {
+function checkActionInput(body: ActionInput, payloadCap: 'validate_action' | 'write_body'): void {
+  if (payloadCap === 'validate_action' && payloadTooLarge(body.payload)) {
     throw validationError([{ field: 'payload', message: `must be at most ${MAX_PAYLOAD_BYTES} bytes of UTF-8 JSON` }])
   }
   const period = parsePeriod(body.action_type, body.period)
   if (!period.ok) throw validationError(period.details)
 }
 
-async function dryRunOf(ctx: HandlerContext, body: ActionInput) {
-  checkActionInput(body)
+async function dryRunOf(ctx: HandlerContext, body: ActionInput, payloadCap: 'validate_action' | 'write_body') {
+  checkActionInput(body, payloadCap)
   const facts = await productionFacts(ctx.deps.reads, delegationEnv(ctx), body.org_number)
   return { data: { ...dryRun(body, facts, osloDate(ctx.deps.clock.now())), action_id: actionIdOf(body) } }
 }
@@ -107,8 +109,8 @@ export const delegationHandlers = {
   }) satisfies Handler<{ body: typeof D.ApprovalTokenBody }>,
 
   executeAction: (async (ctx) => {
-    if (ctx.query.dry_run === 'true') return dryRunOf(ctx, ctx.body)
-    checkActionInput(ctx.body)
+    if (ctx.query.dry_run === 'true') return dryRunOf(ctx, ctx.body, 'write_body')
+    checkActionInput(ctx.body, 'write_body')
     const p = keyOf(ctx)
     const idempotencyKey = ctx.headers.idempotencyKey
     if (idempotencyKey === null) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', { extra: { action_id: actionIdOf(ctx.body) } })
@@ -130,7 +132,7 @@ export const delegationHandlers = {
     return { data: { dry_run: false, action_id: actionIdOf(ctx.body), receipt, receipt_key_id: signing.key_id } }
   }) satisfies Handler<{ query: typeof D.ExecuteQuery; body: typeof D.ActionBody }>,
 
-  validateAction: (async (ctx) => dryRunOf(ctx, ctx.body)) satisfies Handler<{ body: typeof D.ActionBody }>,
+  validateAction: (async (ctx) => dryRunOf(ctx, ctx.body, 'validate_action')) satisfies Handler<{ body: typeof D.ActionBody }>,
 }
 
 const says = (text: string) => ({ justification: () => text })

@@ -133,7 +133,7 @@ export const delegationOperations = [
     summary: 'Dry-run (`?dry_run=true`) or file an action for an organisation',
     description:
       'Dry run: the five checks, nothing submitted, both action types. Live: only `mva_melding` (`a_melding` → 403 `PLAN_INSUFFICIENT`); needs `Idempotency-Key` and `X-Approval-Token`; a failed check is 422 and leaves the token usable; the token is spent once every check passed and the conflict lock, the government token and the tax authority’s validation are in hand; one 8-second budget covers every upstream call. ' +
-      'The lock (VAT return: 600 s) lets one agent at a time file an organisation’s period: another gets 409 `EXECUTION_CONFLICT` with `Retry-After`. The receipt is signed with your receipt key (GET /api/v1/auth/receipt-key). `payload` is at most 64 KiB of UTF-8 JSON.',
+      'The lock (VAT return: 600 s) lets one agent at a time file an organisation’s period: another gets 409 `EXECUTION_CONFLICT` with `Retry-After`. The receipt is signed with your receipt key (GET /api/v1/auth/receipt-key). The body, payload included, is bounded by the write-body cap (256 KB); the 64 KiB payload cap is `validate_action`’s (spec Limits).',
     request: { query: D.ExecuteQuery, body: D.ActionBody },
     response: D.ExecuteResult,
     idempotency: 'optional',

@@ -81,16 +81,28 @@ describe('dry run', () => {
 })
 
 describe('bad input is a 400 naming the field, and changes nothing', () => {
-  test('a payload over 64 KiB', async () => {
-    const body = { ...action(nextPeriod()), payload: { note: 'x'.repeat(64 * 1024) } }
-    const res = await dryRun(await agent(app), body)
+  test('the dry run takes a payload over 64 KiB: execute is bounded by the 256 KB write-body cap (spec Limits)', async () => {
+    const res = await dryRun(await agent(app), { ...action(nextPeriod()), payload: { ...action(nextPeriod()).payload, note: 'x'.repeat(100 * 1024) } })
+    expect(res.status).toBe(200)
+  })
+
+  test('a body over the 256 KB write-body cap is refused at the edge', async () => {
+    const res = await dryRun(await agent(app), { ...action(nextPeriod()), payload: { note: 'x'.repeat(256 * 1024) } })
+    expect(res.status).toBe(413)
+    expect((await res.json()).error_code).toBe('REQUEST_TOO_LARGE')
+  })
+
+  test('validate_action’s REST twin refuses a payload over 64 KiB, naming it', async () => {
+    const a = await agent(app)
+    const res = await app.send('POST', '/api/v1/actions/validate', { ...action(nextPeriod()), payload: { note: 'x'.repeat(64 * 1024) } }, a.auth)
     expect(res.status).toBe(400)
     expect((await res.json()).explanation.details[0].field).toBe('payload')
   })
 
-  test('a payload of exactly 64 KiB is accepted', async () => {
+  test('validate_action’s REST twin takes a payload of exactly 64 KiB', async () => {
+    const a = await agent(app)
     const filler = 64 * 1024 - JSON.stringify({ note: '' }).length
-    const res = await dryRun(await agent(app), { ...action(nextPeriod()), payload: { note: 'x'.repeat(filler) } })
+    const res = await app.send('POST', '/api/v1/actions/validate', { ...action(nextPeriod()), payload: { note: 'x'.repeat(filler) } }, a.auth)
     expect(res.status).toBe(200)
   })
 
