@@ -137,6 +137,8 @@ if (first === '--help' || first === '-h' || first === 'help') {
   process.stdout.write(`${usage()}\n`)
 } else if (first !== undefined && first !== 'serve') {
   process.exit(await runCommand(first, rest))
+} else if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+  process.stdout.write(`usage: plikt [serve]\n\nRuns the service: the API, the pages and the jobs, on PORT (default 3000), with the embedded database in DATA_DIR\nunless DATABASE_URL is set. Configuration comes from the environment (README, "Configuration").\n`)
 } else if (rest.length > 0) {
   process.stderr.write(`plikt serve takes no arguments (configuration comes from the environment)\n${usage()}\n`)
   process.exit(2)

@@ -141,11 +141,17 @@ describe('arguments', () => {
   }, 60_000)
 
   test('--help answers for every command', async () => {
-    for (const c of ['migrate', 'backup', 'restore', 'export']) {
+    for (const c of ['serve', 'migrate', 'backup', 'restore', 'export']) {
       const r = await run([c, '--help'], {})
-      expect([c, r.code, r.out.startsWith(`usage: plikt ${c}`)]).toEqual([c, 0, true])
+      expect([c, r.code, r.out.startsWith(`usage: plikt ${c === 'serve' ? '[serve]' : c}`)]).toEqual([c, 0, true])
     }
   }, 60_000)
+
+  test('serve with an argument other than --help exits 2 with the usage', async () => {
+    const r = await run(['serve', '--port', '1'], { DATA_DIR: join(root, 'never') })
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('usage')
+  }, 30_000)
 
   test('backup and restore on PostgreSQL point to its own tools', async () => {
     const r = await run(['backup', join(root, 'x.tar.gz')], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
