@@ -20,8 +20,8 @@ export function toolAnnotations(op: Operation): ToolAnnotations {
   const readOnly = op.safe
   return {
     readOnlyHint: readOnly,
-    // A revoke, or a filing (it needs a person's approval token): not undone by calling again.
-    destructiveHint: !readOnly && (op.method === 'DELETE' || op.approval),
+    // A revoke, or a filing (it needs a person's approval token): declared on the operation.
+    destructiveHint: !readOnly && op.destructive,
     // The same call again changes nothing more: a read; PUT and DELETE by their meaning; a write
     // that demands an idempotency key (the same arguments carry the same key, and replay).
     idempotentHint: readOnly || op.method === 'PUT' || op.method === 'DELETE' || op.errors.includes('IDEMPOTENCY_KEY_REQUIRED'),

@@ -66,6 +66,12 @@ export interface Operation {
    * POST that only reads because its input travels in a body. An MCP tool's readOnlyHint.
    */
   safe: boolean
+  /**
+   * Cannot be undone (an MCP tool's destructiveHint, so a host asks a person first): every DELETE
+   * and every write that needs an approval token by default, and a POST that ends something for
+   * good (a revocation).
+   */
+  destructive: boolean
   summary: string
   description?: string
   tag: string
@@ -105,7 +111,7 @@ export interface Operation {
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
 export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
 
-type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe'
+type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive'
 /** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
 export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
 
@@ -196,6 +202,7 @@ export function op<const Id extends string, const R extends RequestShape = {}>(d
     approval: false,
     bodyType: 'json' as const,
     safe: def.method === 'GET',
+    destructive: def.method === 'DELETE' || def.approval === true,
     ...rest,
   }
   return { ...entry, errors: [...new Set([...impliedErrors(entry), ...own])], ownErrors: own }

@@ -90,6 +90,7 @@ export const delegationOperations = [
     ...DELEGATION,
     id: 'revokeFullmakt',
     method: 'POST',
+    destructive: true,
     path: '/api/v1/fullmakt/revoke',
     summary: 'Revoke an agent principal and its delegations (terminal)',
     description:

@@ -73,6 +73,8 @@ export const serviceOperations = [
     safe: true,
     path: '/api/v1/explain',
     category: 'A',
+    // Keyless; the scope is the spec's tool table's, which hides the tool from a key without it.
+    scope: 'read:rulebook',
     format: 'envelope',
     tag: 'Errors',
     summary: 'Explain an error code in Norwegian and English',

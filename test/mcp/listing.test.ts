@@ -118,6 +118,10 @@ describe('behaviour hints, from the registry entry', () => {
     expect(toolAnnotations(entry('revokeAccountKey'))).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true })
   })
 
+  test('revoking a principal by POST is destructive: an MCP host asks a person before it (declared on the operation)', () => {
+    expect(toolAnnotations(entry('revokeFullmakt'))).toMatchObject({ readOnlyHint: false, destructiveHint: true })
+  })
+
   test('a filing (it needs an approval token) is destructive, and idempotent under its required key', () => {
     expect(toolAnnotations(entry('executeSandboxAction'))).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true })
   })

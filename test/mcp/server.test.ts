@@ -174,14 +174,16 @@ describe('with a key', () => {
     await client.close()
   })
 
-  test('a key without read:rulebook does not see the rulebook tools', async () => {
+  test('a key without read:rulebook does not see the rulebook tools, the explainer among them (its scope in the spec’s tool table)', async () => {
     const c = await createConsumer(app)
     const { key } = await createKey(app, c.id, ['read:changes'])
     const client = await connect(bearer(key))
     const names = (await client.listTools()).tools.map((t) => t.name)
     expect(names).not.toContain('get_public_obligations')
+    expect(names).not.toContain('explain_compliance_error')
     expect(names).toContain('get_credit_balance')
     await expect(client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'AS' } })).rejects.toMatchObject({ code: -32602 })
+    await expect(client.callTool({ name: 'explain_compliance_error', arguments: { error_code: 'AUTH_MISSING' } })).rejects.toMatchObject({ code: -32602 })
     await client.close()
   })
 
