@@ -13,7 +13,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
-import { enforceLimits, tierLimits } from '../domain/access/limits.ts'
+import { enforceLimits } from '../domain/access/limits.ts'
 import { scopeGranted, type KeyPrincipal, type Principal } from '../domain/access/types.ts'
 import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
@@ -23,7 +23,7 @@ import { buildMeta, responseHash } from '../pipeline/envelope.ts'
 import { checkArguments } from '../pipeline/validation.ts'
 import { bearerOf } from '../pipeline/credentials.ts'
 import { metered } from '../pipeline/metering.ts'
-import { AUDITED, keyRefusal, refusal } from '../pipeline/admission.ts'
+import { admitCall, admitMessages, AUDITED, keyRefusal, limitsFor, refusal } from '../pipeline/admission.ts'
 import type { MetaInput, PrecomputedData } from '../pipeline/envelope.ts'
 import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
@@ -199,15 +199,10 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
         }
       } else if (principal.kind === 'anonymous') {
         await enforceLimits(deps.sql, [keylessBudget], now)
-      } else if (principal.kind === 'key' && (tool.operation.costOre === 0 || principal.test)) {
-        // The key's tier limits, in the same windows as its REST calls: one budget per key (a test
-        // key is never metered, so its priced calls are counted here too).
-        await enforceLimits(deps.sql, tierLimits(`key:${principal.keyId}`, principal.tier), now)
       }
-      // The REST twin's own limits apply on this surface too, in the same buckets.
-      for (const l of tool.operation.limits) {
-        if (l.per === 'ip') await enforceLimits(deps.sql, [{ bucket: `ip:${state.ip}:${l.group ?? tool.operation.id}`, max: l.max, window: l.window, code: l.code }], now)
-      }
+      // The REST twin's admission, in the same buckets: scope and plan, then every limit the
+      // operation declares with the key's plan limits (a metered call's are counted with its charge).
+      await admitCall(tool.operation, principal, call, deps)
       if (principal.kind === 'key' && principal.test && !tool.keyless) {
         // As on REST: the sandbox's synthetic answer, or TEST_KEY_PRODUCTION_ONLY; never the handler, a charge or an upstream.
         mirrorForTestKey(tool.operation)
@@ -221,7 +216,7 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state: call }, input)
       // A priced tool goes through the REST metering step: charged with its limits counted in the
       // same commit, refunded when it fails.
-      const limitsOf = (p: KeyPrincipal) => tierLimits(`key:${p.keyId}`, p.tier)
+      const limitsOf = (p: KeyPrincipal) => limitsFor(tool.operation, p, state.ip)
       const charged = () => (tool.operation.costOre > 0 ? metered(tool.operation, call, deps, limitsOf, run, () => false) : run())
       // An operation that declares idempotency takes the same step as on REST, keyed by the call's
       // argument; like a header on REST, the approval token is not part of what the key stands for.
@@ -395,6 +390,8 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   }
   state.principal = principal
   if (principal.kind === 'anonymous' || principal.kind === 'sandbox') softLimitMessages(messages, state, deps)
+  // A request with no message it could read (a GET, a body that is not JSON) is one request too.
+  else await admitMessages(messages.length === 0 ? 1 : messages.filter((m) => m?.method !== 'tools/call').length, principal, state, deps)
   // Only a key from the cache (one priced call, see keyPrincipal) may turn into a refusal of the
   // whole request: a batch's other calls may have been answered and charged.
   const fromCache = principal.kind === 'key' && principal.cached === true

@@ -180,6 +180,34 @@ export async function admit(op: Operation, creds: Credentials, body: unknown, st
   }
 }
 
+/**
+ * Admission of one call of an operation once its principal is known, whatever the surface: scope
+ * and plan (`authorise`), then every limit the operation declares with the key's plan limits
+ * (`limitsFor`), counted now unless the call is metered (its charge counts them in the same
+ * statement: pipeline/metering.ts, given `limitsFor` too). REST runs it for each request (with the
+ * cached-key handling of `admit`), MCP for each `tools/call`: one rule for both.
+ */
+export async function admitCall(op: Operation, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
+  authorise(op, principal)
+  if (op.costOre > 0 && principal.kind === 'key' && !principal.test) return
+  const headers = await enforceLimits(deps.sql, limitsFor(op, principal, state.ip), deps.clock.now())
+  if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
+}
+
+/**
+ * Every message of a keyed MCP request that is not a `tools/call` (`initialize`, `ping`,
+ * `tools/list` …) counts once against the key's plan limits, as a REST request does: the work of
+ * answering it is ours whatever it is. (Each `tools/call` is counted by its own `admitCall`.)
+ */
+export async function admitMessages(count: number, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
+  if (principal.kind !== 'key' || count === 0) return
+  const limits = tierLimits(`key:${principal.keyId}`, principal.tier)
+  const now = deps.clock.now()
+  let headers: Record<string, string> = {}
+  for (let i = 0; i < count; i++) headers = await enforceLimits(deps.sql, limits, now)
+  if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
+}
+
 async function countRequest(op: Operation, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
   state.principal = principal
   if ('consumerId' in principal) state.consumerId = principal.consumerId

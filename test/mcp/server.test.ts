@@ -161,17 +161,44 @@ describe('with a key', () => {
     await client.close()
   })
 
-  test('a key’s calls over MCP and REST share its per-minute limit', async () => {
+  test('a key’s calls over MCP and REST share its per-minute limit, every MCP message counting (connecting sends two)', async () => {
     const c = await createConsumer(app, 'free')
     const { key } = await createKey(app, c.id)
     for (let i = 0; i < 20; i++) expect((await app.get('/api/v1/account/credits/balance', { headers: bearer(key) })).status).toBe(200)
+    // initialize and notifications/initialized: two of the free plan's 30 a minute.
     const client = await connect(bearer(key))
-    for (let i = 0; i < 10; i++) expect((await client.callTool({ name: 'get_credit_balance', arguments: {} })).isError).toBeFalsy()
+    for (let i = 0; i < 8; i++) expect((await client.callTool({ name: 'get_credit_balance', arguments: {} })).isError).toBeFalsy()
     const refused = await client.callTool({ name: 'get_credit_balance', arguments: {} })
     expect(refused.isError).toBe(true)
     expect(body(refused).metadata.error_code).toBe('RATE_LIMIT_EXCEEDED')
     expect((await app.get('/api/v1/account/credits/balance', { headers: bearer(key) })).status).toBe(429)
     await client.close()
+  })
+
+  test('a key over its per-minute limit gets no tools/list over MCP either: 429, never the list (a batch counts each message)', async () => {
+    const c = await createConsumer(app, 'free')
+    const { key } = await createKey(app, c.id)
+    for (let i = 0; i < 30; i++) expect((await app.get('/api/v1/account/credits/balance', { headers: bearer(key) })).status).toBe(200)
+    const res = await fetch(`${app.url}/api/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' }))),
+    })
+    expect(res.status).toBe(429)
+    expect((await res.json()).error_code).toBe('RATE_LIMIT_EXCEEDED')
+  })
+
+  test('a batch of tools/list counts each message against the key’s limit', async () => {
+    const c = await createConsumer(app, 'free')
+    const { key } = await createKey(app, c.id)
+    const list = (n: number) =>
+      fetch(`${app.url}/api/mcp`, {
+        method: 'POST',
+        headers: { ...bearer(key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' }))),
+      })
+    for (let i = 0; i < 3; i++) expect((await list(10)).status).toBe(200)
+    expect((await list(1)).status).toBe(429)
   })
 
   test('a key without read:rulebook does not see the rulebook tools, the explainer among them (its scope in the spec’s tool table)', async () => {

@@ -1,0 +1,167 @@
+/**
+ * One pipeline, two codecs: for every operation that has an MCP tool, and for each kind of
+ * principal, REST and MCP give the same outcome — the same `error_code` (MCP: `isError` with it in
+ * `metadata`, or the HTTP refusal of the whole request for a credential), the same charge — and
+ * count the same limits. Two test operations declare what no shipped tool declares yet: a plan
+ * minimum, and a per-key limit.
+ *
+ * Each surface gets accounts of its own (and its own client address), so what one surface changes
+ * (a delegation requested, a limit counted) cannot decide the other's outcome. A tool hidden from a
+ * credential (spec MCP: "Tools are hidden from credentials lacking the required scope") is the MCP
+ * form of REST's SCOPE_INSUFFICIENT.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Type } from '@sinclair/typebox'
+import type { Extension } from '../../src/app.ts'
+import { exampleRequest } from '../../src/domain/discovery/examples.ts'
+import { TOOLS } from '../../src/mcp/tools.ts'
+import { op, type Operation } from '../../src/operations/index.ts'
+import { addCredits, createConsumer, createKey } from '../access-helpers.ts'
+import { startApp, type TestApp } from '../helpers.ts'
+
+const PLAN_PATH = '/api/v1/test/parity/professional'
+const PER_KEY_PATH = '/api/v1/test/parity/per-key'
+
+const parityExtension: Extension = {
+  operations: [
+    op({ id: 'testParityProfessional', method: 'GET', path: PLAN_PATH, category: 'B', format: 'envelope', tag: 'Test', summary: 'professional-plan test read', scope: 'read:register', tierMinimum: 'professional', mcpTool: 'test_parity_professional', response: Type.Object({ ok: Type.Boolean() }) }),
+    op({ id: 'testParityPerKey', method: 'GET', path: PER_KEY_PATH, category: 'B', format: 'envelope', tag: 'Test', summary: 'once an hour per key', scope: 'read:register', limits: [{ per: 'key', max: 1, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], mcpTool: 'test_parity_per_key', response: Type.Object({ ok: Type.Boolean() }) }),
+  ],
+  handlers: { testParityProfessional: () => ({ data: { ok: true } }), testParityPerKey: () => ({ data: { ok: true } }) },
+  tools: { testParityProfessional: { justification: () => 'test' }, testParityPerKey: { justification: () => 'test' } },
+}
+
+type Kind = 'none' | 'free' | 'professional' | 'enterprise' | 'test key' | 'revoked' | 'no scope'
+const KINDS: Kind[] = ['none', 'free', 'professional', 'enterprise', 'test key', 'revoked', 'no scope']
+
+interface Caller {
+  auth: Record<string, string>
+  consumerId: string | null
+  ip: string
+}
+
+let app: TestApp
+let callers: Record<'rest' | 'mcp', Record<Kind, Caller>>
+let ipCounter = 0
+const nextIp = () => `198.51.100.${++ipCounter}`
+
+async function callerOf(kind: Kind): Promise<Caller> {
+  const ip = nextIp()
+  if (kind === 'none') return { auth: {}, consumerId: null, ip }
+  const tier = kind === 'professional' || kind === 'enterprise' ? kind : 'free'
+  const c = await createConsumer(app, tier)
+  await addCredits(app, c.id, 100_000)
+  const scopes = kind === 'no scope' ? ['read:changes'] : undefined
+  let key: string
+  if (kind === 'test key') {
+    const res = await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, test: true }, { authorization: `Bearer ${app.config.adminToken}` })
+    if (res.status !== 201) throw new Error(`test key: ${res.status} ${await res.text()}`)
+    key = (await res.json()).data.plaintext_key
+  } else {
+    const k = await createKey(app, c.id, scopes)
+    key = k.key
+    if (kind === 'revoked') expect((await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, { authorization: `Bearer ${app.config.adminToken}` })).status).toBe(200)
+  }
+  return { auth: { authorization: `Bearer ${key}` }, consumerId: c.id, ip }
+}
+
+async function balance(c: Caller): Promise<number | null> {
+  if (c.consumerId === null) return null
+  const [row] = await app.deps.sql<{ balance: string }[]>`select coalesce(sum(amount_ore), 0)::text as balance from credit_ledger where consumer_id = ${c.consumerId}`
+  return Number(row!.balance)
+}
+
+/** What a call came to, in one vocabulary for both surfaces. */
+type Outcome = string
+
+async function viaRest(o: Operation, c: Caller): Promise<Outcome> {
+  const ex = exampleRequest(o, app.url)
+  const headers: Record<string, string> = { ...c.auth, 'x-forwarded-for': c.ip }
+  if (ex.headers['idempotency-key']) headers['idempotency-key'] = crypto.randomUUID()
+  if (ex.body !== undefined) headers['content-type'] = 'application/json'
+  const qs = new URLSearchParams(Object.entries(ex.query ?? {}).map(([k, v]) => [k, String(v)])).toString()
+  const res = await fetch(`${app.url}${ex.path}${qs ? `?${qs}` : ''}`, { method: o.method, headers, ...(ex.body !== undefined ? { body: JSON.stringify(ex.body) } : {}) })
+  if (res.status < 400) return 'ok'
+  const code = ((await res.json()) as { error_code: string }).error_code
+  // Spec (MCP): a tool is hidden from a credential without its scope; REST names the refusal.
+  return code === 'SCOPE_INSUFFICIENT' ? 'hidden' : code
+}
+
+/** The tool's arguments: the REST example's inputs flattened (`org` as `org_number`). */
+function argumentsOf(o: Operation): Record<string, unknown> {
+  const ex = exampleRequest(o, app.url)
+  const params: Record<string, unknown> = {}
+  const names = [...o.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!)
+  const values = ex.path.split('/')
+  o.path.split('/').forEach((seg, i) => {
+    if (seg.startsWith(':')) params[seg.slice(1) === 'org' ? 'org_number' : seg.slice(1)] = decodeURIComponent(values[i]!)
+  })
+  void names
+  const args: Record<string, unknown> = { ...params, ...(ex.query ?? {}), ...((ex.body as Record<string, unknown> | undefined) ?? {}) }
+  if (ex.headers['idempotency-key'] || o.idempotency) args.idempotency_key = crypto.randomUUID()
+  return args
+}
+
+async function viaMcp(toolName: string, args: Record<string, unknown>, c: Caller): Promise<Outcome> {
+  const res = await fetch(`${app.url}/api/mcp`, {
+    method: 'POST',
+    headers: { ...c.auth, 'x-forwarded-for': c.ip, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: toolName, arguments: args } }),
+  })
+  const body = (await res.json()) as Record<string, any>
+  if (res.status !== 200) return body.error_code
+  if (body.error) return body.error.code === -32602 ? 'hidden' : `rpc ${body.error.code}`
+  return body.result.isError ? body.result.structuredContent.metadata.error_code : 'ok'
+}
+
+beforeAll(async () => {
+  app = await startApp({ extension: parityExtension })
+  callers = { rest: {} as Record<Kind, Caller>, mcp: {} as Record<Kind, Caller> }
+  for (const kind of KINDS) {
+    callers.rest[kind] = await callerOf(kind)
+    callers.mcp[kind] = await callerOf(kind)
+  }
+}, 120_000)
+afterAll(() => app.stop())
+
+/** The production tools (a sandbox tool rehearses: it has its own surface and test), one per name. */
+const toolsUnderTest = () => {
+  const extension = parityExtension.operations.map((o) => ({ name: o.mcpTool!, operation: o }))
+  return [...TOOLS.filter((t) => t.operation.category !== 'sandbox').map((t) => ({ name: t.name, operation: t.operation })), ...extension]
+}
+
+describe('REST and MCP answer every tool alike, for every kind of principal', () => {
+  test('the same outcome and the same charge, tool by tool and principal by principal', async () => {
+    const differences: string[] = []
+    for (const kind of KINDS) {
+      for (const { name, operation } of toolsUnderTest()) {
+        const [r, m] = [callers.rest[kind], callers.mcp[kind]]
+        const [rb, mb] = [await balance(r), await balance(m)]
+        const rest = await viaRest(operation, r)
+        const mcp = await viaMcp(name, argumentsOf(operation), m)
+        const [rCharge, mCharge] = [(rb ?? 0) - ((await balance(r)) ?? 0), (mb ?? 0) - ((await balance(m)) ?? 0)]
+        if (rest !== mcp || rCharge !== mCharge) differences.push(`${kind} × ${name}: REST ${rest} (charged ${rCharge}) / MCP ${mcp} (charged ${mCharge})`)
+      }
+    }
+    expect(differences).toEqual([])
+  }, 600_000)
+})
+
+describe('what no shipped tool declares yet', () => {
+  test('a plan minimum: a free key is refused PLAN_INSUFFICIENT on both surfaces, a professional key served on both', async () => {
+    const tool = toolsUnderTest().find((t) => t.name === 'test_parity_professional')!
+    const free = [await callerOf('free'), await callerOf('free')]
+    expect([await viaRest(tool.operation, free[0]!), await viaMcp(tool.name, {}, free[1]!)]).toEqual(['PLAN_INSUFFICIENT', 'PLAN_INSUFFICIENT'])
+    const pro = [await callerOf('professional'), await callerOf('professional')]
+    expect([await viaRest(tool.operation, pro[0]!), await viaMcp(tool.name, {}, pro[1]!)]).toEqual(['ok', 'ok'])
+  })
+
+  test('a per-key limit of one an hour: the second call is refused on both surfaces, and a call on one surface counts on the other', async () => {
+    const tool = toolsUnderTest().find((t) => t.name === 'test_parity_per_key')!
+    const [r, m] = [await callerOf('free'), await callerOf('free')]
+    expect([await viaRest(tool.operation, r), await viaRest(tool.operation, r)]).toEqual(['ok', 'RATE_LIMIT_EXCEEDED'])
+    expect([await viaMcp(tool.name, {}, m), await viaMcp(tool.name, {}, m)]).toEqual(['ok', 'RATE_LIMIT_EXCEEDED'])
+    const shared = await callerOf('free')
+    expect([await viaMcp(tool.name, {}, shared), await viaRest(tool.operation, shared)]).toEqual(['ok', 'RATE_LIMIT_EXCEEDED'])
+  })
+})
