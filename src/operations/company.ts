@@ -7,7 +7,7 @@ import { op, type HttpMethod, type Op, type Operation, type RequestShape } from 
 /** What every metered company read can answer besides the codes its key, price and input imply. */
 const COMPANY_ERRORS: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM']
 /** … and what a read of the business register can answer (not the portal's filing history). */
-const COMPANY_READ_ERRORS: ErrorCode[] = ['COMPANY_NOT_FOUND', 'REGISTER_DOWN', 'COMPANY_LOOKUP_FAILED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR', 'GOVERNMENT_RATE_LIMITED']
+const COMPANY_READ_ERRORS: ErrorCode[] = ['COMPANY_NOT_FOUND', 'SUB_UNIT_DELETED', 'REGISTER_DOWN', 'COMPANY_LOOKUP_FAILED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR', 'GOVERNMENT_RATE_LIMITED']
 
 /** A path with `:org` validates it with OrgParams, besides what the entry declares. */
 type WithOrg<P extends string, R extends RequestShape> = P extends `${string}:org${string}` ? { params: typeof C.OrgParams } & R : R

@@ -7,7 +7,7 @@ import * as D from '../schemas/delegation.ts'
 import { op } from './define.ts'
 
 const UPSTREAM: ErrorCode[] = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR']
-const BROKERING: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'SCOPE_RESERVED', 'AGENT_PRINCIPAL_REVOKED', 'AGENT_PRINCIPAL_CONFLICT', 'TOKEN_SERVICE_AUTH_FAILED', 'EXECUTION_CIRCUIT_OPEN', ...UPSTREAM]
+const BROKERING: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'SCOPE_RESERVED', 'AGENT_PRINCIPAL_REVOKED', 'AGENT_PRINCIPAL_CONFLICT', 'TOKEN_SERVICE_AUTH_FAILED', 'EXECUTION_CIRCUIT_OPEN', ...UPSTREAM]
 
 const DELEGATION = { category: 'B', format: 'envelope', tag: 'Delegation and actions', scope: 'read:portal' } as const
 
@@ -153,6 +153,8 @@ export const delegationOperations = [
       'IDEMPOTENCY_KEY_REQUIRED',
       'PLAN_INSUFFICIENT',
       'COMPANY_NOT_FOUND',
+      'ORG_NUMBER_IS_SUB_UNIT',
+      'SUB_UNIT_DELETED',
       'COMPANY_INACTIVE',
       'AUTH_NO_DELEGATION',
       'SCOPE_INSUFFICIENT_FOR_ACTION',
@@ -180,6 +182,6 @@ export const delegationOperations = [
     request: { body: D.ActionBody },
     response: D.ExecuteResult,
     mcpTool: 'validate_action',
-    errors: ['ORG_NUMBER_INVALID_CHECKSUM', ...UPSTREAM],
+    errors: ['ORG_NUMBER_INVALID_CHECKSUM', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', ...UPSTREAM],
   }),
 ] as const
