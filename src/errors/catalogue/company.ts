@@ -63,7 +63,7 @@ export const COMPANY_CATALOGUE = {
     fix_hint_nb: 'Søk etter hovedenheten på navn: registeret viser ikke lenger hvilken enhet denne slettede underenheten hørte til.',
     explanation: {
       summary: '{org_number} er en slettet underenhet i Enhetsregisteret.',
-      summary_en: '{org_number} is a deleted sub-unit in the Central Coordinating Register for Legal Entities.',
+      summary_en: '{org_number} is a deleted sub-unit in the register of legal entities.',
       why: 'Nummeret tilhørte en underenhet (en avdeling eller et driftssted) som er slettet. Registeret viser ikke lenger hvilken juridisk person den hørte til, så Plikt kan ikke svare for den.',
       why_en: 'The number belonged to a sub-unit (a branch or site) that is deleted. The register no longer shows which legal entity it belonged to, so Plikt cannot answer for it.',
       fix_steps: [
