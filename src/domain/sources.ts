@@ -20,7 +20,7 @@ import { BatchedLookup } from '../lib/batched-lookup.ts'
 import type { AccountsRegister } from '../upstream/accounts-register/port.ts'
 import { mapAccounts, type AccountsLookup } from '../upstream/accounts-register/map.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
-import { mapAuthority, mapRoles, mapSearch, mapUnit, type AuthorityLookup, type RolesLookup, type SearchPage, type UnitLookup } from '../upstream/business-register/map.ts'
+import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, type AuthorityLookup, type RolesLookup, type SearchPage, type SubUnitLookup, type UnitLookup } from '../upstream/business-register/map.ts'
 import { MalformedUpstream, SYSTEM_NAMES, type RawResponse, type UpstreamSystem } from '../upstream/raw.ts'
 import type { NorgesBankClient } from '../upstream/central-bank/live.ts'
 import { observationsOf, type RateObservation } from '../upstream/central-bank/map.ts'
@@ -95,7 +95,7 @@ export function upstreamError(system: UpstreamSystem, e: unknown, org: string | 
  * The register reads the company domain needs. Production passes UpstreamReads; the sandbox its
  * own adapter over synthetic companies — the domain code is the same (DESIGN §8).
  */
-export type CompanyReads = Pick<UpstreamReads, 'unit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'>
+export type CompanyReads = Pick<UpstreamReads, 'unit' | 'subUnit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'>
 
 /**
  * Read-only from now on, all the way down: a mapped answer is shared by every request that reads
@@ -133,6 +133,14 @@ export class UpstreamReads {
 
   unit(org: string): Promise<Sourced<UnitLookup>> {
     return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org), (u) => u.kind === 'found')
+  }
+
+  /**
+   * A sub-unit, read and cached as a unit is (same freshness, "not found" cached briefly and not
+   * archived, 410 purges); its own key, since a number is a unit or a sub-unit, never both.
+   */
+  subUnit(org: string): Promise<Sourced<SubUnitLookup>> {
+    return this.read('enhetsregisteret', 'unit', `underenhet:${org}`, org, () => this.deps.register.subUnit(org), (raw) => mapSubUnit(raw, org), (u) => u.kind === 'found')
   }
 
   roles(org: string): Promise<Sourced<RolesLookup>> {

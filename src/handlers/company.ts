@@ -7,8 +7,8 @@ import { osloDate } from '../lib/oslo-time.ts'
 import { accountsSnapshot } from '../domain/company/accounts.ts'
 import { signingAuthority } from '../domain/company/authority.ts'
 import { filingHistory } from '../domain/company/filing-history.ts'
-import { deadlinesOf, obligationsOf, summaryOf, unitFacts } from '../domain/company/obligations.ts'
-import { companyContext, companyProfile, companyStatuses, requireUnit, searchCompanies } from '../domain/company/register.ts'
+import { deadlinesOf, obligationsOf, snapshotKey, summaryOf, unitFacts } from '../domain/company/obligations.ts'
+import { companyContext, companyProfile, companyStatuses, requireUnit, searchCompanies, subUnitOf } from '../domain/company/register.ts'
 import { companySnapshot } from '../domain/company/snapshot.ts'
 import { verifyCompany } from '../domain/company/verify.ts'
 import { submissionsByInstance } from '../store/audit.ts'
@@ -44,10 +44,13 @@ export const companyHandlers = {
 
   getCompanyContext: (async ({ params, deps, principal }) => {
     // (asked together: the delegation gate does not depend on the unit, and the two reads overlap)
-    const [unit, delegated] = await Promise.all([requireUnit(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
-    if (!delegated) return { data: companyContext(unit.value), meta: metaOf([unit.source]) }
-    const t2 = await tier2Metrics(tier2Deps(deps), params.org, consumerOf(principal)!)
-    return { data: { ...companyContext(unit.value), data_tier: 'tier_2' as const, tier_2: t2.metrics, upgrade_path: null, upgrade_path_en: null }, meta: metaOf([unit.source, ...t2.provenance]) }
+    const [unit, delegatedAsked] = await Promise.all([requireUnit(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
+    // A sub-unit's answer is its legal entity's, and so is the delegation that opens Tier 2.
+    const org = unit.value.org_number
+    const delegated = unit.subUnit ? await deps.grants.delegatedTo(consumerOf(principal), org) : delegatedAsked
+    if (!delegated) return { data: { ...companyContext(unit.value), ...subUnitOf(unit) }, meta: metaOf(unit.sources) }
+    const t2 = await tier2Metrics(tier2Deps(deps), org, consumerOf(principal)!)
+    return { data: { ...companyContext(unit.value), data_tier: 'tier_2' as const, tier_2: t2.metrics, upgrade_path: null, upgrade_path_en: null, ...subUnitOf(unit) }, meta: metaOf([...unit.sources, ...t2.provenance]) }
   }) satisfies Handler<OrgRoute>,
 
   verifyCompany: (async ({ params, deps }) => {
@@ -72,21 +75,24 @@ export const companyHandlers = {
 
   getCompanySummary: (async ({ params, deps, now, principal }) => {
     const fromDate = osloDate(now)
-    const [u, delegated] = await Promise.all([unitFacts(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
+    const [u, delegatedAsked] = await Promise.all([unitFacts(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
+    // A sub-unit's summary is its legal entity's (named in `sub_unit`), with that entity's delegation.
+    const org = u.unit.org_number
+    const delegated = u.subUnit ? await deps.grants.delegatedTo(consumerOf(principal), org) : delegatedAsked
     if (u.facts && delegated) {
       // Tier 2 is the consumer's own answer (its delegation, its filings): never from the shared cache.
-      const t2 = await tier2Metrics(tier2Deps(deps), params.org, consumerOf(principal)!)
-      const filed = await filedLookup(deps, params.org, now)
+      const t2 = await tier2Metrics(tier2Deps(deps), org, consumerOf(principal)!)
+      const filed = await filedLookup(deps, org, now)
       const r = summaryOf({ ...u, facts: withTier2(u.facts, t2.metrics) }, { fromDate, horizonMonths: 12, filed }, 'tier_2')
       return { data: r.data, meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
     }
-    const hit = deps.answers.get(`summary|${u.sources[0]!.snapshotId}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
+    const hit = deps.answers.get(`summary|${snapshotKey(u)}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
   }) satisfies Handler<OrgRoute>,
 
   getCompanyObligations: (async ({ params, deps }) => {
     const u = await unitFacts(deps.reads, params.org)
-    const hit = deps.answers.get(`obligations|${u.sources[0]!.snapshotId}`, () => obligationsOf(u))
+    const hit = deps.answers.get(`obligations|${snapshotKey(u)}`, () => obligationsOf(u))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts } }
   }) satisfies Handler<OrgRoute>,
 
@@ -98,7 +104,7 @@ export const companyHandlers = {
       throw validationError([{ field: 'from_date', message: 'must be between 2020-01-01 and a date whose horizon ends by 2100-12-31' }])
     }
     const u = await unitFacts(deps.reads, params.org)
-    const hit = deps.answers.get(`deadlines|${u.sources[0]!.snapshotId}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
+    const hit = deps.answers.get(`deadlines|${snapshotKey(u)}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: LEGAL_BASIS_DEADLINES } }
   }) satisfies Handler<OrgRoute & { query: typeof C.DeadlinesQuery }>,
 

@@ -8,7 +8,7 @@ import { executeLive } from '../domain/actions/execute.ts'
 import { productionEnv, productionFacts } from '../domain/actions/production.ts'
 import { parsePeriod } from '../domain/actions/period.ts'
 import { consumerReceiptKey } from '../domain/actions/receipt.ts'
-import { requireUnit } from '../domain/company/register.ts'
+import { requireLegalEntity } from '../domain/company/register.ts'
 import { requestFullmakt, revokePrincipal, type DelegationEnv } from '../domain/delegation/fullmakt.ts'
 import { fullmaktState, permissionsSnapshot } from '../domain/delegation/views.ts'
 import { uuidV5 } from '../lib/uuid-v5.ts'
@@ -61,13 +61,13 @@ export const delegationHandlers = {
 
   delegateSystemUser: (async (ctx) => {
     const p = keyOf(ctx)
-    await requireUnit(ctx.deps.reads, ctx.body.org_number)
+    await requireLegalEntity(ctx.deps.reads, ctx.body.org_number)
     const principal = uuidV5(`${p.consumerId}:${ctx.body.org_number}`, DEFAULT_PRINCIPAL_NAMESPACE)
     return { data: await requestFullmakt(delegationEnv(ctx), { agent_principal_id: principal, org_number: ctx.body.org_number, scopes: ctx.body.scopes }), status: 201 }
   }) satisfies Handler<{ body: typeof D.DelegateBody }>,
 
   requestFullmakt: (async (ctx) => {
-    await requireUnit(ctx.deps.reads, ctx.body.org_number)
+    await requireLegalEntity(ctx.deps.reads, ctx.body.org_number)
     return { data: await requestFullmakt(delegationEnv(ctx), { ...ctx.body, agent_principal_id: ctx.body.agent_principal_id.toLowerCase() }), status: 201 }
   }) satisfies Handler<{ body: typeof D.FullmaktRequestBody }>,
 

@@ -7,7 +7,16 @@ import { op, type HttpMethod, type Op, type Operation, type RequestShape } from 
 /** What every metered company read can answer besides the codes its key, price and input imply. */
 const COMPANY_ERRORS: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM']
 /** … and what a read of the business register can answer (not the portal's filing history). */
-const COMPANY_READ_ERRORS: ErrorCode[] = ['COMPANY_NOT_FOUND', 'REGISTER_DOWN', 'COMPANY_LOOKUP_FAILED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR', 'GOVERNMENT_RATE_LIMITED']
+const COMPANY_READ_ERRORS: ErrorCode[] = ['COMPANY_NOT_FOUND', 'SUB_UNIT_DELETED', 'REGISTER_DOWN', 'COMPANY_LOOKUP_FAILED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR', 'GOVERNMENT_RATE_LIMITED']
+
+/**
+ * How every register read answers a sub-unit's number: as the legal entity (obligations, deadlines
+ * and the rest are the entity's; a sub-unit has none of its own), with the sub-unit named.
+ */
+const SUB_UNIT_NOTE =
+  ' A sub-unit’s number (underenhet: a branch, shop or site; form BEDR or AAFY) answers for the legal entity it belongs to: ' +
+  '`org_number` and every field are that entity’s, and `sub_unit` names the sub-unit (number, name, address, dates, parent and its status, a note in both languages). ' +
+  'A deleted sub-unit whose register entry no longer names its parent is 404 `SUB_UNIT_DELETED`.'
 
 /** A path with `:org` validates it with OrgParams, besides what the entry declares. */
 type WithOrg<P extends string, R extends RequestShape> = P extends `${string}:org${string}` ? { params: typeof C.OrgParams } & R : R
@@ -44,7 +53,7 @@ function companyOp<const Id extends string, const P extends string, const R exte
     format: 'envelope',
     tag: 'Company data',
     summary: d.summary,
-    description: `${d.description} Metered: 50 øre per successful call; nothing is charged when the call fails.`,
+    description: `${d.description}${d.id === 'searchCompanies' || d.id === 'getFilingHistory' ? '' : SUB_UNIT_NOTE} Metered: 50 øre per successful call; nothing is charged when the call fails.`,
     request,
     response: d.response,
     scope: d.scope ?? 'read:register',
@@ -235,6 +244,7 @@ export const companyOperations = [
       'One row per organisation number (comma-separated, duplicates once, in the order given): status, form, VAT ' +
       'registration, the raw distress flags and annual-accounts filing status. Tier 1 non-personal fields only. A row ' +
       'that fails (invalid number, unknown unit, an upstream fault) says so in its row and never fails the call. ' +
+      'A sub-unit’s row keeps the number given, carries its legal entity’s status and names the sub-unit in `sub_unit`; a deleted sub-unit that names no parent is a `deleted` row with its own name and form. ' +
       'Limited to 60 calls a minute per IP address on top of the Category A soft limit, because each call may fan out to 100 register lookups.',
     request: { query: C.CompanyStatusQuery },
     response: C.CompanyStatusRows,

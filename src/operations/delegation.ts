@@ -7,7 +7,7 @@ import * as D from '../schemas/delegation.ts'
 import { op } from './define.ts'
 
 const UPSTREAM: ErrorCode[] = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR']
-const BROKERING: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'SCOPE_RESERVED', 'AGENT_PRINCIPAL_REVOKED', 'AGENT_PRINCIPAL_CONFLICT', 'TOKEN_SERVICE_AUTH_FAILED', 'EXECUTION_CIRCUIT_OPEN', ...UPSTREAM]
+const BROKERING: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'SCOPE_RESERVED', 'AGENT_PRINCIPAL_REVOKED', 'AGENT_PRINCIPAL_CONFLICT', 'TOKEN_SERVICE_AUTH_FAILED', 'EXECUTION_CIRCUIT_OPEN', ...UPSTREAM]
 
 const DELEGATION = { category: 'B', format: 'envelope', tag: 'Delegation and actions', scope: 'read:portal' } as const
 
@@ -32,7 +32,8 @@ export const delegationOperations = [
     path: '/api/v1/auth/system-user/delegate',
     summary: 'Ask an organisation to approve Plikt’s system user for you (gated: a person must approve)',
     description:
-      'Brokers a system-user request at the digital agency for your default agent principal and returns `delegation_url`, where a person with signing authority in the organisation approves. Nothing is usable until they do (`delegation_status` `pending`). A retry finds the first request; it never makes a second.',
+      'Brokers a system-user request at the digital agency for your default agent principal and returns `delegation_url`, where a person with signing authority in the organisation approves. Nothing is usable until they do (`delegation_status` `pending`). A retry finds the first request; it never makes a second.' +
+      ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { body: D.DelegateBody },
     response: D.DelegationGrant,
     successStatus: 201,
@@ -55,7 +56,8 @@ export const delegationOperations = [
     path: '/api/v1/fullmakt/request',
     summary: 'Request a delegation (fullmakt) for an agent principal',
     description:
-      '201 with `delegation_url` for the organisation’s signing authority and a signed `delegation_granted` receipt (state `pending`; another, `active`, is signed when they approve). Non-empty `warnings` mean the delegation exists upstream but a local follow-up write degraded: reconcile with `GET /api/v1/fullmakt/{org}`; a retry with the same principal completes it and never creates a second delegation. A principal acts for one organisation; a revoked one is never used again.',
+      '201 with `delegation_url` for the organisation’s signing authority and a signed `delegation_granted` receipt (state `pending`; another, `active`, is signed when they approve). Non-empty `warnings` mean the delegation exists upstream but a local follow-up write degraded: reconcile with `GET /api/v1/fullmakt/{org}`; a retry with the same principal completes it and never creates a second delegation. A principal acts for one organisation; a revoked one is never used again.' +
+      ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { body: D.FullmaktRequestBody },
     response: D.DelegationGrant,
     successStatus: 201,
@@ -134,7 +136,8 @@ export const delegationOperations = [
     summary: 'Dry-run (`?dry_run=true`) or file an action for an organisation',
     description:
       'Dry run: the five checks, nothing submitted, both action types. Live: only `mva_melding` (`a_melding` → 403 `PLAN_INSUFFICIENT`); needs `Idempotency-Key` and `X-Approval-Token`; a failed check is 422 and leaves the token usable; the token is spent once every check passed and the conflict lock, the government token and the tax authority’s validation are in hand; one 8-second budget covers every upstream call. ' +
-      'The lock (VAT return: 600 s) lets one agent at a time file an organisation’s period: another gets 409 `EXECUTION_CONFLICT` with `Retry-After`. The receipt is signed with your receipt key (GET /api/v1/auth/receipt-key). The body, payload included, is bounded by the write-body cap (256 KB); the 64 KiB payload cap is `validate_action`’s (spec Limits).',
+      'The lock (VAT return: 600 s) lets one agent at a time file an organisation’s period: another gets 409 `EXECUTION_CONFLICT` with `Retry-After`. The receipt is signed with your receipt key (GET /api/v1/auth/receipt-key). The body, payload included, is bounded by the write-body cap (256 KB); the 64 KiB payload cap is `validate_action`’s (spec Limits).' +
+      ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { query: D.ExecuteQuery, body: D.ActionBody },
     response: D.ExecuteResult,
     idempotency: 'optional',
@@ -154,6 +157,8 @@ export const delegationOperations = [
       'IDEMPOTENCY_KEY_REQUIRED',
       'PLAN_INSUFFICIENT',
       'COMPANY_NOT_FOUND',
+      'ORG_NUMBER_IS_SUB_UNIT',
+      'SUB_UNIT_DELETED',
       'COMPANY_INACTIVE',
       'AUTH_NO_DELEGATION',
       'SCOPE_INSUFFICIENT_FOR_ACTION',
@@ -177,10 +182,11 @@ export const delegationOperations = [
     scope: 'read:actions',
     safe: true,
     summary: 'The five checks of an action, nothing submitted (the dry run as its own route)',
-    description: 'Equal to `POST /api/v1/actions/execute?dry_run=true`; the MCP tool `validate_action`. `payload` is at most 64 KiB of UTF-8 JSON.',
+    description: 'Equal to `POST /api/v1/actions/execute?dry_run=true`; the MCP tool `validate_action`. `payload` is at most 64 KiB of UTF-8 JSON.' +
+      ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { body: D.ActionBody },
     response: D.ExecuteResult,
     mcpTool: 'validate_action',
-    errors: ['ORG_NUMBER_INVALID_CHECKSUM', ...UPSTREAM],
+    errors: ['ORG_NUMBER_INVALID_CHECKSUM', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', ...UPSTREAM],
   }),
 ] as const

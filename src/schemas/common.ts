@@ -64,6 +64,7 @@ export const ExplainContext = Type.Object(
     scope: Type.Optional(contextValue),
     field: Type.Optional(contextValue),
     upstream_system: Type.Optional(contextValue),
+    parent_org_number: Type.Optional(digitString(9, { description: 'the legal entity a sub-unit belongs to' })),
   },
   { additionalProperties: false },
 )

@@ -26,6 +26,34 @@ export const Address = Type.Object({
   country: Nullable(Type.String()),
 })
 
+/**
+ * Present only when the organisation number asked about is a sub-unit's (an underenhet: a branch,
+ * shop or site, organisation form BEDR or AAFY). The answer is then about the legal entity it
+ * belongs to: `org_number` and every other field are the parent's.
+ */
+export const SubUnit = Type.Object(
+  {
+    org_number: Type.String({ description: 'the sub-unit’s own number, as asked' }),
+    name: Type.String(),
+    org_form: Coded,
+    status: Lit(['active', 'deleted'] as const),
+    location_address: Nullable(Address),
+    started_date: Nullable(Day('oppstartsdato')),
+    closed_date: Nullable(Day('nedleggelsesdato: activity ended')),
+    deleted_date: Nullable(Day('slettedato')),
+    parent_org_number: Nullable(Type.String({ description: 'the legal entity the answer is about; null only for a deleted sub-unit that no longer names one' })),
+    parent_name: Nullable(Type.String()),
+    parent_status: Nullable(Lit(['active', 'deleted'] as const, '`deleted`: the legal entity is deleted, so the sub-unit has no active entity behind it')),
+    note_nb: Type.String({ description: 'what the answer is about, in bokmål' }),
+    note_en: Type.String(),
+  },
+  {
+    description:
+      'Only when the number asked about is a sub-unit’s: the answer is its legal entity’s (a sub-unit has no obligations, deadlines, roles, signing rules, accounts or filings of its own), and this names the sub-unit.',
+  },
+)
+const WithSubUnit = { sub_unit: Type.Optional(SubUnit) }
+
 export const SearchQuery = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 400, description: 'company name or part of it; 2 to 100 characters after trimming' }) },
   { additionalProperties: false },
@@ -98,6 +126,7 @@ export const CompanyContext = Type.Object({
   ),
   upgrade_path: Nullable(Type.String({ description: 'how to get Tier 2 (bokmål)' })),
   upgrade_path_en: Nullable(Type.String()),
+  ...WithSubUnit,
 })
 
 const Signals = Type.Object({
@@ -127,6 +156,7 @@ export const Verification = Type.Object({
     Type.Object({ roles: Type.Array(Type.Object({ code: Type.String(), description: Nullable(Type.String()) })), text_nb: Type.String(), text_en: Type.String() }, { description: 'the roles involved, not the joint rule' }),
   ),
   last_accounts_year: Nullable(Type.Integer()),
+  ...WithSubUnit,
 })
 
 const Holder = Type.Object({ name: Type.String(), role_code: Nullable(Type.String()), role_description: Nullable(Type.String()) })
@@ -167,6 +197,7 @@ export const SigningAuthority = Type.Object({
   degraded: Nullable(Type.Object({ reason: Type.String(), error_code: Type.String() })),
   notice_nb: Type.String(),
   notice_en: Type.String(),
+  ...WithSubUnit,
 })
 
 export const AccountsSnapshot = Type.Object({
@@ -196,6 +227,7 @@ export const AccountsSnapshot = Type.Object({
   filing_obligation_known: Nullable(Type.Boolean({ description: 'the form always files annual accounts; null for an unknown unit' })),
   coverage_note_nb: Type.String(),
   coverage_note_en: Type.String(),
+  ...WithSubUnit,
 })
 
 const SectionError = Type.Object({ error_code: Type.String(), retryable: Type.Boolean(), message: Type.String(), message_en: Type.String() })
@@ -243,6 +275,7 @@ export const UnifiedSnapshot = Type.Object({
       }),
     ),
   }),
+  ...WithSubUnit,
 })
 
 const Coverage = Type.Object({
@@ -259,6 +292,7 @@ export const CompanyObligations = Type.Object({
   data_tier: Lit(['tier_1', 'tier_2'] as const),
   coverage: Coverage,
   obligations: Type.Array(CompanyObligationEvaluation, { description: 'one per rule whose entity types match, by rule_id' }),
+  ...WithSubUnit,
 })
 
 export const DeadlinesQuery = Type.Object(
@@ -280,6 +314,7 @@ export const CompanyDeadlines = Type.Object({
   to_date: Day(),
   deadlines: Type.Array(CompanyDeadlineEntry, { description: 'by due_at ascending, undated last; deadlines up to 3 months before from_date stay as `overdue`' }),
   undecided_rules: Type.Array(Type.String(), { description: 'rules needing Tier 2 data to decide; their deadlines are not listed' }),
+  ...WithSubUnit,
 })
 
 export const CompanySummary = Type.Object({
@@ -294,6 +329,7 @@ export const CompanySummary = Type.Object({
   deadlines: Type.Array(CompanyDeadlineEntry),
   undecided_rules: Type.Array(Type.String()),
   upgrade_path: Nullable(Type.String({ description: 'bokmål pointer to the delegation flow on tier_1; null on tier_2' })),
+  ...WithSubUnit,
 })
 
 export const FilingHistoryQuery = Type.Object(
@@ -348,6 +384,7 @@ export const CompanyProfile = Type.Object({
   mva_registered: TriState('VAT registered'),
   role_codes: Nullable(Type.Array(Type.String(), { description: 'codes of the roles registered (DAGL, LEDE …), never who holds them; null when the roles lookup failed' })),
   roles_available: Type.Boolean(),
+  ...WithSubUnit,
 })
 
 export const CompanyStatusQuery = Type.Object(
@@ -370,6 +407,12 @@ export const CompanyStatusRows = Type.Object({
       under_tvangsavvikling: Type.Optional(TriState('under forced dissolution')),
       annual_accounts: Type.Optional(Type.Object({ last_submitted_year: Nullable(Type.Integer()), has_submitted: TriState('the register has received annual accounts') })),
       error: Nullable(Type.Object({ error_code: Type.String(), message: Type.String(), message_en: Type.String(), retryable: Type.Boolean() }, { description: 'why this row could not be answered; null when found or simply unknown to the register' })),
+      sub_unit: Type.Optional(
+        Type.Object(SubUnit.properties, {
+          description:
+            'Only when the number is a sub-unit’s: `org_number` stays the number given, the other fields are its legal entity’s (`sub_unit.parent_org_number`); a deleted sub-unit that names no parent is a `deleted` row with its own name and form.',
+        }),
+      ),
     }),
     { description: 'one per organisation number, in the order given' },
   ),

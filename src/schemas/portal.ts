@@ -1,6 +1,6 @@
 /** The portal area: a person's acting capacity in an organisation. */
 import { Type, type TSchema } from '@sinclair/typebox'
-import { OrgNumber } from './company.ts'
+import { OrgNumber, SubUnit } from './company.ts'
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
 
@@ -69,4 +69,5 @@ export const ActingCapacity = Type.Object({
   }),
   notice: Type.String(),
   notice_en: Type.String(),
+  sub_unit: Type.Optional(SubUnit),
 })

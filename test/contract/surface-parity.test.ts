@@ -79,7 +79,7 @@ async function viaRest(o: Operation, c: Caller): Promise<Outcome> {
   const headers: Record<string, string> = { ...c.auth, 'x-forwarded-for': c.ip }
   if (ex.headers['idempotency-key']) headers['idempotency-key'] = crypto.randomUUID()
   if (ex.body !== undefined) headers['content-type'] = 'application/json'
-  const qs = new URLSearchParams(Object.entries(ex.query ?? {}).map(([k, v]) => [k, String(v)])).toString()
+  const qs = new URLSearchParams(Object.entries(ex.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString()
   const res = await fetch(`${app.url}${ex.path}${qs ? `?${qs}` : ''}`, { method: o.method, headers, ...(ex.body !== undefined ? { body: JSON.stringify(ex.body) } : {}) })
   if (res.status < 400) return 'ok'
   const code = ((await res.json()) as { error_code: string }).error_code

@@ -112,6 +112,9 @@ function setup() {
     search: (name, size) => answer('search', `/enhetsregisteret/api/enheter?navn=${encodeURIComponent(name)}&size=${size}&page=0`),
     updates: () => Promise.reject(new Error('not scripted')),
     updatesSince: () => Promise.reject(new Error('not scripted')),
+    subUnit: () => Promise.reject(new Error('not scripted')),
+    subUnitUpdates: () => Promise.reject(new Error('not scripted')),
+    subUnitUpdatesSince: () => Promise.reject(new Error('not scripted')),
   }
   const accounts: AccountsRegister = { accounts: (org) => answer('accounts', `/regnskapsregisteret/regnskap/${org}`, org) }
   const centralBank = { exchangeRates: () => Promise.reject(new Error('not scripted')) } as unknown as NorgesBankClient

@@ -6,9 +6,9 @@
  * removed unit, whose pre-removal answer is archived directly (the register answers 410 for it now).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { UPDATES } from '../../fixtures/data/updates.ts'
+import { SUB_UNIT_UPDATES, UPDATES } from '../../fixtures/data/updates.ts'
 import { byScenario } from '../../fixtures/data/companies.ts'
-import { runRegisterUpdates, UNIT_FEED } from '../../jobs/register-updates.ts'
+import { runRegisterUpdates, SUB_UNIT_FEED, UNIT_FEED } from '../../jobs/register-updates.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import type { Database } from '../../src/store/db.ts'
@@ -201,5 +201,50 @@ describe('with a cursor', () => {
     }
     expect(await readFeedCursor(db.sql, UNIT_FEED)).toBe(FIRST_ID)
     expect((await cachedKeys(POSTEN)).length).toBe(3)
+  })
+})
+
+describe('the sub-unit feed', () => {
+  const SUB_FIRST = SUB_UNIT_UPDATES[0]!.oppdateringsid
+  const SUB_LAST = SUB_UNIT_UPDATES[SUB_UNIT_UPDATES.length - 1]!.oppdateringsid
+  const BRANCH = SUB_UNIT_UPDATES[SUB_UNIT_UPDATES.length - 1]!.organisasjonsnummer // 973120018: Endring on 2026-03-12
+
+  async function subUnitFeedQueries(): Promise<URLSearchParams[]> {
+    const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as { path: string; query: string }[]
+    return log.filter((r) => r.path.endsWith('/oppdateringer/underenheter')).map((r) => new URLSearchParams(r.query))
+  }
+
+  test('has a cursor of its own, moved to its last id read + 1', async () => {
+    await writeFeedCursor(db.sql, SUB_UNIT_FEED, SUB_FIRST, new Date(PINNED_NOW))
+    const r = await run()
+    expect(r.sub_units).toMatchObject({ read: SUB_UNIT_UPDATES.length, next_id: SUB_LAST + 1 })
+    expect(await readFeedCursor(db.sql, SUB_UNIT_FEED)).toBe(SUB_LAST + 1)
+    const [q] = await subUnitFeedQueries()
+    expect(q!.get('oppdateringsid')).toBe(String(SUB_FIRST))
+  })
+
+  test('a first run reads it from now − 10 minutes, as the unit feed', async () => {
+    await run()
+    const [q] = await subUnitFeedQueries()
+    expect(q!.get('dato')).toBe(new Date(Date.parse(PINNED_NOW) - 10 * 60_000).toISOString())
+  })
+
+  test('a changed sub-unit’s cached answers (its own and the unit lookup’s 404) are deleted; the parent’s stay', async () => {
+    await app.deps.reads.unit(BRANCH)
+    await app.deps.reads.subUnit(BRANCH)
+    await seedByReading(POSTEN)
+    expect(await cachedKeys(BRANCH)).toEqual([`enhet:${BRANCH}`, `underenhet:${BRANCH}`])
+    await writeFeedCursor(db.sql, SUB_UNIT_FEED, SUB_LAST, new Date(PINNED_NOW))
+    const r = await run()
+    expect(r.sub_units.invalidated).toBe(2)
+    expect(await cachedKeys(BRANCH)).toEqual([])
+    expect((await cachedKeys(POSTEN)).length).toBe(3)
+  })
+
+  test('its updates are not company changes in the change archive', async () => {
+    await writeFeedCursor(db.sql, SUB_UNIT_FEED, SUB_FIRST, new Date(PINNED_NOW))
+    const r = await run()
+    expect(r.sub_units.changes).toBe(0)
+    expect(await db.sql`select 1 from changes where entity_id = ${BRANCH}`).toHaveLength(0)
   })
 })

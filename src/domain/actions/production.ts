@@ -17,6 +17,7 @@ import type { CompanyReads } from '../sources.ts'
 import { activeScopesOf, currentGrants, type DelegationEnv } from '../delegation/fullmakt.ts'
 import { RULEBOOK_VERSION } from '../rulebook/version.ts'
 import { isActive } from '../company/verify.ts'
+import { resolveOrg, subUnitRefusal } from '../company/register.ts'
 import { isPlainObject } from './payload.ts'
 import { ACTION_SCOPES, type ActionFacts, type ActionInput } from './dry-run.ts'
 import type { ApprovalGate } from './approval.ts'
@@ -48,6 +49,12 @@ export interface ProductionCaller {
 /** What the five checks need, as the register and the recorded delegations say. */
 export async function productionFacts(reads: CompanyReads, delegation: DelegationEnv, org: string): Promise<ActionFacts> {
   const { value } = await reads.unit(org)
+  if (value.kind === 'unknown') {
+    // Only a legal entity files: a sub-unit's number is refused with its parent's in the fix.
+    const sub = await resolveOrg(reads, org)
+    if (sub.kind === 'entity' && sub.entity.subUnit) throw subUnitRefusal(sub.entity.subUnit)
+    if (sub.kind === 'missing' && sub.subUnit) throw sub.error
+  }
   if (value.kind !== 'found') return { company: { exists: false, active: false }, systemUserAuthorised: false, delegatedScopes: [] }
   const active = isActive(value.unit)
   const grants = (await currentGrants(delegation, org, true)).filter((g) => g.status === 'active')

@@ -7,6 +7,7 @@
 import type { AccountsLookup } from '../../upstream/accounts-register/map.ts'
 import type { RegisterUnit } from '../../upstream/business-register/map.ts'
 import type { CompanyReads, Provenance } from '../sources.ts'
+import { resolveOrg, subUnitOf, type SubUnitBlock } from './register.ts'
 
 /**
  * Forms that always file annual accounts with Regnskapsregisteret (regnskapsloven § 1-2 with
@@ -71,9 +72,18 @@ export function accountsSnapshotOf(org: string, unit: RegisterUnit | null, looku
 
 export type AccountsSnapshot = ReturnType<typeof accountsSnapshotOf>
 
-export async function accountsSnapshot(sources: CompanyReads, org: string): Promise<{ data: AccountsSnapshot; sources: Provenance[] }> {
-  const unit = await sources.unit(org)
-  if (unit.value.kind !== 'found') return { data: accountsSnapshotOf(org, null, null), sources: [unit.source] }
-  const accounts = await sources.accounts(org)
-  return { data: accountsSnapshotOf(org, unit.value.unit, accounts.value), sources: [accounts.source, unit.source] }
+/**
+ * A number the register knows neither as a unit nor as a sub-unit answers nulls; a sub-unit's
+ * number answers its legal entity's accounts (a sub-unit files none of its own), named in `sub_unit`;
+ * a deleted sub-unit that names no parent is SUB_UNIT_DELETED.
+ */
+export async function accountsSnapshot(sources: CompanyReads, org: string): Promise<{ data: AccountsSnapshot & { sub_unit?: SubUnitBlock }; sources: Provenance[] }> {
+  const r = await resolveOrg(sources, org)
+  if (r.kind === 'missing') {
+    if (r.error.code !== 'COMPANY_NOT_FOUND' || r.subUnit) throw r.error
+    return { data: accountsSnapshotOf(org, null, null), sources: r.sources }
+  }
+  const entity = r.entity.value.org_number
+  const accounts = await sources.accounts(entity)
+  return { data: { ...accountsSnapshotOf(entity, r.entity.value, accounts.value), ...subUnitOf(r.entity) }, sources: [accounts.source, ...r.entity.sources] }
 }

@@ -16,8 +16,8 @@
 import { AppError } from '../../errors/app-error.ts'
 import type { AuthorityLookup, AuthorityPerson, RegisterUnit, Role } from '../../upstream/business-register/map.ts'
 import { SYSTEM_NAMES } from '../../upstream/raw.ts'
-import { requireUnit } from './register.ts'
-import { attempt, type CompanyReads, type Provenance, type Sourced } from '../sources.ts'
+import { requireUnit, subUnitOf, type LegalEntity, type SubUnitBlock } from './register.ts'
+import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
 
 export type Classification = 'sole' | 'joint' | 'by_role' | 'prokura_only' | 'no_authority' | 'unknown'
 
@@ -97,7 +97,7 @@ export function classify(signature: AuthorityLookup, prokuraHolders: Holder[]): 
 }
 
 export interface AuthorityResult {
-  data: ReturnType<typeof authorityData>
+  data: ReturnType<typeof authorityData> & { sub_unit?: SubUnitBlock }
   sources: Provenance[]
   /** the signature rule as read, for verification */
   signature: AuthorityLookup | null
@@ -146,7 +146,7 @@ function authorityData(
  * so the register's outage (REGISTER_DOWN on the other company routes) is answered as that, with
  * the breaker's Retry-After; a stale cached unit within its limit is still served before this.
  */
-async function authorityUnit(sources: CompanyReads, org: string): Promise<Sourced<RegisterUnit>> {
+async function authorityUnit(sources: CompanyReads, org: string): Promise<LegalEntity> {
   try {
     return await requireUnit(sources, org)
   } catch (e) {
@@ -158,19 +158,21 @@ async function authorityUnit(sources: CompanyReads, org: string): Promise<Source
 
 export async function signingAuthority(sources: CompanyReads, org: string): Promise<AuthorityResult> {
   const unit = await authorityUnit(sources, org)
-  const used: Provenance[] = [unit.source]
-  const [sig, pro] = await Promise.all([attempt(() => sources.signature(org), used), attempt(() => sources.prokura(org), used)])
+  const used: Provenance[] = [...unit.sources]
+  // a sub-unit signs as its legal entity: the rules read are the entity's, the sub-unit is named
+  const entity = unit.value.org_number
+  const [sig, pro] = await Promise.all([attempt(() => sources.signature(entity), used), attempt(() => sources.prokura(entity), used)])
   const prokura = procurationHolders(pro instanceof AppError ? null : pro)
 
   if (!(sig instanceof AppError)) {
     const c = classify(sig, prokura)
     const combinations = combinationsOf(sig)
     const signing = uniqueHolders([...combinations.flatMap((k) => k.signers), ...sig.possible_holders.map(holderOf)])
-    return { data: authorityData(unit.value, c, sig, combinations, signing, prokura, null), sources: used, signature: sig }
+    return { data: { ...authorityData(unit.value, c, sig, combinations, signing, prokura, null), ...subUnitOf(unit) }, sources: used, signature: sig }
   }
 
   // Degraded: the roles register may still show signing and procuration role groups.
-  const roles = await attempt(() => sources.roles(org), used)
+  const roles = await attempt(() => sources.roles(entity), used)
   if (roles instanceof AppError && pro instanceof AppError) {
     throw new AppError('UPSTREAM_UNAVAILABLE', { context: { upstream_system: SYSTEM_NAMES.fullmakt }, extra: { upstream_system: SYSTEM_NAMES.fullmakt }, cause: sig })
   }
@@ -180,15 +182,18 @@ export async function signingAuthority(sources: CompanyReads, org: string): Prom
   const prokuraFromRoles = list.filter((r) => PROCURATION.has(r.role.code) || PROCURATION.has(r.group.code)).map(holderFromRole)
   const classification: Classification = sole.length > 0 ? 'sole' : joint.length > 0 ? 'joint' : 'unknown'
   return {
-    data: authorityData(
-      unit.value,
-      { classification, rule: 'unavailable' },
-      null,
-      [],
-      uniqueHolders([...sole, ...joint].map(holderFromRole)),
-      uniqueHolders([...prokura, ...prokuraFromRoles]),
-      { reason: 'signature lookup unavailable; classification from the roles register and procuration only', error_code: sig.code },
-    ),
+    data: {
+      ...authorityData(
+        unit.value,
+        { classification, rule: 'unavailable' },
+        null,
+        [],
+        uniqueHolders([...sole, ...joint].map(holderFromRole)),
+        uniqueHolders([...prokura, ...prokuraFromRoles]),
+        { reason: 'signature lookup unavailable; classification from the roles register and procuration only', error_code: sig.code },
+      ),
+      ...subUnitOf(unit),
+    },
     sources: used,
     signature: null,
   }

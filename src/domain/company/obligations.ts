@@ -6,7 +6,7 @@
 import type { RegisterUnit } from '../../upstream/business-register/map.ts'
 import { companyDeadlines, companySummary, countResults, evaluateObligations, UPGRADE_PATH_NB, type DataTier, type DeadlineOptions } from '../rulebook/evaluate.ts'
 import { tier1Facts, type CompanyFacts } from '../rulebook/facts.ts'
-import { entityTypeOf, requireUnit } from './register.ts'
+import { entityTypeOf, requireUnit, subUnitOf, type SubUnitBlock } from './register.ts'
 import type { CompanyReads, Provenance } from '../sources.ts'
 
 export interface Coverage {
@@ -45,32 +45,47 @@ export function coverageOf(unit: RegisterUnit): Coverage {
 }
 
 export interface UnitFacts {
+  /** the legal entity the evaluations are about */
   unit: RegisterUnit
   facts: CompanyFacts | null
   coverage: Coverage
+  /** the legal entity's read first, then the sub-unit's when the number asked about was one */
   sources: Provenance[]
+  /** set when the number asked about is a sub-unit's: the evaluations are its legal entity's */
+  subUnit: SubUnitBlock | null
 }
 
-/** The register unit as rulebook facts: the one upstream read the evaluations need. */
+/**
+ * The register unit as rulebook facts: the one upstream read the evaluations need (two or three
+ * when the number is a sub-unit's, whose legal entity is then evaluated).
+ */
 export async function unitFacts(sources: CompanyReads, org: string): Promise<UnitFacts> {
   const unit = await requireUnit(sources, org)
-  return { unit: unit.value, facts: factsOf(unit.value), coverage: coverageOf(unit.value), sources: [unit.source] }
+  return { unit: unit.value, facts: factsOf(unit.value), coverage: coverageOf(unit.value), sources: unit.sources, subUnit: unit.subUnit }
 }
 
-export function obligationsOf({ unit, facts, coverage }: UnitFacts) {
+/** What a memoised answer of these facts is known by: every snapshot it was made from. */
+export function snapshotKey(u: UnitFacts): string {
+  return u.sources.map((s) => s.snapshotId).join('+')
+}
+
+export function obligationsOf(u: UnitFacts) {
+  const { unit, facts, coverage } = u
   const obligations = facts ? evaluateObligations(facts) : []
   return {
-    data: { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, obligations },
+    data: { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, obligations, ...subUnitOf(u) },
     counts: countResults(obligations),
   }
 }
 
-export function deadlinesOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOptions) {
+export function deadlinesOf(u: UnitFacts, opts: DeadlineOptions) {
+  const { unit, facts, coverage } = u
   const result = facts ? companyDeadlines(facts, { ...opts, filed: undefined }) : { from_date: opts.fromDate, to_date: opts.fromDate, deadlines: [], undecided_rules: [] }
-  return { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, horizon_months: opts.horizonMonths, ...result }
+  return { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, horizon_months: opts.horizonMonths, ...result, ...subUnitOf(u) }
 }
 
-export function summaryOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOptions, tier: DataTier = 'tier_1') {
+export function summaryOf(u: UnitFacts, opts: DeadlineOptions, tier: DataTier = 'tier_1') {
+  const { unit, facts, coverage } = u
   if (!facts) {
     return {
       data: {
@@ -85,10 +100,11 @@ export function summaryOf({ unit, facts, coverage }: UnitFacts, opts: DeadlineOp
         deadlines: [],
         undecided_rules: [],
         upgrade_path: UPGRADE_PATH_NB,
+        ...subUnitOf(u),
       },
       counts: countResults([]),
     }
   }
   const summary = companySummary(facts, tier, opts)
-  return { data: { ...summary, org_form: unit.org_form.code, coverage }, counts: countResults(summary.obligations) }
+  return { data: { ...summary, org_form: unit.org_form.code, coverage, ...subUnitOf(u) }, counts: countResults(summary.obligations) }
 }

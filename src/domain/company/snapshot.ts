@@ -6,7 +6,7 @@
  */
 import { AppError } from '../../errors/app-error.ts'
 import type { RegisterUnit, Role } from '../../upstream/business-register/map.ts'
-import { requireUnit } from './register.ts'
+import { requireUnit, subUnitOf } from './register.ts'
 import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
 import { verificationOf, type Verification } from './verify.ts'
 
@@ -62,18 +62,19 @@ export async function companySnapshot(
   sources: CompanyReads,
   org: string,
   describe: (e: AppError) => SectionError,
-): Promise<{ data: ReturnType<typeof snapshotOf>; sources: Provenance[] }> {
+) {
   const unit = await requireUnit(sources, org)
-  const used: Provenance[] = [unit.source]
+  const used: Provenance[] = [...unit.sources]
   const u = unit.value
+  const entity = u.org_number
   const active = u.status === 'active'
   const [signature, accounts, roles] = active
-    ? await Promise.all([attempt(() => sources.signature(org), used), attempt(() => sources.accounts(org), used), attempt(() => sources.roles(org), used)])
+    ? await Promise.all([attempt(() => sources.signature(entity), used), attempt(() => sources.accounts(entity), used), attempt(() => sources.roles(entity), used)])
     : [null, null, null]
   const verification = verificationOf(u, signature instanceof AppError ? null : signature, accounts instanceof AppError ? null : accounts, accounts !== null && !(accounts instanceof AppError))
   const degrade = (e: AppError): Degraded => ({ status: 'degraded', error: describe(e) })
   return {
-    data: snapshotOf(u, { status: 'ok', ...verification }, roles instanceof AppError ? degrade(roles) : rolesSection(roles?.roles ?? [])),
+    data: { ...snapshotOf(u, { status: 'ok', ...verification }, roles instanceof AppError ? degrade(roles) : rolesSection(roles?.roles ?? [])), ...subUnitOf(unit) },
     sources: used,
   }
 }

@@ -10,7 +10,7 @@ import type { AccountsLookup } from '../../upstream/accounts-register/map.ts'
 import type { AuthorityLookup, RegisterUnit } from '../../upstream/business-register/map.ts'
 import { accountsSnapshotOf } from './accounts.ts'
 import { classify } from './authority.ts'
-import { requireUnit } from './register.ts'
+import { requireUnit, subUnitOf } from './register.ts'
 import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
 
 export type Verdict = 'pass' | 'fail' | 'unknown'
@@ -116,11 +116,13 @@ export function verificationOf(unit: RegisterUnit, signature: AuthorityLookup | 
 
 export type Verification = ReturnType<typeof verificationOf>
 
-export async function verifyCompany(sources: CompanyReads, org: string): Promise<{ data: Verification; sources: Provenance[] }> {
+/** A sub-unit's number is verified as its legal entity, named in `sub_unit`. */
+export async function verifyCompany(sources: CompanyReads, org: string) {
   const unit = await requireUnit(sources, org)
-  const used: Provenance[] = [unit.source]
-  if (unit.value.status !== 'active') return { data: verificationOf(unit.value, null, null, false), sources: used }
-  const [signature, accounts] = await Promise.all([attempt(() => sources.signature(org), used), attempt(() => sources.accounts(org), used)])
+  const used: Provenance[] = [...unit.sources]
+  const entity = unit.value.org_number
+  if (unit.value.status !== 'active') return { data: { ...verificationOf(unit.value, null, null, false), ...subUnitOf(unit) }, sources: used }
+  const [signature, accounts] = await Promise.all([attempt(() => sources.signature(entity), used), attempt(() => sources.accounts(entity), used)])
   const readAccounts = !(accounts instanceof AppError)
-  return { data: verificationOf(unit.value, signature instanceof AppError ? null : signature, readAccounts ? accounts : null, readAccounts), sources: used }
+  return { data: { ...verificationOf(unit.value, signature instanceof AppError ? null : signature, readAccounts ? accounts : null, readAccounts), ...subUnitOf(unit) }, sources: used }
 }

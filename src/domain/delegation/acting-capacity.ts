@@ -17,7 +17,7 @@ import type { Sql } from '../../store/db.ts'
 import { appendAudit } from '../../store/audit.ts'
 import type { AuthorityLookup, Role } from '../../upstream/business-register/map.ts'
 import { attempt, type CompanyReads, type Provenance } from '../sources.ts'
-import { requireUnit } from '../company/register.ts'
+import { requireUnit, subUnitOf, type SubUnitBlock } from '../company/register.ts'
 
 /** What is left of an fnr once it has been checked: its HMAC and the birth date it encodes. */
 export interface SealedFnr {
@@ -190,7 +190,7 @@ function matchingNote(birth: EncodedBirthDate | null, persons: number): { note: 
 }
 
 export interface ActingCapacity {
-  data: ReturnType<typeof capacityData>
+  data: ReturnType<typeof capacityData> & { sub_unit?: SubUnitBlock }
   sources: Provenance[]
 }
 
@@ -228,17 +228,19 @@ function capacityData(
 /** The person's roles in the organisation and what they may do; the register's roles must be readable, the signature rule may degrade. */
 export async function actingCapacity(sources: CompanyReads, org: string, fnr: SealedFnr): Promise<ActingCapacity> {
   const unit = await requireUnit(sources, org)
+  // A sub-unit's number: the roles are its legal entity's (a sub-unit has none), named in `sub_unit`.
+  const entity = unit.value.org_number
   // (read together; the signature rule's provenance follows the roles' as before)
   const signatureUsed: Provenance[] = []
-  const [roles, signature] = await Promise.all([sources.roles(org), attempt(() => sources.signature(org), signatureUsed)])
-  const used: Provenance[] = [unit.source, roles.source, ...signatureUsed]
+  const [roles, signature] = await Promise.all([sources.roles(entity), attempt(() => sources.signature(entity), signatureUsed)])
+  const used: Provenance[] = [...unit.sources, roles.source, ...signatureUsed]
   const form = unit.value.org_form.code
   const birth = fnr.birth
   const matched = birth === null ? [] : roles.value.roles.filter(isPerson).filter((r) => r.holder.birth_date !== null && sameBirthDate(birth, r.holder.birth_date))
   const entries = matched.map(roleEntry)
   const persons = new Set(matched.map((r) => `${r.holder.name}|${r.holder.birth_date}`)).size
   const actions = [...entries.flatMap((r) => roleActions(r, form)), ...(birth !== null && !(signature instanceof AppError) ? signatureActions(signature, birth, form) : [])]
-  return { data: capacityData({ org_number: unit.value.org_number, name: unit.value.name, org_form: form }, fnr, persons, entries, actions, signature), sources: used }
+  return { data: { ...capacityData({ org_number: unit.value.org_number, name: unit.value.name, org_form: form }, fnr, persons, entries, actions, signature), ...subUnitOf(unit) }, sources: used }
 }
 
 /** Who looked up whose capacity, for the account's audit trail: the person only as the HMAC. */

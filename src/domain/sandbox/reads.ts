@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../errors/app-error.ts'
 import type { AccountsLookup } from '../../upstream/accounts-register/map.ts'
-import type { AuthorityLookup, AuthorityPerson, RegisterUnit, RolesLookup, SearchPage, UnitLookup } from '../../upstream/business-register/map.ts'
+import type { AuthorityLookup, AuthorityPerson, RegisterUnit, RolesLookup, SearchPage, SubUnitLookup, UnitLookup } from '../../upstream/business-register/map.ts'
 import { SYSTEM_NAMES, type UpstreamSystem } from '../../upstream/raw.ts'
 import { SANDBOX_COMPANIES, type SandboxCompany, type Signer } from '../../../fixtures/sandbox/companies.ts'
 import { sandboxCompanyOf } from './orgs.ts'
@@ -150,6 +150,10 @@ export const sandboxReads: CompanyReads = {
   async unit(org): Promise<Sourced<UnitLookup>> {
     const c = sandboxCompanyOf(org)
     return sourced('enhetsregisteret', c ? { kind: 'found', unit: registerUnitOf(c) } : { kind: 'unknown' })
+  },
+  /** the synthetic companies have no sub-units */
+  async subUnit(): Promise<Sourced<SubUnitLookup>> {
+    return sourced('enhetsregisteret', { kind: 'unknown' })
   },
   async roles(org): Promise<Sourced<RolesLookup>> {
     const c = sandboxCompanyOf(org)

@@ -1,7 +1,8 @@
 /**
  * The shape of a catalogue entry, shared by every section, and the placeholders its texts may use.
  *
- * Texts may contain the placeholders {org_number}, {role}, {scope}, {field} and {upstream_system};
+ * Texts may contain the placeholders {org_number}, {role}, {scope}, {field}, {upstream_system} and
+ * {parent_org_number} (the legal entity a sub-unit belongs to);
  * the explainer substitutes caller context or a neutral noun (see NEUTRAL_NOUNS).
  */
 
@@ -66,7 +67,7 @@ export interface CatalogueEntry {
 /** The capabilities a catalogued but not yet thrown code waits for. */
 export type AwaitedCapability = 'delegation and live filing (issue 13)' | 'operations (issue 17)'
 
-export const PLACEHOLDERS = ['org_number', 'role', 'scope', 'field', 'upstream_system'] as const
+export const PLACEHOLDERS = ['org_number', 'role', 'scope', 'field', 'upstream_system', 'parent_org_number'] as const
 export type Placeholder = (typeof PLACEHOLDERS)[number]
 
 /** What a placeholder becomes when the caller gave no value. */
@@ -77,6 +78,7 @@ export const NEUTRAL_NOUNS: Record<'nb' | 'en', Record<Placeholder, string>> = {
     scope: 'tilgangen',
     field: 'feltet',
     upstream_system: 'det eksterne systemet',
+    parent_org_number: 'hovedenheten',
   },
   en: {
     org_number: 'the organisation',
@@ -84,5 +86,6 @@ export const NEUTRAL_NOUNS: Record<'nb' | 'en', Record<Placeholder, string>> = {
     scope: 'the scope',
     field: 'the field',
     upstream_system: 'the upstream system',
+    parent_org_number: 'the legal entity',
   },
 }

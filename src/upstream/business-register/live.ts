@@ -8,8 +8,10 @@ import type { BusinessRegister } from './port.ts'
 export const BRREG_BASE_URL = 'https://data.brreg.no'
 
 const UNIT_TYPE = 'application/vnd.brreg.enhetsregisteret.enhet.v2+json;charset=UTF-8'
+const SUB_UNIT_TYPE = 'application/vnd.brreg.enhetsregisteret.underenhet.v2+json;charset=UTF-8'
 const ROLES_TYPE = 'application/vnd.brreg.enhetsregisteret.rolle.v1+json;charset=UTF-8'
 const FEED_TYPE = 'application/vnd.brreg.enhetsregisteret.oppdatering.enhet.v1+json;charset=UTF-8'
+const SUB_UNIT_FEED_TYPE = 'application/vnd.brreg.enhetsregisteret.oppdatering.underenhet.v1+json;charset=UTF-8'
 
 export class LiveBusinessRegister implements BusinessRegister {
   constructor(
@@ -27,6 +29,10 @@ export class LiveBusinessRegister implements BusinessRegister {
 
   unit(orgNumber: string) {
     return this.get(this.register, 'enhetsregisteret', `/enhetsregisteret/api/enheter/${orgNumber}`, UNIT_TYPE)
+  }
+
+  subUnit(orgNumber: string) {
+    return this.get(this.register, 'enhetsregisteret', `/enhetsregisteret/api/underenheter/${orgNumber}`, SUB_UNIT_TYPE)
   }
 
   roles(orgNumber: string) {
@@ -54,5 +60,15 @@ export class LiveBusinessRegister implements BusinessRegister {
   updatesSince(since: Date, size: number) {
     const q = new URLSearchParams({ dato: since.toISOString(), size: String(size) })
     return this.get(this.register, 'enhetsregisteret', `/enhetsregisteret/api/oppdateringer/enheter?${q}`, FEED_TYPE)
+  }
+
+  subUnitUpdates(fromId: number, size: number) {
+    const q = new URLSearchParams({ oppdateringsid: String(fromId), size: String(size) })
+    return this.get(this.register, 'enhetsregisteret', `/enhetsregisteret/api/oppdateringer/underenheter?${q}`, SUB_UNIT_FEED_TYPE)
+  }
+
+  subUnitUpdatesSince(since: Date, size: number) {
+    const q = new URLSearchParams({ dato: since.toISOString(), size: String(size) })
+    return this.get(this.register, 'enhetsregisteret', `/enhetsregisteret/api/oppdateringer/underenheter?${q}`, SUB_UNIT_FEED_TYPE)
   }
 }

@@ -236,6 +236,91 @@ export function mapUnit(raw: RawResponse, requested: string): UnitLookup {
   return { kind: 'found', unit }
 }
 
+// -- sub-units (underenheter) -----------------------------------------------------------------------
+
+/**
+ * A sub-unit: the branch, shop or site of a legal entity (organisation form BEDR, or AAFY for a
+ * sub-unit of a unit outside business life). It has its own number, name and address but no
+ * obligations, roles or accounts of its own: those are its parent's (`overordnetEnhet`).
+ */
+export interface RegisterSubUnit {
+  org_number: string
+  name: string
+  org_form: Coded
+  /** `deleted`: the register answered the deleted stub (`SlettetUnderEnhet`, `slettedato`); most fields are then unknown */
+  status: 'active' | 'deleted'
+  /** the legal entity it belongs to; null on a deleted sub-unit, whose stub no longer names it */
+  parent_org_number: string | null
+  location_address: Address | null
+  postal_address: Address | null
+  nace: Coded[]
+  employees: number | null
+  has_registered_employees: boolean | null
+  vat_registered: boolean | null
+  registered_date: LocalDate | null
+  /** `oppstartsdato` */
+  started_date: LocalDate | null
+  /** `datoEierskifte`: when it last changed hands (to its present parent) */
+  owner_change_date: LocalDate | null
+  /** `nedleggelsesdato`: activity ended (the sub-unit may still be registered) */
+  closed_date: LocalDate | null
+  /** `slettedato` */
+  deleted_date: LocalDate | null
+}
+
+export type SubUnitLookup =
+  | { kind: 'found'; sub_unit: RegisterSubUnit }
+  /** removed from open data for legal reasons: purge every cached copy */
+  | { kind: 'removed'; org_number: string; deleted_date: LocalDate | null }
+  | { kind: 'unknown' }
+
+const orgNumberOrNull = (v: unknown) => (typeof v === 'string' && /^\d{9}$/.test(v) ? v : null)
+
+/** An Underenhet (or its deleted stub) object. */
+export function subUnitFromObject(raw: RawResponse, o: Obj): RegisterSubUnit {
+  const org_number = orgNumberOf(raw, o)
+  const name = nameOf(raw, o)
+  const org_form = orgFormOf(raw, o)
+  const deleted = o.respons_klasse === 'SlettetUnderEnhet' || o.respons_klasse === 'SlettetUnderenhet' || o.respons_klasse === 'SlettetEnhet' || date(o.slettedato) !== null
+  const employees = typeof o.antallAnsatte === 'number' && Number.isInteger(o.antallAnsatte) && o.antallAnsatte >= 0 ? o.antallAnsatte : null
+  return {
+    org_number,
+    name,
+    org_form,
+    status: deleted ? 'deleted' : 'active',
+    parent_org_number: orgNumberOrNull(o.overordnetEnhet),
+    location_address: address(o.beliggenhetsadresse),
+    postal_address: address(o.postadresse),
+    nace: [o.naeringskode1, o.naeringskode2, o.naeringskode3].map(coded).filter((c): c is Coded => c !== null),
+    employees,
+    has_registered_employees: flag(o.harRegistrertAntallAnsatte),
+    vat_registered: flag(o.registrertIMvaregisteret),
+    registered_date: date(o.registreringsdatoEnhetsregisteret),
+    started_date: date(o.oppstartsdato),
+    owner_change_date: date(o.datoEierskifte),
+    closed_date: date(o.nedleggelsesdato),
+    deleted_date: date(o.slettedato),
+  }
+}
+
+/** `GET /underenheter/{orgnr}`: 200 Underenhet or its deleted stub, 410 removed, 404 unknown (empty body). */
+export function mapSubUnit(raw: RawResponse, requested: string): SubUnitLookup {
+  if (raw.status === 404) return { kind: 'unknown' }
+  if (raw.status === 410) {
+    let deleted: LocalDate | null = null
+    try {
+      deleted = date(obj(JSON.parse(raw.body))?.slettedato)
+    } catch {
+      // as for a unit: the status code is the instruction
+    }
+    return { kind: 'removed', org_number: requested, deleted_date: deleted }
+  }
+  if (raw.status !== 200) fail(raw, `unexpected HTTP ${raw.status}`)
+  const sub = subUnitFromObject(raw, body(raw))
+  if (sub.org_number !== requested) fail(raw, `answered for ${sub.org_number}, asked for ${requested}`)
+  return { kind: 'found', sub_unit: sub }
+}
+
 export interface SearchPage {
   units: RegisterUnit[]
   total: number
@@ -443,12 +528,17 @@ export interface UnitUpdate {
   change: string
 }
 
-export function mapUpdates(raw: RawResponse): UnitUpdate[] {
+/**
+ * One page of an update feed: the units' (`_embedded.oppdaterteEnheter`) or, with `subUnits`, the
+ * sub-units' (`_embedded.oppdaterteUnderenheter`); the two feeds are otherwise alike.
+ */
+export function mapUpdates(raw: RawResponse, subUnits = false): UnitUpdate[] {
   if (raw.status !== 200) fail(raw, `unexpected HTTP ${raw.status}`)
   const o = body(raw)
-  const list = obj(o._embedded)?.oppdaterteEnheter
+  const key = subUnits ? 'oppdaterteUnderenheter' : 'oppdaterteEnheter'
+  const list = obj(o._embedded)?.[key]
   if (list === undefined) return []
-  if (!Array.isArray(list)) fail(raw, '_embedded.oppdaterteEnheter is not an array')
+  if (!Array.isArray(list)) fail(raw, `_embedded.${key} is not an array`)
   return list.map((u) => {
     const e = obj(u) ?? fail(raw, 'update is not an object')
     if (typeof e.oppdateringsid !== 'number' || typeof e.organisasjonsnummer !== 'string') fail(raw, 'update without oppdateringsid or organisasjonsnummer')

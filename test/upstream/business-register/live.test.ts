@@ -8,7 +8,7 @@ import { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock, systemClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient, type UpstreamPolicy } from '../../../src/upstream/http.ts'
 import { BRREG_BASE_URL, LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
-import { mapAuthority, mapRoles, mapSearch, mapUnit, mapUpdates } from '../../../src/upstream/business-register/map.ts'
+import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, mapUpdates } from '../../../src/upstream/business-register/map.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const files = {
@@ -126,6 +126,32 @@ describe('requests', () => {
     expect(seen[0]!.path).toBe('/enhetsregisteret/api/oppdateringer/enheter')
     expect(seen[0]!.query).toEqual({ dato: '2026-03-14T09:20:00.000Z', size: '500' })
     expect(seen[0]!.accept).toBe(FEED_TYPE)
+  })
+})
+
+describe('requests: sub-units', () => {
+  const SUB_UNIT_TYPE = 'application/vnd.brreg.enhetsregisteret.underenhet.v2+json;charset=UTF-8'
+  const SUB_UNIT_FEED_TYPE = 'application/vnd.brreg.enhetsregisteret.oppdatering.underenhet.v1+json;charset=UTF-8'
+
+  test('subUnit: GET /enhetsregisteret/api/underenheter/{org} asking for underenhet v2', async () => {
+    await register().subUnit(LIVE)
+    expect(seen).toEqual([{ path: `/enhetsregisteret/api/underenheter/${LIVE}`, query: {}, search: '', accept: SUB_UNIT_TYPE }])
+  })
+
+  test('subUnitUpdates: GET /enhetsregisteret/api/oppdateringer/underenheter with oppdateringsid and size, asking for oppdatering.underenhet v1', async () => {
+    await register().subUnitUpdates(21390729, 500)
+    expect(seen).toEqual([{ path: '/enhetsregisteret/api/oppdateringer/underenheter', query: { oppdateringsid: '21390729', size: '500' }, search: '?oppdateringsid=21390729&size=500', accept: SUB_UNIT_FEED_TYPE }])
+  })
+
+  test('subUnitUpdatesSince: the same feed with dato as an ISO instant', async () => {
+    await register().subUnitUpdatesSince(new Date('2026-03-14T09:20:00Z'), 500)
+    expect(seen[0]!.query).toEqual({ dato: '2026-03-14T09:20:00.000Z', size: '500' })
+  })
+
+  test('a sub-unit lookup’s 404 comes back as the raw answer and maps to unknown', async () => {
+    const r = await register().subUnit(LIVE)
+    expect(r.status).toBe(404)
+    expect(mapSubUnit(r, LIVE)).toEqual({ kind: 'unknown' })
   })
 })
 

@@ -4,7 +4,7 @@
  * changing one field of the parsed fixture, so every test starts from a real-format answer.
  */
 import { describe, expect, test } from 'bun:test'
-import { mapAuthority, mapRoles, mapSearch, mapUnit, mapUpdates, unitFromObject, type RegisterUnit } from '../../../src/upstream/business-register/map.ts'
+import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, mapUpdates, unitFromObject, type RegisterSubUnit, type RegisterUnit } from '../../../src/upstream/business-register/map.ts'
 import { MalformedUpstream, type RawResponse, type UpstreamSystem } from '../../../src/upstream/raw.ts'
 
 const dir = `${import.meta.dir}/fixtures`
@@ -559,5 +559,98 @@ describe('mapUpdates (unit update feed)', () => {
   test('a 400 (e.g. oppdateringsid 0) is MalformedUpstream', async () => {
     const body = await fixture('error-400.json')
     malformed(() => mapUpdates(raw(body, 400)))
+  })
+})
+
+// -- sub-units ----------------------------------------------------------------------------------
+
+const SUB = '912345807'
+const SUB_DELETED = '912345815'
+
+async function subUnit(name: string, org: string, change: (doc: any) => void = () => {}): Promise<RegisterSubUnit> {
+  const lookup = mapSubUnit(await mutated(name, change), org)
+  if (lookup.kind !== 'found') throw new Error(`expected found, got ${lookup.kind}`)
+  return lookup.sub_unit
+}
+
+describe('mapSubUnit: an Underenhet (v2)', () => {
+  test('is found and active, with number, name, form and the parent it belongs to', async () => {
+    const s = await subUnit('underenhet.json', SUB)
+    expect(s).toMatchObject({ org_number: SUB, name: 'FJORDLYS TEKNIKK AS AVD ÅLESUND', org_form: { code: 'BEDR', description: 'Underenhet til næringsdrivende og offentlig forvaltning' }, status: 'active', parent_org_number: LIVE })
+  })
+
+  test('reads beliggenhetsadresse as the location and postadresse as the postal address, empty lines dropped', async () => {
+    const s = await subUnit('underenhet.json', SUB)
+    expect(s.location_address).toEqual({ lines: ['Moloveien 14'], postal_code: '6010', city: 'ÅLESUND', municipality_number: '1508', municipality: 'ÅLESUND', country_code: 'NO', country: 'Norge' })
+    expect(s.postal_address?.lines).toEqual(['Postboks 330'])
+  })
+
+  test('reads the registration, start and change-of-owner dates; no closing or deletion date', async () => {
+    const s = await subUnit('underenhet.json', SUB)
+    expect([s.registered_date, s.started_date, s.owner_change_date, s.closed_date, s.deleted_date]).toEqual(['2016-08-22', '2016-09-01', '2019-01-01', null, null])
+  })
+
+  test('reads activity, employees and VAT registration', async () => {
+    const s = await subUnit('underenhet.json', SUB)
+    expect({ nace: s.nace, employees: s.employees, has: s.has_registered_employees, vat: s.vat_registered }).toEqual({ nace: [{ code: '33.120', description: 'Reparasjon av maskiner' }], employees: 17, has: true, vat: true })
+  })
+
+  test('a closed-down sub-unit (nedleggelsesdato) is still registered, with its closing date', async () => {
+    const s = await subUnit('underenhet.json', SUB, (d) => (d.nedleggelsesdato = '2025-12-31'))
+    expect({ status: s.status, closed: s.closed_date, parent: s.parent_org_number }).toEqual({ status: 'active', closed: '2025-12-31', parent: LIVE })
+  })
+
+  test('an AAFY sub-unit (of a unit outside business life) is read the same way', async () => {
+    const s = await subUnit('underenhet.json', SUB, (d) => (d.organisasjonsform = { kode: 'AAFY', beskrivelse: 'Underenhet til ikke-næringsdrivende' }))
+    expect(s.org_form.code).toBe('AAFY')
+  })
+
+  test('a parent that is not nine digits is unknown (null)', async () => {
+    const s = await subUnit('underenhet.json', SUB, (d) => (d.overordnetEnhet = '12345'))
+    expect(s.parent_org_number).toBeNull()
+  })
+})
+
+describe('mapSubUnit: the deleted stub, 410 and 404', () => {
+  test('SlettetUnderEnhet is found and deleted, with its deletion date and no parent', async () => {
+    const s = await subUnit('underenhet-slettet.json', SUB_DELETED)
+    expect(s).toMatchObject({ org_number: SUB_DELETED, name: 'FJORDLYS TEKNIKK AS AVD VOLDA', org_form: { code: 'BEDR' }, status: 'deleted', deleted_date: '2024-02-29', parent_org_number: null, location_address: null })
+  })
+
+  test('a stub without respons_klasse is still deleted when slettedato is set', async () => {
+    const s = await subUnit('underenhet-slettet.json', SUB_DELETED, (d) => delete d.respons_klasse)
+    expect(s.status).toBe('deleted')
+  })
+
+  test('404 (empty body) is unknown', () => {
+    expect(mapSubUnit(raw('', 404), SUB)).toEqual({ kind: 'unknown' })
+  })
+
+  test('410 is removed, with the deletion date from the body', () => {
+    expect(mapSubUnit(raw(JSON.stringify({ organisasjonsnummer: SUB, slettedato: '2025-11-20' }), 410), SUB)).toEqual({ kind: 'removed', org_number: SUB, deleted_date: '2025-11-20' })
+  })
+
+  test('an answer for another number is malformed', async () => {
+    const r = await mutated('underenhet.json', () => {})
+    malformed(() => mapSubUnit(r, '912345823'))
+  })
+
+  test('an answer without organisasjonsform is malformed', async () => {
+    const r = await mutated('underenhet.json', (d) => delete d.organisasjonsform)
+    malformed(() => mapSubUnit(r, SUB))
+  })
+})
+
+describe('mapUpdates (sub-unit update feed)', () => {
+  test('reads _embedded.oppdaterteUnderenheter', async () => {
+    expect(mapUpdates(raw(await fixture('oppdateringer-underenheter.json')), true)).toEqual([
+      { id: 21390729, at: '2026-03-13T04:03:11.402Z', org_number: SUB, change: 'Endring' },
+      { id: 21390730, at: '2026-03-13T04:03:12.018Z', org_number: SUB_DELETED, change: 'Sletting' },
+    ])
+  })
+
+  test('the unit feed’s key is not read as sub-units (nor the other way round)', async () => {
+    expect(mapUpdates(raw(await fixture('oppdateringer.json')), true)).toEqual([])
+    expect(mapUpdates(raw(await fixture('oppdateringer-underenheter.json')))).toEqual([])
   })
 })

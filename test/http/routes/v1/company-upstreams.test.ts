@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { byScenario, companyByOrg } from '../../../../fixtures/data/companies.ts'
+import { subUnitByOrg } from '../../../../fixtures/data/sub-units.ts'
 import { hasValidCheckDigit } from '../../../../src/lib/org-number.ts'
 import { fixedClock } from '../../../../src/lib/clock.ts'
 import { readBalance } from '../../../../src/store/credits.ts'
@@ -201,7 +202,7 @@ describe('public company status', () => {
     const unknown = new Set<string>()
     while (unknown.size < 100) {
       const n = String(700_000_000 + Math.floor(Math.random() * 99_999_999))
-      if (hasValidCheckDigit(n) && !companyByOrg(n)) unknown.add(n)
+      if (hasValidCheckDigit(n) && !companyByOrg(n) && !subUnitByOrg(n)) unknown.add(n)
     }
     const list = [...unknown]
     const archived = async () => (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from source_snapshots where org_number = any(${list})`)[0]!.n
@@ -211,8 +212,9 @@ describe('public company status', () => {
     expect(r.body.data.rows.every((x: { registry_status: string }) => x.registry_status === 'not_found')).toBe(true)
     expect(r.body._meta).not.toHaveProperty('source_snapshot_id')
     expect(await archived()).toBe(0)
+    // each number is asked as a unit (404) and then as a sub-unit (404): two not-found answers cached
     const cached = await app.deps.sql<{ snapshot_id: string | null }[]>`select snapshot_id from upstream_cache where org_number = any(${list})`
-    expect(cached).toHaveLength(100)
+    expect(cached).toHaveLength(200)
     expect(cached.every((c) => c.snapshot_id === null)).toBe(true)
     // asked again within the not-found fresh time: answered from the cache, the register not asked
     const before = await asked()
