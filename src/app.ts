@@ -9,9 +9,9 @@ import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
-import { admit, isPublic, keyRefusal, softLimited } from './pipeline/admission.ts'
+import { admit, checkPresentedCredential, isPublic, keyRefusal, softLimited } from './pipeline/admission.ts'
 import { corkedResponse } from './lib/corked-response.ts'
-import { credentialsOf } from './pipeline/credentials.ts'
+import { bearerOf, credentialsOf } from './pipeline/credentials.ts'
 import { SoftLimiter } from './pipeline/soft-limit.ts'
 import { AnswerCache } from './pipeline/answer-cache.ts'
 import { execute } from './http/execute.ts'
@@ -226,6 +226,14 @@ export function createApp(deps: AppDeps, extension?: Extension) {
         }
         // A test key never reaches the handler, idempotency or metering: the sandbox answers it, or nothing does.
         if (state.principal.kind === 'key' && state.principal.test) return testKeyAnswer(op, ctx.params?.org).then((o) => finish(o))
+        // A keyless route admits nothing, but a credential presented there is checked all the same.
+        const presented = keyless ? bearerOf(ctx.request.headers.get('authorization')) : null
+        if (presented !== null) {
+          return checkPresentedCredential(presented, state, deps).then(async () => {
+            const out = await invoke()
+            return finish(out)
+          })
+        }
         if (op.idempotency === null && op.costOre === 0) {
           // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
           const out = invoke()

@@ -8,10 +8,11 @@ import { AppError } from '../errors/app-error.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { safeEqual } from '../lib/hash.ts'
 import { KeyNotLive } from '../domain/access/key-cache.ts'
-import { cachedPrincipalForKey, principalForKeyId } from '../domain/access/keys.ts'
+import { cachedPrincipalForKey, principalForKey, principalForKeyId } from '../domain/access/keys.ts'
+import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, tierLimits, type Limit } from '../domain/access/limits.ts'
 import { sessionPrincipal } from '../domain/access/signin.ts'
-import { scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
+import { SANDBOX_BEARER_PREFIX, scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
 import type { Operation } from '../operations/index.ts'
 import { sandboxPrincipal } from './sandbox.ts'
 import type { AppDeps, RequestState } from './context.ts'
@@ -162,8 +163,31 @@ async function identify(op: Operation, creds: Credentials, state: RequestState, 
   }
 }
 
+/**
+ * A credential presented where none is needed is checked all the same (spec Credentials: "A bad
+ * header is never downgraded to keyless"; API key states: a revoked key is "rejected at once on
+ * every surface"), as MCP does for its keyless tools: a live key (looked up afresh, never from the
+ * cache), a valid OAuth token, the sandbox bearer or the operator's own tokens are served as
+ * keyless; anything else is refused — and audited — exactly as on a keyed route.
+ */
+export async function checkPresentedCredential(bearer: string, state: RequestState, deps: AppDeps): Promise<void> {
+  if (bearer.startsWith(SANDBOX_BEARER_PREFIX)) return
+  const { adminToken, metricsToken } = deps.config
+  if ((adminToken && safeEqual(bearer, adminToken)) || (metricsToken && safeEqual(bearer, metricsToken))) return
+  deps.refusals.refuseOverBudget(state.ip, deps.clock.now())
+  try {
+    if (bearer === '') throw new AppError('AUTH_INVALID_KEY')
+    if (deps.oauthVerifier && looksLikeJwt(bearer)) await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
+    else await principalForKey(deps.sql, bearer)
+  } catch (e) {
+    if (e instanceof AppError && AUDITED.includes(e.code)) throw await refusal(deps, state, state.operationId, null, e)
+    throw e
+  }
+}
+
 /** Credential, scope/tier, CSRF and rate limits: everything decided before the input is validated. */
 export async function admit(op: Operation, creds: Credentials, body: unknown, state: RequestState, deps: AppDeps): Promise<void> {
+  if (op.auth === 'none' && creds.bearer !== null) await checkPresentedCredential(creds.bearer, state, deps)
   // An address with too many refused credentials this minute is refused before any lookup.
   if (presentsCredential(op, creds)) deps.refusals.refuseOverBudget(state.ip, deps.clock.now())
   const principal = await identify(op, creds, state, deps)

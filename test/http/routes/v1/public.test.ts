@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { PublicDeadlines, PublicObligations } from '../../../../src/schemas/rulebook.ts'
 import { canonicalJson } from '../../../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../../../src/lib/hash.ts'
+import { createConsumer, createKey } from '../../../access-helpers.ts'
 import { startApp, type TestApp } from '../../../helpers.ts'
 
 let app: TestApp
@@ -148,5 +149,24 @@ describe('GET /api/v1/public/obligations', () => {
     const res = await app.get('/api/v1/public/obligations')
     expect(res.status).toBe(400)
     expect((await res.json()).explanation.details).toContainEqual({ field: 'entity_type', message: 'is required' })
+  })
+})
+
+describe('a credential presented on a keyless route (spec Credentials: never downgraded to keyless)', () => {
+  test('a revoked key, an unknown one or a header that is not a bearer is refused 401 AUTH_INVALID_KEY', async () => {
+    const c = await createConsumer(app)
+    const k = await createKey(app, c.id)
+    expect((await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, { authorization: `Bearer ${app.config.adminToken}` })).status).toBe(200)
+    for (const authorization of [`Bearer ${k.key}`, 'Bearer svc_free_not-a-key', 'Basic YWJjOmRlZg==']) {
+      const res = await app.get('/api/v1/public/deadlines?year=2026', { headers: { authorization } })
+      expect([authorization.slice(0, 12), res.status]).toEqual([authorization.slice(0, 12), 401])
+      expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
+    }
+  })
+
+  test('a live key is served as keyless, whatever its scopes', async () => {
+    const c = await createConsumer(app)
+    const { key } = await createKey(app, c.id, ['read:changes'])
+    expect((await app.get('/api/v1/public/deadlines?year=2026', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
   })
 })
