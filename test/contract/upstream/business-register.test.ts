@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
 import { COMPANIES } from '../../../fixtures/data/companies.ts'
+import { SUB_UNITS } from '../../../fixtures/data/sub-units.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { READ_POLICY, UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
@@ -87,6 +88,17 @@ describe('the fixture server', () => {
     }
     expect(answers.length).toBeGreaterThan(15)
     expect(failures(unitAnswer, answers)).toEqual({})
+  })
+
+  test('every sub-unit it answers 200 for, live or deleted, is the documented /underenheter answer', async () => {
+    const answers: Array<[string, unknown]> = []
+    for (const u of SUB_UNITS) {
+      const raw = await register.subUnit(u.org_number)
+      expect([u.org_number, raw.status]).toEqual([u.org_number, 200])
+      answers.push([u.org_number, JSON.parse(raw.body)])
+    }
+    expect(answers.length).toBe(SUB_UNITS.length)
+    expect(failures(underenhetAnswer, answers)).toEqual({})
   })
 
   test('answers a unit lookup only with statuses the document lists for the path', async () => {
