@@ -10,16 +10,23 @@ describe('obligation evaluation', () => {
     expect(results(AS_TIER1)).toEqual({
       'a-melding': 'insufficient_data',
       aksjonaerregisteroppgave: 'applicable',
+      'apenhetsloven-redegjorelse': 'insufficient_data',
       'arbeidsgiveravgift-termin': 'insufficient_data',
       arsregnskap: 'applicable',
+      'arsregnskap-fastsetting': 'applicable',
       'forskuddsskatt-upersonlig': 'insufficient_data',
       forskuddstrekk: 'insufficient_data',
+      generalforsamling: 'applicable',
       'mva-arstermin': 'insufficient_data',
+      'mva-arstermin-primaer': 'insufficient_data',
+      'mva-manedlig': 'insufficient_data',
+      'mva-omvendt-avgiftsplikt': 'not_applicable',
       'mva-registrering': 'applicable',
       'mva-termin': 'applicable',
       'reelle-rettighetshavere': 'applicable',
       revisjon: 'insufficient_data',
       'skattemelding-upersonlig': 'applicable',
+      tilleggsforskudd: 'insufficient_data',
     })
   })
 
@@ -82,7 +89,7 @@ describe('obligation evaluation', () => {
 
   test('counts add up for _meta', () => {
     const c = countResults(evaluateObligations(AS_TIER1))
-    expect(c).toEqual({ rule_count: 12, applicable_count: 6, not_applicable_count: 0, insufficient_data_count: 6 })
+    expect(c).toEqual({ rule_count: 19, applicable_count: 8, not_applicable_count: 1, insufficient_data_count: 10 })
   })
 
   test('every reason is given in bokmål and English', () => {
@@ -109,6 +116,8 @@ describe('company deadlines', () => {
       'mva-termin-1-2026 2026-04-10T23:59:59+02:00 upcoming',
       'skattemelding-upersonlig-2025 2026-06-01T23:59:59+02:00 upcoming',
       'mva-termin-2-2026 2026-06-10T23:59:59+02:00 upcoming',
+      'arsregnskap-fastsetting-2025 2026-06-30T23:59:59+02:00 upcoming',
+      'generalforsamling-2025 2026-06-30T23:59:59+02:00 upcoming',
       'arsregnskap-2025 2026-07-31T23:59:59+02:00 upcoming',
       'mva-termin-3-2026 2026-08-31T23:59:59+02:00 upcoming',
       'mva-termin-4-2026 2026-10-12T23:59:59+02:00 upcoming',
@@ -177,11 +186,15 @@ describe('company deadlines', () => {
   test('undecided rules are named so a caller knows the list may be incomplete', () => {
     expect(companyDeadlines(AS_TIER1, opts).undecided_rules).toEqual([
       'a-melding',
+      'apenhetsloven-redegjorelse',
       'arbeidsgiveravgift-termin',
       'forskuddsskatt-upersonlig',
       'forskuddstrekk',
       'mva-arstermin',
+      'mva-arstermin-primaer',
+      'mva-manedlig',
       'revisjon',
+      'tilleggsforskudd',
     ])
   })
 })
