@@ -4,11 +4,13 @@
  * Each rule says who it concerns (`entity_types`), which facts its condition reads per entity type
  * (`reads`: a Tier 2 fact there makes `tier_2_required` true), how it decides (`applies`), what the
  * law is (`legal_reference`), when it falls due (`periods`) and whether a due date on a weekend or
- * holiday moves (`shift`). Sources: shared research notes on Norwegian law, cited per rule.
+ * holiday moves (`shift`), and what is not settled (`uncertainties`: dated, sourced notes the
+ * answers show). Sources: shared research notes on Norwegian law, cited per rule. A one-off move of
+ * one period's date by law is a row in exceptions.ts, applied to RULES below.
  *
- * Adding a rule: append an entry, give it tests (test/domain/rulebook), and bump RULEBOOK_VERSION
+ * Adding a rule: append an entry, give it tests (test/domain/rulebook), bump RULEBOOK_VERSION
  * (version.ts): minor for a new rule or a new period, major when an existing date or verdict
- * changes. The README says the same.
+ * changes, and say what changed in docs/rulebook-changelog.md. CONTRIBUTING.md says the same.
  */
 import { addDays, addMonths, daysInMonth, ymd, type LocalDate } from '../../lib/local-date.ts'
 import { nonWorkingReason } from '../calendar/business-days.ts'
