@@ -736,7 +736,11 @@ const RULE_TABLE: Rule[] = [
       if (f.entity_type === 'NUF' && f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
       if (f.expects_residual_tax === true) {
         if (f.entity_type === 'NUF' && f.norwegian_tax_liability === null) {
-          return unknown(['norwegian_tax_liability'], 'Det er ukjent om foretaket er skattepliktig til Norge.', 'Whether the branch is taxable in Norway is unknown.')
+          return unknown(
+            ['norwegian_tax_liability'],
+            'Tilleggsforskudd er frivillig og bare aktuelt ved skatteplikt til Norge, som er ukjent for foretaket.',
+            'An additional advance is optional and only relevant with tax liability to Norway, which is unknown for the branch.',
+          )
         }
         return yes(
           'Det ventes restskatt: tilleggsforskudd er frivillig, men betalt innen 31. mai reduserer det rentetillegget.',
