@@ -15,7 +15,9 @@ export const rulebookOperations = [
       'The universal Norwegian deadline calendar for a calendar year (Europe/Oslo): one entry per period and ' +
       'obligation, with the date after any weekend/holiday shift, the legal date it moved from and why, and the ' +
       'law. Deterministic for a rulebook version. Each due date is the whole Oslo day (`T23:59:59` with the ' +
-      "day's offset). An entry belongs to the year its deadline falls in: `mva-termin-6-2025` is listed under 2026.",
+      "day's offset). An entry belongs to the year its deadline falls in: `mva-termin-6-2025` is listed under 2026. " +
+      'Where the rulebook records an open point for a period — e.g. sources that give two dates for the Q2 ' +
+      'reverse-charge return; the earlier is answered — the entry carries it in `uncertainties`, dated and sourced.',
     request: { query: PublicDeadlinesQuery },
     response: PublicDeadlines,
     scope: 'read:rulebook',
@@ -41,7 +43,7 @@ export const rulebookOperations = [
     description:
       'Each rule of the rulebook that concerns the entity type, with the condition in words and `tier_2_required`: ' +
       'true when deciding it for a specific company needs commercial data (employees, turnover, balance) that the ' +
-      'open registers do not give.',
+      'open registers do not give. A rule with open points carries them in `uncertainties`.',
     request: { query: PublicObligationsQuery },
     response: PublicObligations,
     scope: 'read:rulebook',

@@ -15,6 +15,34 @@ const SkippedDay = Type.Object({
   name_en: Type.Optional(Type.String()),
 })
 
+/** A dated, sourced open point of the rulebook (an object, so it can grow without breaking clients). */
+export const Uncertainty = Type.Object(
+  {
+    id: Type.String({ description: 'stable id of the note, e.g. `mva-omvendt-avgiftsplikt-q2`' }),
+    as_of: Type.String({ format: 'date', description: 'the day up to which the sources were checked' }),
+    note: Type.Object({ nb: Type.String(), en: Type.String() }, { description: 'what is uncertain and what the rulebook answers, in bokmål and English' }),
+    sources: Type.Array(Type.Object({ title: Type.String(), url: Type.Union([Type.String({ format: 'uri' }), Type.Null()]) }), { description: 'where the conflicting or second-hand statements come from' }),
+    scope: Lit(['rule', 'periods'] as const, '`rule`: concerns every period of the rule; `periods`: only some, named in the note'),
+    contested_dates: Type.Union(
+      [
+        Type.Array(
+          Type.Object({
+            date: Type.String({ format: 'date', description: 'the legal date a source gives, before any weekend/holiday shift' }),
+            sources: Type.Array(Type.String(), { description: 'titles from `sources`' }),
+            answered: Type.Boolean({ description: 'true for the date the rulebook answers: the earliest' }),
+          }),
+        ),
+        Type.Null(),
+      ],
+      { description: 'on a period whose due date the sources disagree on: every date given; null otherwise and on rule-level notes' },
+    ),
+  },
+  { description: 'an open point the rulebook states rather than hides: conflicting sources, a rule read only second-hand, a date resting on the absence of a rule' },
+)
+const Uncertainties = Type.Optional(
+  Type.Array(Uncertainty, { description: 'dated, sourced open points of the rule that concern this entry; absent when there are none (e.g. the Q2 date of `mva-omvendt-avgiftsplikt`)' }),
+)
+
 export const PublicDeadlinesQuery = Type.Object(
   {
     year: Type.Optional(Type.Integer({ minimum: 2020, maximum: 2100, description: 'calendar year (Oslo); default the current year' })),
@@ -24,20 +52,21 @@ export const PublicDeadlinesQuery = Type.Object(
 )
 
 export const UniversalDeadline = Type.Object({
-  obligation_id: Type.String({ description: 'per-period id `<rule id>-<period key>`, e.g. `mva-termin-6-2026`, `a-melding-2026-03`, `aksjonaerregisteroppgave-2025`' }),
+  obligation_id: Type.String({ description: 'per-period id `<rule id>-<period key>`, e.g. `mva-termin-6-2026`, `mva-omvendt-avgiftsplikt-2-2026` (quarter 2), `a-melding-2026-03`, `aksjonaerregisteroppgave-2025`' }),
   rule_id: Type.String({ description: 'the obligation in `/public/obligations`' }),
   name_nb: Type.String(),
   name_en: Type.String(),
   category: Category,
-  period: Type.String({ description: '`YYYY-Tn` two-month term, `YYYY-A` annual VAT, `YYYY-MM` month, `YYYY` income or accounting year, `YYYY-Pn` instalment' }),
+  period: Type.String({ description: '`YYYY-Tn` two-month term, `YYYY-Qn` quarter, `YYYY-A` annual VAT, `YYYY-MM` month, `YYYY` income or accounting year, `YYYY-Pn` instalment' }),
   deadline: OsloInstant('end of the due day in Europe/Oslo, e.g. `2026-04-07T23:59:59+02:00`'),
   submission_window_closes: OsloInstant('the same instant as `deadline`'),
   adjusted_from: Type.Union([OsloInstant('the legal due date before a weekend/holiday shift'), Type.Null()]),
   business_day_adjusted: Type.Boolean(),
   adjustment: Type.Union([Type.Object({ reason: Note, skipped: Type.Array(SkippedDay) }), Type.Null()], { description: 'why the date moved' }),
-  not_adjusted_reason: Type.Union([Note, Type.Null()], { description: 'why a date on a weekend or holiday did not move (annual accounts)' }),
+  not_adjusted_reason: Type.Union([Note, Type.Null()], { description: 'why a date on a weekend or holiday did not move (annual accounts, general meeting)' }),
   legal_reference: Type.String(),
   applies_to_entity_types: Type.Array(EntityType),
+  uncertainties: Uncertainties,
 })
 
 export const PublicDeadlines = Type.Object({
@@ -65,6 +94,7 @@ export const UniversalObligation = Type.Object({
   due_rule_en: Type.String(),
   moves_to_next_business_day: Type.Boolean(),
   legal_reference: Type.String(),
+  uncertainties: Uncertainties,
 })
 
 export const PublicObligations = Type.Object({
@@ -88,6 +118,7 @@ export const CompanyObligationEvaluation = Type.Object({
   missing_facts: Type.Array(Type.String(), { description: 'the Tier 2 facts whose absence left the verdict open' }),
   description: Type.String({ description: 'bokmål' }),
   description_en: Type.String(),
+  uncertainties: Uncertainties,
 })
 
 export const CompanyDeadlineEntry = Type.Object({
@@ -104,4 +135,5 @@ export const CompanyDeadlineEntry = Type.Object({
   legal_reference: Type.String(),
   recurring: Type.Boolean(),
   filing_status: Lit(['upcoming', 'overdue', 'filed'] as const, '`filed` only on tier_2 summaries with visible filings'),
+  uncertainties: Uncertainties,
 })

@@ -17,7 +17,7 @@ describe('GET /api/v1/capabilities', () => {
     const body = await (await app.get('/api/v1/capabilities')).json()
     expect(body.success).toBe(true)
     expect(body._meta.schema_version).toBe('1.1.0')
-    expect(body.data).toMatchObject({ service: 'plikt', version: 1, rulebook_version: '1.0.0' })
+    expect(body.data).toMatchObject({ service: 'plikt', version: 1, rulebook_version: '1.1.0' })
   })
 
   test('other /api/v1 answers keep the OpenAPI version', async () => {

@@ -35,7 +35,7 @@ describe('success envelope', () => {
     expect(Value.Check(TrustMetadata, body._meta)).toBe(true)
     expect(body._meta.schema_version).toBe('1.0.7')
     expect(body._meta.source).toBe('plikt')
-    expect(body._meta.rulebook_version).toBe('1.0.0')
+    expect(body._meta.rulebook_version).toBe('1.1.0')
     expect(body._meta.response_timestamp).toBe(PINNED_NOW)
   })
 

@@ -285,6 +285,38 @@ describe('get_exchange_rate', () => {
   })
 })
 
+describe('rulebook 1.1.0 through the company tools', () => {
+  test('get_company_obligations evaluates the seven new rules for an AS: the general meeting from the register, the additional advance left open', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    const r = body(await client.callTool({ name: 'get_company_obligations', arguments: { org_number: POSTEN } }))
+    await client.close()
+    const byId = Object.fromEntries(r.result.obligations.map((o: { rule_id: string; evaluation_result: string }) => [o.rule_id, o.evaluation_result]))
+    expect(byId).toMatchObject({
+      generalforsamling: 'applicable',
+      'arsregnskap-fastsetting': 'applicable',
+      tilleggsforskudd: 'insufficient_data',
+      'mva-manedlig': 'insufficient_data',
+      'mva-arstermin-primaer': 'insufficient_data',
+      'apenhetsloven-redegjorelse': 'insufficient_data',
+    })
+    expect(byId['mva-omvendt-avgiftsplikt']).toBeDefined()
+    expect(r._meta.rulebook_version).toBe('1.1.0')
+  })
+
+  test('get_company_deadlines lists the general meeting and the adoption of the accounts on 30 June, as REST does', async () => {
+    const k = await customer({ credits: 10_000 })
+    const client = await connect(bearer(k.key))
+    const r = body(await client.callTool({ name: 'get_company_deadlines', arguments: { org_number: POSTEN, horizon_months: 6 } }))
+    await client.close()
+    const due = Object.fromEntries(r.result.deadlines.map((d: { deadline_id: string; due_at: string }) => [d.deadline_id, d.due_at]))
+    expect(due['generalforsamling-2025']).toBe('2026-06-30T23:59:59+02:00')
+    expect(due['arsregnskap-fastsetting-2025']).toBe('2026-06-30T23:59:59+02:00')
+    const rest = await app.get(`/api/v1/company/${POSTEN}/deadlines?horizon_months=6`, { headers: { ...bearer(k.key), ...freshIp() } })
+    expect(r.result).toEqual((await rest.json()).data)
+  })
+})
+
 test('get_credit_balance answers what its REST twin answers, top_up_url included (spec: Credit balance resource)', async () => {
   const c = await createConsumer(app, 'starter')
   await addCredits(app, c.id, 2_500)

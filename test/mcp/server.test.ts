@@ -38,7 +38,7 @@ describe('keyless (no Authorization header)', () => {
     const r = body(await client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'AS' } }))
     expect(r.result.entity_type).toBe('AS')
     expect(r.result.obligations.map((o: { obligation_id: string }) => o.obligation_id)).toContain('aksjonaerregisteroppgave')
-    expect(r.justification).toContain('Rulebook 1.0.0')
+    expect(r.justification).toContain('Rulebook 1.1.0')
     expect(r.metadata).toMatchObject({ tool: 'get_public_obligations', operation_id: 'getPublicObligations' })
     expect(r._meta.response_hash).toBe(`sha256:${sha256Hex(canonicalJson(r.result))}`)
     await client.close()
@@ -50,6 +50,30 @@ describe('keyless (no Authorization header)', () => {
     const rest = await (await app.get('/api/v1/public/deadlines?year=2026&entity_type=AS')).json()
     expect(r.result).toEqual(rest.data)
     await client.close()
+  })
+
+  test('get_public_deadlines shows the 1.1.0 rules, and the contested Q2 reverse-charge date with both dates and its sources', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'get_public_deadlines', arguments: { year: 2026 } }))
+    await client.close()
+    const rules = new Set(r.result.deadlines.map((d: { rule_id: string }) => d.rule_id))
+    for (const id of ['generalforsamling', 'arsregnskap-fastsetting', 'tilleggsforskudd', 'mva-manedlig', 'mva-arstermin-primaer', 'mva-omvendt-avgiftsplikt', 'apenhetsloven-redegjorelse']) expect(rules).toContain(id)
+    const q2 = r.result.deadlines.find((d: { obligation_id: string }) => d.obligation_id === 'mva-omvendt-avgiftsplikt-2-2026')
+    expect(q2).toMatchObject({ period: '2026-Q2', deadline: '2026-08-10T23:59:59+02:00' })
+    expect(q2.uncertainties[0].contested_dates).toEqual([
+      { date: '2026-08-10', sources: expect.any(Array), answered: true },
+      { date: '2026-08-31', sources: expect.any(Array), answered: false },
+    ])
+    expect(q2.uncertainties[0].sources.map((s: { url: string }) => s.url)).toContain('https://www.skatteetaten.no/skjema/mva-melding-for-omvendt-avgiftsplikt/')
+  })
+
+  test('get_public_obligations for an AS lists the general meeting and the Tier 2 facts of the additional advance', async () => {
+    const client = await connect()
+    const r = body(await client.callTool({ name: 'get_public_obligations', arguments: { entity_type: 'AS' } }))
+    await client.close()
+    const byId = Object.fromEntries(r.result.obligations.map((o: { obligation_id: string }) => [o.obligation_id, o]))
+    expect(byId.generalforsamling).toMatchObject({ tier_2_required: false, moves_to_next_business_day: false })
+    expect(byId.tilleggsforskudd).toMatchObject({ tier_2_required: true, tier_2_facts: ['expects_residual_tax'], moves_to_next_business_day: true })
   })
 
   test('explain_compliance_error takes the flattened context', async () => {

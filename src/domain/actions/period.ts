@@ -3,15 +3,12 @@
  * accepted label is looked up among its rule's own periods and dated by `instanceOf`, so a filing
  * and the deadline calendar can never disagree.
  *
- * A monthly VAT period (`YYYY-MM`, granted on application) has no rule in the rulebook. It is dated
- * here by skatteforvaltningsforskriften § 8-3-10 first ledd — one month and ten days after the
- * period, i.e. the 10th of the second month after — and moved like the two-month term (the same
- * filing-and-payment shift). The summer exception (31 August) names the May–June term only, so
- * June alone is due 10 August. When the rulebook gains a monthly VAT rule, use it here instead.
+ * A monthly VAT period (`YYYY-MM`) is the rulebook's `mva-manedlig`: the 10th of the second month
+ * after, with no summer exception.
  */
 import type { FieldIssue } from '../../errors/app-error.ts'
-import { addMonths, ymd, daysInMonth, type LocalDate } from '../../lib/local-date.ts'
-import { RULES, type Period, type Rule } from '../rulebook/rules.ts'
+import type { LocalDate } from '../../lib/local-date.ts'
+import { RULES, type Rule } from '../rulebook/rules.ts'
 import { instanceOf, type DeadlineInstance } from '../rulebook/schedule.ts'
 
 export const ACTION_TYPES = ['mva_melding', 'a_melding'] as const
@@ -47,23 +44,13 @@ function rule(id: string): Rule {
 
 const VAT_TERM = rule('mva-termin')
 const VAT_ANNUAL = rule('mva-arstermin')
+const VAT_MONTHLY = rule('mva-manedlig')
 const A_MELDING = rule('a-melding')
 
 function fromRule(r: Rule, year: number, label: string): DeadlineInstance {
   const period = r.periods(year).find((p) => p.label === label)
   if (!period) throw new Error(`actions/period: rule '${r.id}' has no period ${label}`)
   return instanceOf(r, period)
-}
-
-function monthlyVat(year: number, month: number, label: string): DeadlineInstance {
-  const period: Period = {
-    key: `${year}-${String(month).padStart(2, '0')}`,
-    label,
-    end: ymd(year, month, daysInMonth(year, month)),
-    legal_due: addMonths(ymd(year, month, 10), 2),
-    legal_reference: 'skatteforvaltningsforskriften (FOR-2016-11-23-1360) § 8-3-10 første ledd (skattleggingsperiode på én måned)',
-  }
-  return instanceOf(VAT_TERM, period)
 }
 
 const FORMS: Record<ActionType, string> = {
@@ -88,7 +75,7 @@ export function parsePeriod(actionType: ActionType, period: string): PeriodParse
   if (m[3]) return { ok: true, period: { ...base, kind: 'annual', deadline: fromRule(VAT_ANNUAL, year, period) } }
   const month = Number(m[4])
   if (month < 1 || month > 12) return fail('month must be 01 to 12')
-  const deadline = actionType === 'a_melding' ? fromRule(A_MELDING, year, period) : monthlyVat(year, month, period)
+  const deadline = fromRule(actionType === 'a_melding' ? A_MELDING : VAT_MONTHLY, year, period)
   return { ok: true, period: { ...base, kind: 'monthly', deadline } }
 }
 

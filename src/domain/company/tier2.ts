@@ -100,7 +100,11 @@ export function withTier2(facts: CompanyFacts, m: Tier2Metrics): CompanyFacts {
 
 /** Which rule and period a filing of an action type fills (rulebook ids, DESIGN §12 period labels). */
 function ruleOfAction(actionType: string, period: string): string | null {
-  if (actionType === 'mva_melding') return /^\d{4}-A$/.test(period) ? 'mva-arstermin' : /^\d{4}-T[1-6]$/.test(period) ? 'mva-termin' : null
+  if (actionType === 'mva_melding') {
+    if (/^\d{4}-A$/.test(period)) return 'mva-arstermin'
+    if (/^\d{4}-T[1-6]$/.test(period)) return 'mva-termin'
+    return /^\d{4}-(0[1-9]|1[0-2])$/.test(period) ? 'mva-manedlig' : null
+  }
   if (actionType === 'a_melding') return 'a-melding'
   return null
 }

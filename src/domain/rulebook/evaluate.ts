@@ -6,7 +6,7 @@ import { addMonths, type LocalDate } from '../../lib/local-date.ts'
 import { endOfOsloDay } from '../../lib/oslo-time.ts'
 import { FACTS, type CompanyFacts, type EntityType, type FactName } from './facts.ts'
 import { beneficialOwnersDue, RULES, type Category, type Frequency, type Result, type Rule } from './rules.ts'
-import { instanceOf, instancesBetween, keptNote, shiftNote, skippedDays, type DateNote, type DeadlineInstance } from './schedule.ts'
+import { instanceOf, instancesBetween, instanceUncertainties, keptNote, ruleUncertainties, shiftNote, skippedDays, withUncertainties, type DateNote, type DeadlineInstance, type UncertaintyView } from './schedule.ts'
 
 export type DataTier = 'tier_1' | 'tier_2'
 
@@ -25,6 +25,8 @@ export interface ObligationEvaluation {
   missing_facts: FactName[]
   description: string
   description_en: string
+  /** the rule's open points; absent when there are none */
+  uncertainties?: UncertaintyView[]
 }
 
 function rulesFor(type: EntityType): Rule[] {
@@ -36,7 +38,7 @@ export function evaluateObligations(facts: CompanyFacts): ObligationEvaluation[]
   return rulesFor(facts.entity_type).map((rule) => {
     const v = rule.applies(facts)
     const needsTier2 = (rule.reads[facts.entity_type] ?? []).some((f) => FACTS[f].tier === 2)
-    return {
+    const evaluation: ObligationEvaluation = {
       rule_id: rule.id,
       obligation_name: rule.name_nb,
       obligation_name_en: rule.name_en,
@@ -51,6 +53,7 @@ export function evaluateObligations(facts: CompanyFacts): ObligationEvaluation[]
       description: rule.description_nb,
       description_en: rule.description_en,
     }
+    return withUncertainties(evaluation, ruleUncertainties(rule))
   })
 }
 
@@ -88,6 +91,8 @@ export interface DeadlineEntry {
   legal_reference: string
   recurring: boolean
   filing_status: FilingStatus
+  /** open points that concern this period; absent when there are none */
+  uncertainties?: UncertaintyView[]
 }
 
 /** Recorded filings, where the caller can see them (Tier 2): has this period been filed? */
@@ -116,7 +121,7 @@ export interface CompanyDeadlines {
 function entryFor(inst: DeadlineInstance, opts: DeadlineOptions): DeadlineEntry {
   const reason = shiftNote(inst)
   const filed = opts.filed?.(inst.rule.id, inst.period.label) ?? false
-  return {
+  const entry: DeadlineEntry = {
     obligation_id: inst.rule.id,
     deadline_id: inst.id,
     obligation_name: inst.rule.name_nb,
@@ -131,6 +136,7 @@ function entryFor(inst: DeadlineInstance, opts: DeadlineOptions): DeadlineEntry 
     recurring: inst.rule.recurring,
     filing_status: filed ? 'filed' : inst.due < opts.fromDate ? 'overdue' : 'upcoming',
   }
+  return withUncertainties(entry, instanceUncertainties(inst))
 }
 
 /** The deadlines of the company's applicable obligations in [from_date − lookback, from_date + horizon]. */

@@ -34,6 +34,16 @@ export interface CompanyFacts {
   partner_count: number | null
   /** Tier 2 (ANS/DA): a partner is a legal person with limited liability */
   has_limited_liability_partner: boolean | null
+  /** Tier 2: the tax office has imposed a one-month VAT period (skatteforvaltningsforskriften § 8-3-2) */
+  mva_monthly_term: boolean | null
+  /** Tier 2: files VAT for the calendar year as a primary industry (skatteforvaltningsforskriften § 8-3-7) */
+  mva_primary_industry_term: boolean | null
+  /** Tier 2: buys reverse-charge services or goods over NOK 2,000 in a quarter (merverdiavgiftsloven § 11-3) */
+  reverse_charge_purchases: boolean | null
+  /** Tier 2: the income year's tax is expected to exceed the advance tax paid (restskatt) */
+  expects_residual_tax: boolean | null
+  /** Tier 2: a "større virksomhet" under åpenhetsloven § 3 (size test two years running, group level, or public-interest entity) */
+  transparency_act_size_met: boolean | null
 }
 
 export type FactName = Exclude<keyof CompanyFacts, 'org_number' | 'entity_type' | 'nace_codes'>
@@ -50,6 +60,11 @@ export const FACTS: Record<FactName, { tier: 1 | 2; name_nb: string; name_en: st
   advance_tax_assessed: { tier: 2, name_nb: 'utskrevet forskuddsskatt', name_en: 'assessed advance tax' },
   partner_count: { tier: 2, name_nb: 'antall deltakere', name_en: 'number of partners' },
   has_limited_liability_partner: { tier: 2, name_nb: 'deltaker med begrenset ansvar', name_en: 'partner with limited liability' },
+  mva_monthly_term: { tier: 2, name_nb: 'pålagt månedlig skattleggingsperiode for mva', name_en: 'imposed monthly VAT period' },
+  mva_primary_industry_term: { tier: 2, name_nb: 'årlig mva-periode for primærnæring', name_en: 'annual VAT period for primary industries' },
+  reverse_charge_purchases: { tier: 2, name_nb: 'kjøp med omvendt avgiftsplikt over 2 000 kr i kvartalet', name_en: 'reverse-charge purchases over NOK 2,000 in a quarter' },
+  expects_residual_tax: { tier: 2, name_nb: 'forventet restskatt', name_en: 'expected residual tax' },
+  transparency_act_size_met: { tier: 2, name_nb: 'større virksomhet etter åpenhetsloven § 3', name_en: 'larger enterprise under the Transparency Act section 3' },
 }
 
 /** Facts with every Tier 2 field unknown: what the open registers alone give. */
@@ -67,6 +82,11 @@ export function tier1Facts(base: Pick<CompanyFacts, 'org_number' | 'entity_type'
     advance_tax_assessed: null,
     partner_count: null,
     has_limited_liability_partner: null,
+    mva_monthly_term: null,
+    mva_primary_industry_term: null,
+    reverse_charge_purchases: null,
+    expects_residual_tax: null,
+    transparency_act_size_met: null,
     ...base,
   }
 }

@@ -3,7 +3,7 @@ import { ymd } from '../../lib/local-date.ts'
 import { endOfOsloDay } from '../../lib/oslo-time.ts'
 import { FACTS, type EntityType } from './facts.ts'
 import { RULES, type Category, type Rule } from './rules.ts'
-import { instancesBetween, keptNote, shiftNote, skippedDays, type DateNote } from './schedule.ts'
+import { instancesBetween, instanceUncertainties, keptNote, ruleUncertainties, shiftNote, skippedDays, withUncertainties, type DateNote, type UncertaintyView } from './schedule.ts'
 
 export interface UniversalDeadline {
   obligation_id: string
@@ -20,19 +20,21 @@ export interface UniversalDeadline {
   not_adjusted_reason: DateNote | null
   legal_reference: string
   applies_to_entity_types: EntityType[]
+  /** open points that concern this period; absent when there are none */
+  uncertainties?: UncertaintyView[]
 }
 
 /** Every deadline that falls in calendar year `year` (Oslo), in date order; optionally for one company type. */
-export function publicDeadlines(year: number, entityType?: EntityType): UniversalDeadline[] {
+export function publicDeadlines(year: number, entityType?: EntityType, rules: readonly Rule[] = RULES): UniversalDeadline[] {
   const from = ymd(year, 1, 1)
   const to = ymd(year, 12, 31)
-  return RULES.filter((rule) => !entityType || rule.entity_types.includes(entityType))
+  return rules.filter((rule) => !entityType || rule.entity_types.includes(entityType))
     .flatMap((rule) => instancesBetween(rule, from, to))
     .sort((a, b) => (a.due === b.due ? (a.id < b.id ? -1 : 1) : a.due < b.due ? -1 : 1))
     .map((inst) => {
       const deadline = endOfOsloDay(inst.due)
       const reason = shiftNote(inst)
-      return {
+      const entry: UniversalDeadline = {
         obligation_id: inst.id,
         rule_id: inst.rule.id,
         name_nb: inst.rule.name_nb,
@@ -48,6 +50,7 @@ export function publicDeadlines(year: number, entityType?: EntityType): Universa
         legal_reference: inst.legal_reference,
         applies_to_entity_types: [...inst.rule.entity_types],
       }
+      return withUncertainties(entry, instanceUncertainties(inst))
     })
 }
 
@@ -60,6 +63,8 @@ export type UniversalObligation = Pick<
   /** the Tier 2 facts the rule needs to decide for a specific company of this type */
   tier_2_facts: string[]
   moves_to_next_business_day: boolean
+  /** the rule's open points; absent when there are none */
+  uncertainties?: UncertaintyView[]
 }
 
 /** The obligations a company of this type may have, ordered by id. */
@@ -68,7 +73,7 @@ export function publicObligations(entityType: EntityType): UniversalObligation[]
     .sort((a, b) => (a.id < b.id ? -1 : 1))
     .map((r) => {
       const tier2 = (r.reads[entityType] ?? []).filter((f) => FACTS[f].tier === 2)
-      return {
+      const obligation: UniversalObligation = {
         obligation_id: r.id,
         name_nb: r.name_nb,
         name_en: r.name_en,
@@ -85,5 +90,6 @@ export function publicObligations(entityType: EntityType): UniversalObligation[]
         moves_to_next_business_day: r.shift.policy === 'next_business_day',
         legal_reference: r.legal_reference,
       }
+      return withUncertainties(obligation, ruleUncertainties(r))
     })
 }

@@ -1,16 +1,20 @@
 /**
- * The rulebook, version 1.0.0: every obligation Plikt knows, as data a person can read and extend.
+ * The rulebook (its version: version.ts): every obligation Plikt knows, as data a person can read and extend.
  *
  * Each rule says who it concerns (`entity_types`), which facts its condition reads per entity type
  * (`reads`: a Tier 2 fact there makes `tier_2_required` true), how it decides (`applies`), what the
  * law is (`legal_reference`), when it falls due (`periods`) and whether a due date on a weekend or
- * holiday moves (`shift`). Sources: shared research notes on Norwegian law, cited per rule.
+ * holiday moves (`shift`), and what is not settled (`uncertainties`: dated, sourced notes the
+ * answers show). Sources: shared research notes on Norwegian law, cited per rule. A one-off move of
+ * one period's date by law is a row in exceptions.ts, applied to RULES below.
  *
- * Adding a rule: append an entry, give it tests (test/domain/rulebook), and bump RULEBOOK_VERSION
+ * Adding a rule: append an entry, give it tests (test/domain/rulebook), bump RULEBOOK_VERSION
  * (version.ts): minor for a new rule or a new period, major when an existing date or verdict
- * changes. The README says the same.
+ * changes, and say what changed in docs/rulebook-changelog.md. CONTRIBUTING.md says the same.
  */
-import { addDays, daysInMonth, ymd, type LocalDate } from '../../lib/local-date.ts'
+import { addDays, addMonths, daysInMonth, ymd, type LocalDate } from '../../lib/local-date.ts'
+import { nonWorkingReason } from '../calendar/business-days.ts'
+import { DATED_EXCEPTIONS, withExceptions } from './exceptions.ts'
 import type { CompanyFacts, EntityType, FactName } from './facts.ts'
 
 export type Category = 'tax' | 'reporting' | 'registration' | 'audit'
@@ -37,6 +41,33 @@ export interface Period {
   legal_due: LocalDate
   /** where one period's basis differs from the rule's (a law changed between years) */
   legal_reference?: string
+}
+
+/** Where a statement in the rulebook comes from. */
+export interface Source {
+  title: string
+  url: string | null
+}
+
+/**
+ * An open point the rulebook states rather than hides: sources that disagree, a rule read only
+ * second-hand, a date that rests on the absence of a rule. Dated (`as_of`: the day up to which the
+ * sources were checked) and sourced; the API shows it on the rule and on each period it concerns.
+ */
+export interface UncertaintyNote {
+  /** stable id, e.g. `mva-omvendt-avgiftsplikt-q2` */
+  id: string
+  as_of: LocalDate
+  nb: string
+  en: string
+  sources: Source[]
+  /** the periods it concerns; absent: every period of the rule */
+  concerns?(period: Period): boolean
+  /**
+   * A contested due date: the legal date each source gives for the period. The rule itself answers
+   * the earliest (filing by then is never late); a test holds the rule's date to that.
+   */
+  contested?(period: Period): { date: LocalDate; sources: string[] }[]
 }
 
 export type ShiftPolicy =
@@ -69,6 +100,8 @@ export interface Rule {
    */
   undated?(facts: CompanyFacts, windowEnd: LocalDate): boolean
   recurring: boolean
+  /** open points, shown with the rule and the periods they concern */
+  uncertainties?: UncertaintyNote[]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,6 +152,23 @@ function annual(year: number, legal_due: LocalDate, extra: Partial<Period> = {})
 /** Term n of the six two-month terms, due the 15th of the month after the term (T6: 15 January). */
 const fifteenthAfterTerm = (year: number) => (n: number) => (n === 6 ? ymd(year + 1, 1, 15) : ymd(year, n * 2 + 1, 15))
 
+/** The four quarters of `year`, each due by `due(n)`; key `<n>-<year>` as the two-month terms, label `YYYY-Qn`. */
+function quarters(year: number, due: (n: number) => LocalDate): Period[] {
+  return [1, 2, 3, 4].map((n) => ({ key: `${n}-${year}`, label: `${year}-Q${n}`, end: ymd(year, n * 3, daysInMonth(year, n * 3)), legal_due: due(n) }))
+}
+
+/** The twelve months of `year`, each due the 10th of the second month after it (one month and ten days). */
+function monthsDueTenthOfSecondMonthAfter(year: number): Period[] {
+  return Array.from({ length: 12 }, (_, i) => {
+    const m = i + 1
+    const mm = String(m).padStart(2, '0')
+    return { key: `${year}-${mm}`, label: `${year}-${mm}`, end: ymd(year, m, daysInMonth(year, m)), legal_due: addMonths(ymd(year, m, 10), 2) }
+  })
+}
+
+/** 30 June of the year after the (calendar) financial year: six months after its end. */
+const sixMonthsAfterYearEnd = (y: number) => annual(y, ymd(y + 1, 6, 30))
+
 // ---------------------------------------------------------------------------------------------
 // Laws, cited in lovdata style: name (id) § section
 
@@ -132,6 +182,7 @@ const RSKL = 'regnskapsloven (LOV-1998-07-17-56)'
 const ASL = 'aksjeloven (LOV-1997-06-13-44)'
 const REVL = 'revisorloven (LOV-2020-11-20-128)'
 const RRHL = 'lov om register over reelle rettighetshavere (LOV-2019-03-01-2)'
+const APL = 'åpenhetsloven (LOV-2021-06-18-99)'
 
 const FILING_SHIFT: ShiftPolicy = {
   policy: 'next_business_day',
@@ -150,9 +201,31 @@ const ACCOUNTS_NO_SHIFT: ShiftPolicy = {
     'The deadline does not move when it falls on a weekend or holiday: the Accounting Act has no such rule, and the late fee runs from 1 August (section 8-3 (1)).',
 }
 
+const SFH_8_3_10 =
+  'https://www.skatteetaten.no/rettskilder/type/handboker/skatteforvaltningshandboken/gjeldende/kapittel-8-opplysningsplikt-for-skattepliktige-trekkpliktige-mv/ID-8-3.001/ID-8-3.029/'
+
+/**
+ * In 2021 temporary legislation gave calendar-year companies (not listed or supervised ones) two
+ * more months for the 2020 accounts and general meeting. Its legal basis was not checked, so it is
+ * a note on the period, not a dated exception.
+ */
+const COVID_2021_EXTENSION: UncertaintyNote = {
+  id: 'covid-2021-utsatt-frist',
+  as_of: '2025-10-27',
+  nb: 'For regnskapsåret 2020 ga en midlertidig lov i 2021 to måneders utsatt frist (til 31. august 2021) for fastsetting og ordinær generalforsamling, ikke for børsnoterte eller tilsynspliktige selskaper. Hjemmelen er ikke kontrollert, så datoen her er den ordinære.',
+  en: 'For the 2020 financial year, a temporary act in 2021 gave two more months (to 31 August 2021) for adoption and the ordinary general meeting, not for listed or supervised companies. Its legal basis was not checked, so the date here is the ordinary one.',
+  sources: [
+    {
+      title: 'Økonomiassistanse: Utsatt frist for fastsettelse av årsregnskap og avholdelse av generalforsamling (2021)',
+      url: 'https://okonomiassistanse.no/utsatt-frist-for-fastsettelse-av-arsregnskap-og-avholdelse-av-generalforsamling/',
+    },
+  ],
+  concerns: (p) => p.label === '2020',
+}
+
 // ---------------------------------------------------------------------------------------------
 
-export const RULES: Rule[] = [
+const RULE_TABLE: Rule[] = [
   {
     id: 'aksjonaerregisteroppgave',
     name_nb: 'Aksjonærregisteroppgaven',
@@ -247,13 +320,8 @@ export const RULES: Rule[] = [
     due_rule_nb: 'Senest 31. juli året etter regnskapsåret (forsinkelsesgebyr fra 1. august).',
     due_rule_en: '31 July of the year after the accounting year at the latest (late fee from 1 August).',
     shift: ACCOUNTS_NO_SHIFT,
-    periods: (y) =>
-      annual(
-        y,
-        // The 2020 accounts: the fee dates were postponed by two months by forskrift (covid-19).
-        y === 2020 ? ymd(2021, 9, 30) : ymd(y + 1, 7, 31),
-        y === 2020 ? { legal_reference: `${RSKL} § 8-3 første ledd; gebyrfristen for regnskapsåret 2020 utsatt ved forskrift (covid-19)` } : {},
-      ),
+    // The 2020 accounts' date (postponed two months by forskrift, covid-19) is a dated exception: exceptions.ts.
+    periods: (y) => annual(y, ymd(y + 1, 7, 31)),
     recurring: true,
   },
   {
@@ -414,12 +482,14 @@ export const RULES: Rule[] = [
     frequency: 'bimonthly',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
     reads: { AS: ['mva_registered'], ENK: ['mva_registered'], ANS: ['mva_registered'], DA: ['mva_registered'], NUF: ['mva_registered'] },
-    condition_nb: 'Virksomheter registrert i Merverdiavgiftsregisteret, med mindre de er godkjent for årstermin.',
-    condition_en: 'Businesses registered for VAT, unless approved for the annual term.',
+    condition_nb: 'Virksomheter registrert i Merverdiavgiftsregisteret, med mindre de er godkjent for årstermin, har fått pålagt månedlig periode eller leverer årlig som primærnæring.',
+    condition_en: 'Businesses registered for VAT, unless approved for the annual term, put on an imposed monthly period or filing annually as a primary industry.',
     applies: (f) => {
       if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
       if (!f.mva_registered) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
       if (f.mva_annual_term === true) return no('Godkjent for årstermin: leverer én mva-melding for året i stedet.', 'Approved for the annual term: files one VAT return for the year instead.')
+      if (f.mva_monthly_term === true) return no('Skattekontoret har fastsatt månedlig skattleggingsperiode: leverer mva-melding hver måned i stedet.', 'The tax office has imposed a monthly VAT period: files a VAT return every month instead.')
+      if (f.mva_primary_industry_term === true) return no('Primærnæring med kalenderåret som skattleggingsperiode: leverer én mva-melding for året i stedet.', 'Primary industry with the calendar year as its VAT period: files one VAT return for the year instead.')
       return yes(
         'Registrert i Merverdiavgiftsregisteret; alminnelig termin er to måneder.',
         'Registered for VAT; the ordinary term is two months.',
@@ -556,7 +626,380 @@ export const RULES: Rule[] = [
     periods: (y) => annual(y, ymd(y + 1, 5, 31)),
     recurring: true,
   },
+
+  // ---- Rulebook 1.1.0 --------------------------------------------------------------------------
+
+  {
+    id: 'generalforsamling',
+    name_nb: 'Ordinær generalforsamling',
+    name_en: 'Ordinary general meeting',
+    description_nb:
+      'Den ordinære generalforsamlingen godkjenner årsregnskapet og eventuell årsberetning, herunder utbytte. Dokumentene sendes aksjeeierne minst én uke før. Møtet kan holdes fysisk eller elektronisk, eller behandles skriftlig når ingen aksjeeier motsetter seg det.',
+    description_en:
+      'The ordinary general meeting approves the annual accounts and any directors’ report, including dividend. The documents go to the shareholders at least one week before. It may meet physically or electronically, or decide in writing when no shareholder objects.',
+    category: 'reporting',
+    frequency: 'annual',
+    entity_types: ['AS'],
+    reads: { AS: [] },
+    condition_nb: 'Alle aksjeselskap. Regnskapsår som ikke følger kalenderåret er ikke modellert: da er fristen seks måneder etter det årets slutt.',
+    condition_en: 'Every limited company. Financial years other than the calendar year are not modelled: the deadline is then six months after that year’s end.',
+    applies: () =>
+      yes(
+        'Aksjeselskap skal holde ordinær generalforsamling innen seks måneder etter regnskapsårets slutt.',
+        'A limited company must hold its ordinary general meeting within six months of the end of the financial year.',
+      ),
+    legal_reference: `${ASL} § 5-5 første ledd`,
+    due_rule_nb: 'Innen seks måneder etter regnskapsårets slutt: 30. juni året etter for kalenderår.',
+    due_rule_en: 'Within six months of the end of the financial year: 30 June of the following year for a calendar year.',
+    shift: {
+      policy: 'none',
+      reason_nb: 'Fristen flyttes ikke når den faller på en helg eller helligdag: aksjeloven har ingen slik regel, og generalforsamlingen er selskapets egen handling, ikke en innlevering til et kontor.',
+      reason_en: 'The deadline does not move when it falls on a weekend or holiday: the Limited Liability Companies Act has no such rule, and the meeting is the company’s own act, not a filing with an office.',
+    },
+    periods: sixMonthsAfterYearEnd,
+    recurring: true,
+    uncertainties: [
+      {
+        id: 'generalforsamling-ingen-helgeregel',
+        as_of: '2025-10-27',
+        nb: 'At fristen ikke flyttes, bygger på at aksjeloven ikke har noen regel om helg og helligdag; ingen dom eller uttalelse fra departementet om en 30. juni på en helg er funnet. Enkelte andre tjenester flytter datoen til neste virkedag.',
+        en: 'That the deadline does not move rests on the absence of any weekend or holiday rule in the Act; no court ruling or ministry statement on a 30 June falling on a weekend was found. Some other services move the date to the next working day.',
+        sources: [{ title: 'Aksjeloven § 5-5 (Lovdata)', url: 'https://lovdata.no/dokument/NL/lov/1997-06-13-44/KAPITTEL_5-1' }],
+        concerns: (p) => nonWorkingReason(p.legal_due) !== null,
+      },
+      COVID_2021_EXTENSION,
+    ],
+  },
+  {
+    id: 'arsregnskap-fastsetting',
+    name_nb: 'Fastsetting av årsregnskapet',
+    name_en: 'Adoption of the annual accounts',
+    description_nb:
+      'Årsregnskapet (og årsberetningen, der den kreves) fastsettes senest seks måneder etter regnskapsårets slutt; innsendingen til Regnskapsregisteret følger innen én måned. I et aksjeselskap er fastsettingen generalforsamlingens godkjenning.',
+    description_en:
+      'The annual accounts (and the directors’ report where required) are adopted within six months of the end of the financial year; filing with the Register of Company Accounts follows within a month. In a limited company, adoption is the general meeting’s approval.',
+    category: 'reporting',
+    frequency: 'annual',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA'],
+    reads: {
+      AS: [],
+      ANS: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner'],
+      DA: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner'],
+      ENK: ['total_assets_nok', 'employee_count'],
+    },
+    condition_nb:
+      'Alle regnskapspliktige: aksjeselskap alltid; ANS, DA og ENK når de har regnskapsplikt (som for årsregnskapet). NUF er ikke tatt med: reglene for det utenlandske selskapets regnskap er ikke kontrollert.',
+    condition_en:
+      'Everyone with a duty to keep accounts: limited companies always; ANS, DA and ENK when they have the duty (as for the annual accounts). NUF is left out: the rules for the foreign company’s accounts have not been checked.',
+    applies: (f) => accountsDuty(f),
+    legal_reference: `${RSKL} § 3-1; for aksjeselskap ${ASL} § 5-5 annet ledd`,
+    due_rule_nb: 'Senest seks måneder etter regnskapsårets slutt: 30. juni året etter for kalenderår.',
+    due_rule_en: 'Within six months of the end of the financial year: 30 June of the following year for a calendar year.',
+    shift: {
+      policy: 'none',
+      reason_nb: 'Fristen flyttes ikke når den faller på en helg eller helligdag: regnskapsloven har ingen slik regel, og fastsettingen er foretakets egen handling.',
+      reason_en: 'The deadline does not move when it falls on a weekend or holiday: the Accounting Act has no such rule, and adoption is the business’s own act.',
+    },
+    periods: sixMonthsAfterYearEnd,
+    recurring: true,
+    uncertainties: [
+      {
+        id: 'arsregnskap-fastsetting-ingen-helgeregel',
+        as_of: '2025-10-27',
+        nb: 'At fristen ikke flyttes, bygger på at regnskapsloven ikke har noen regel om helg og helligdag. Teksten i § 3-1 er lest slik Regnskap Norge gjengir den, ikke i Lovdata.',
+        en: 'That the deadline does not move rests on the absence of any weekend or holiday rule in the Accounting Act. Section 3-1 was read as Regnskap Norge quotes it, not on Lovdata.',
+        sources: [
+          { title: 'Regnskap Norge: Siste frist for innsendelse av årsregnskap er 31. juli', url: 'https://www.regnskapnorge.no/faget/artikler/regnskap/siste-frist-for-innsendelse-av-arsregnskap-er-31.-juli/' },
+        ],
+        concerns: (p) => nonWorkingReason(p.legal_due) !== null,
+      },
+      COVID_2021_EXTENSION,
+    ],
+  },
+  {
+    id: 'tilleggsforskudd',
+    name_nb: 'Tilleggsforskudd',
+    name_en: 'Additional advance tax',
+    description_nb:
+      'Frivillig innbetaling av skatt for inntektsåret, senest 31. mai året etter, for å unngå eller redusere rentetillegg på restskatt. Det er en rett, ikke en plikt: den som ikke venter restskatt, trenger ikke betale.',
+    description_en:
+      'A voluntary payment of tax for the income year, by 31 May of the following year, to avoid or reduce interest on residual tax. It is a right, not a duty: a taxpayer who expects no residual tax need not pay.',
+    category: 'tax',
+    frequency: 'annual',
+    entity_types: ['AS', 'ENK', 'NUF'],
+    reads: { AS: ['expects_residual_tax'], ENK: ['expects_residual_tax'], NUF: ['norwegian_tax_liability', 'expects_residual_tax'] },
+    condition_nb:
+      'Frivillig. Aktuelt for skattytere som venter restskatt: aksjeselskap, NUF som er skattepliktig til Norge, og innehaveren av et enkeltpersonforetak. Ikke ANS/DA: deltakerne betaler sin egen skatt.',
+    condition_en:
+      'Optional. Relevant to taxpayers who expect residual tax: limited companies, a NUF taxable in Norway, and the owner of a sole proprietorship. Not ANS/DA: the partners pay their own tax.',
+    applies: (f) => {
+      if (f.entity_type === 'NUF' && f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
+      if (f.expects_residual_tax === true) {
+        if (f.entity_type === 'NUF' && f.norwegian_tax_liability === null) {
+          return unknown(
+            ['norwegian_tax_liability'],
+            'Tilleggsforskudd er frivillig og bare aktuelt ved skatteplikt til Norge, som er ukjent for foretaket.',
+            'An additional advance is optional and only relevant with tax liability to Norway, which is unknown for the branch.',
+          )
+        }
+        return yes(
+          'Det ventes restskatt: tilleggsforskudd er frivillig, men betalt innen 31. mai reduserer det rentetillegget.',
+          'Residual tax is expected: an additional advance is optional, but paid by 31 May it reduces the interest charged.',
+        )
+      }
+      if (f.expects_residual_tax === false) return no('Det ventes ingen restskatt: tilleggsforskudd er frivillig og har ingen hensikt her.', 'No residual tax is expected: an additional advance is optional and serves no purpose here.')
+      return unknown(
+        f.entity_type === 'NUF' && f.norwegian_tax_liability === null ? ['norwegian_tax_liability', 'expects_residual_tax'] : ['expects_residual_tax'],
+        'Tilleggsforskudd er frivillig og bare aktuelt ved forventet restskatt, som ingen åpne registre viser.',
+        'An additional advance is optional and only relevant when residual tax is expected, which no open register shows.',
+      )
+    },
+    legal_reference: `${SKTBL} § 4-7; rentetillegg § 11-5 første ledd`,
+    due_rule_nb: 'Senest 31. mai året etter inntektsåret; faller dagen på en helg eller helligdag, er fristen første virkedag etter.',
+    due_rule_en: '31 May of the year after the income year at the latest; if that day is a weekend or holiday, the first working day after.',
+    shift: { policy: 'next_business_day', basis: `Skatteetatens praksis, i samsvar med ${SKTBL} § 10-2` },
+    periods: (y) => annual(y, ymd(y + 1, 5, 31)),
+    recurring: true,
+    uncertainties: [
+      {
+        id: 'tilleggsforskudd-hjemmel',
+        as_of: '2025-10-27',
+        nb: 'Ordlyden i skattebetalingsloven § 4-7 er bare lest i Skattebetalingshåndboken 2014 («ikke senere enn 31. mai i ligningsåret»); datoen bekreftes av Skatteetatens gjeldende sider. Flyttingen fra helg og helligdag bygger på Skatteetatens uttalte praksis, ikke på en egen lovregel.',
+        en: 'The wording of skattebetalingsloven section 4-7 was read only in the 2014 Skattebetalingshåndboken ("not later than 31 May of the assessment year"); current Skatteetaten pages confirm the date. The move off weekends and holidays rests on Skatteetaten’s stated practice, not on a rule of the Act itself.',
+        sources: [
+          { title: 'Skatteetaten: Tilleggsforskudd for næringsdrivende', url: 'https://www.skatteetaten.no/bedrift-og-organisasjon/skatt/forskuddsskatt/tilleggsforskudd/' },
+          { title: 'Skattebetalingshåndboken, § 4-7', url: 'https://www.skatteetaten.no/rettskilder/type/handboker/skattebetalingshandboken/gjeldende/kapittel-4.-forskudd-pa-skatt/ID-4-7.001/ID-4-7.003/' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'mva-manedlig',
+    name_nb: 'Mva-melding, månedlig termin',
+    name_en: 'VAT return, monthly period',
+    description_nb:
+      'Mva-melding og betaling for hver måned når skattekontoret har fastsatt månedlig skattleggingsperiode etter gjentatte og vesentlige brudd på leveringsplikten (for inntil tolv måneder). Det er ikke en periode virksomheten selv velger.',
+    description_en:
+      'VAT return and payment for each month when the tax office has imposed a monthly period after repeated and material breaches of the filing duty (for up to twelve months). It is not a period the business chooses.',
+    category: 'tax',
+    frequency: 'monthly',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: ['mva_registered', 'mva_monthly_term'],
+      ENK: ['mva_registered', 'mva_monthly_term'],
+      ANS: ['mva_registered', 'mva_monthly_term'],
+      DA: ['mva_registered', 'mva_monthly_term'],
+      NUF: ['mva_registered', 'mva_monthly_term'],
+    },
+    condition_nb: 'Bare når skattekontoret har pålagt mva-registrerte virksomheten månedlig termin; det vises ikke i åpne registre.',
+    condition_en: 'Only when the tax office has imposed a monthly period on the VAT-registered business; no open register shows it.',
+    applies: (f) => {
+      if (f.mva_registered === false) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
+      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.mva_monthly_term === true) return yes('Skattekontoret har pålagt månedlig termin: mva-melding for hver måned.', 'The tax office has imposed a monthly period: a VAT return for each month.')
+      if (f.mva_monthly_term === false) return no('Ingen pålagt månedlig termin.', 'No monthly period has been imposed.')
+      return unknown(
+        ['mva_monthly_term'],
+        'Månedlig termin gjelder bare når skattekontoret har pålagt den, og det vises ikke i åpne registre.',
+        'The monthly period applies only when the tax office has imposed it, and no open register shows that.',
+      )
+    },
+    legal_reference: `${SKTFVFS} §§ 8-3-2 og 8-3-10 første ledd første punktum; ${SKTBL} § 10-30`,
+    due_rule_nb: 'En måned og ti dager etter måneden: den 10. i den andre måneden etter. Sommerunntaket (31. august) gjelder ikke: mai 10. juli, juni 10. august.',
+    due_rule_en: 'One month and ten days after the month: the 10th of the second month after. The summer exception (31 August) does not apply: May is due 10 July, June 10 August.',
+    shift: FILING_AND_PAYMENT_SHIFT,
+    periods: monthsDueTenthOfSecondMonthAfter,
+    recurring: true,
+    uncertainties: [
+      {
+        id: 'mva-manedlig-sommer',
+        as_of: '2025-10-27',
+        nb: 'At mai og juni forfaller 10. juli og 10. august, følger av ordlyden i skatteforvaltningsforskriften § 8-3-10 første ledd slik Skatteforvaltningshåndboken gjengir den (sommerunntaket nevner bare tredje alminnelige termin og særskilt skattemelding); noe eksempel fra Skatteetaten er ikke funnet.',
+        en: 'That May and June fall due on 10 July and 10 August follows from the wording of skatteforvaltningsforskriften section 8-3-10 (1) as Skatteforvaltningshåndboken quotes it (the summer exception names only the third ordinary term and the special return); no worked example from Skatteetaten was found.',
+        sources: [{ title: 'Skatteforvaltningshåndboken § 8-3, leveringsfrister for mva-meldinger', url: SFH_8_3_10 }],
+        concerns: (p) => p.label.endsWith('-05') || p.label.endsWith('-06'),
+      },
+    ],
+  },
+  {
+    id: 'mva-arstermin-primaer',
+    name_nb: 'Mva-melding, årstermin for primærnæring',
+    name_en: 'Annual VAT return, primary industries',
+    description_nb: 'Jordbruk med binæringer, skogbruk og fiske (også pelsdyr og reindrift) har som hovedregel kalenderåret som skattleggingsperiode, med én mva-melding og betaling for året.',
+    description_en: 'Farming with side activities, forestry and fishing (also fur farming and reindeer husbandry) have the calendar year as their VAT period as a rule, with one return and payment for the year.',
+    category: 'tax',
+    frequency: 'annual',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: ['mva_registered', 'mva_primary_industry_term'],
+      ENK: ['mva_registered', 'mva_primary_industry_term'],
+      ANS: ['mva_registered', 'mva_primary_industry_term'],
+      DA: ['mva_registered', 'mva_primary_industry_term'],
+      NUF: ['mva_registered', 'mva_primary_industry_term'],
+    },
+    condition_nb: 'Mva-registrerte virksomheter i primærnæring som har kalenderåret som skattleggingsperiode. Næringskode 01–03 er bare et hint; perioden registreres av Skatteetaten.',
+    condition_en: 'VAT-registered primary-industry businesses with the calendar year as their VAT period. Industry code 01–03 is only a hint; the period is registered by the Tax Administration.',
+    applies: (f) => {
+      if (f.mva_registered === false) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
+      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.mva_primary_industry_term === true) return yes('Primærnæring med kalenderåret som skattleggingsperiode.', 'Primary industry with the calendar year as its VAT period.')
+      if (f.mva_primary_industry_term === false) return no('Har ikke årlig periode for primærnæring.', 'Has no annual primary-industry period.')
+      const hint = f.nace_codes.some((c) => /^0[1-3]\./.test(c))
+      return unknown(
+        ['mva_primary_industry_term'],
+        hint
+          ? 'Næringskoden tyder på primærnæring, men om virksomheten har kalenderåret som periode, vises ikke i åpne registre.'
+          : 'Om virksomheten har årlig periode for primærnæring, vises ikke i åpne registre.',
+        hint
+          ? 'The industry code suggests a primary industry, but whether the business has the calendar year as its period is not in the open registers.'
+          : 'Whether the business has the annual primary-industry period is not in the open registers.',
+      )
+    },
+    legal_reference: `${SKTFVFS} §§ 8-3-7 første ledd og 8-3-10 tredje ledd; ${SKTBL} § 10-30`,
+    due_rule_nb: 'Tre måneder og ti dager etter året: 10. april året etter.',
+    due_rule_en: 'Three months and ten days after the year: 10 April of the following year.',
+    shift: FILING_AND_PAYMENT_SHIFT,
+    periods: (y) => [{ key: `${y}`, label: `${y}-A`, end: ymd(y, 12, 31), legal_due: ymd(y + 1, 4, 10) }],
+    recurring: true,
+    uncertainties: [
+      {
+        id: 'mva-arstermin-primaer-unntak',
+        as_of: '2025-10-27',
+        nb: 'Bare hovedregelen i skatteforvaltningsforskriften § 8-3-7 første ledd er lest (gjengitt i Skattebetalingshåndboken); unntakene, for eksempel for blandet virksomhet, er ikke lest. Datoen er sikker.',
+        en: 'Only the main rule of skatteforvaltningsforskriften section 8-3-7 (1) was read (as quoted in Skattebetalingshåndboken); its exceptions, e.g. for mixed businesses, were not. The date is settled.',
+        sources: [
+          {
+            title: 'Skatteetaten: Regler og skjema for jordbruk, skogbruk og fiske',
+            url: 'https://www.skatteetaten.no/bedrift-og-organisasjon/rapportering-og-bransjer/jordbruk-skogbruk-og-fiske/regler-og-skjema-for-jordbruk-skogbruk-og-fiske/',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'mva-omvendt-avgiftsplikt',
+    name_nb: 'Mva-melding for omvendt avgiftsplikt',
+    name_en: 'VAT return for reverse charge',
+    description_nb:
+      'Virksomheter som ikke er registrert i Merverdiavgiftsregisteret, men kjøper tjenester fra utlandet (eller klimakvoter eller gull) med omvendt avgiftsplikt, leverer særskilt mva-melding (RF-0005) for kvartaler med slike kjøp over 2 000 kr.',
+    description_en:
+      'Businesses not registered for VAT that buy services from abroad (or emission allowances or gold) under the reverse charge file a special VAT return (RF-0005) for quarters with such purchases over NOK 2,000.',
+    category: 'tax',
+    frequency: 'quarterly',
+    entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: ['mva_registered', 'reverse_charge_purchases'],
+      ENK: ['mva_registered', 'reverse_charge_purchases'],
+      ANS: ['mva_registered', 'reverse_charge_purchases'],
+      DA: ['mva_registered', 'reverse_charge_purchases'],
+      NUF: ['mva_registered', 'reverse_charge_purchases'],
+    },
+    condition_nb:
+      'Bare virksomheter som ikke er mva-registrert, og bare for kvartaler der kjøp med omvendt avgiftsplikt overstiger 2 000 kr. Registrerte virksomheter tar slike kjøp med i den vanlige mva-meldingen.',
+    condition_en:
+      'Only businesses not registered for VAT, and only for quarters in which reverse-charge purchases exceed NOK 2,000. Registered businesses include such purchases in their ordinary VAT return.',
+    applies: (f) => {
+      if (f.mva_registered === true) return no('Registrert i Merverdiavgiftsregisteret: kjøp med omvendt avgiftsplikt føres i den vanlige mva-meldingen.', 'Registered for VAT: reverse-charge purchases go in the ordinary VAT return.')
+      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.reverse_charge_purchases === true) return yes('Ikke mva-registrert og kjøper med omvendt avgiftsplikt: særskilt mva-melding for hvert kvartal med kjøp over 2 000 kr.', 'Not registered for VAT and buys under the reverse charge: a special VAT return for each quarter with purchases over NOK 2,000.')
+      if (f.reverse_charge_purchases === false) return no('Ingen kjøp med omvendt avgiftsplikt over 2 000 kr i kvartalet.', 'No reverse-charge purchases over NOK 2,000 in a quarter.')
+      return unknown(
+        ['reverse_charge_purchases'],
+        'Ikke mva-registrert; plikten gjelder bare kvartaler med kjøp fra utlandet over 2 000 kr, og det vises ikke i åpne registre.',
+        'Not registered for VAT; the duty covers only quarters with purchases from abroad over NOK 2,000, which no open register shows.',
+      )
+    },
+    legal_reference: `${MVAL} §§ 3-30 og 11-3; ${SKTFVFS} § 8-3-10 første ledd; ${SKTBL} § 10-30`,
+    due_rule_nb: 'En måned og ti dager etter kvartalet: 10. mai, 10. august (omstridt, se usikkerhet), 10. november og 10. februar.',
+    due_rule_en: 'One month and ten days after the quarter: 10 May, 10 August (contested, see uncertainties), 10 November and 10 February.',
+    shift: FILING_AND_PAYMENT_SHIFT,
+    // Q2: the earlier of the two dates the sources give (10 August, not 31 August); see the note.
+    periods: (y) => quarters(y, (n) => (n === 4 ? ymd(y + 1, 2, 10) : ymd(y, n * 3 + 2, 10))),
+    recurring: true,
+    uncertainties: [
+      {
+        id: 'mva-omvendt-avgiftsplikt-q2',
+        as_of: '2025-10-27',
+        nb: 'Fristen for 2. kvartal er omstridt. Skatteetatens skjemasider for RF-0005 og Altinn oppgir 10. august. Skatteforvaltningshåndboken gjengir skatteforvaltningsforskriften § 8-3-10 første ledd tredje punktum slik at sommerunntaket (31. august) også gjelder særskilt skattemelding, og sier at 31. august også gjelder omvendt avgiftsplikt. Ingen endring av § 8-3-10 i 2025 er funnet. Plikt oppgir den tidligste datoen, 10. august: den som leverer og betaler innen da, er ikke for sent ute etter noen av kildene.',
+        en: 'The Q2 deadline is contested. Skatteetaten’s RF-0005 form pages and Altinn give 10 August. Skatteforvaltningshåndboken quotes skatteforvaltningsforskriften section 8-3-10 (1) third sentence so that the summer exception (31 August) also covers the special VAT return, and says 31 August also applies to the reverse charge. No 2025 amendment of section 8-3-10 was found. Plikt answers the earlier date, 10 August: filing and paying by then is late under neither source.',
+        sources: [
+          { title: 'Skatteetaten: Mva-melding for omvendt avgiftsplikt (RF-0005)', url: 'https://www.skatteetaten.no/skjema/mva-melding-for-omvendt-avgiftsplikt/' },
+          { title: 'Altinn: Merverdiavgift – mva-melding for omvendt avgiftsplikt', url: 'https://www.altinn.no/skjemaoversikt/skatteetaten/merverdiavgift-mvamoms---mva-melding-for-omvendt-avgiftsplikt-/' },
+          { title: 'Skatteforvaltningshåndboken § 8-3, leveringsfrister for mva-meldinger', url: SFH_8_3_10 },
+        ],
+        concerns: (p) => p.label.endsWith('-Q2'),
+        contested: (p) => {
+          const y = Number(p.label.slice(0, 4))
+          return [
+            { date: ymd(y, 8, 10), sources: ['Skatteetaten: Mva-melding for omvendt avgiftsplikt (RF-0005)', 'Altinn: Merverdiavgift – mva-melding for omvendt avgiftsplikt'] },
+            { date: ymd(y, 8, 31), sources: ['Skatteforvaltningshåndboken § 8-3, leveringsfrister for mva-meldinger'] },
+          ]
+        },
+      },
+    ],
+  },
+  {
+    id: 'apenhetsloven-redegjorelse',
+    name_nb: 'Redegjørelse etter åpenhetsloven',
+    name_en: 'Transparency Act account',
+    description_nb:
+      'Større virksomheter offentliggjør en redegjørelse for aktsomhetsvurderingene (grunnleggende menneskerettigheter og anstendige arbeidsforhold) innen 30. juni hvert år, og ellers ved vesentlige endringer. Den kan stå i årsberetningen. Plikten gjelder bare over størrelsesgrensene.',
+    description_en:
+      'Larger enterprises publish an account of their due diligence (fundamental human rights and decent working conditions) by 30 June each year, and otherwise on material changes. It may sit in the directors’ report. The duty applies only above the size thresholds.',
+    category: 'reporting',
+    frequency: 'annual',
+    entity_types: ['AS', 'ANS', 'DA', 'NUF'],
+    reads: {
+      AS: ['transparency_act_size_met'],
+      ANS: ['transparency_act_size_met'],
+      DA: ['transparency_act_size_met'],
+      NUF: ['norwegian_tax_liability', 'transparency_act_size_met'],
+    },
+    condition_nb:
+      'Betinget av størrelse: store foretak etter regnskapsloven, eller foretak som på balansedagen overstiger to av tre grenser — salgsinntekt 70 mill. kr, balansesum 35 mill. kr, 50 årsverk i snitt — to år på rad; morselskap vurderes for konsernet. Utenlandske foretak bare når de er skattepliktige til Norge.',
+    condition_en:
+      'Conditional on size: large enterprises under the Accounting Act, or enterprises exceeding two of three limits on the balance-sheet date — sales NOK 70 million, balance-sheet total NOK 35 million, 50 FTEs on average — two years running; a parent is tested on the group. Foreign enterprises only when taxable in Norway.',
+    applies: (f) => {
+      if (f.entity_type === 'NUF' && f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
+      if (f.transparency_act_size_met === false) return no('Under størrelsesgrensene i åpenhetsloven § 3: ingen plikt til redegjørelse.', 'Below the size limits of the Transparency Act section 3: no duty to publish an account.')
+      const missing: FactName[] = f.entity_type === 'NUF' && f.norwegian_tax_liability === null ? ['norwegian_tax_liability'] : []
+      if (f.transparency_act_size_met === true && missing.length === 0) {
+        return yes('Større virksomhet etter åpenhetsloven § 3: redegjørelsen offentliggjøres innen 30. juni.', 'A larger enterprise under the Transparency Act section 3: the account is published by 30 June.')
+      }
+      if (f.transparency_act_size_met === null) missing.push('transparency_act_size_met')
+      return unknown(
+        missing,
+        `Plikten gjelder bare over størrelsesgrensene (to av tre grenser to år på rad, for konsernet), og det vises ikke i åpne registre.${sizeHintNb(f)}`,
+        `The duty applies only above the size limits (two of three limits two years running, for the group), which no open register shows.${sizeHintEn(f)}`,
+      )
+    },
+    legal_reference: `${APL} §§ 2, 3 og 5`,
+    due_rule_nb: 'Innen 30. juni hvert år (for året før), og ved vesentlige endringer i risikovurderingene.',
+    due_rule_en: 'By 30 June each year (for the year before), and on material changes to the risk assessments.',
+    shift: {
+      policy: 'none',
+      reason_nb: 'Fristen flyttes ikke når den faller på en helg eller helligdag: åpenhetsloven har ingen slik regel, og offentliggjøringen er virksomhetens egen handling.',
+      reason_en: 'The deadline does not move when it falls on a weekend or holiday: the Transparency Act has no such rule, and publishing is the enterprise’s own act.',
+    },
+    periods: (y) => annual(y, ymd(y + 1, 6, 30)),
+    recurring: true,
+    uncertainties: [
+      {
+        id: 'apenhetsloven-lovtekst',
+        as_of: '2025-10-27',
+        nb: 'Lovteksten i åpenhetsloven §§ 3 og 5 etter endringene i kraft 1. november 2024 er ikke lest; 30. juni oppgis av Forbrukertilsynet på en side oppdatert etter endringene. Periodeangivelsen (året før fristen) er en konvensjon, ikke lovtekst. Om et enkeltpersonforetak kan være «større virksomhet», er ikke avklart, så ENK er ikke tatt med. Ingen regel om helg og helligdag er funnet.',
+        en: 'The text of the Transparency Act sections 3 and 5 as amended in force 1 November 2024 was not read; 30 June is stated by the Consumer Authority on a page updated after the amendments. The period label (the year before the deadline) is a convention, not statute. Whether a sole proprietorship can be a "larger enterprise" is not settled, so ENK is left out. No weekend or holiday rule was found.',
+        sources: [
+          { title: 'Forbrukertilsynet: Redegjørelse', url: 'https://www.forbrukertilsynet.no/vi-jobber-med/apenhetsloven/redegjorelsesplikt' },
+          { title: 'Forbrukertilsynet: Hvem har plikter etter åpenhetsloven', url: 'https://forbrukertilsynet.no/vi-jobber-med/apenhetsloven/hvem-har-plikter-etter-apenhetsloven' },
+        ],
+      },
+    ],
+  },
 ]
+
+/** Every rule of the rulebook, with its dated exceptions applied (exceptions.ts). */
+export const RULES: Rule[] = withExceptions(RULE_TABLE, DATED_EXCEPTIONS)
 
 // ---------------------------------------------------------------------------------------------
 // Conditions too long to read inline
@@ -640,4 +1083,21 @@ export function beneficialOwnersDue(registered: LocalDate | null): LocalDate {
   if (!registered) return start
   const due = addDays(registered, 14)
   return due > start ? due : start
+}
+
+/** The last figures Plikt has, against åpenhetsloven § 3's limits: a hint in the reason, never the verdict. */
+function sizeOver(f: CompanyFacts): number | null {
+  const figures = [f.annual_turnover_nok, f.total_assets_nok, f.employee_count]
+  if (figures.some((x) => x === null)) return null
+  return (f.annual_turnover_nok! > 70_000_000 ? 1 : 0) + (f.total_assets_nok! > 35_000_000 ? 1 : 0) + (f.employee_count! > 50 ? 1 : 0)
+}
+
+function sizeHintNb(f: CompanyFacts): string {
+  const n = sizeOver(f)
+  return n === null ? '' : ` Siste kjente tall overstiger ${n} av 3 grenser, men ett års tall avgjør ikke testen.`
+}
+
+function sizeHintEn(f: CompanyFacts): string {
+  const n = sizeOver(f)
+  return n === null ? '' : ` The latest known figures exceed ${n} of 3 limits, but one year’s figures do not decide the test.`
 }

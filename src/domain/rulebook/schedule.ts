@@ -4,7 +4,7 @@
  */
 import { yearOf, type LocalDate } from '../../lib/local-date.ts'
 import { nextBusinessDay, nonWorkingReason, type NonWorkingReason } from '../calendar/business-days.ts'
-import type { Period, Rule } from './rules.ts'
+import type { Period, Rule, Source, UncertaintyNote } from './rules.ts'
 
 export interface DeadlineInstance {
   rule: Rule
@@ -102,3 +102,41 @@ export function keptNote(inst: DeadlineInstance): DateNote | null {
 
 export const skippedDays = (inst: DeadlineInstance) =>
   inst.skipped.map((s) => (s.kind === 'public_holiday' ? { date: s.date, kind: s.kind, name_nb: s.name_nb, name_en: s.name_en } : { date: s.date, kind: s.kind }))
+
+/** An uncertainty note as the API shows it. */
+export interface UncertaintyView {
+  id: string
+  as_of: LocalDate
+  note: DateNote
+  sources: Source[]
+  /** `rule`: concerns every period; `periods`: only some, named in the note */
+  scope: 'rule' | 'periods'
+  /** on a period whose date is contested: each date the sources give (before any shift), and which one the rulebook answers */
+  contested_dates: { date: LocalDate; sources: string[]; answered: boolean }[] | null
+}
+
+function view(n: UncertaintyNote, period: Period | null): UncertaintyView {
+  return {
+    id: n.id,
+    as_of: n.as_of,
+    note: { nb: n.nb, en: n.en },
+    sources: n.sources.map((s) => ({ title: s.title, url: s.url })),
+    scope: n.concerns ? 'periods' : 'rule',
+    contested_dates: period && n.contested ? n.contested(period).map((c) => ({ date: c.date, sources: [...c.sources], answered: c.date === period.legal_due })) : null,
+  }
+}
+
+/** Every open point of a rule, for the rule-level answers (obligations). */
+export function ruleUncertainties(rule: Rule): UncertaintyView[] {
+  return (rule.uncertainties ?? []).map((n) => view(n, null))
+}
+
+/** The open points that concern one period, with its contested dates. */
+export function instanceUncertainties(inst: DeadlineInstance): UncertaintyView[] {
+  return (inst.rule.uncertainties ?? []).filter((n) => !n.concerns || n.concerns(inst.period)).map((n) => view(n, inst.period))
+}
+
+/** `{ uncertainties }` when there are any, else nothing: an entry without open points keeps 1.0.0's shape. */
+export function withUncertainties<T extends object>(entry: T, notes: UncertaintyView[]): T & { uncertainties?: UncertaintyView[] } {
+  return notes.length ? { ...entry, uncertainties: notes } : entry
+}

@@ -1,2 +1,2 @@
 /** The rulebook version every rulebook-derived answer names in `_meta.rulebook_version`. */
-export const RULEBOOK_VERSION = '1.0.0'
+export const RULEBOOK_VERSION = '1.1.0'

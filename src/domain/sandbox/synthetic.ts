@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto'
 import { ymd, type LocalDate } from '../../lib/local-date.ts'
-import { ALL_SCOPES, type SandboxCompany, type Signer } from '../../../fixtures/sandbox/companies.ts'
+import { ALL_SCOPES, TIER_2_ORDINARY, type SandboxCompany, type Signer } from '../../../fixtures/sandbox/companies.ts'
 
 /** The valid series: a nine-digit number starting with one of these is a sandbox organisation. */
 export const SANDBOX_SERIES = ['818', '99966', '99977', '999000002'] as const
@@ -151,6 +151,9 @@ function tier2(d: Draws, employees: number, turnover: number, assets: number, va
     has_payroll: employees > 0,
     mva_annual_term: vat && turnover < ANNUAL_TERM_CEILING,
     advance_tax_assessed: true,
+    ...TIER_2_ORDINARY,
+    // Synthetic figures hold for every year, so the two-year rule is met whenever the figures are.
+    transparency_act_size_met: [turnover > 70_000_000, assets > 35_000_000, employees > 50].filter(Boolean).length >= 2,
   }
 }
 

@@ -35,6 +35,11 @@ export function sandboxFacts(c: SandboxCompany): CompanyFacts | null {
     has_payroll: t.has_payroll,
     mva_annual_term: t.mva_annual_term,
     advance_tax_assessed: t.advance_tax_assessed,
+    mva_monthly_term: t.mva_monthly_term,
+    mva_primary_industry_term: t.mva_primary_industry_term,
+    reverse_charge_purchases: t.reverse_charge_purchases,
+    expects_residual_tax: t.expects_residual_tax,
+    transparency_act_size_met: t.transparency_act_size_met,
   }
 }
 

@@ -38,3 +38,39 @@ export function gaussEaster(year: number): string {
   if (d === 28 && e === 6 && (11 * M + 11) % 30 < 19) return iso(year, 4, 18)
   return iso(year, 3, 22 + d + e)
 }
+
+/** Statutory public holidays (helligdagsloven § 2; 1 and 17 May) of a date's year; Sundays aside. */
+export function isPublicHoliday(date: string): boolean {
+  const y = date.slice(0, 4)
+  const e = gaussEaster(Number(y))
+  return [`${y}-01-01`, shift(e, -3), shift(e, -2), e, shift(e, 1), `${y}-05-01`, `${y}-05-17`, shift(e, 39), shift(e, 49), shift(e, 50), `${y}-12-25`, `${y}-12-26`].includes(date)
+}
+
+export function isWorkingDay(date: string): boolean {
+  const wd = dow(date)
+  return wd !== 0 && wd !== 6 && !isPublicHoliday(date)
+}
+
+/** The first working day on or after the date. */
+export function firstWorkingDayFrom(date: string): string {
+  let d = date
+  while (!isWorkingDay(d)) d = shift(d, 1)
+  return d
+}
+
+/** The last Sunday of a month (1-based). */
+export function lastSunday(year: number, month: number): string {
+  const last = new Date(Date.UTC(year, month, 0))
+  last.setUTCDate(last.getUTCDate() - last.getUTCDay())
+  return last.toISOString().slice(0, 10)
+}
+
+/**
+ * The end of an Oslo day as an instant with its offset: CEST (+02:00) from the last Sunday of
+ * March (that day ends in summer time) up to the day before the last Sunday of October; CET
+ * (+01:00) otherwise.
+ */
+export function osloEndOfDay(date: string): string {
+  const y = Number(date.slice(0, 4))
+  return `${date}T23:59:59${date >= lastSunday(y, 3) && date < lastSunday(y, 10) ? '+02:00' : '+01:00'}`
+}

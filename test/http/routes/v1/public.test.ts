@@ -17,7 +17,7 @@ describe('GET /api/v1/public/deadlines', () => {
     const body = await (await app.get('/api/v1/public/deadlines')).json()
     expect(body.data.year).toBe(2026)
     expect(Value.Check(PublicDeadlines, body.data)).toBe(true)
-    expect(body._meta).toMatchObject({ rulebook_version: '1.0.0', served_from: 'static' })
+    expect(body._meta).toMatchObject({ rulebook_version: '1.1.0', served_from: 'static' })
     expect(body._meta.legal_basis).toContain('§ 5-5')
     expect(body._meta.response_hash).toBe(`sha256:${sha256Hex(canonicalJson(body.data))}`)
   })
@@ -46,6 +46,24 @@ describe('GET /api/v1/public/deadlines', () => {
     expect(e.adjustment.reason.nb).toContain('andre påskedag')
     expect(e.adjustment.skipped.map((s: { date: string }) => s.date)).toEqual(['2026-04-05', '2026-04-06'])
     expect(e.legal_reference).toContain('a-opplysningsforskriften')
+  })
+
+  test('shows the contested Q2 reverse-charge date: the earlier date answered, both dates and their sources in the entry', async () => {
+    const { data } = await (await app.get('/api/v1/public/deadlines?year=2025')).json()
+    const e = data.deadlines.find((d: { obligation_id: string }) => d.obligation_id === 'mva-omvendt-avgiftsplikt-2-2025')
+    expect(e).toMatchObject({ rule_id: 'mva-omvendt-avgiftsplikt', period: '2025-Q2', deadline: '2025-08-11T23:59:59+02:00', adjusted_from: '2025-08-10T23:59:59+02:00' })
+    expect(e.uncertainties).toHaveLength(1)
+    expect(e.uncertainties[0]).toMatchObject({ id: 'mva-omvendt-avgiftsplikt-q2', as_of: '2025-10-27', scope: 'periods' })
+    expect(e.uncertainties[0].contested_dates.map((c: { date: string; answered: boolean }) => [c.date, c.answered])).toEqual([
+      ['2025-08-10', true],
+      ['2025-08-31', false],
+    ])
+    expect(e.uncertainties[0].sources.length).toBe(3)
+  })
+
+  test('an entry without open points has no uncertainties field', async () => {
+    const { data } = await (await app.get('/api/v1/public/deadlines?year=2026')).json()
+    expect(data.deadlines.find((d: { obligation_id: string }) => d.obligation_id === 'a-melding-2026-03')).not.toHaveProperty('uncertainties')
   })
 
   test('lists an entry under the year its deadline falls in', async () => {
@@ -128,6 +146,20 @@ describe('GET /api/v1/public/obligations', () => {
       revisjon: true,
       'forskuddsskatt-upersonlig': true,
       'mva-arstermin': true,
+    })
+  })
+
+  test('the 1.1.0 rules for an AS: the general meeting decided from the register, the conditional ones needing Tier 2', async () => {
+    const { data } = await (await app.get('/api/v1/public/obligations?entity_type=AS')).json()
+    const t2 = Object.fromEntries(data.obligations.map((o: { obligation_id: string; tier_2_required: boolean }) => [o.obligation_id, o.tier_2_required]))
+    expect(t2).toMatchObject({
+      generalforsamling: false,
+      'arsregnskap-fastsetting': false,
+      tilleggsforskudd: true,
+      'mva-manedlig': true,
+      'mva-arstermin-primaer': true,
+      'mva-omvendt-avgiftsplikt': true,
+      'apenhetsloven-redegjorelse': true,
     })
   })
 
