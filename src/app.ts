@@ -38,7 +38,7 @@ import { delegationApprovalHandlers } from './http/pages/delegation-approval.ts'
 import { coreHandlers, toolBindings } from './handlers/index.ts'
 import { discoveryDocumentHandlers } from './handlers/discovery.ts'
 import { discoveryPageHandlers } from './http/pages/discovery.ts'
-import { testKeyAnswer } from './handlers/sandbox/test-keys.ts'
+import { TEST_KEY_META, testKeyDeps, testKeyRoute } from './handlers/sandbox/test-keys.ts'
 import { buildTools, TOOLS } from './mcp/tools.ts'
 import { UpstreamReads } from './domain/sources.ts'
 import { ActiveGrants } from './domain/company/tier2.ts'
@@ -200,7 +200,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
       (ctx: { params: any; query: any; body: any; request: Request }) => {
         const state = stateOf(ctx.request)
         const now = deps.clock.now()
-        const invoke = (): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
+        const invoke = (d: AppDeps = deps): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
           handler({
             params: ctx.params,
             query: ctx.query,
@@ -210,7 +210,7 @@ export function createApp(deps: AppDeps, extension?: Extension) {
             get signal() {
               return ctx.request.signal
             },
-            deps,
+            deps: d,
             state,
             now,
             principal: state.principal,
@@ -225,7 +225,14 @@ export function createApp(deps: AppDeps, extension?: Extension) {
           return render(op, o, now, ctx.request, state, afterIo)
         }
         // A test key never reaches the handler, idempotency or metering: the sandbox answers it, or nothing does.
-        if (state.principal.kind === 'key' && state.principal.test) return testKeyAnswer(op, ctx.params?.org).then((o) => finish(o))
+        // A test key never reaches idempotency, metering or an upstream: the production handler over
+        // the sandbox's synthetic companies answers it (production shapes, marked is_test), or its own
+        // account's handler does, or nothing does (handlers/sandbox/test-keys.ts).
+        if (state.principal.kind === 'key' && state.principal.test) {
+          const route = testKeyRoute(op)
+          const marked = route === 'synthetic' ? TEST_KEY_META : { is_test: true as const }
+          return Promise.resolve(invoke(route === 'synthetic' ? testKeyDeps(deps) : deps)).then((o) => finish(o instanceof Response ? o : { ...o, meta: { ...o.meta, ...marked } }))
+        }
         // A keyless route admits nothing, but a credential presented there is checked all the same.
         const presented = keyless ? bearerOf(ctx.request.headers.get('authorization')) : null
         if (presented !== null) {

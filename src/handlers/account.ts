@@ -105,8 +105,16 @@ export const accountHandlers = {
 
   getCreditBalance: (async ({ principal, deps }) => {
     const b = await readBalance(deps.sql, consumerOf(principal))
-    return { data: { balance_ore: b.balance_ore, currency: 'NOK', updated_at: b.updated_at?.toISOString() ?? null, top_up_url: topUpUrl(deps.config.baseUrl) }, meta: { served_from: 'live' } }
+    const data = { balance_ore: b.balance_ore, currency: 'NOK' as const, updated_at: b.updated_at?.toISOString() ?? null, top_up_url: topUpUrl(deps.config.baseUrl) }
+    if (principal.kind !== 'key' || !principal.test) return { data, meta: { served_from: 'live' } }
+    return { data: { ...data, ...TEST_KEY_BALANCE_NOTE }, meta: { served_from: 'live' } }
   }) satisfies Handler,
+}
+
+/** A test key never spends: what the balance it reads means. */
+const TEST_KEY_BALANCE_NOTE = {
+  test_key_note_nb: 'Dette er kontoens saldo. Kall med en testnøkkel trekker aldri kreditter; saldoen endres bare av kall med kontoens produksjonsnøkler og av påfyll.',
+  test_key_note_en: 'This is the account’s balance. Calls made with a test key never draw credits; the balance changes only with the account’s production keys and top-ups.',
 }
 
 export const accountTools: Record<string, ToolBinding> = {

@@ -37,7 +37,7 @@ import { corkedResponse } from '../lib/corked-response.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
-import { mirrorForTestKey, testKeyAnswer } from '../handlers/sandbox/test-keys.ts'
+import { TEST_KEY_META, testKeyDeps, testKeyRoute } from '../handlers/sandbox/test-keys.ts'
 import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, writeSideOutcome, type SandboxState } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 import type { McpToolsSummary } from '../domain/discovery/capabilities.ts'
@@ -204,11 +204,14 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       // operation declares with the key's plan limits (a metered call's are counted with its charge).
       await admitCall(tool.operation, principal, call, deps)
       if (principal.kind === 'key' && principal.test && !tool.keyless) {
-        // As on REST: the sandbox's synthetic answer, or TEST_KEY_PRODUCTION_ONLY; never the handler, a charge or an upstream.
-        mirrorForTestKey(tool.operation)
+        // As on REST: the production handler over synthetic data, or the account's own handler, or
+        // TEST_KEY_PRODUCTION_ONLY; never a charge, the idempotency store or an upstream.
+        const route = testKeyRoute(tool.operation)
         checkArguments(tool.input, args)
-        const { data, meta } = await testKeyAnswer(tool.operation, (args as { org_number: string }).org_number)
-        const body = envelope(data, 'Test key: synthetic sandbox data, computed by the production rulebook and checks; nothing is real and nothing was charged.', { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, meta)
+        const out = await tool.run(args, { deps: route === 'synthetic' ? testKeyDeps(deps) : deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state: call })
+        const marked = route === 'synthetic' ? TEST_KEY_META : { is_test: true as const }
+        const justification = route === 'synthetic' ? `Test key: synthetic sandbox data in the production shape, computed by the production rulebook and checks; nothing is real and nothing was charged. ${out.justification}` : out.justification
+        const body = envelope(out.result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, { ...out.meta, ...marked })
         return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
       }
       checkArguments(tool.input, args)

@@ -113,6 +113,7 @@ export const accountOperations = [
   }),
   op({
     id: 'getUsage',
+    testKeys: 'own-account',
     method: 'GET',
     path: '/api/v1/account/usage',
     category: 'B',

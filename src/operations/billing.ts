@@ -5,6 +5,7 @@ import { op, type Operation } from './define.ts'
 export const billingOperations = [
   op({
     id: 'getCreditBalance',
+    testKeys: 'own-account',
     method: 'GET',
     path: '/api/v1/account/credits/balance',
     category: 'B',
@@ -17,6 +18,7 @@ export const billingOperations = [
   }),
   op({
     id: 'createTopupRequest',
+    testKeys: 'own-account',
     method: 'POST',
     path: '/api/v1/billing/topup-requests',
     category: 'B',

@@ -72,6 +72,12 @@ export interface Operation {
    * good (a revocation).
    */
   destructive: boolean
+  /**
+   * How a test key (`svc_test_…`) is answered: `mirror` (default) — with synthetic data when the
+   * entry names a sandbox mirror, else TEST_KEY_PRODUCTION_ONLY; `own-account` — as any key, for an
+   * operation about the key's own account (spec: balance "any key", top-ups "any valid key").
+   */
+  testKeys: 'mirror' | 'own-account'
   summary: string
   description?: string
   tag: string
@@ -111,7 +117,7 @@ export interface Operation {
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
 export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
 
-type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive'
+type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive' | 'testKeys'
 /** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
 export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
 
@@ -152,7 +158,7 @@ const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_KEY_INVALID_FORMAT', 'IDEMPOTENCY
 const METERED: ErrorCode[] = ['INSUFFICIENT_CREDITS', 'CREDIT_CHECK_UNAVAILABLE']
 const APPROVAL: ErrorCode[] = ['APPROVAL_TOKEN_REQUIRED', 'APPROVAL_TOKEN_INVALID', 'APPROVAL_TOKEN_USED', 'APPROVAL_TOKEN_EXPIRED', 'APPROVAL_TOKEN_MISMATCH']
 
-type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType' | 'sandboxMirror'>
+type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType' | 'sandboxMirror' | 'testKeys'>
 
 /**
  * The codes an entry's declarations imply, because the pipeline refuses with them before (or
@@ -174,7 +180,7 @@ export function impliedErrors(d: Declarations): ErrorCode[] {
   const out: ErrorCode[] = [...BY_AUTH[d.auth]]
   if (keyed && d.scope) out.push('SCOPE_INSUFFICIENT')
   if (keyed && d.tierMinimum) out.push('PLAN_INSUFFICIENT')
-  if (keyed && d.sandboxMirror === null) out.push('TEST_KEY_PRODUCTION_ONLY')
+  if (keyed && d.sandboxMirror === null && d.testKeys !== 'own-account') out.push('TEST_KEY_PRODUCTION_ONLY')
   if (d.idempotency) out.push(...IDEMPOTENCY)
   if (d.idempotency === 'required') out.push('IDEMPOTENCY_KEY_REQUIRED')
   if (d.approval) out.push(...APPROVAL)
@@ -203,6 +209,7 @@ export function op<const Id extends string, const R extends RequestShape = {}>(d
     bodyType: 'json' as const,
     safe: def.method === 'GET',
     destructive: def.method === 'DELETE' || def.approval === true,
+    testKeys: 'mirror' as const,
     ...rest,
   }
   return { ...entry, errors: [...new Set([...impliedErrors(entry), ...own])], ownErrors: own }

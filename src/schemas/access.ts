@@ -81,6 +81,8 @@ export const Balance = Type.Object({
   currency: Type.Literal('NOK'),
   updated_at: Type.Union([Timestamp, Type.Null()], { description: 'null until the first top-up (balance 0)' }),
   top_up_url: Type.String({ format: 'uri' }),
+  test_key_note_nb: Type.Optional(Type.String({ description: 'to a test key only: what its balance means' })),
+  test_key_note_en: Type.Optional(Type.String({ description: 'to a test key only: what its balance means' })),
 })
 
 export const TopupBody = Type.Object({ amount_ore: Type.Integer({ description: 'whole øre, at least 1000 (NOK 10), at most the ceiling (100000 at launch)' }) }, { additionalProperties: false })

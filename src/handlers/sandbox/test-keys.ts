@@ -1,23 +1,22 @@
 /**
- * Test-tier keys (`svc_test_…`) on production operations. Both surfaces call this instead of the
- * operation's handler when the caller's key is a test key: an operation whose registry entry names a
- * sandbox mirror answers the mirror's synthetic answer (the same domain functions as the sandbox
- * routes and the sandbox MCP tools), in the production envelope marked `is_test` and `is_sandbox`;
- * every other keyed operation is refused with TEST_KEY_PRODUCTION_ONLY. Neither path reaches an
- * upstream, the idempotency store or the credit ledger: the surfaces skip those steps for a test key.
+ * Test-tier keys (`svc_test_…`) on production operations. A test key exists so that an integration
+ * written against it works unchanged with a live key: it gets the **production** resource shapes,
+ * computed by the production handler over the sandbox's synthetic companies (`sandboxReads`) and
+ * marked `is_test` in `_meta`. What a test key can be answered:
+ * - an operation whose registry entry names a sandbox mirror (the company reads): the production
+ *   handler over synthetic data, at Tier 1 (a test key can hold no delegation);
+ * - an operation about the key's own account (`testKeys: 'own-account'`: the balance, usage, a
+ *   top-up request): its handler as for any key;
+ * - anything else: TEST_KEY_PRODUCTION_ONLY.
+ * None reaches an upstream, the idempotency store or the credit ledger: the surfaces skip those
+ * steps for a test key, and the synthetic reads call nothing.
  */
 import { AppError } from '../../errors/app-error.ts'
-import { sandboxAnswer } from '../../domain/sandbox/answers.ts'
-import { sandboxOrg } from '../../domain/sandbox/orgs.ts'
 import type { MetaInput } from '../../pipeline/envelope.ts'
-import { SANDBOX_NOTICE, SANDBOX_PINNED, SANDBOX_TODAY } from '../../pipeline/sandbox.ts'
+import type { AppDeps } from '../../pipeline/context.ts'
+import { sandboxReads } from '../../domain/sandbox/reads.ts'
+import { SANDBOX_NOTICE, SANDBOX_PINNED } from '../../pipeline/sandbox.ts'
 import type { Operation } from '../../operations/index.ts'
-import { ANSWER_BY_OPERATION } from './company.ts'
-
-/** The sandbox answer a production operation has for a test key, or null when it has none. */
-export function testKeyMirror(op: Pick<Operation, 'sandboxMirror'>) {
-  return op.sandboxMirror !== null && op.sandboxMirror in ANSWER_BY_OPERATION ? ANSWER_BY_OPERATION[op.sandboxMirror as keyof typeof ANSWER_BY_OPERATION] : null
-}
 
 /** What marks a test key's answer in production `_meta`. */
 export const TEST_KEY_META: MetaInput = {
@@ -30,16 +29,24 @@ export const TEST_KEY_META: MetaInput = {
   last_verified: new Date(SANDBOX_PINNED),
 }
 
-/** The synthetic answer a production operation has for a test key; TEST_KEY_PRODUCTION_ONLY when it has none. */
-export function mirrorForTestKey(op: Operation) {
-  const kind = testKeyMirror(op)
-  if (kind === null) throw new AppError('TEST_KEY_PRODUCTION_ONLY', { extra: { operation_id: op.id, sandbox_fixtures_url: '/api/v1/sandbox/fixtures' } })
-  return kind
+/** TEST_KEY_PRODUCTION_ONLY unless the operation has synthetic data for a test key (a sandbox mirror). */
+export function mirrorForTestKey(op: Operation): void {
+  if (op.sandboxMirror === null) throw new AppError('TEST_KEY_PRODUCTION_ONLY', { extra: { operation_id: op.id, sandbox_fixtures_url: '/api/v1/sandbox/fixtures' } })
 }
 
-/** A test key's answer to a production operation about `org` (its `:org` parameter, or its tool's `org_number`). */
-export async function testKeyAnswer(op: Operation, org: string): Promise<{ data: unknown; meta: MetaInput }> {
-  const kind = mirrorForTestKey(op)
-  const company = sandboxOrg(org, { public: false, writeSide: false, simulated: false })
-  return { data: await sandboxAnswer(kind, company, SANDBOX_TODAY), meta: TEST_KEY_META }
+/**
+ * What a test key's production handler reads: the sandbox's synthetic companies instead of the
+ * registers, and no delegation (a test key can hold none, so every answer is Tier 1).
+ */
+export function testKeyDeps(deps: AppDeps): AppDeps {
+  // The company reads are all a mirrored operation's handler asks of `reads` (CompanyReads); the
+  // registry's mirrors are company reads, and test/contract/surface-parity.test.ts runs every one.
+  return { ...deps, reads: sandboxReads as AppDeps['reads'], grants: { delegatedTo: async () => false } as unknown as AppDeps['grants'] }
+}
+
+/** How a test key's call is answered (see the header). */
+export function testKeyRoute(op: Operation): 'synthetic' | 'own-account' {
+  if (op.testKeys === 'own-account') return 'own-account'
+  mirrorForTestKey(op)
+  return 'synthetic'
 }

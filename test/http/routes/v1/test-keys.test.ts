@@ -8,6 +8,11 @@ import { startApp, type TestApp } from '../../../helpers.ts'
 import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../../../access-helpers.ts'
 import { SANDBOX_NOTICE } from '../../../../src/pipeline/sandbox.ts'
 import { hasValidCheckDigit } from '../../../../src/lib/org-number.ts'
+import { Value } from '@sinclair/typebox/value'
+import { allOperations, type OperationId } from '../../../../src/operations/index.ts'
+
+/** Where `data` breaks the production response schema the OpenAPI document gives a client: none when it fits. */
+const schemaErrors = (operationId: OperationId, data: unknown) => [...Value.Errors(allOperations.find((o) => o.id === operationId)!.response!, data)].map((e) => `${e.path} ${e.message}`)
 
 /** A register that refuses everything and counts what reaches it. */
 let registerHits = 0
@@ -75,14 +80,47 @@ test('the account API mints a test key for the signed-in owner', async () => {
   expect(data.key.test).toBe(true)
 })
 
-test('a test key on a company read gets the sandbox’s synthetic answer, marked is_test and is_sandbox', async () => {
+test('a test key on a company read gets the production shape over the sandbox’s synthetic company, marked is_test and is_sandbox', async () => {
   const res = await app.get(`/api/v1/company/${ORG}/summary`, { headers: bearer(testKey) })
   expect(res.status).toBe(200)
   const body = await res.json()
-  const sandbox = await (await app.get(`/api/v1/sandbox/company/${ORG}/summary`)).json()
-  expect(body.data).toEqual(sandbox.data)
+  expect(schemaErrors('getCompanySummary', body.data)).toEqual([])
+  expect(body.data.org_number).toBe(ORG)
   expect(body._meta).toMatchObject({ is_test: true, is_sandbox: true, sandbox_notice: SANDBOX_NOTICE, served_from: 'static', schema_version: '1.0.7' })
   expect(body._meta.response_hash).toMatch(/^sha256:/)
+})
+
+test('every company read a test key can make answers the production contract: the same schema a live key’s answer has', async () => {
+  const routes = [
+    ['summary', 'getCompanySummary'],
+    ['context', 'getCompanyContext'],
+    ['verify', 'verifyCompany'],
+    ['authority', 'getCompanyAuthority'],
+    ['accounts', 'getCompanyAccounts'],
+    ['obligations', 'getCompanyObligations'],
+    ['deadlines', 'getCompanyDeadlines'],
+  ] as const
+  for (const [route, id] of routes) {
+    const body = await (await app.get(`/api/v1/company/${ORG}/${route}`, { headers: bearer(testKey) })).json()
+    expect([route, schemaErrors(id, body.data)]).toEqual([route, []])
+  }
+  const context = (await (await app.get(`/api/v1/company/${ORG}/context`, { headers: bearer(testKey) })).json()).data
+  expect(context.data_tier).toBe('tier_1')
+  expect(context.org_form.code).toBe('AS')
+})
+
+test('a test key reads its own account: the balance (with what it means for a test key), the usage, a top-up request', async () => {
+  const b = await app.get('/api/v1/account/credits/balance', { headers: { ...bearer(testKey), ...freshIp() } })
+  expect(b.status).toBe(200)
+  const balanceBody = await b.json()
+  expect(balanceBody.data.balance_ore).toBe(await balance())
+  expect(balanceBody.data.test_key_note_en).toContain('never draw credits')
+  expect(balanceBody._meta.is_test).toBe(true)
+  expect((await app.get('/api/v1/account/usage', { headers: { ...bearer(testKey), ...freshIp() } })).status).toBe(200)
+  expect((await app.send('POST', '/api/v1/billing/topup-requests', { amount_ore: 5000 }, { ...bearer(testKey), ...freshIp() })).status).toBe(201)
+  const tool = await mcpCall(testKey, 'get_credit_balance', {})
+  expect(tool.isError).toBeUndefined()
+  expect(tool.structuredContent.result.balance_ore).toBe(await balance())
 })
 
 test('a test key never reaches the register and moves no credits', async () => {
@@ -116,7 +154,6 @@ test('a test key on an operation the sandbox cannot answer is refused 403 TEST_K
   for (const [method, path, body] of [
     ['GET', '/api/v1/company/search?name=posten', undefined],
     ['GET', `/api/v1/company/${ORG}/snapshot`, undefined],
-    ['GET', '/api/v1/account/credits/balance', undefined],
     ['POST', '/api/v1/profiles', { name: 'x', config: {} }],
   ] as const) {
     const res = await app.send(method, path, body, { ...bearer(testKey), ...freshIp() })
@@ -139,13 +176,14 @@ async function mcpCall(key: string, name: string, args: Record<string, unknown>)
   return (await res.json()).result
 }
 
-test('over MCP a test key gets the sandbox answer of a company tool, marked, uncharged, with no upstream read', async () => {
+test('over MCP a test key gets the production shape of a company tool, as REST gives it, marked, uncharged, with no upstream read', async () => {
   const hits = registerHits
   const rows = await ledgerRows()
   const result = await mcpCall(testKey, 'get_company_context', { org_number: ORG })
   expect(result.isError).toBeUndefined()
-  const sandbox = await (await app.get(`/api/v1/sandbox/company/${ORG}/context`)).json()
-  expect(result.structuredContent.result).toEqual(sandbox.data)
+  const rest = await (await app.get(`/api/v1/company/${ORG}/context`, { headers: bearer(testKey) })).json()
+  expect(result.structuredContent.result).toEqual(rest.data)
+  expect(schemaErrors('getCompanyContext', result.structuredContent.result)).toEqual([])
   expect(result.structuredContent._meta).toMatchObject({ is_test: true, is_sandbox: true })
   expect(registerHits).toBe(hits)
   expect(await ledgerRows()).toBe(rows)
