@@ -40,11 +40,11 @@ export function pageHeaders(headers: Record<string, string> = {}): Record<string
 
 /** A page for one visitor (sign-in, the dashboard, an error): kept by no cache. */
 export function htmlResponse(html: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(html, { status, headers: pageHeaders({ 'cache-control': 'no-store', ...headers }) })
+  return new Response(html, { status, headers: pageHeaders({ 'cache-control': 'private, no-store', ...headers }) })
 }
 
 export function redirect(location: string, headers: Record<string, string> = {}): Response {
-  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } })
+  return new Response(null, { status: 303, headers: { location, 'cache-control': 'private, no-store', ...headers } })
 }
 
 /** Bokmål and English side by side. */
