@@ -115,7 +115,7 @@ export async function compareWithBare(title: string, command: string, path: stri
   const etag = sample.headers.get('etag') ?? ''
   const bodyFile = `/tmp/plikt-bench-${process.pid}.json`
   writeFileSync(bodyFile, new Uint8Array(await sample.arrayBuffer()))
-  const bare = await startServer('bench/servers/bare.ts', { BODY_FILE: bodyFile, ETAG: etag })
+  const bare = await startServer('bench/servers/bare.ts', { BODY_FILE: bodyFile, ETAG: etag, CACHE_CONTROL: sample.headers.get('cache-control') ?? '' })
   const rows: string[] = []
   try {
     for (const [name, raw] of cases) {

@@ -23,7 +23,8 @@ import { RefusalBudget } from './domain/access/refusals.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
 import { buildMeta, precomputedBlob, precomputedBody, responseHash } from './pipeline/envelope.ts'
-import { ifNoneMatch, notModified } from './http/etag.ts'
+import { answerTag, cacheControl, cacheControlOf, ifNoneMatch, jsonDocument, notModified, perInstance, precomputedTag, strongTag } from './pipeline/caching.ts'
+import { sha256Hex } from './lib/hash.ts'
 import { renderError } from './http/errors.ts'
 import { hasBoundedStrings, oversizedFields } from './schemas/bounds.ts'
 import { readIntegerDigits } from './pipeline/validation.ts'
@@ -70,9 +71,12 @@ type ContextFor<K extends OperationId> = { [P in keyof HandlerContext<OperationR
 /** The handler of an operation; a handler declared for other inputs is not one. */
 export type HandlerFor<K extends OperationId> = (ctx: ContextFor<K>) => ReturnType<Handler>
 
+/** The MCP manifest, made and tagged once per instance. */
+const mcpManifestDocument = perInstance((deps: AppDeps) => jsonDocument(mcpManifest(deps)))
+
 /** Every operation's handler (MCP is a surface of its own); one whose input types do not match its entry's schemas fails the typecheck. */
 export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
-  getMcpManifest: ({ deps }) => ({ data: mcpManifest(deps) }),
+  getMcpManifest: ({ deps }) => ({ data: undefined, document: mcpManifestDocument(deps) }),
   ...coreHandlers,
   ...pageHandlers,
   ...oauthHandlers,
@@ -107,6 +111,22 @@ function coerceQuery(op: Operation, query: Record<string, unknown>): void {
 }
 
 /**
+ * An answer a cache may keep (the operation's `cache` policy, pipeline/caching.ts): its tag and
+ * `Cache-Control` (and `Vary`) go on `headers`; a request that already holds the tag is answered
+ * 304 here, with those headers and no body.
+ */
+function conditional(op: Operation, etag: string, out: HandlerOutput, request: Request, headers: Record<string, string>): Response | null {
+  const policy = op.cache!
+  headers.etag = etag
+  headers['cache-control'] = out.maxAge === undefined ? cacheControlOf(op)! : cacheControl(policy, out.maxAge)
+  if (policy.vary) headers.vary = policy.vary
+  if (!ifNoneMatch(request.headers.get('if-none-match'), etag)) return null
+  const kept: Record<string, string> = { etag, 'cache-control': headers['cache-control'], 'x-correlation-id': headers['x-correlation-id']! }
+  if (policy.vary) kept.vary = policy.vary
+  return notModified(kept)
+}
+
+/**
  * `afterIo`: the answer is made after an await on I/O, so it is sent as one write
  * (lib/corked-response.ts). Not an idempotent operation's: its answer is cloned to be stored
  * (http/execute.ts), and a clone of that stream would be sent chunked.
@@ -114,18 +134,38 @@ function coerceQuery(op: Operation, query: Record<string, unknown>): void {
 function render(op: Operation, out: HandlerOutput, now: Date, request: Request, state: RequestState, afterIo: boolean): Response {
   const status = out.status ?? op.successStatus
   const correlationId = state.correlationId
+  const cacheable = op.cache !== null && status === 200
+  if (out.document) {
+    const doc = out.document
+    const headers: Record<string, string> = { ...doc.headers, 'x-correlation-id': correlationId }
+    if (cacheable) {
+      const unchanged = conditional(op, doc.etag, out, request, headers)
+      if (unchanged) return unchanged
+    } else {
+      const control = cacheControlOf(op)
+      if (control) headers['cache-control'] = control
+    }
+    return new Response(doc.blob, { status, headers })
+  }
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...state.extraHeaders, ...out.headers }
-  if (op.format === 'json') return new Response(JSON.stringify(out.data), { status, headers })
+  if (!cacheable) {
+    const control = cacheControlOf(op)
+    if (control) headers['cache-control'] = control
+  }
+  if (op.format === 'json') {
+    const body = JSON.stringify(out.data)
+    // A cacheable JSON document is served as out.document (made and tagged once); this tags per request.
+    const unchanged = cacheable ? conditional(op, strongTag(sha256Hex(body)), out, request, headers) : null
+    return unchanged ?? new Response(body, { status, headers })
+  }
   if (op.format === 'sandbox') return new Response(JSON.stringify({ success: true, data: out.data, _meta: sandboxMeta(now, state.sandbox), ...out.top }), { status, headers })
   const hash = out.precomputed?.hash ?? responseHash(out.data)
-  if (op.responseHeaders?.ETag) {
-    // The tag validates `data`; `_meta.response_timestamp` is per response and not part of it.
-    const etag = `"${hash.slice('sha256:'.length)}"`
-    if (ifNoneMatch(request.headers.get('if-none-match'), etag)) return notModified(etag, { 'x-correlation-id': correlationId })
-    headers.etag = etag
-    headers['cache-control'] = 'no-cache'
-  }
   const meta = out.meta ?? {}
+  if (cacheable) {
+    // The tag validates `data` and the stable `_meta`; `_meta.response_timestamp` is per response and not part of it.
+    const unchanged = conditional(op, out.precomputed ? precomputedTag(out.precomputed, meta) : answerTag(hash, meta), out, request, headers)
+    if (unchanged) return unchanged
+  }
   const corked = afterIo && !op.idempotency && request.method !== 'HEAD'
   if (out.precomputed) {
     return corked ? corkedResponse(precomputedBody(out.precomputed, meta, now), { status, headers }) : new Response(precomputedBlob(out.precomputed, meta, now), { status, headers })

@@ -47,7 +47,7 @@ export const adminHandlers = {
   adminBackup: (async ({ deps }) => {
     if (!deps.backup) throw new AppError('NOT_FOUND', { extra: { reason: 'backups over the operator API are of the embedded database; this instance runs on PostgreSQL — use pg_dump' } })
     const blob = await deps.backup()
-    return new Response(blob, { headers: { 'content-type': 'application/gzip', 'content-disposition': 'attachment; filename="plikt-backup.tar.gz"', 'cache-control': 'no-store' } })
+    return new Response(blob, { headers: { 'content-type': 'application/gzip', 'content-disposition': 'attachment; filename="plikt-backup.tar.gz"', 'cache-control': 'private, no-store' } })
   }) satisfies Handler,
 
   adminListOutbox: (async ({ query, deps }) => {

@@ -4,7 +4,9 @@ import { approvalUrl, requestTopup } from '../domain/billing/topups.ts'
 import { allOperations } from '../operations/index.ts'
 import type { TopupRow } from '../store/credits.ts'
 import type { TopupBody } from '../schemas/access.ts'
-import type { Handler, ToolBinding } from '../pipeline/context.ts'
+import type { AppDeps, Handler, ToolBinding } from '../pipeline/context.ts'
+import { perInstance } from '../pipeline/caching.ts'
+import { precompute } from '../pipeline/envelope.ts'
 import { actorOf } from './account.ts'
 
 export function topupView(t: TopupRow, baseUrl: string) {
@@ -18,6 +20,9 @@ export function topupView(t: TopupRow, baseUrl: string) {
   }
 }
 
+/** The price list is a function of the registry and the configuration: made, serialised and hashed once per instance. */
+const prices = perInstance((deps: AppDeps) => precompute(priceList(allOperations, deps.config.baseUrl, deps.config.topupCeilingOre)))
+
 export const billingHandlers = {
   createTopupRequest: (async ({ principal, body, deps, now, state }) => {
     if (principal.kind !== 'key') throw new AppError('AUTH_MISSING')
@@ -28,10 +33,7 @@ export const billingHandlers = {
     return { data: topupView(t, deps.config.baseUrl) }
   }) satisfies Handler<{ body: typeof TopupBody }>,
 
-  getPricing: (({ deps }) => ({
-    data: priceList(allOperations, deps.config.baseUrl, deps.config.topupCeilingOre),
-    meta: { served_from: 'static', data_freshness: deps.startedAt },
-  })) satisfies Handler,
+  getPricing: (({ deps }) => ({ data: undefined, precomputed: prices(deps), meta: { served_from: 'static', data_freshness: deps.startedAt } })) satisfies Handler,
 }
 
 export const billingTools: Record<string, ToolBinding> = {

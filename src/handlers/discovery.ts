@@ -11,11 +11,13 @@ import { llmsFullTxt, llmsTxt } from '../domain/discovery/llms.ts'
 import { workflowsDocument } from '../domain/discovery/workflows.ts'
 import { MAGIC_VAT } from '../domain/sandbox/actions.ts'
 import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
+import { cachedDocument, jsonDocument, type CachedDocument } from '../pipeline/caching.ts'
 import type { AppDeps, Handler } from '../pipeline/context.ts'
 import { SIMULATED_ERROR_CODES } from '../pipeline/sandbox.ts'
 import { SANDBOX_CATALOGUE } from './sandbox/fixtures.ts'
 
-export const markdown = (text: string) => new Response(text, { headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'public, max-age=3600' } })
+/** A Markdown document (llms.txt, a verification recipe), made and tagged once; its Cache-Control is its operation's. */
+export const markdownDocument = (text: string): CachedDocument => cachedDocument(text, { 'content-type': 'text/markdown; charset=utf-8' })
 
 /** The capabilities document's `sandbox` block: the spec's fields, from the sandbox's own catalogue. */
 function sandboxBlock(base: string) {
@@ -46,9 +48,9 @@ function sandboxBlock(base: string) {
 
 interface Built {
   capabilities: PrecomputedData
-  llms: string
-  llmsFull: string
-  workflows: ReturnType<typeof workflowsDocument>
+  llms: CachedDocument
+  llmsFull: CachedDocument
+  workflows: CachedDocument
 }
 
 export function discoveryDocumentHandlers(mcp: McpToolsSummary) {
@@ -60,9 +62,9 @@ export function discoveryDocumentHandlers(mcp: McpToolsSummary) {
       const oauth = deps.config.oauth ? { authorization_servers: [deps.config.oauth.issuer] } : null
       hit = {
         capabilities: precompute(capabilitiesDocument({ baseUrl: base, executeLive: !deps.government.filingSubmitter.mock, oauth, mcp, sandbox: sandboxBlock(base) })),
-        llms: llmsTxt(base),
-        llmsFull: llmsFullTxt(base),
-        workflows: workflowsDocument(base),
+        llms: markdownDocument(llmsTxt(base)),
+        llmsFull: markdownDocument(llmsFullTxt(base)),
+        workflows: jsonDocument(workflowsDocument(base)),
       }
       built.set(deps, hit)
     }
@@ -74,8 +76,8 @@ export function discoveryDocumentHandlers(mcp: McpToolsSummary) {
       precomputed: of(deps).capabilities,
       meta: { served_from: 'static', data_freshness: deps.startedAt, schema_version: CAPABILITIES_SCHEMA_VERSION },
     })) satisfies Handler,
-    getLlmsTxt: (({ deps }) => markdown(of(deps).llms)) satisfies Handler,
-    getLlmsFullTxt: (({ deps }) => markdown(of(deps).llmsFull)) satisfies Handler,
-    getWorkflows: (({ deps }) => ({ data: of(deps).workflows })) satisfies Handler,
+    getLlmsTxt: (({ deps }) => ({ data: undefined, document: of(deps).llms })) satisfies Handler,
+    getLlmsFullTxt: (({ deps }) => ({ data: undefined, document: of(deps).llmsFull })) satisfies Handler,
+    getWorkflows: (({ deps }) => ({ data: undefined, document: of(deps).workflows })) satisfies Handler,
   }
 }

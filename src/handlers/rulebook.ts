@@ -3,6 +3,7 @@ import type { EntityType } from '../domain/rulebook/facts.ts'
 import { publicDeadlines, publicObligations } from '../domain/rulebook/public.ts'
 import type { PublicDeadlinesQuery, PublicObligationsQuery } from '../schemas/rulebook.ts'
 import { RULEBOOK_VERSION } from '../domain/rulebook/version.ts'
+import { CACHE } from '../operations/index.ts'
 import type { Handler, ToolBinding } from '../pipeline/context.ts'
 import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
 
@@ -14,6 +15,12 @@ const SHIFT_BASIS = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsl
 const deadlinesByYear = new Map<string, PrecomputedData>()
 const obligationsByType = new Map<EntityType, PrecomputedData>()
 
+/** Whole seconds from `now` to the start of `year + 1` in Oslo (CET, UTC+1, at New Year), at most the rulebook policy's hour. */
+function untilOsloNewYear(year: number, now: Date): number {
+  const seconds = Math.floor((Date.UTC(year + 1, 0, 1) - 3_600_000 - now.getTime()) / 1000)
+  return Math.max(0, Math.min(CACHE.rulebook.maxAge, seconds))
+}
+
 export const publicHandlers = {
   getPublicDeadlines: (({ query, now, deps }) => {
     const year = query.year ?? Number(osloDate(now).slice(0, 4))
@@ -24,7 +31,9 @@ export const publicHandlers = {
       hit = precompute({ year, entity_type: type, timezone: 'Europe/Oslo', deadlines: publicDeadlines(year, type ?? undefined) })
       deadlinesByYear.set(key, hit)
     }
-    return { data: undefined, precomputed: hit, meta: { served_from: 'static', data_freshness: deps.startedAt, legal_basis: SHIFT_BASIS } }
+    const meta = { served_from: 'static', data_freshness: deps.startedAt, legal_basis: SHIFT_BASIS } as const
+    // Without `year` the answer is this Oslo year's: a cache keeps it no longer than until New Year.
+    return query.year === undefined ? { data: undefined, precomputed: hit, meta, maxAge: untilOsloNewYear(year, now) } : { data: undefined, precomputed: hit, meta }
   }) satisfies Handler<{ query: typeof PublicDeadlinesQuery }>,
 
   getPublicObligations: (({ query, deps }) => {

@@ -42,5 +42,5 @@ export const serviceHandlers = {
     }
   }) satisfies Handler,
 
-  getMetrics: (async ({ deps }) => new Response(await deps.metrics.exposition(), { headers: { 'content-type': deps.metrics.contentType, 'cache-control': 'no-store' } })) satisfies Handler,
+  getMetrics: (async ({ deps }) => new Response(await deps.metrics.exposition(), { headers: { 'content-type': deps.metrics.contentType, 'cache-control': 'private, no-store' } })) satisfies Handler,
 }

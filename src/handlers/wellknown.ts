@@ -1,6 +1,8 @@
 /**
- * The well-known documents, the agent-readiness probe and the comparison matrix. Each is computed
- * per request from the registry, the configuration and this instance's telemetry (domain/wellknown).
+ * The well-known documents, the agent-readiness probe and the comparison matrix. The documents are
+ * functions of the registry and the configuration, so each is made, serialised and tagged once per
+ * instance (security.txt once per day, for its Expires) and kept by any cache (pipeline/caching.ts);
+ * the probe is computed per request from this instance's telemetry (domain/wellknown).
  */
 import { agentCard, aiPlugin, apiCatalog, dataSovereignty, kept, securityTxt, timed, type Retention, type ToolSkill } from '../domain/wellknown/documents.ts'
 import { COMPARISON_METHODOLOGY, COMPARISON_SOURCE, DIMENSIONS } from '../domain/wellknown/comparison.ts'
@@ -10,7 +12,9 @@ import { APPROVAL_TOKEN_LIFETIME_MS } from '../domain/actions/approval.ts'
 import { MAGIC_LINK_TTL_MS, SESSION_TTL_MS } from '../domain/access/signin.ts'
 import { allOperations, isKeyless } from '../operations/index.ts'
 import { IDEMPOTENCY_TTL_MS } from '../pipeline/idempotency.ts'
-import type { Handler } from '../pipeline/context.ts'
+import type { AppDeps, Handler } from '../pipeline/context.ts'
+import { cachedDocument, jsonDocument, perInstance, type CachedDocument } from '../pipeline/caching.ts'
+import { precompute } from '../pipeline/envelope.ts'
 import { SERVICE_NAME } from '../lib/service.ts'
 import { RETENTION_MS } from '../store/sweeps.ts'
 
@@ -67,19 +71,36 @@ const COMPARISON = {
   source: COMPARISON_SOURCE,
 }
 
+const COMPARISON_ANSWER = precompute(COMPARISON)
+
+const documents = perInstance((deps: AppDeps) => ({
+  agentCard: jsonDocument(agentCard(deps.config.baseUrl, SKILLS)),
+  aiPlugin: jsonDocument(aiPlugin(deps.config)),
+  dataSovereignty: jsonDocument(dataSovereignty(deps.config, deps.dbKind, RETENTION)),
+  apiCatalog: jsonDocument(apiCatalog(deps.config.baseUrl, deps.config.oauth !== null), 'application/linkset+json', {
+    link: `<${serviceLinks(deps.config.baseUrl).api_catalog}>; rel="api-catalog"`,
+  }),
+  /** security.txt of the day it was made (its Expires counts from the start of that UTC day) */
+  securityTxt: null as { day: number; doc: CachedDocument } | null,
+}))
+
+const DAY_MS = 86_400_000
+
 export const wellknownHandlers = {
-  getAgentCard: (({ deps }) => ({ data: agentCard(deps.config.baseUrl, SKILLS) })) satisfies Handler,
+  getAgentCard: (({ deps }) => ({ data: undefined, document: documents(deps).agentCard })) satisfies Handler,
 
-  getAiPlugin: (({ deps }) => ({ data: aiPlugin(deps.config) })) satisfies Handler,
+  getAiPlugin: (({ deps }) => ({ data: undefined, document: documents(deps).aiPlugin })) satisfies Handler,
 
-  getSecurityTxt: (({ deps, now }) => new Response(securityTxt(deps.config, now), { headers: { 'content-type': 'text/plain; charset=utf-8' } })) satisfies Handler,
+  getSecurityTxt: (({ deps, now }) => {
+    const d = documents(deps)
+    const day = Math.floor(now.getTime() / DAY_MS) * DAY_MS
+    if (d.securityTxt?.day !== day) d.securityTxt = { day, doc: cachedDocument(securityTxt(deps.config, new Date(day)), { 'content-type': 'text/plain; charset=utf-8' }) }
+    return { data: undefined, document: d.securityTxt.doc }
+  }) satisfies Handler,
 
-  getDataSovereignty: (({ deps }) => ({ data: dataSovereignty(deps.config, deps.dbKind, RETENTION) })) satisfies Handler,
+  getDataSovereignty: (({ deps }) => ({ data: undefined, document: documents(deps).dataSovereignty })) satisfies Handler,
 
-  getApiCatalog: (({ deps }) =>
-    new Response(JSON.stringify(apiCatalog(deps.config.baseUrl, deps.config.oauth !== null)), {
-      headers: { 'content-type': 'application/linkset+json', link: `<${serviceLinks(deps.config.baseUrl).api_catalog}>; rel="api-catalog"` },
-    })) satisfies Handler,
+  getApiCatalog: (({ deps }) => ({ data: undefined, document: documents(deps).apiCatalog })) satisfies Handler,
 
   getAgentReadiness: (({ deps, now }) => {
     const tokenService = deps.government.tokenService
@@ -87,5 +108,5 @@ export const wellknownHandlers = {
     return { data, meta: { source: READINESS_SOURCE[data.source] } }
   }) satisfies Handler,
 
-  getDirectIntegrationComparison: (({ deps }) => ({ data: COMPARISON, meta: { served_from: 'static', data_freshness: deps.startedAt } })) satisfies Handler,
+  getDirectIntegrationComparison: (({ deps }) => ({ data: undefined, precomputed: COMPARISON_ANSWER, meta: { served_from: 'static', data_freshness: deps.startedAt } })) satisfies Handler,
 }

@@ -1,11 +1,9 @@
-import { canonicalJson } from '../lib/canonical-json.ts'
-import { sha256Hex } from '../lib/hash.ts'
 import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../errors/catalogue/index.ts'
 import type { Handler } from '../pipeline/context.ts'
-import { markdown } from '../handlers/discovery.ts'
+import { markdownDocument } from '../handlers/discovery.ts'
+import { cachedDocument, jsonDocument, type CachedDocument } from '../pipeline/caching.ts'
 import { buildOpenApi } from './openapi.ts'
-import { ifNoneMatch, notModified } from './etag.ts'
-import { esc, htmlResponse } from './html.ts'
+import { esc, pageHeaders } from './html.ts'
 // File imports so the single binary carries the docs UI: /docs must work without internet.
 import swaggerCss from '../../node_modules/swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 // @ts-expect-error -- a file import yields the path, not the script's exports
@@ -32,28 +30,26 @@ export function docsAsset(name: string): Response | null {
   return new Response(body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' } })
 }
 
-const openApiCache = new Map<string, { json: string; etag: string }>()
+/** Built, serialised and tagged once per base URL. */
+const openApiCache = new Map<string, CachedDocument>()
 
-function openApiFor(baseUrl: string) {
+function openApiFor(baseUrl: string): CachedDocument {
   let hit = openApiCache.get(baseUrl)
   if (!hit) {
-    const doc = buildOpenApi(baseUrl)
-    hit = { json: JSON.stringify(doc), etag: `"${sha256Hex(canonicalJson(doc))}"` }
+    hit = jsonDocument(buildOpenApi(baseUrl))
     openApiCache.set(baseUrl, hit)
   }
   return hit
 }
 
-/** The docs page loads Swagger UI's script from this origin, so it needs a CSP of its own. */
-function html(body: string): Response {
-  return htmlResponse(body, 200, { 'content-security-policy': DOCS_CSP })
+/** The docs pages load Swagger UI's script from this origin, so they need a CSP of their own. */
+function htmlDocument(body: string): CachedDocument {
+  return cachedDocument(body, pageHeaders({ 'content-security-policy': DOCS_CSP }))
 }
 
-let errorDocsHtml: string | undefined
-
-function errorDocsPage(): string {
-  return (errorDocsHtml ??= renderErrorDocs())
-}
+let errorDocs: CachedDocument | undefined
+let apiDocs: CachedDocument | undefined
+const receiptDocs = markdownDocument(RECEIPT_RECIPE)
 
 function renderErrorDocs(): string {
   const sections = ERROR_CODES.map((code) => {
@@ -85,14 +81,11 @@ ${sections}
 }
 
 export const discoveryHandlers = {
-  getOpenApi: (({ headers, deps }) => {
-    const { json, etag } = openApiFor(deps.config.baseUrl)
-    if (ifNoneMatch(headers.ifNoneMatch, etag)) return notModified(etag)
-    return new Response(json, { headers: { etag, 'cache-control': 'no-cache', 'content-type': 'application/json; charset=utf-8' } })
-  }) satisfies Handler,
+  getOpenApi: (({ deps }) => ({ data: undefined, document: openApiFor(deps.config.baseUrl) })) satisfies Handler,
 
-  getApiDocs: (() =>
-    html(`<!doctype html>
+  getApiDocs: (() => ({
+    data: undefined,
+    document: (apiDocs ??= htmlDocument(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Plikt API reference</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
@@ -100,8 +93,9 @@ export const discoveryHandlers = {
 <div id="ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/init.js"></script>
-</body></html>`)) satisfies Handler,
+</body></html>`)),
+  })) satisfies Handler,
 
-  getErrorDocs: (() => html(errorDocsPage())) satisfies Handler,
-  getReceiptDocs: (() => markdown(RECEIPT_RECIPE)) satisfies Handler,
+  getErrorDocs: (() => ({ data: undefined, document: (errorDocs ??= htmlDocument(renderErrorDocs())) })) satisfies Handler,
+  getReceiptDocs: (() => ({ data: undefined, document: receiptDocs })) satisfies Handler,
 }

@@ -10,15 +10,19 @@ import type { Operation } from '../operations/index.ts'
 import { limitsFor } from '../pipeline/admission.ts'
 import type { AppDeps, RequestState } from '../pipeline/context.ts'
 import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
+import { cacheControlOf } from '../pipeline/caching.ts'
 import { metered } from '../pipeline/metering.ts'
 import { renderError } from './errors.ts'
 
-function responses(request: Request, state: RequestState, deps: AppDeps): AnswerCodec<Response> {
+function responses(op: Operation, request: Request, state: RequestState, deps: AppDeps): AnswerCodec<Response> {
+  const control = cacheControlOf(op)
   return {
     store: async (r) => ({ status: r.status, body: await r.clone().text() }),
     replay: (s) => {
       state.correlationStamped = true
-      return new Response(s.body, { status: s.status, headers: { 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true', 'x-correlation-id': state.correlationId } })
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true', 'x-correlation-id': state.correlationId }
+      if (control) headers['cache-control'] = control
+      return new Response(s.body, { status: s.status, headers })
     },
     failed: (r) => r.status >= 400,
     finalFailure: (e: AppError) => renderError('APP', e, request, deps),
@@ -42,5 +46,5 @@ export function execute(op: Operation, ctx: { request: Request; body: unknown; s
     // The query is part of the request: `?dry_run=true` and a live call with one key are different requests.
     fingerprint: sha256Hex(`${op.id}\n${url.pathname}\n${url.searchParams.toString()}\n${canonicalJson(ctx.body ?? null)}`),
   }
-  return idempotent(op, req, state, deps, responses(request, state, deps), charged)
+  return idempotent(op, req, state, deps, responses(op, request, state, deps), charged)
 }

@@ -33,15 +33,18 @@ ${body}
 </main></body></html>`
 }
 
+/** A page's headers, but for `Cache-Control`: a page for everyone (the docs, the recipes) is a cached document. */
+export function pageHeaders(headers: Record<string, string> = {}): Record<string, string> {
+  return { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP, 'referrer-policy': 'no-referrer', ...headers }
+}
+
+/** A page for one visitor (sign-in, the dashboard, an error): kept by no cache. */
 export function htmlResponse(html: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(html, {
-    status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...headers },
-  })
+  return new Response(html, { status, headers: pageHeaders({ 'cache-control': 'private, no-store', ...headers }) })
 }
 
 export function redirect(location: string, headers: Record<string, string> = {}): Response {
-  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } })
+  return new Response(null, { status: 303, headers: { location, 'cache-control': 'private, no-store', ...headers } })
 }
 
 /** Bokmål and English side by side. */

@@ -6,6 +6,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue/index.ts'
 import { SCHEMA_VERSION } from '../lib/service.ts'
+import { cacheControlOf } from '../pipeline/caching.ts'
 import { COMMON_ERRORS, allOperations as operations, openApiPath, type Operation } from '../operations/index.ts'
 
 export { openApiPath }
@@ -68,8 +69,20 @@ function errorResponses(op: Operation): Json {
   return out
 }
 
+/** What a cacheable answer (the operation's `cache` policy) and a keyed one say about caching. */
+function cachingHeaders(op: Operation): Json {
+  const control = cacheControlOf(op)
+  if (!op.cache) return control ? { 'Cache-Control': { description: 'for this caller only; no cache keeps it', schema: { const: control } } } : {}
+  return {
+    'Cache-Control': { description: 'how long any cache may keep this answer', schema: { const: control } },
+    ETag: { description: 'strong validator of the answer (its data, and the rulebook and service versions); send it back in `If-None-Match`', schema: { type: 'string' } },
+    ...(op.cache.vary ? { Vary: { description: 'the answer depends on this request header', schema: { const: op.cache.vary } } } : {}),
+    Age: { description: 'set by a cache that answered from its copy: seconds since the origin made it (the copy is as old as its `_meta.response_timestamp`)', schema: { type: 'integer' } },
+  }
+}
+
 function successResponse(op: Operation): Json {
-  const headers: Json = { ...CORRELATION_HEADER }
+  const headers: Json = { ...CORRELATION_HEADER, ...cachingHeaders(op) }
   for (const [name, description] of Object.entries(op.responseHeaders ?? {})) headers[name] = { description, schema: { type: 'string' } }
   if (op.format === 'html') {
     const json = op.response ? { 'application/json': { schema: jsonSchema(op.response) } } : {}
@@ -108,14 +121,17 @@ const SECURITY: Record<Operation['auth'], Json[]> = {
 
 function operationObject(op: Operation): Json {
   const responses: Json = { [String(op.successStatus)]: successResponse(op) }
-  if (op.responseHeaders?.ETag) responses['304'] = { description: 'Not modified: `If-None-Match` matched the current `ETag`.' }
+  if (op.cache) {
+    const { Age: _age, ...validators } = cachingHeaders(op) as Record<string, Json>
+    responses['304'] = { description: 'Not modified: `If-None-Match` named the current `ETag`; the copy you hold is current. No body.', headers: { ...CORRELATION_HEADER, ...validators } }
+  }
   if (op.id === 'getHealth') {
     responses['503'] = { description: 'The database does not answer; same body with `status: degraded`.', content: (successResponse(op) as { content: Json }).content }
   }
   Object.assign(responses, errorResponses(op))
   const params = [...parameters(op.request.params, 'path'), ...parameters(op.request.query, 'query')]
-  if (op.responseHeaders?.ETag) {
-    params.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'an ETag from an earlier response' })
+  if (op.cache) {
+    params.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'the `ETag` of the copy you hold: 304 while it is current' })
   }
   if (op.idempotency) {
     params.push({
@@ -191,7 +207,17 @@ export function buildOpenApi(baseUrl: string): Json {
         'explanation, _meta, retryable, fix_hint, fix_hint_en, docs_url}`. `_meta.response_hash` is `sha256:` + the hex ' +
         'SHA-256 of the RFC 8785 JSON Canonicalization Scheme (JCS) serialisation of `data`, so a client can verify ' +
         'the payload it received. Times a Norwegian reads are Europe/Oslo; `_meta` times are UTC with `Z`. Branch on ' +
-        '`error_code`, never on the text; the closed list is the `ErrorCode` schema and `GET /api/v1/errors`.',
+        '`error_code`, never on the text; the closed list is the `ErrorCode` schema and `GET /api/v1/errors`.\n\n' +
+        '**Caching.** A keyless answer that is the same for every caller (public deadlines and obligations, pricing, the error ' +
+        'registry, the capabilities document, this document, llms.txt, llms-full.txt, workflows.json, the recipes, the well-known ' +
+        'documents, anchors and their proofs) says in `Cache-Control` how long any cache may keep it (`public, max-age=…`, with ' +
+        '`stale-while-revalidate` only where a stale copy is harmless: never on rulebook answers or prices), carries a strong `ETag` and ' +
+        'answers `304 Not Modified` to an `If-None-Match` naming it. The tag covers `data` and the rest of `_meta` with the rulebook and ' +
+        'service versions, not the per-response `_meta.response_timestamp`: a new rulebook or release changes it. A copy from a cache is ' +
+        'as old as the HTTP `Age` header says (added by the cache that answered; absent from the origin); `_meta.response_timestamp` ' +
+        'stays the time the origin made it, so now − `response_timestamp` is the age too. Errors are `no-store`. Every keyed answer is ' +
+        '`Cache-Control: private, no-store`; metered answers carry no `ETag` and never answer 304, so every successful metered call is ' +
+        'a fresh, charged answer (see `GET /api/v1/pricing`, `caching`).',
     },
     servers: [{ url: baseUrl }],
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),

@@ -1,10 +1,11 @@
 /** Daily Merkle anchors over the snapshot archive, inclusion proofs, and the recipes to check them. */
 import * as S from '../schemas/anchors.ts'
-import { op, type Operation } from './define.ts'
+import { CACHE, op, type Operation } from './define.ts'
 
 export const anchorsOperations = [
   op({
     id: 'listAnchors',
+    cache: CACHE.anchors,
     method: 'GET',
     path: '/api/v1/public/anchors',
     category: 'A',
@@ -21,6 +22,7 @@ export const anchorsOperations = [
   }),
   op({
     id: 'getAnchorProof',
+    cache: CACHE.anchors,
     method: 'GET',
     path: '/api/v1/public/anchors/proofs/:snapshot_id',
     category: 'A',
@@ -36,6 +38,7 @@ export const anchorsOperations = [
   }),
   op({
     id: 'getAnchorProofDocs',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/docs/anchor-proof',
     category: 'discovery',
@@ -46,6 +49,7 @@ export const anchorsOperations = [
   }),
   op({
     id: 'getWebhookDocs',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/docs/webhook-signature',
     category: 'discovery',

@@ -1,6 +1,6 @@
 /** Prepaid credits: the balance, top-up requests, the price list. */
 import * as A from '../schemas/access.ts'
-import { op, type Operation } from './define.ts'
+import { CACHE, op, type Operation } from './define.ts'
 
 export const billingOperations = [
   op({
@@ -38,6 +38,7 @@ export const billingOperations = [
   }),
   op({
     id: 'getPricing',
+    cache: CACHE.pricing,
     method: 'GET',
     path: '/api/v1/pricing',
     category: 'A',

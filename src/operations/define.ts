@@ -108,16 +108,61 @@ export interface Operation {
   errors: ErrorCode[]
   /** the codes the entry lists itself: what its handler (or a step only it has) throws */
   ownErrors: ErrorCode[]
+  /**
+   * How long a shared cache (the deploy guide's HAProxy, a CDN, the agent's own HTTP client) may
+   * keep a success answer: only a keyless GET whose answer is the same for every caller. Its
+   * answers carry a strong `ETag` and answer `304` to `If-None-Match` (pipeline/caching.ts). null:
+   * no policy; a keyed operation's answers are then `Cache-Control: private, no-store`.
+   */
+  cache: CachePolicy | null
   /** response headers worth documenting */
   responseHeaders?: Record<string, string>
   /** the success body's media type when it is not JSON's (security.txt, a linkset); default application/json */
   responseType?: string
 }
 
+/** `Cache-Control` of a keyless, deterministic answer (issue 34); see `CACHE` for the choices. */
+export interface CachePolicy {
+  /** seconds a cache may answer with its copy without asking */
+  maxAge: number
+  /** seconds after that a cache may still answer with it while it asks again: only where a stale answer is harmless */
+  staleWhileRevalidate: number | null
+  /** the request header the answer depends on (`Accept`), for `Vary` */
+  vary: string | null
+}
+
+/**
+ * The policies the registry chooses from. A new rulebook or release changes every `ETag`, and the
+ * deploy guide's proxy is emptied on a deploy, so `maxAge` bounds how long an agent's own cache or
+ * a CDN may answer from the previous one.
+ */
+export const CACHE = {
+  /**
+   * Documents about the service itself (capabilities, OpenAPI, llms files, workflows, recipes, the
+   * error catalogue, the well-known documents, the docs): a copy one deploy old describes the
+   * same operations with older words, which is harmless for a day while the cache asks again.
+   */
+  discovery: { maxAge: 3600, staleWhileRevalidate: 86_400, vary: null },
+  /** The front door: HTML or a JSON index, by `Accept`. */
+  negotiated: { maxAge: 3600, staleWhileRevalidate: 86_400, vary: 'Accept' },
+  /**
+   * Rulebook answers (public deadlines and obligations): an hour, and never stale — after a new
+   * rulebook an old deadline is not harmless.
+   */
+  rulebook: { maxAge: 3600, staleWhileRevalidate: null, vary: null },
+  /** The price list: five minutes, never stale — a price is what the next call costs. */
+  pricing: { maxAge: 300, staleWhileRevalidate: null, vary: null },
+  /**
+   * Anchors of closed days and their proofs: a day's root never changes; the list gains a day
+   * once a day and an anchor its timestamp once. A copy that lacks the newest is still true.
+   */
+  anchors: { maxAge: 300, staleWhileRevalidate: 3600, vary: null },
+} as const satisfies Record<string, CachePolicy>
+
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
 export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
 
-type Defaulted = 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive' | 'testKeys'
+type Defaulted = 'cache' | 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive' | 'testKeys'
 /** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
 export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
 
@@ -210,7 +255,11 @@ export function op<const Id extends string, const R extends RequestShape = {}>(d
     safe: def.method === 'GET',
     destructive: def.method === 'DELETE' || def.approval === true,
     testKeys: 'mirror' as const,
+    cache: null,
     ...rest,
+  }
+  if (entry.cache && (entry.method !== 'GET' || entry.auth !== 'none' || entry.costOre > 0)) {
+    throw new Error(`${def.id}: only a keyless, free GET may be kept by a shared cache`)
   }
   return { ...entry, errors: [...new Set([...impliedErrors(entry), ...own])], ownErrors: own }
 }

@@ -5,11 +5,12 @@
  */
 import { Type } from '@sinclair/typebox'
 import * as D from '../schemas/discovery.ts'
-import { op, type Operation } from './define.ts'
+import { CACHE, op, type Operation } from './define.ts'
 
 export const discoveryOperations = [
   op({
     id: 'getFrontDoor',
+    cache: CACHE.negotiated,
     method: 'GET',
     path: '/',
     category: 'discovery',
@@ -23,6 +24,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getCapabilities',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/api/v1/capabilities',
     category: 'A',
@@ -36,7 +38,6 @@ export const discoveryOperations = [
       'live execute answers a mock receipt and the filing capability says `gated`. The strong `ETag` validates `data`; send it back in ' +
       '`If-None-Match` to get `304 Not Modified`.',
     response: D.Capabilities,
-    responseHeaders: { ETag: 'strong validator of `data`' },
     capability: {
       name_en: 'Capabilities document',
       name_nb: 'Oversikt over tjenestens muligheter',
@@ -49,6 +50,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getLlmsTxt',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/llms.txt',
     category: 'discovery',
@@ -59,6 +61,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getLlmsFullTxt',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/llms-full.txt',
     category: 'discovery',
@@ -69,6 +72,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getWorkflows',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/workflows.json',
     category: 'discovery',
@@ -80,6 +84,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getRecipes',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/recipes',
     category: 'discovery',
@@ -91,6 +96,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getOpenApi',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/openapi.json',
     category: 'discovery',
@@ -101,6 +107,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getApiDocs',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/docs',
     category: 'discovery',
@@ -111,6 +118,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getErrorDocs',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/docs/errors',
     category: 'discovery',
@@ -121,6 +129,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getReceiptDocs',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/docs/receipt-signature',
     category: 'discovery',

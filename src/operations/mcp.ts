@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import * as A from '../schemas/access.ts'
 import * as P from '../schemas/pages.ts'
 import { ACCOUNT_WRITES } from './account.ts'
-import { op, type Operation } from './define.ts'
+import { CACHE, op, type Operation } from './define.ts'
 
 /** The consent pages' binding rule (issue 19, Medium 2): a link goes only to the token holder's own account. */
 const OAUTH_BINDING_RULE =
@@ -61,6 +61,7 @@ export const mcpOperations = [
   }),
   op({
     id: 'getMcpManifest',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/mcp.json',
     category: 'discovery',
@@ -72,6 +73,7 @@ export const mcpOperations = [
   }),
   op({
     id: 'getProtectedResourceMetadata',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/oauth-protected-resource/api/mcp',
     category: 'discovery',
@@ -83,6 +85,7 @@ export const mcpOperations = [
   }),
   op({
     id: 'getProtectedResourceMetadataAlias',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/oauth-protected-resource',
     category: 'discovery',

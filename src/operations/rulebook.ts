@@ -1,10 +1,11 @@
 /** The rulebook in public: every deadline of a year, and the obligations by company type (Category A). */
 import { PublicDeadlines, PublicDeadlinesQuery, PublicObligations, PublicObligationsQuery } from '../schemas/rulebook.ts'
-import { op, type Operation } from './define.ts'
+import { CACHE, op, type Operation } from './define.ts'
 
 export const rulebookOperations = [
   op({
     id: 'getPublicDeadlines',
+    cache: CACHE.rulebook,
     method: 'GET',
     path: '/api/v1/public/deadlines',
     category: 'A',
@@ -34,6 +35,7 @@ export const rulebookOperations = [
   }),
   op({
     id: 'getPublicObligations',
+    cache: CACHE.rulebook,
     method: 'GET',
     path: '/api/v1/public/obligations',
     category: 'A',

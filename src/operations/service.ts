@@ -1,6 +1,6 @@
 /** The service itself: liveness, and the error registry and explainer. */
 import { ErrorList, ExplainBody, ExplainResult, Health, Readiness } from '../schemas/common.ts'
-import { op, type Operation } from './define.ts'
+import { CACHE, op, type Operation } from './define.ts'
 
 export const serviceOperations = [
   op({
@@ -45,6 +45,7 @@ export const serviceOperations = [
   }),
   op({
     id: 'listErrors',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/api/v1/errors',
     category: 'A',
@@ -52,11 +53,9 @@ export const serviceOperations = [
     tag: 'Errors',
     summary: 'The error registry',
     description:
-      'Every error code the service can answer with, sorted by code. The strong `ETag` validates `data` ' +
-      '(it is derived from `_meta.response_hash`; `_meta.response_timestamp` differs per response); send it ' +
-      'back in `If-None-Match` to get `304 Not Modified`.',
+      'Every error code the service can answer with, sorted by code. The strong `ETag` validates `data` with the rulebook and ' +
+      'service versions (`_meta.response_timestamp` differs per response); send it back in `If-None-Match` to get `304 Not Modified`.',
     response: ErrorList,
-    responseHeaders: { ETag: 'strong validator of `data`' },
     capability: {
       name_en: 'Error registry',
       name_nb: 'Feilkoderegister',

@@ -5,11 +5,12 @@
  */
 import { Type } from '@sinclair/typebox'
 import * as W from '../schemas/wellknown.ts'
-import { op, type Operation } from './define.ts'
+import { CACHE, op, type Operation } from './define.ts'
 
 export const wellknownOperations = [
   op({
     id: 'getAgentCard',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/agent-card.json',
     category: 'discovery',
@@ -21,6 +22,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getAiPlugin',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/ai-plugin.json',
     category: 'discovery',
@@ -31,6 +33,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getSecurityTxt',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/security.txt',
     category: 'discovery',
@@ -42,6 +45,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getDataSovereignty',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/data-sovereignty',
     category: 'discovery',
@@ -53,6 +57,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getApiCatalog',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/.well-known/api-catalog',
     category: 'discovery',
@@ -76,6 +81,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getDirectIntegrationComparison',
+    cache: CACHE.discovery,
     method: 'GET',
     path: '/api/v1/comparison/direct-integration',
     category: 'A',

@@ -12,6 +12,7 @@ import type { Mailer } from '../upstream/mail/port.ts'
 import type { PaymentProvider } from '../upstream/payments/port.ts'
 import type { ChargeBatcher, HoldSettler } from '../domain/billing/metering.ts'
 import type { Verifier } from '../domain/access/oauth.ts'
+import type { CachedDocument } from './caching.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 import type { UpstreamReads } from '../domain/sources.ts'
 import type { ActiveGrants } from '../domain/company/tier2.ts'
@@ -184,6 +185,10 @@ export interface HandlerOutput {
   precomputed?: PrecomputedData
   /** sandbox answers: members beside `success`, `data` and `_meta` (the receipt's `_sandbox_marker`) */
   top?: Record<string, unknown>
+  /** a whole body that is not an envelope (a page, llms.txt, a well-known document), made and tagged once; then `data` is ignored */
+  document?: CachedDocument
+  /** a shorter `max-age` than the operation's policy, for an answer that changes sooner (the current year's deadlines near New Year) */
+  maxAge?: number
 }
 
 export type Handler<R extends RequestSchemas = RequestSchemas> = (ctx: HandlerContext<R>) => HandlerOutput | Response | Promise<HandlerOutput | Response>

@@ -97,6 +97,8 @@ export interface PrecomputedData {
   last?: { ms: number; meta: MetaInput; body: Uint8Array; blob?: Blob }
   /** `json` escaped as the inside of a JSON string, made when first asked for (MCP's text content) */
   escapedJson?: string
+  /** the answer's strong ETag, made when first served by an operation a cache may keep (pipeline/caching.ts) */
+  etag?: string
 }
 
 const encoder = new TextEncoder()
@@ -157,7 +159,8 @@ export function errorBody(err: AppError, now: Date, baseUrl: string) {
 }
 
 export function errorResponse(err: AppError, now: Date, baseUrl: string, correlationId?: string): Response {
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', ...err.options.headers })
+  // An error is about this request at this moment (a limit, an outage, this caller's key): no cache keeps it.
+  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...err.options.headers })
   if (correlationId) headers.set('x-correlation-id', correlationId)
   return new Response(JSON.stringify(errorBody(err, now, baseUrl)), { status: err.status, headers })
 }

@@ -112,6 +112,10 @@ export const Pricing = Type.Object({
     top_up_url: Type.String({ format: 'uri' }),
   }),
   low_balance_warning: Type.Object({ below_ore: Type.Integer(), header: Type.String(), description: Type.String() }),
+  caching: Type.Object(
+    { cache_control: Type.Literal('private, no-store'), etag: Type.Literal(false), not_modified: Type.Literal(false), description: Type.String() },
+    { description: 'how metered answers are cached (they are not) and whether a conditional request is charged (there is none)' },
+  ),
   insufficient_credits: Type.Object({
     status: Type.Literal(402),
     error_code: Type.Literal('INSUFFICIENT_CREDITS'),

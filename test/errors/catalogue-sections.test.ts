@@ -86,7 +86,7 @@ describe('codes not yet thrown', () => {
   test('`awaits` is bookkeeping: no public rendering of the catalogue shows it', async () => {
     const awaited = [...new Set(ERROR_CODES.map((code) => entry(code).awaits).filter((a) => a !== undefined))]
     expect(awaited.length).toBeGreaterThan(0)
-    const docs = await (discoveryHandlers.getErrorDocs as unknown as () => Response)().text()
+    const docs = await (discoveryHandlers.getErrorDocs as unknown as () => { document: { blob: Blob } })().document.blob.text()
     const rendered = [
       JSON.stringify(registryEntries('https://plikt.test')),
       JSON.stringify(ERROR_CODES.map((code) => explain(code))),

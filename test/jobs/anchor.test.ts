@@ -159,6 +159,16 @@ describe('an inclusion proof', () => {
     }
   })
 
+  test('of an anchored day may be kept by any cache: strong ETag, Cache-Control, 304 on If-None-Match', async () => {
+    const url = `/api/v1/public/anchors/proofs/${await pick('2026-03-12', 7)}`
+    const first = await app.get(url)
+    const etag = first.headers.get('etag')!
+    expect([first.status, first.headers.get('cache-control')]).toEqual([200, 'public, max-age=300, stale-while-revalidate=3600'])
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/)
+    const again = await app.get(url, { headers: { 'if-none-match': etag } })
+    expect([again.status, again.headers.get('etag'), await again.text()]).toEqual([304, etag, ''])
+  })
+
   test('of an unknown snapshot is 404', async () => {
     const res = await app.get(`/api/v1/public/anchors/proofs/${crypto.randomUUID()}`)
     expect([res.status, ((await res.json()) as any).error_code]).toEqual([404, 'NOT_FOUND'])

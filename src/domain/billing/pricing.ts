@@ -30,6 +30,15 @@ export function priceList(operations: readonly Priced[], baseUrl: string, ceilin
       header: 'X-Credits-Low',
       description: 'A metered call that leaves less than NOK 10 answers with `X-Credits-Low: true`; every metered call reports `X-Credits-Balance-Ore`.',
     },
+    caching: {
+      cache_control: 'private, no-store' as const,
+      etag: false as const,
+      not_modified: false as const,
+      description:
+        'A metered answer is for its caller only: `Cache-Control: private, no-store`, no `ETag`, and never `304 Not Modified`, so a conditional request ' +
+        'neither saves nor hides a charge — every successful metered call is a fresh answer, charged once. The free public answers (deadlines, obligations, ' +
+        'this price list, the discovery documents) carry an `ETag` and answer 304 to `If-None-Match`; a 304 costs nothing, like the 200.',
+    },
     insufficient_credits: {
       status: 402 as const,
       error_code: 'INSUFFICIENT_CREDITS' as const,

@@ -98,7 +98,11 @@ export const SECURITY_TXT_VALIDITY_MS = 182 * 24 * 3600_000
 
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
 
-/** RFC 9116: where to report a vulnerability. `Expires` is computed from the request's time, so it is never stale. */
+/**
+ * RFC 9116: where to report a vulnerability. `Expires` counts from `now` (the service passes the
+ * start of the request's UTC day, so the document is one per day and a cache may keep it), so it
+ * is never stale.
+ */
 export function securityTxt(config: Pick<Config, 'baseUrl' | 'securityContact'>, now: Date): string {
   const links = serviceLinks(config.baseUrl)
   return [

@@ -8,9 +8,8 @@ import { baseLine, currentVatTerm, recipes, type Recipe } from '../../domain/dis
 import { operationOf, toolOf, WORKFLOWS } from '../../domain/discovery/workflows.ts'
 import { openApiPath } from '../../operations/index.ts'
 import type { Handler } from '../../pipeline/context.ts'
-import { bi, esc, htmlResponse, page } from '../html.ts'
-
-const JSON_TYPE = 'application/json; charset=utf-8'
+import { cachedDocument, jsonDocument, perInstance, type CachedDocument } from '../../pipeline/caching.ts'
+import { bi, esc, page, pageHeaders } from '../html.ts'
 
 /** JSON only when asked for and HTML not preferred: a browser's `text/html,…,*\/*` and a bare `*\/*` get the page. */
 function wantsJson(accept: string | null): boolean {
@@ -43,16 +42,16 @@ ${scripts}
 </section>`
 }
 
-/** Rendered once per VAT term and base URL: the live filing recipe files the term that holds today. */
-const recipePages = new Map<string, string>()
+/** Rendered and tagged once per VAT term and base URL: the live filing recipe files the term that holds today. */
+const recipePages = new Map<string, CachedDocument>()
 
-function recipesPage(base: string, now: Date): string {
+function recipesPage(base: string, now: Date): CachedDocument {
   const key = `${base} ${currentVatTerm(now)}`
-  let html = recipePages.get(key)
-  if (!html) {
+  let doc = recipePages.get(key)
+  if (!doc) {
     const all = recipes(now)
     const toc = all.map((r) => `<li><a href="#${esc(r.workflow.id)}">${esc(r.workflow.title_en)}</a></li>`).join('')
-    html = page(
+    const html = page(
       'Oppskrifter / Recipes',
       `<h1>${bi('Oppskrifter', 'Recipes')}</h1>
 <p>${bi('Ett avsnitt per arbeidsflyt, med skript du kan kjøre.', 'One section per workflow, with scripts you can run.')} Machine-readable: <a href="/workflows.json">/workflows.json</a>; ${bi('alt på én side', 'everything in one file')}: <a href="/llms-full.txt">/llms-full.txt</a>.</p>
@@ -60,9 +59,10 @@ function recipesPage(base: string, now: Date): string {
 <ol>${toc}</ol>
 ${all.map((r) => recipeSection(r, base)).join('\n')}`,
     )
-    recipePages.set(key, html)
+    doc = cachedDocument(html, pageHeaders())
+    recipePages.set(key, doc)
   }
-  return html
+  return doc
 }
 
 function landingPage(): string {
@@ -88,15 +88,15 @@ function landingPage(): string {
   )
 }
 
-let landing: string | undefined
+let landing: CachedDocument | undefined
+// The front door's two representations; `Vary: Accept` comes with its cache policy (operations/discovery.ts).
+const frontDoorJson = perInstance((deps: { config: { baseUrl: string } }) => jsonDocument(frontDoorIndex(deps.config.baseUrl)))
 
 export const discoveryPageHandlers = {
-  getFrontDoor: (({ headers, deps }) => {
-    if (wantsJson(headers.accept)) {
-      return new Response(JSON.stringify(frontDoorIndex(deps.config.baseUrl)), { headers: { 'content-type': JSON_TYPE, vary: 'Accept' } })
-    }
-    return htmlResponse((landing ??= landingPage()), 200, { vary: 'Accept' })
-  }) satisfies Handler,
+  getFrontDoor: (({ headers, deps }) => ({
+    data: undefined,
+    document: wantsJson(headers.accept) ? frontDoorJson(deps) : (landing ??= cachedDocument(landingPage(), pageHeaders())),
+  })) satisfies Handler,
 
-  getRecipes: (({ deps, now }) => htmlResponse(recipesPage(deps.config.baseUrl, now))) satisfies Handler,
+  getRecipes: (({ deps, now }) => ({ data: undefined, document: recipesPage(deps.config.baseUrl, now) })) satisfies Handler,
 }

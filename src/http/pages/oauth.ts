@@ -4,23 +4,29 @@ import * as accounts from '../../store/accounts.ts'
 import * as oauth from '../../store/oauth.ts'
 import type { IdParam } from '../../schemas/access.ts'
 import type { ConnectionForm, ConnectionQuery, CsrfForm } from '../../schemas/pages.ts'
-import type { Handler } from '../../pipeline/context.ts'
+import type { AppDeps, Handler } from '../../pipeline/context.ts'
+import { jsonDocument, perInstance } from '../../pipeline/caching.ts'
 import { bi, esc, htmlResponse, page, redirect } from '../html.ts'
 import { sessionActor, sessionOf } from '../../pipeline/admission.ts'
 
-const metadata: Handler = ({ deps }) => {
+/** RFC 9728 metadata of the MCP resource, made and tagged once per instance; null while OAuth is off. */
+const metadataDocument = perInstance((deps: AppDeps) => {
   const o = deps.config.oauth
-  if (!o) throw new AppError('OAUTH_DISABLED')
-  return {
-    data: {
-      resource: `${deps.config.baseUrl}/api/mcp`,
-      authorization_servers: [o.issuer],
-      bearer_methods_supported: ['header'],
-      scopes_supported: IDENTITY_SCOPES,
-      resource_name: 'Plikt MCP server',
-      resource_documentation: `${deps.config.baseUrl}/docs`,
-    },
-  }
+  if (!o) return null
+  return jsonDocument({
+    resource: `${deps.config.baseUrl}/api/mcp`,
+    authorization_servers: [o.issuer],
+    bearer_methods_supported: ['header'],
+    scopes_supported: IDENTITY_SCOPES,
+    resource_name: 'Plikt MCP server',
+    resource_documentation: `${deps.config.baseUrl}/docs`,
+  })
+})
+
+const metadata: Handler = ({ deps }) => {
+  const document = metadataDocument(deps)
+  if (!document) throw new AppError('OAUTH_DISABLED')
+  return { data: undefined, document }
 }
 
 export const oauthHandlers = {
