@@ -1,37 +1,28 @@
 /**
- * Composition root: builds the HTTP application from the operation registry. Exported for tests;
- * nothing listens at import.
+ * Composition root: chooses the adapters, builds the per-instance state (`composeDeps`), joins the
+ * handler table, and hands both surfaces — the HTTP routes (http/app.ts) and the MCP transport
+ * (mcp/server.ts) — what they serve. Exported for tests; nothing listens at import.
  */
-import { Elysia } from 'elysia'
-import { allOperations, type Operation, type OperationId, type OperationRequest } from './operations/index.ts'
-import { inputHeaders, type AppDeps, type Handler, type HandlerContext, type HandlerOutput, type RequestState, type ToolBinding } from './pipeline/context.ts'
+import { allOperations, type OperationId, type OperationRequest } from './operations/index.ts'
+import type { AppDeps, Handler, HandlerContext } from './pipeline/context.ts'
 import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Sql } from './store/db.ts'
-import { admit, checkPresentedCredential, isPublic, keyRefusal, softLimited } from './pipeline/admission.ts'
-import { corkedResponse } from './lib/corked-response.ts'
-import { bearerOf, credentialsOf } from './pipeline/credentials.ts'
 import { SoftLimiter } from './pipeline/soft-limit.ts'
 import { AnswerCache } from './pipeline/answer-cache.ts'
-import { execute } from './http/execute.ts'
-import { checkSameSite } from './http/same-site.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
 import { createVerifier } from './domain/access/oauth.ts'
 import { KeyCache } from './domain/access/key-cache.ts'
 import { RefusalBudget } from './domain/access/refusals.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
-import { buildMeta, precomputedBlob, precomputedBody, responseHash } from './pipeline/envelope.ts'
-import { answerTag, cacheControl, cacheControlOf, ifNoneMatch, jsonDocument, notModified, perInstance, precomputedTag, strongTag } from './pipeline/caching.ts'
-import { sha256Hex } from './lib/hash.ts'
-import { renderError } from './http/errors.ts'
-import { hasBoundedStrings, oversizedFields } from './schemas/bounds.ts'
-import { readIntegerDigits } from './pipeline/validation.ts'
-import { validationError } from './errors/app-error.ts'
-import { stateOf } from './http/request-state.ts'
+import { jsonDocument, perInstance } from './pipeline/caching.ts'
 import { createFetch } from './http/server.ts'
-import { discoveryHandlers, docsAsset } from './http/discovery.ts'
+import { mountRoutes, type Extension } from './http/app.ts'
+
+export type { Extension } from './http/app.ts'
+import { discoveryHandlers } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
 import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
@@ -39,7 +30,6 @@ import { delegationApprovalHandlers } from './http/pages/delegation-approval.ts'
 import { coreHandlers, toolBindings } from './handlers/index.ts'
 import { discoveryDocumentHandlers } from './handlers/discovery.ts'
 import { discoveryPageHandlers } from './http/pages/discovery.ts'
-import { TEST_KEY_META, testKeyDeps, testKeyRoute } from './handlers/sandbox/test-keys.ts'
 import { buildTools, TOOLS } from './mcp/tools.ts'
 import { UpstreamReads } from './domain/sources.ts'
 import { ActiveGrants } from './domain/company/tier2.ts'
@@ -50,8 +40,6 @@ import { mockFilingPortal, mockFilingPortalWithFilings } from './upstream/filing
 import { buildGovernment } from './upstream/government.ts'
 import { MockDigitalAgency } from './upstream/digital-agency/mock.ts'
 import { NorgesBankClient } from './upstream/central-bank/live.ts'
-import { sandboxMeta, sandboxState } from './pipeline/sandbox.ts'
-import { approvalStep } from './pipeline/approval.ts'
 import { serverKeys } from './lib/server-secret.ts'
 import { Lifecycle } from './pipeline/lifecycle.ts'
 import { Metrics } from './pipeline/metrics.ts'
@@ -85,239 +73,6 @@ export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
   // the MCP surface's tools list, which handlers cannot import, handed in here
   ...discoveryDocumentHandlers(mcpToolsSummary()),
   ...discoveryPageHandlers,
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8'
-
-/** The numeric query parameters of an operation, found once (not per request). */
-const numericParams = new WeakMap<Operation, string[]>()
-
-function numericQuery(op: Operation): string[] {
-  let names = numericParams.get(op)
-  if (!names) {
-    const props = op.request.query?.properties ?? {}
-    names = Object.keys(props).filter((n) => ['integer', 'number'].includes((props[n] as { type?: string }).type ?? ''))
-    numericParams.set(op, names)
-  }
-  return names
-}
-
-/** Query strings arrive as text; numeric parameters are converted before validation sees them. */
-function coerceQuery(op: Operation, query: Record<string, unknown>): void {
-  for (const name of numericQuery(op)) {
-    const v = query[name]
-    if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) query[name] = Number(v)
-  }
-}
-
-/**
- * An answer a cache may keep (the operation's `cache` policy, pipeline/caching.ts): its tag and
- * `Cache-Control` (and `Vary`) go on `headers`; a request that already holds the tag is answered
- * 304 here, with those headers and no body.
- */
-function conditional(op: Operation, etag: string, out: HandlerOutput, request: Request, headers: Record<string, string>): Response | null {
-  const policy = op.cache!
-  headers.etag = etag
-  headers['cache-control'] = out.maxAge === undefined ? cacheControlOf(op)! : cacheControl(policy, out.maxAge)
-  if (policy.vary) headers.vary = policy.vary
-  if (!ifNoneMatch(request.headers.get('if-none-match'), etag)) return null
-  const kept: Record<string, string> = { etag, 'cache-control': headers['cache-control'], 'x-correlation-id': headers['x-correlation-id']! }
-  if (policy.vary) kept.vary = policy.vary
-  return notModified(kept)
-}
-
-/**
- * `afterIo`: the answer is made after an await on I/O, so it is sent as one write
- * (lib/corked-response.ts). Not an idempotent operation's: its answer is cloned to be stored
- * (http/execute.ts), and a clone of that stream would be sent chunked.
- */
-function render(op: Operation, out: HandlerOutput, now: Date, request: Request, state: RequestState, afterIo: boolean): Response {
-  const status = out.status ?? op.successStatus
-  const correlationId = state.correlationId
-  const cacheable = op.cache !== null && status === 200
-  if (out.document) {
-    const doc = out.document
-    const headers: Record<string, string> = { ...doc.headers, 'x-correlation-id': correlationId }
-    if (cacheable) {
-      const unchanged = conditional(op, doc.etag, out, request, headers)
-      if (unchanged) return unchanged
-    } else {
-      const control = cacheControlOf(op)
-      if (control) headers['cache-control'] = control
-    }
-    return new Response(doc.blob, { status, headers })
-  }
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...state.extraHeaders, ...out.headers }
-  if (!cacheable) {
-    const control = cacheControlOf(op)
-    if (control) headers['cache-control'] = control
-  }
-  if (op.format === 'json') {
-    const body = JSON.stringify(out.data)
-    // A cacheable JSON document is served as out.document (made and tagged once); this tags per request.
-    const unchanged = cacheable ? conditional(op, strongTag(sha256Hex(body)), out, request, headers) : null
-    return unchanged ?? new Response(body, { status, headers })
-  }
-  if (op.format === 'sandbox') return new Response(JSON.stringify({ success: true, data: out.data, _meta: sandboxMeta(now, state.sandbox), ...out.top }), { status, headers })
-  const hash = out.precomputed?.hash ?? responseHash(out.data)
-  const meta = out.meta ?? {}
-  if (cacheable) {
-    // The tag validates `data` and the stable `_meta`; `_meta.response_timestamp` is per response and not part of it.
-    const unchanged = conditional(op, out.precomputed ? precomputedTag(out.precomputed, meta) : answerTag(hash, meta), out, request, headers)
-    if (unchanged) return unchanged
-  }
-  const corked = afterIo && !op.idempotency && request.method !== 'HEAD'
-  if (out.precomputed) {
-    return corked ? corkedResponse(precomputedBody(out.precomputed, meta, now), { status, headers }) : new Response(precomputedBlob(out.precomputed, meta, now), { status, headers })
-  }
-  const body = `{"success":true,"data":${JSON.stringify(out.data)},"_meta":${JSON.stringify(buildMeta(meta, now, hash))}}`
-  return corked ? corkedResponse(body, { status, headers }) : new Response(body, { status, headers })
-}
-
-/** Extra operations and handlers: how tests register an operation the product does not have yet. */
-export interface Extension {
-  operations: Operation[]
-  handlers: Record<string, Handler<any>>
-  /** MCP bindings of extension operations that name a tool */
-  tools?: Record<string, ToolBinding>
-}
-
-type Input = 'params' | 'query' | 'body'
-const checkedInputs = new WeakMap<Operation, Input[]>()
-
-/**
- * Input too deep or with strings longer than their schema allows is refused before Elysia
- * validates it (schemas/bounds.ts): the validator's report would otherwise run every pattern on it.
- */
-function refuseOversized(op: Operation, ctx: Partial<Record<Input, unknown>>): void {
-  let inputs = checkedInputs.get(op)
-  if (!inputs) {
-    inputs = (['params', 'query', 'body'] as const).filter((i) => (i === 'body' ? op.request.body !== undefined : hasBoundedStrings(op.request[i])))
-    checkedInputs.set(op, inputs)
-  }
-  for (const input of inputs) {
-    const issues = oversizedFields(op.request[input]!, ctx[input], input)
-    if (issues.length > 0) throw validationError(issues)
-  }
-}
-
-function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown>; body?: unknown }, baseUrl: string): RequestState {
-  const state = stateOf(ctx.request)
-  state.route = op.path
-  state.operationId = op.id
-  state.format = op.format
-  // The edge (http/server.ts) sets it for every sandbox path; this covers the app used without the edge.
-  if (op.format === 'sandbox') state.sandbox ??= sandboxState(op.method, op.path)
-  coerceQuery(op, ctx.query)
-  if (op.bodyType === 'json') readIntegerDigits(op.request.body, ctx.body)
-  if (op.bodyType === 'form') checkSameSite(ctx.request, baseUrl)
-  return state
-}
-
-export function createApp(deps: AppDeps, extension?: Extension) {
-  const app = new Elysia({ normalize: false })
-  app.onError(({ code, error, request }) => {
-    const state = stateOf(request)
-    if (state.principal.kind !== 'key' || !state.principal.cached) return renderError(code, error, request, deps)
-    // Refused before its key was confirmed: a key that is no longer live hears that instead.
-    return keyRefusal(state, deps).then((refusal) => (refusal ? renderError('APP', refusal, request, deps) : renderError(code, error, request, deps)))
-  })
-  const all = extension ? [...allOperations, ...extension.operations] : allOperations
-  const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
-  const tools = extension ? buildTools(all, table, { ...toolBindings, ...extension.tools }) : TOOLS
-  for (const op of all) {
-    if (op.bodyType === 'raw') {
-      // The MCP transport is a surface of its own: it reads the request itself (src/mcp).
-      app.route(op.method, op.path, ({ request }: { request: Request }) => handleMcp(request, deps, stateOf(request), tools), { parse: 'none', transform: ({ request, query }: { request: Request; query: Record<string, unknown> }) => void prepare(op, { request, query }, deps.config.baseUrl) } as never)
-      continue
-    }
-    const handler = table[op.id]!
-    const soft = softLimited(op)
-    const keyless = isPublic(op)
-    app.route(
-      op.method,
-      op.path,
-      (ctx: { params: any; query: any; body: any; request: Request }) => {
-        const state = stateOf(ctx.request)
-        const now = deps.clock.now()
-        const invoke = (d: AppDeps = deps): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
-          handler({
-            params: ctx.params,
-            query: ctx.query,
-            body: ctx.body,
-            headers: inputHeaders(ctx.request.headers),
-            // Bun makes a request's AbortSignal on first access: only a handler that waits asks.
-            get signal() {
-              return ctx.request.signal
-            },
-            deps: d,
-            state,
-            now,
-            principal: state.principal,
-            get approval() {
-              return approvalStep(op, ctx.request.headers.get('x-approval-token'), state, deps)
-            },
-          })
-        // A keyed route was admitted after a database write; a keyless one answers synchronously unless its handler awaits.
-        const finish = (o: HandlerOutput | Response, afterIo = true) => {
-          if (o instanceof Response) return o
-          state.correlationStamped = true
-          return render(op, o, now, ctx.request, state, afterIo)
-        }
-        // A test key never reaches the handler, idempotency or metering: the sandbox answers it, or nothing does.
-        // A test key never reaches idempotency, metering or an upstream: the production handler over
-        // the sandbox's synthetic companies answers it (production shapes, marked is_test), or its own
-        // account's handler does, or nothing does (handlers/sandbox/test-keys.ts).
-        if (state.principal.kind === 'key' && state.principal.test) {
-          const route = testKeyRoute(op)
-          const marked = route === 'synthetic' ? TEST_KEY_META : { is_test: true as const }
-          return Promise.resolve(invoke(route === 'synthetic' ? testKeyDeps(deps) : deps)).then((o) => finish(o instanceof Response ? o : { ...o, meta: { ...o.meta, ...marked } }))
-        }
-        // A keyless route admits nothing, but a credential presented there is checked all the same.
-        const presented = keyless ? bearerOf(ctx.request.headers.get('authorization')) : null
-        if (presented !== null) {
-          return checkPresentedCredential(presented, state, deps).then(async () => {
-            const out = await invoke()
-            return finish(out)
-          })
-        }
-        if (op.idempotency === null && op.costOre === 0) {
-          // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
-          const out = invoke()
-          return out instanceof Promise ? out.then((o) => finish(o)) : finish(out, !keyless)
-        }
-        return execute(op, { request: ctx.request, body: ctx.body, state }, deps, async () => finish(await invoke()))
-      },
-      {
-        ...(op.request.params ? { params: op.request.params } : {}),
-        ...(op.request.query ? { query: op.request.query } : {}),
-        ...(op.request.body ? { body: op.request.body } : {}),
-        // Keyless routes without limits of their own get a transform that is visibly synchronous:
-        // Elysia composes a slower, awaiting handler around a hook that may return a promise.
-        // The soft per-IP limit is decided first, in this instance, before any database work.
-        // The context is destructured, never passed on whole: Elysia reads a hook's source, and a
-        // context handed to a function makes it prepare everything for every request (cookie jar,
-        // headers object, a second Response around ours).
-        transform: keyless
-          ? ({ request, query, params, body }: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              const state = prepare(op, { request, query, body }, deps.config.baseUrl)
-              if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
-              refuseOversized(op, { params, query, body })
-            }
-          : async ({ request, query, params, body }: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              const state = prepare(op, { request, query, body }, deps.config.baseUrl)
-              if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
-              await admit(op, credentialsOf(request.headers), body, state, deps)
-              refuseOversized(op, { params, query, body })
-            },
-      } as never,
-    )
-  }
-  app.get('/docs/assets/:name', ({ params, request }) => {
-    stateOf(request).route = '/docs/assets/:name'
-    return docsAsset(params.name) ?? renderError('NOT_FOUND', null, request, deps)
-  })
-  return app
 }
 
 /** Everything the surfaces need, chosen once: the composition root for main, tests and benchmarks. */
@@ -384,6 +139,14 @@ export function composeDeps(
     ...overrides,
   }
   return { ...deps, jobs: overrides.jobs ?? jobControl(deps) }
+}
+
+/** The HTTP application: every operation (and an extension's) mounted, MCP among them. */
+export function createApp(deps: AppDeps, extension?: Extension) {
+  const operations = extension ? [...allOperations, ...extension.operations] : allOperations
+  const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
+  const tools = extension ? buildTools(operations, table, { ...toolBindings, ...extension.tools }) : TOOLS
+  return mountRoutes(deps, { operations, handlers: table, mcp: (request, state) => handleMcp(request, deps, state, tools) })
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */
