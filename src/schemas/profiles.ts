@@ -1,13 +1,27 @@
 /** Saved profiles: a name and a config of only `org_number`, `action` and `payload`. */
 import { Type } from '@sinclair/typebox'
 import { Uuid } from './common.ts'
-import { OrgNumber } from './company.ts'
+import { digitString } from './formats.ts'
+
+/**
+ * Spec (Saved profiles): "`config` allows only `org_number` (9 digits)". Nine digits are taken as
+ * they are; one that fails the MOD-11 check is kept and named in the answer's `warnings`, since a
+ * profile is a template and its owner may be saving a number to correct later.
+ */
+const ProfileOrgNumber = digitString(9, { description: 'organisation number: nine digits; one that fails the MOD-11 check is kept, with a warning in the answer' })
+
+const ProfileWarning = Type.Object({
+  field: Type.String(),
+  code: Type.Literal('ORG_NUMBER_CHECK_DIGIT'),
+  message_nb: Type.String(),
+  message_en: Type.String(),
+})
 
 const Action = Type.Union([Type.Literal('mva_melding'), Type.Literal('a_melding')], { description: 'the action type the profile feeds to the execute route' })
 
 export const ProfileConfig = Type.Object(
   {
-    org_number: Type.Optional(OrgNumber),
+    org_number: Type.Optional(ProfileOrgNumber),
     action: Type.Optional(Action),
     payload: Type.Optional(
       Type.Object({}, {
@@ -42,6 +56,7 @@ export const Profile = Type.Object({
   ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  warnings: Type.Optional(Type.Array(ProfileWarning, { description: 'what in the saved config will not pass where it is used (an org number failing MOD-11); absent when nothing' })),
 })
 
 export const ProfileList = Type.Object({

@@ -6,6 +6,7 @@
  * included), a payload of at most 64 KiB, nothing PostgreSQL cannot store, and at most 100
  * profiles an account. A refusal names every offending path and never repeats what was there.
  */
+import { hasValidCheckDigit } from '../../lib/org-number.ts'
 import { AppError, validationError, type FieldIssue } from '../../errors/app-error.ts'
 import { lockConsumer } from '../../store/accounts.ts'
 import type { Sql } from '../../store/db.ts'
@@ -87,8 +88,23 @@ function checked(input: ProfileInput): { name: string; config: Record<string, un
   return { name: input.name, config: { ...input.config } }
 }
 
+/** What in a saved config will not pass where it is used: an org number failing MOD-11. */
+function warningsOf(config: store.ProfileRow['config']) {
+  const org = (config as { org_number?: unknown }).org_number
+  if (typeof org !== 'string' || hasValidCheckDigit(org)) return []
+  return [
+    {
+      field: 'config.org_number',
+      code: 'ORG_NUMBER_CHECK_DIGIT' as const,
+      message_nb: `${org} består ikke kontrollsiffersjekken (MOD-11): ingen virksomhet har dette nummeret, og det avvises der profilen brukes. Profilen er lagret.`,
+      message_en: `${org} fails the check-digit test (MOD-11): no organisation has this number, and it is refused where the profile is used. The profile is saved.`,
+    },
+  ]
+}
+
 export function profileView(p: store.ProfileRow) {
-  return { id: p.id, name: p.name, config: p.config, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() }
+  const warnings = warningsOf(p.config)
+  return { id: p.id, name: p.name, config: p.config, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString(), ...(warnings.length > 0 ? { warnings } : {}) }
 }
 
 /** Counted under the consumer's row lock, so concurrent saves cannot pass the cap together. */

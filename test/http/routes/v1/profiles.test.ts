@@ -147,9 +147,17 @@ describe('what config may hold', () => {
     expect(fields(r)).toContain('config.org_number')
   })
 
-  test('an org number failing MOD-11 is 400 ORG_NUMBER_INVALID_CHECKSUM', async () => {
-    const r = await create({ name: 'x', config: { org_number: '984661186' } })
-    expect([r.status, r.body.error_code]).toEqual([400, 'ORG_NUMBER_INVALID_CHECKSUM'])
+  test('nine digits failing MOD-11 are saved, with a warning naming the field in bokmål and English (spec: `org_number` (9 digits))', async () => {
+    const r = await create({ name: 'mod11', config: { org_number: '818123456' } })
+    expect(r.status).toBe(201)
+    expect(r.body.data.config.org_number).toBe('818123456')
+    expect(r.body.data.warnings).toEqual([{ field: 'config.org_number', code: 'ORG_NUMBER_CHECK_DIGIT', message_nb: expect.stringContaining('MOD-11'), message_en: expect.stringContaining('MOD-11') }])
+  })
+
+  test('a valid org number carries no warnings', async () => {
+    const r = await create({ name: 'valid', config: { org_number: '984661185' } })
+    expect(r.status).toBe(201)
+    expect(r.body.data.warnings).toBeUndefined()
   })
 
   test('an unknown action is 400 naming config.action', async () => {
