@@ -15,7 +15,7 @@ import { Type } from '@sinclair/typebox'
 import type { Extension } from '../../src/app.ts'
 import { exampleRequest } from '../../src/domain/discovery/examples.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
-import { op, type Operation } from '../../src/operations/index.ts'
+import { allOperations, op, type Operation } from '../../src/operations/index.ts'
 import { addCredits, createConsumer, createKey } from '../access-helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 
@@ -31,8 +31,9 @@ const parityExtension: Extension = {
   tools: { testParityProfessional: { justification: () => 'test' }, testParityPerKey: { justification: () => 'test' } },
 }
 
-type Kind = 'none' | 'free' | 'professional' | 'enterprise' | 'test key' | 'revoked' | 'no scope'
-const KINDS: Kind[] = ['none', 'free', 'professional', 'enterprise', 'test key', 'revoked', 'no scope']
+type Kind = 'none' | 'free' | 'professional' | 'enterprise' | 'test key' | 'revoked' | 'no scope' | 'sandbox bearer'
+const KINDS: Kind[] = ['none', 'free', 'professional', 'enterprise', 'test key', 'revoked', 'no scope', 'sandbox bearer']
+// Not covered yet: an OAuth access token (OAuth on), which needs an authorisation server in the test (test/support/auth-server.ts).
 
 interface Caller {
   auth: Record<string, string>
@@ -48,6 +49,7 @@ const nextIp = () => `198.51.100.${++ipCounter}`
 async function callerOf(kind: Kind): Promise<Caller> {
   const ip = nextIp()
   if (kind === 'none') return { auth: {}, consumerId: null, ip }
+  if (kind === 'sandbox bearer') return { auth: { authorization: `Bearer svc_sandbox_test_parity${ipCounter}` }, consumerId: null, ip }
   const tier = kind === 'professional' || kind === 'enterprise' ? kind : 'free'
   const c = await createConsumer(app, tier)
   await addCredits(app, c.id, 100_000)
@@ -74,6 +76,18 @@ async function balance(c: Caller): Promise<number | null> {
 /** What a call came to, in one vocabulary for both surfaces. */
 type Outcome = string
 
+/**
+ * The sandbox bearer's REST twin of a production tool is its sandbox mirror's route (spec: the
+ * sandbox bearer answers mirrored tools from the sandbox); a keyless tool is its own route; any
+ * other tool has no REST twin under that bearer, and MCP answers SANDBOX_TOOL_UNAVAILABLE.
+ */
+function twinOf(kind: Kind, name: string, o: Operation): Operation | null {
+  if (kind !== 'sandbox bearer' || o.auth === 'none') return o
+  // The sandbox's own tool of that name (submit_vat_return), or the mirror the production tool names.
+  const own = TOOLS.find((t) => t.name === name && t.operation.category === 'sandbox')?.operation
+  return own ?? allOperations.find((m) => m.id === o.sandboxMirror) ?? null
+}
+
 async function viaRest(o: Operation, c: Caller): Promise<Outcome> {
   const ex = exampleRequest(o, app.url)
   const headers: Record<string, string> = { ...c.auth, 'x-forwarded-for': c.ip }
@@ -92,7 +106,7 @@ async function viaRest(o: Operation, c: Caller): Promise<Outcome> {
  * the tool takes; a tool the spec gives its own shape gets its own (the exchange rate takes a
  * currency pair, the filing tool a boolean dry run).
  */
-function argumentsOf(toolName: string, o: Operation): Record<string, unknown> {
+function argumentsOf(toolName: string, o: Operation, sandbox = false): Record<string, unknown> {
   const ex = exampleRequest(o, app.url)
   const params: Record<string, unknown> = {}
   const values = ex.path.split('/')
@@ -101,7 +115,8 @@ function argumentsOf(toolName: string, o: Operation): Record<string, unknown> {
   })
   const flat: Record<string, unknown> = { ...params, ...(ex.query ?? {}), ...((ex.body as Record<string, unknown> | undefined) ?? {}) }
   if (toolName === 'get_exchange_rate') return { base: 'NOK', quote: String(flat.currency ?? 'EUR') }
-  const takes = Object.keys(((TOOLS.find((t) => t.name === toolName)?.input ?? {}) as { properties?: Record<string, unknown> }).properties ?? flat)
+  const tool = TOOLS.find((t) => t.name === toolName && (t.operation.category === 'sandbox') === sandbox) ?? TOOLS.find((t) => t.name === toolName)
+  const takes = Object.keys(((tool?.input ?? {}) as { properties?: Record<string, unknown> }).properties ?? flat)
   const args = Object.fromEntries(Object.entries(flat).filter(([k]) => takes.includes(k)))
   if ('dry_run' in args) args.dry_run = true
   if (takes.includes('idempotency_key')) args.idempotency_key = crypto.randomUUID()
@@ -144,8 +159,10 @@ describe('REST and MCP answer every tool alike, for every kind of principal', ()
       for (const { name, operation } of toolsUnderTest()) {
         const [r, m] = [callers.rest[kind], callers.mcp[kind]]
         const [rb, mb] = [await balance(r), await balance(m)]
-        const rest = await viaRest(operation, r)
-        const mcp = await viaMcp(name, argumentsOf(name, operation), m)
+        const twin = twinOf(kind, name, operation)
+        const rest = twin ? await viaRest(twin, r) : 'SANDBOX_TOOL_UNAVAILABLE'
+        // Under the sandbox bearer the arguments are the sandbox twin's (a sandbox organisation).
+        const mcp = await viaMcp(name, argumentsOf(name, twin ?? operation, twin?.category === 'sandbox'), m)
         const [rCharge, mCharge] = [(rb ?? 0) - ((await balance(r)) ?? 0), (mb ?? 0) - ((await balance(m)) ?? 0)]
         // The one difference the spec itself makes: a keyless REST route needs no key, so a key
         // without the tool's scope is served there; MCP hides the tool from that credential.
