@@ -5,13 +5,14 @@ import { actionIdOf } from '../domain/actions/action-id.ts'
 import { mintApprovalToken } from '../domain/actions/approval.ts'
 import { dryRun, type ActionInput } from '../domain/actions/dry-run.ts'
 import { executeLive } from '../domain/actions/execute.ts'
+import { delegateTarget } from '../domain/delegation/delegate.ts'
+import { checkDelegationScopes } from '../domain/delegation/scopes.ts'
 import { productionEnv, productionFacts } from '../domain/actions/production.ts'
 import { parsePeriod } from '../domain/actions/period.ts'
 import { consumerReceiptKey } from '../domain/actions/receipt.ts'
 import { requireLegalEntity } from '../domain/company/register.ts'
 import { requestFullmakt, revokePrincipal, type DelegationEnv } from '../domain/delegation/fullmakt.ts'
 import { fullmaktState, permissionsSnapshot } from '../domain/delegation/views.ts'
-import { uuidV5 } from '../lib/uuid-v5.ts'
 import { osloDate } from '../lib/oslo-time.ts'
 import { receiptsPage } from '../store/delegations.ts'
 import type { KeyPrincipal } from '../domain/access/types.ts'
@@ -20,7 +21,6 @@ import { MAX_PAYLOAD_BYTES, payloadTooLarge } from '../domain/actions/payload.ts
 import type { Handler, HandlerContext, HandlerInput, ToolBinding } from '../pipeline/context.ts'
 
 /** uuid v5 namespace of a consumer's default agent principal (system-user/delegate has no principal id). */
-const DEFAULT_PRINCIPAL_NAMESPACE = '6f1d3c1e-2b8a-5e47-8c1d-9a0e4b7f2c35'
 
 function keyOf(ctx: HandlerContext): KeyPrincipal {
   if (ctx.principal.kind !== 'key') throw new AppError('AUTH_MISSING')
@@ -62,8 +62,8 @@ export const delegationHandlers = {
   delegateSystemUser: (async (ctx) => {
     const p = keyOf(ctx)
     await requireLegalEntity(ctx.deps.reads, ctx.body.org_number)
-    const principal = uuidV5(`${p.consumerId}:${ctx.body.org_number}`, DEFAULT_PRINCIPAL_NAMESPACE)
-    return { data: await requestFullmakt(delegationEnv(ctx), { agent_principal_id: principal, org_number: ctx.body.org_number, scopes: ctx.body.scopes }), status: 201 }
+    const target = await delegateTarget(ctx.deps.sql, p.consumerId, ctx.body.org_number, checkDelegationScopes(ctx.body.scopes))
+    return { data: await requestFullmakt(delegationEnv(ctx), { agent_principal_id: target.principalId, org_number: ctx.body.org_number, scopes: target.scopes }), status: 201 }
   }) satisfies Handler<{ body: typeof D.DelegateBody }>,
 
   requestFullmakt: (async (ctx) => {

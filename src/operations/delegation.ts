@@ -32,7 +32,7 @@ export const delegationOperations = [
     path: '/api/v1/auth/system-user/delegate',
     summary: 'Ask an organisation to approve Plikt’s system user for you (gated: a person must approve)',
     description:
-      'Brokers a system-user request at the digital agency for your default agent principal and returns `delegation_url`, where a person with signing authority in the organisation approves. Nothing is usable until they do (`delegation_status` `pending`). A retry finds the first request; it never makes a second.' +
+      'Brokers a system-user request at the digital agency for your default agent principal and returns `delegation_url`, where a person with signing authority in the organisation approves. Nothing is usable until they do (`delegation_status` `pending`). A retry finds the first request; it never makes a second. The route keeps a principal of its own per organisation: after that principal is revoked (terminal), the next call makes a new one; a call for scopes beyond its delegation asks for all of them under a new principal (the earlier delegation works until revoked), and a call for scopes it already covers is that delegation.' +
       ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { body: D.DelegateBody },
     response: D.DelegationGrant,

@@ -339,4 +339,33 @@ describe('POST /api/v1/auth/system-user/delegate', () => {
     expect(two.delegation_id).toBe(one.delegation_id)
     expect(two.agent_principal_id).toBe(one.agent_principal_id)
   })
+
+  const delegate = (a: Awaited<ReturnType<typeof agent>>, scopes: string[]) => app.send('POST', '/api/v1/auth/system-user/delegate', { org_number: ORG, scopes }, a.auth)
+
+  test('after its principal is revoked, a delegate call makes a new principal instead of answering AGENT_PRINCIPAL_REVOKED for ever; the revoked one stays revoked', async () => {
+    const a = await agent(app)
+    const first = (await (await delegate(a, [MVA])).json()).data
+    expect((await app.send('POST', '/api/v1/fullmakt/revoke', { agent_principal_id: first.agent_principal_id, reason: 'done' }, a.auth)).status).toBe(200)
+    const again = await delegate(a, [MVA])
+    expect(again.status).toBe(201)
+    const second = (await again.json()).data
+    expect(second.agent_principal_id).not.toBe(first.agent_principal_id)
+    expect(second.delegation_status).toBe('pending')
+    const [old] = await app.deps.sql<{ state: string }[]>`select state from agent_principals where consumer_id = ${a.consumerId} and id = ${first.agent_principal_id}`
+    expect(old!.state).toBe('revoked')
+    expect((await (await delegate(a, [MVA])).json()).data.agent_principal_id).toBe(second.agent_principal_id)
+  })
+
+  test('a delegate call for more scopes asks for all of them under a new principal, never AGENT_PRINCIPAL_CONFLICT; a narrower one is the delegation that covers it', async () => {
+    const a = await agent(app, 'professional')
+    const first = (await (await delegate(a, [MVA])).json()).data
+    const wider = await delegate(a, [AMELDING])
+    expect(wider.status).toBe(201)
+    const both = (await wider.json()).data
+    expect(both.agent_principal_id).not.toBe(first.agent_principal_id)
+    expect([...both.scopes].sort()).toEqual([AMELDING, MVA].sort())
+    const narrower = (await (await delegate(a, [MVA])).json()).data
+    expect(narrower.agent_principal_id).toBe(both.agent_principal_id)
+    expect(narrower.delegation_id).toBe(both.delegation_id)
+  })
 })
