@@ -79,9 +79,9 @@ describe('credentials', () => {
     expect((await b.get(BALANCE, { headers: bearer(key) })).status).toBe(200)
   })
 
-  test('a bad header is never treated as no header, even on a keyless route', async () => {
-    // Public routes ignore credentials entirely; they must not break on a bad one either.
-    expect((await a.get('/api/v1/public/obligations?entity_type=AS', { headers: bearer('garbage') })).status).toBe(200)
+  test('a bad header is never treated as no header, even on a keyless route: 401 AUTH_INVALID_KEY (spec Credentials)', async () => {
+    expect(await errorOf(await a.get('/api/v1/public/obligations?entity_type=AS', { headers: bearer('garbage') }))).toMatchObject({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect((await a.get('/api/v1/public/obligations?entity_type=AS')).status).toBe(200)
   })
 })
 
