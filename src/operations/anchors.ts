@@ -5,6 +5,7 @@ import { op, type Operation } from './define.ts'
 export const anchorsOperations = [
   op({
     id: 'listAnchors',
+    summaryNb: 'Daglige Merkle-ankre over arkivet av øyeblikksbilder (nyeste først)',
     method: 'GET',
     path: '/api/v1/public/anchors',
     category: 'A',
@@ -21,6 +22,7 @@ export const anchorsOperations = [
   }),
   op({
     id: 'getAnchorProof',
+    summaryNb: 'Inkluderingsbevis for et øyeblikksbilde (en `_meta.source_snapshot_id`) i ankeret for dagen det ble tatt',
     method: 'GET',
     path: '/api/v1/public/anchors/proofs/:snapshot_id',
     category: 'A',
@@ -36,6 +38,7 @@ export const anchorsOperations = [
   }),
   op({
     id: 'getAnchorProofDocs',
+    summaryNb: 'Slik verifiserer du et inkluderingsbevis (og ankerets RFC 3161-tidsstempel), som Markdown',
     method: 'GET',
     path: '/docs/anchor-proof',
     category: 'discovery',
@@ -46,6 +49,7 @@ export const anchorsOperations = [
   }),
   op({
     id: 'getWebhookDocs',
+    summaryNb: 'Slik verifiserer du X-Service-Signature på en webhook, som Markdown',
     method: 'GET',
     path: '/docs/webhook-signature',
     category: 'discovery',

@@ -5,6 +5,7 @@ import { op, type Operation } from './define.ts'
 export const billingOperations = [
   op({
     id: 'getCreditBalance',
+    summaryNb: 'Forhåndsbetalt saldo for nøkkelens konto',
     method: 'GET',
     path: '/api/v1/account/credits/balance',
     category: 'B',
@@ -17,6 +18,7 @@ export const billingOperations = [
   }),
   op({
     id: 'createTopupRequest',
+    summaryNb: 'Be en person godkjenne en påfylling',
     method: 'POST',
     path: '/api/v1/billing/topup-requests',
     category: 'B',
@@ -36,6 +38,7 @@ export const billingOperations = [
   }),
   op({
     id: 'getPricing',
+    summaryNb: 'Priser på betalte kall, grenser for påfylling og hvordan du løser en 402',
     method: 'GET',
     path: '/api/v1/pricing',
     category: 'A',

@@ -10,6 +10,7 @@ import { op, type Operation } from './define.ts'
 export const wellknownOperations = [
   op({
     id: 'getAgentCard',
+    summaryNb: 'A2A-agentkort: tjenesten, sikkerhetsordningene og én ferdighet per MCP-verktøy',
     method: 'GET',
     path: '/.well-known/agent-card.json',
     category: 'discovery',
@@ -21,6 +22,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getAiPlugin',
+    summaryNb: 'Tilleggsmanifest (skjema v1) som peker på OpenAPI-dokumentet',
     method: 'GET',
     path: '/.well-known/ai-plugin.json',
     category: 'discovery',
@@ -31,6 +33,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getSecurityTxt',
+    summaryNb: 'RFC 9116 security.txt: Contact (SECURITY_CONTACT), Expires (et halvt år fra forespørselen), Canonical, Preferred-Languages',
     method: 'GET',
     path: '/.well-known/security.txt',
     category: 'discovery',
@@ -42,6 +45,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getDataSovereignty',
+    summaryNb: 'Hvor data lagres og behandles, hvilke eksterne systemer som mottar hva, og hvor lenge hver type data beholdes',
     method: 'GET',
     path: '/.well-known/data-sovereignty',
     category: 'discovery',
@@ -53,6 +57,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getApiCatalog',
+    summaryNb: 'RFC 9727 API-katalog: et lenkesett over REST-API-et og MCP-serveren med beskrivelser, dokumentasjon og status',
     method: 'GET',
     path: '/.well-known/api-catalog',
     category: 'discovery',
@@ -64,6 +69,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getAgentReadiness',
+    summaryNb: 'Per arbeidsflytklasse: andelen vellykkede kall og p95-svartid de siste minuttene, og kretsbryteren til tokentjenesten',
     method: 'GET',
     path: '/api/v1/health/agent-readiness',
     category: 'A',
@@ -76,6 +82,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getDirectIntegrationComparison',
+    summaryNb: 'Hva direkte integrasjon mot de offentlige systemene krever, mot hva Plikt gir, over ni dimensjoner; kvalitativt, uten tall',
     method: 'GET',
     path: '/api/v1/comparison/direct-integration',
     category: 'A',
