@@ -55,7 +55,22 @@ export const Capabilities = Type.Object({
     action_types: Type.Array(Type.String()),
     live_action_types: Type.Array(Type.String({ description: 'the action types POST /api/v1/actions/execute files (the others dry-run only)' })),
   }),
-  sandbox: Type.Object({}, { additionalProperties: true }),
+  sandbox: Type.Object(
+    {
+      reserved_test_org_numbers: Type.Object(
+        {
+          pattern: Str('999000XXX'),
+          mod11_valid: Type.Literal(false, { description: 'true of every number in `org_numbers`' }),
+          org_numbers: Type.Array(Type.String(), { description: 'the reserved numbers that fail MOD-11 (the reserved error orgs)' }),
+          mod11_valid_org_numbers: Type.Array(Type.String(), {
+            description: 'numbers of the pattern that pass MOD-11: 999000002, a valid sandbox company (the webhook rehearsal’s subject)',
+          }),
+        },
+        { additionalProperties: true },
+      ),
+    },
+    { additionalProperties: true },
+  ),
   mcp: Type.Object(
     {
       schema_version: Str('2026.8.1: the MCP schema version the capabilities document lists, by the spec (Versioning); the tool manifest at `manifest_url` carries its own'),

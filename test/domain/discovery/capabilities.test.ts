@@ -12,7 +12,7 @@ const input = (over: Partial<CapabilitiesInput> = {}): CapabilitiesInput => ({
   executeLive: false,
   oauth: null,
   mcp: { schema_version: '2026.10.0', names: ['a_tool', 'b_tool', 'c_tool'], keyless: ['a_tool'] },
-  sandbox: { available: true },
+  sandbox: { available: true, reserved_test_org_numbers: { pattern: '999000XXX', mod11_valid: false, org_numbers: [], mod11_valid_org_numbers: [] } },
   ...over,
 })
 
