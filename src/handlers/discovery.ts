@@ -15,9 +15,24 @@ import { cachedDocument, jsonDocument, type CachedDocument } from '../pipeline/c
 import type { AppDeps, Handler } from '../pipeline/context.ts'
 import { SIMULATED_ERROR_CODES } from '../pipeline/sandbox.ts'
 import { SANDBOX_CATALOGUE } from './sandbox/fixtures.ts'
+import { hasValidCheckDigit } from '../lib/org-number.ts'
 
 /** A Markdown document (llms.txt, a verification recipe), made and tagged once; its Cache-Control is its operation's. */
 export const markdownDocument = (text: string): CachedDocument => cachedDocument(text, { 'content-type': 'text/markdown; charset=utf-8' })
+
+/**
+ * The reserved 999000XXX numbers (spec "Capabilities document": these deliberately fail MOD-11), each
+ * listed by what the check says of it: the reserved error orgs fail it, while 999000002 (a valid
+ * sandbox company, the webhook rehearsal's subject) passes it and is listed apart.
+ */
+function reservedTestOrgNumbers(orgs: string[]) {
+  return {
+    pattern: '999000XXX',
+    mod11_valid: false,
+    org_numbers: orgs.filter((o) => !hasValidCheckDigit(o)),
+    mod11_valid_org_numbers: orgs.filter((o) => hasValidCheckDigit(o)),
+  }
+}
 
 /** The capabilities document's `sandbox` block: the spec's fields, from the sandbox's own catalogue. */
 function sandboxBlock(base: string) {
@@ -29,11 +44,7 @@ function sandboxBlock(base: string) {
     public_org_number: PUBLIC_SANDBOX_ORG,
     fixtures_url: `${base}/api/v1/sandbox/fixtures`,
     bearer: c.bearer.format,
-    reserved_test_org_numbers: {
-      pattern: '999000XXX',
-      mod11_valid: false,
-      org_numbers: [...c.valid_series.flatMap((s) => s.fixtures).filter((o) => o.startsWith('999000')), ...c.reserved_error_org_numbers.map((r) => r.org_number)],
-    },
+    reserved_test_org_numbers: reservedTestOrgNumbers([...c.valid_series.flatMap((s) => s.fixtures).filter((o) => o.startsWith('999000')), ...c.reserved_error_org_numbers.map((r) => r.org_number)]),
     magic_state_org_numbers: { pattern: '999660XXX', mod11_valid: true, scenarios: c.magic_scenarios.map((m) => ({ org_number: m.org_number, scenario: m.scenario })) },
     reserved_error_org_numbers: c.reserved_error_org_numbers,
     simulate_error_param: 'simulate_error',

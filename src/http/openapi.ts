@@ -38,6 +38,22 @@ const CORRELATION_HEADER = {
   },
 }
 
+/** The two sandbox codes the spec answers with a short body `{success, error_code, message}` (spec Errors). */
+const SHORT_SANDBOX_BODY: ErrorCode[] = ['AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNAVAILABLE']
+
+/** An error answer's schema: the envelope of the operation's kind, with `error_code` narrowed to `codes`. */
+function errorSchema(op: Operation, codes: ErrorCode[]): Json {
+  const narrowed = (envelope: string, list: ErrorCode[]) => ({
+    allOf: [{ $ref: `#/components/schemas/${envelope}` }, { type: 'object', properties: { error_code: { enum: list } } }],
+  })
+  if (op.format !== 'sandbox') return narrowed('ErrorEnvelope', codes)
+  // Sandbox routes answer with the sandbox `_meta` (spec: Sandbox error envelope), two codes with the short body.
+  const short = codes.filter((c) => SHORT_SANDBOX_BODY.includes(c))
+  const full = codes.filter((c) => !SHORT_SANDBOX_BODY.includes(c))
+  const schemas = [...(full.length ? [narrowed('SandboxErrorEnvelope', full)] : []), ...(short.length ? [narrowed('SandboxShortError', short)] : [])]
+  return schemas.length === 1 ? schemas[0]! : { oneOf: schemas }
+}
+
 function errorResponses(op: Operation): Json {
   const codes = new Set<ErrorCode>([...op.errors, ...(op.path.startsWith('/api/v1') ? COMMON_ERRORS : [])])
   const byStatus = new Map<number, ErrorCode[]>()
@@ -54,16 +70,7 @@ function errorResponses(op: Operation): Json {
         ...CORRELATION_HEADER,
         ...(list.includes('METHOD_NOT_ALLOWED') ? { Allow: { description: 'methods the path supports', schema: { type: 'string' } } } : {}),
       },
-      content: {
-        'application/json': {
-          schema: {
-            allOf: [
-              { $ref: '#/components/schemas/ErrorEnvelope' },
-              { type: 'object', properties: { error_code: { enum: list } } },
-            ],
-          },
-        },
-      },
+      content: { 'application/json': { schema: errorSchema(op, list) } },
     }
   }
   return out
@@ -184,10 +191,49 @@ const ErrorEnvelope = {
   },
   additionalProperties: true,
   description:
-    'Some codes add members, e.g. `top_up_url`, `balance_ore` and `cost_ore` on `INSUFFICIENT_CREDITS`. On sandbox routes `_meta` is ' +
-    'the `SandboxMetadata`, injected failures add `_meta.simulated: true` (and an `upstream` object for the government-shaped ones), and ' +
-    'write-side routes add `execution_guarantee` (`nothing_submitted`) and `outcome` `{submitted, status, approval_token_consumed}`. ' +
-    '`AGENT_LOOP_DETECTED` and `SANDBOX_TEMPORARILY_UNAVAILABLE` answer the short body `{success: false, error_code, message}`.',
+    'The error answer of every production route. Some codes add members, e.g. `top_up_url`, `balance_ore` and `cost_ore` on ' +
+    '`INSUFFICIENT_CREDITS`. Sandbox routes answer `SandboxErrorEnvelope` instead.',
+}
+
+/**
+ * A sandbox route's error answer (spec: Sandbox error envelope): production's members with the
+ * sandbox `_meta` (Europe/Oslo `response_timestamp`, `simulated: true` on an injected failure).
+ */
+const SandboxErrorEnvelope = {
+  type: 'object',
+  title: 'SandboxErrorEnvelope',
+  required: ErrorEnvelope.required,
+  properties: {
+    ...ErrorEnvelope.properties,
+    _meta: { $ref: '#/components/schemas/SandboxMetadata' },
+    execution_guarantee: { const: 'nothing_submitted', description: 'write-side routes (every sandbox POST): nothing reached a government system' },
+    outcome: {
+      type: 'object',
+      description: 'write-side routes: what happened to the call',
+      required: ['submitted', 'status', 'approval_token_consumed'],
+      properties: {
+        submitted: { const: false },
+        status: { enum: ['not_attempted', 'rejected'], description: '`rejected`: a live execute spent its approval token before it failed' },
+        approval_token_consumed: { type: 'boolean' },
+      },
+    },
+    simulated_error: { type: 'string', description: 'the `simulate_error` knob that injected this failure' },
+    upstream: { type: 'object', additionalProperties: true, description: 'the government-shaped answer of an injected upstream failure (`portal_timeout`, `invalid_certificate`, `malformed_payload`, `upstream_5xx`)' },
+  },
+  additionalProperties: true,
+  description:
+    'The error answer of every sandbox route: `ErrorEnvelope`’s members with the sandbox `_meta` (`SandboxMetadata`: a Europe/Oslo ' +
+    '`response_timestamp`, no `response_hash`; `simulated: true` on a failure a knob injected). Write-side routes (every sandbox POST) add ' +
+    '`execution_guarantee` and `outcome`. `AGENT_LOOP_DETECTED` and `SANDBOX_TEMPORARILY_UNAVAILABLE` answer `SandboxShortError` instead.',
+}
+
+/** The short body of AGENT_LOOP_DETECTED and SANDBOX_TEMPORARILY_UNAVAILABLE (spec Errors): no explanation, no `_meta`. */
+const SandboxShortError = {
+  type: 'object',
+  title: 'SandboxShortError',
+  required: ['success', 'error_code', 'message'],
+  properties: { success: { const: false }, error_code: { $ref: '#/components/schemas/ErrorCode' }, message: { type: 'string' } },
+  additionalProperties: false,
 }
 
 export function buildOpenApi(baseUrl: string): Json {
@@ -206,7 +252,8 @@ export function buildOpenApi(baseUrl: string): Json {
         'Every `/api/v1` response uses an envelope: `{success: true, data, _meta}` or `{success: false, error_code, ' +
         'explanation, _meta, retryable, fix_hint, fix_hint_en, docs_url}`. `_meta.response_hash` is `sha256:` + the hex ' +
         'SHA-256 of the RFC 8785 JSON Canonicalization Scheme (JCS) serialisation of `data`, so a client can verify ' +
-        'the payload it received. Times a Norwegian reads are Europe/Oslo; `_meta` times are UTC with `Z`. Branch on ' +
+        'the payload it received. Times a Norwegian reads are Europe/Oslo; `_meta` times are UTC with `Z` (the sandbox’s `_meta`, ' +
+        '`SandboxMetadata`, is in Europe/Oslo time, on its errors too: `SandboxErrorEnvelope`). Branch on ' +
         '`error_code`, never on the text; the closed list is the `ErrorCode` schema and `GET /api/v1/errors`.\n\n' +
         '**Caching.** A keyless answer that is the same for every caller (public deadlines and obligations, pricing, the error ' +
         'registry, the capabilities document, this document, llms.txt, llms-full.txt, workflows.json, the recipes, the well-known ' +
@@ -226,6 +273,8 @@ export function buildOpenApi(baseUrl: string): Json {
       schemas: {
         ErrorCode: { type: 'string', enum: [...ERROR_CODES], description: 'The closed list of error codes; identical to `GET /api/v1/errors`.' },
         ErrorEnvelope,
+        SandboxErrorEnvelope,
+        SandboxShortError,
         Explanation: jsonSchema(Explanation),
         TrustMetadata: jsonSchema(TrustMetadata),
         SandboxMetadata: jsonSchema(SandboxMetadata),

@@ -4,6 +4,12 @@ export const SERVICE_NAME = 'plikt'
 export const SCHEMA_VERSION = '1.0.7'
 /** The MCP tool manifest's `schema_version`; the manifest's `version` and `initialize`'s server version equal it. */
 export const MCP_SCHEMA_VERSION = '2026.10.0'
+/**
+ * The MCP `schema_version` the capabilities document lists (spec Versioning: "the capabilities
+ * document lists MCP `schema_version` 2026.8.1", while the manifest says 2026.10.0). The two differ by
+ * the spec's word; the document also names the manifest's own version (`mcp.manifest_schema_version`).
+ */
+export const CAPABILITIES_MCP_SCHEMA_VERSION = '2026.8.1'
 /** How the service presents itself to people and agents (agent card, plugin manifest, OpenAPI title). */
 export const SERVICE_TITLE = 'Plikt'
 export const SERVICE_DESCRIPTION =

@@ -24,6 +24,7 @@ export const OAUTH_KEY_REVOKE =
 export const accountOperations = [
   op({
     id: 'signup',
+    summaryNb: 'Registrer deg, eller logg inn igjen, med innloggingslenke på e-post',
     method: 'POST',
     path: '/api/v1/account/signup',
     category: 'A',
@@ -41,6 +42,7 @@ export const accountOperations = [
   }),
   op({
     id: 'redeemIssuanceToken',
+    summaryNb: 'Løs inn et utstedelsestoken mot en read:*-nøkkel',
     method: 'POST',
     path: '/api/v1/account/issuance-tokens/redeem',
     category: 'A',
@@ -114,6 +116,7 @@ export const accountOperations = [
   op({
     id: 'getUsage',
     testKeys: 'own-account',
+    summaryNb: 'Grenser per minutt og per døgn, og hva som er brukt',
     method: 'GET',
     path: '/api/v1/account/usage',
     category: 'B',

@@ -10,6 +10,7 @@ const OPERATOR = { category: 'admin', format: 'envelope', tag: 'Operator' } as c
 export const adminOperations = [
   op({
     id: 'adminCreateKey',
+    summaryNb: 'Lag en nøkkel for en kunde (klartekst én gang)',
     method: 'POST',
     path: '/api/v1/admin/keys',
     ...OPERATOR,
@@ -21,6 +22,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminListKeys',
+    summaryNb: 'En kundes nøkler (bare metadata, aldri klartekst)',
     method: 'GET',
     path: '/api/v1/admin/keys',
     ...OPERATOR,
@@ -30,6 +32,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminRevokeKey',
+    summaryNb: 'Trekk tilbake en hvilken som helst nøkkel (kan ikke angres)',
     method: 'DELETE',
     path: '/api/v1/admin/keys/:id',
     ...OPERATOR,
@@ -40,6 +43,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminCreateConsumer',
+    summaryNb: 'Opprett en kunde (201), eller gi tilbake den som finnes for e-postadressen (200)',
     method: 'POST',
     path: '/api/v1/admin/consumers',
     ...OPERATOR,
@@ -50,6 +54,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminUpdateConsumer',
+    summaryNb: 'Endre en kundes nivå eller deaktiver kunden (nøklene svarer da AUTH_CONSUMER_INACTIVE)',
     method: 'PATCH',
     path: '/api/v1/admin/consumers/:id',
     ...OPERATOR,
@@ -59,6 +64,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminAddCredits',
+    summaryNb: 'Fyll på en kundes saldo (send Idempotency-Key: et nytt forsøk skal ikke betale to ganger)',
     method: 'POST',
     path: '/api/v1/admin/credits',
     ...OPERATOR,
@@ -69,6 +75,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminListOutbox',
+    summaryNb: 'E-post som holdes tilbake fordi SMTP_URL ikke er satt (nyeste først; beholdes ett døgn)',
     method: 'GET',
     path: '/api/v1/admin/outbox',
     ...OPERATOR,
@@ -78,6 +85,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminListPrivacyRequests',
+    summaryNb: 'Åpne personvernforespørsler, den med tidligst frist først',
     method: 'GET',
     path: '/api/v1/admin/privacy-requests',
     ...OPERATOR,
@@ -87,6 +95,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminApproveTopup',
+    summaryNb: 'Godkjenn en ventende påfylling uten kortbetaling: beløpet godskrives én gang',
     method: 'POST',
     path: '/api/v1/admin/topup-requests/:id/approve',
     ...OPERATOR,
@@ -96,6 +105,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminBackup',
+    summaryNb: 'En konsistent kopi av den innebygde databasen (det `plikt backup <fil>` ber en kjørende instans om)',
     method: 'POST',
     path: '/api/v1/admin/backup',
     category: 'admin',
@@ -109,6 +119,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminListJobs',
+    summaryNb: 'Planlagte jobber og køjobber: navn, tidsplaner og siste kjøringer',
     method: 'GET',
     path: '/api/v1/admin/jobs',
     ...OPERATOR,
@@ -117,6 +128,7 @@ export const adminOperations = [
   }),
   op({
     id: 'adminRunJob',
+    summaryNb: 'Kjør en jobb nå og svar med utfallet (`accounts-diff`, `anchor`, …)',
     method: 'POST',
     path: '/api/v1/admin/jobs/:name/run',
     ...OPERATOR,

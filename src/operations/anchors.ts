@@ -6,6 +6,7 @@ export const anchorsOperations = [
   op({
     id: 'listAnchors',
     cache: CACHE.anchors,
+    summaryNb: 'Daglige Merkle-ankre over arkivet av øyeblikksbilder (nyeste først)',
     method: 'GET',
     path: '/api/v1/public/anchors',
     category: 'A',
@@ -23,6 +24,7 @@ export const anchorsOperations = [
   op({
     id: 'getAnchorProof',
     cache: CACHE.anchors,
+    summaryNb: 'Inkluderingsbevis for et øyeblikksbilde (en `_meta.source_snapshot_id`) i ankeret for dagen det ble tatt',
     method: 'GET',
     path: '/api/v1/public/anchors/proofs/:snapshot_id',
     category: 'A',
@@ -39,6 +41,7 @@ export const anchorsOperations = [
   op({
     id: 'getAnchorProofDocs',
     cache: CACHE.discovery,
+    summaryNb: 'Slik verifiserer du et inkluderingsbevis (og ankerets RFC 3161-tidsstempel), som Markdown',
     method: 'GET',
     path: '/docs/anchor-proof',
     category: 'discovery',
@@ -50,6 +53,7 @@ export const anchorsOperations = [
   op({
     id: 'getWebhookDocs',
     cache: CACHE.discovery,
+    summaryNb: 'Slik verifiserer du X-Service-Signature på en webhook, som Markdown',
     method: 'GET',
     path: '/docs/webhook-signature',
     category: 'discovery',

@@ -6,6 +6,7 @@ export const billingOperations = [
   op({
     id: 'getCreditBalance',
     testKeys: 'own-account',
+    summaryNb: 'Forhåndsbetalt saldo for nøkkelens konto',
     method: 'GET',
     path: '/api/v1/account/credits/balance',
     category: 'B',
@@ -19,6 +20,7 @@ export const billingOperations = [
   op({
     id: 'createTopupRequest',
     testKeys: 'own-account',
+    summaryNb: 'Be en person godkjenne en påfylling',
     method: 'POST',
     path: '/api/v1/billing/topup-requests',
     category: 'B',
@@ -39,6 +41,7 @@ export const billingOperations = [
   op({
     id: 'getPricing',
     cache: CACHE.pricing,
+    summaryNb: 'Priser på betalte kall, grenser for påfylling og hvordan du løser en 402',
     method: 'GET',
     path: '/api/v1/pricing',
     category: 'A',

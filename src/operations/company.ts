@@ -73,7 +73,9 @@ export const companyOperations = [
     summary: 'Find companies by name',
     description:
       'Up to 10 candidates from Enhetsregisteret by name (2 to 100 characters after trimming; the register matches ' +
-      'on the start of words). Deleted units are not returned. Zero hits is 404 `NOT_FOUND`.',
+      'on the start of words). Deleted units are not returned. Zero hits is 404 `NOT_FOUND`. Priced as a company-data ' +
+      'read (spec Limits: 50 øre per call on company data tools) on REST and MCP alike, though the spec’s MCP table ' +
+      'does not write “metered” beside `search_companies`; a search with zero hits is a failure and is not charged.',
     request: { query: C.SearchQuery },
     response: C.SearchResult,
     mcpTool: 'search_companies',

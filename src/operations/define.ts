@@ -79,6 +79,12 @@ export interface Operation {
    */
   testKeys: 'mirror' | 'own-account'
   summary: string
+  /**
+   * The summary in bokmål: the capabilities document's `name_nb` when the entry has no `capability`
+   * block (test/domain/discovery/capabilities.test.ts fails on a capability whose `name_nb` is its
+   * English name, proper names aside)
+   */
+  summaryNb?: string
   description?: string
   tag: string
   /** the key scope a caller needs (category B) */

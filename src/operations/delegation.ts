@@ -15,6 +15,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'getPermissions',
+    summaryNb: 'Tilgangsoversikt: hva virksomheten har delegert til deg',
     method: 'GET',
     path: '/api/v1/auth/permissions/:org',
     summary: 'Authorisation snapshot: what the organisation has delegated to you',
@@ -52,6 +53,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'requestFullmakt',
+    summaryNb: 'Be om fullmakt for en agentprinsipal',
     method: 'POST',
     path: '/api/v1/fullmakt/request',
     summary: 'Request a delegation (fullmakt) for an agent principal',
@@ -68,6 +70,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'listFullmaktReceipts',
+    summaryNb: 'Dine signerte fullmaktskvitteringer, nyeste først',
     method: 'GET',
     path: '/api/v1/fullmakt/receipts',
     summary: 'Your signed delegation receipts, newest first',
@@ -78,6 +81,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'getFullmakt',
+    summaryNb: 'Fullmaktsstatus: dine agentprinsipaler for virksomheten, slik de er registrert',
     method: 'GET',
     path: '/api/v1/fullmakt/:org',
     summary: 'Fullmakt state: your agent principals for the organisation, as recorded',
@@ -91,6 +95,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'revokeFullmakt',
+    summaryNb: 'Trekk tilbake en agentprinsipal og fullmaktene dens (endelig)',
     method: 'POST',
     destructive: true,
     path: '/api/v1/fullmakt/revoke',
@@ -106,6 +111,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'getReceiptKey',
+    summaryNb: 'Din nøkkel for å verifisere produksjonskvitteringer uten nett',
     method: 'GET',
     path: '/api/v1/auth/receipt-key',
     scope: null,
@@ -117,6 +123,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'createApprovalToken',
+    summaryNb: 'Lag et engangs godkjenningstoken for én handling i én virksomhet (en person bekrefter)',
     method: 'POST',
     path: '/api/v1/auth/approval-token',
     scope: 'read:actions',
@@ -177,6 +184,7 @@ export const delegationOperations = [
   op({
     ...DELEGATION,
     id: 'validateAction',
+    summaryNb: 'De fem kontrollene av en handling uten innsending (prøvekjøringen som egen rute)',
     method: 'POST',
     path: '/api/v1/actions/validate',
     scope: 'read:actions',

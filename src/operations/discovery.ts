@@ -11,6 +11,7 @@ export const discoveryOperations = [
   op({
     id: 'getFrontDoor',
     cache: CACHE.negotiated,
+    summaryNb: 'Inngangen: en landingsside for nettlesere, en oversikt over oppdagelsesdokumentene for agenter',
     method: 'GET',
     path: '/',
     category: 'discovery',
@@ -30,10 +31,15 @@ export const discoveryOperations = [
     category: 'A',
     format: 'envelope',
     tag: 'Discovery',
-    summary: 'The capabilities document: every operation, scopes, filing, sandbox, MCP, conflict locks, discovery paths',
+    summary: 'The capabilities document: every operation for agents, scopes, filing, sandbox, MCP, conflict locks, discovery paths',
     description:
-      'One capability per operation of the registry (its `openapi_operation_id` is this document’s operationId), each with a ' +
-      '`example_request` the operation accepts as it stands. `_meta.schema_version` is the document’s own (1.1.0) and `data.version` 1. ' +
+      'One capability per operation an agent calls (its `openapi_operation_id` is this document’s operationId), each with a ' +
+      '`example_request` the operation accepts as it stands; `auth` is `none`, `api_key` or `admin_api_key`. People’s pages (sign-in, ' +
+      'dashboard, approvals, consent), the browser-session-only account routes and `/metrics` are left out: no agent credential opens them. ' +
+      'While OAuth is off the protected-resource metadata is listed `gated`, its example not runnable (it answers 404 `OAUTH_DISABLED`). ' +
+      '`mcp.schema_version` is 2026.8.1, the version this document lists by the spec; the tool manifest’s own (2026.10.0) is ' +
+      '`mcp.manifest_schema_version`. `multi_agent_safety.conflict_lock_ttls` gives every conflict lock’s TTL in seconds; ' +
+      '`conflict_locks_taken` the ones taken today. `_meta.schema_version` is the document’s own (1.1.0) and `data.version` 1. ' +
       '`actions.execute_supported` is true only when filings reach the real filing portal (GOVERNMENT_MODE=live); with the mock submitter a ' +
       'live execute answers a mock receipt and the filing capability says `gated`. The strong `ETag` validates `data`; send it back in ' +
       '`If-None-Match` to get `304 Not Modified`.',
@@ -51,6 +57,7 @@ export const discoveryOperations = [
   op({
     id: 'getLlmsTxt',
     cache: CACHE.discovery,
+    summaryNb: 'llms.txt (llmstxt.org): der en agent begynner — dokumentene, hvordan du får en nøkkel, arbeidsflytene',
     method: 'GET',
     path: '/llms.txt',
     category: 'discovery',
@@ -62,6 +69,7 @@ export const discoveryOperations = [
   op({
     id: 'getLlmsFullTxt',
     cache: CACHE.discovery,
+    summaryNb: 'llms-full.txt: llms.txt med det viktigste tatt inn — kallkonvensjoner, stegene i hver arbeidsflyt, hver operasjon, hver feilkode',
     method: 'GET',
     path: '/llms-full.txt',
     category: 'discovery',
@@ -73,6 +81,7 @@ export const discoveryOperations = [
   op({
     id: 'getWorkflows',
     cache: CACHE.discovery,
+    summaryNb: 'Arbeidsflytene for agenter: REST-operasjonen (operationId, metode, sti) og MCP-verktøyet for hvert steg',
     method: 'GET',
     path: '/workflows.json',
     category: 'discovery',
@@ -85,6 +94,7 @@ export const discoveryOperations = [
   op({
     id: 'getRecipes',
     cache: CACHE.discovery,
+    summaryNb: 'Oppskrifter: én del per arbeidsflyt med kjørbare curl- og MCP-skript',
     method: 'GET',
     path: '/recipes',
     category: 'discovery',
@@ -97,6 +107,7 @@ export const discoveryOperations = [
   op({
     id: 'getOpenApi',
     cache: CACHE.discovery,
+    summaryNb: 'Dette OpenAPI 3.1-dokumentet',
     method: 'GET',
     path: '/openapi.json',
     category: 'discovery',
@@ -108,6 +119,7 @@ export const discoveryOperations = [
   op({
     id: 'getApiDocs',
     cache: CACHE.discovery,
+    summaryNb: 'Interaktiv API-referanse (virker uten nett)',
     method: 'GET',
     path: '/docs',
     category: 'discovery',
@@ -119,6 +131,7 @@ export const discoveryOperations = [
   op({
     id: 'getErrorDocs',
     cache: CACHE.discovery,
+    summaryNb: 'Alle feilkoder forklart; målet for hver `docs_url`',
     method: 'GET',
     path: '/docs/errors',
     category: 'discovery',
@@ -130,6 +143,7 @@ export const discoveryOperations = [
   op({
     id: 'getReceiptDocs',
     cache: CACHE.discovery,
+    summaryNb: 'Slik verifiserer du en kvitteringssignatur uten nett (innsendings- og fullmaktskvitteringer), som Markdown',
     method: 'GET',
     path: '/docs/receipt-signature',
     category: 'discovery',

@@ -45,6 +45,7 @@ export function mcpDescription(keylessTools: readonly string[]): string {
 export const mcpOperations = [
   op({
     id: 'mcp',
+    summaryNb: 'MCP-server: JSON-RPC 2.0 over tilstandsløs strømmbar HTTP (JSON-svar)',
     method: 'POST',
     path: '/api/mcp',
     category: 'A',
@@ -62,6 +63,7 @@ export const mcpOperations = [
   op({
     id: 'getMcpManifest',
     cache: CACHE.discovery,
+    summaryNb: 'MCP-serveren: adresse, transport, autentisering og verktøy',
     method: 'GET',
     path: '/.well-known/mcp.json',
     category: 'discovery',
@@ -74,6 +76,7 @@ export const mcpOperations = [
   op({
     id: 'getProtectedResourceMetadata',
     cache: CACHE.discovery,
+    summaryNb: 'OAuth-metadata for MCP-serveren som beskyttet ressurs (RFC 9728); 404 OAUTH_DISABLED når OAuth er slått av',
     method: 'GET',
     path: '/.well-known/oauth-protected-resource/api/mcp',
     category: 'discovery',
@@ -86,6 +89,7 @@ export const mcpOperations = [
   op({
     id: 'getProtectedResourceMetadataAlias',
     cache: CACHE.discovery,
+    summaryNb: 'Annen adresse for /.well-known/oauth-protected-resource/api/mcp',
     method: 'GET',
     path: '/.well-known/oauth-protected-resource',
     category: 'discovery',

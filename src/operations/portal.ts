@@ -16,7 +16,8 @@ export const portalOperations = [
       'stored, logged or returned; only `actor.fnr_hmac` echoes it. The open register shows role holders’ birth ' +
       'dates and names, not identity numbers, so a holder matches when their birth date is the one the number ' +
       'encodes (D-numbers and synthetic test numbers included); when several holders share it, all are returned ' +
-      'with `matching.ambiguous` true. `roles` is the raw role list (DAGL, LEDE, MEDL, NESTL, INNH, REGN, REVI …); ' +
+      'with `matching.ambiguous` true. `roles` is the raw role list in the register’s codes (DAGL, LEDE, NEST, MEDL, INNH, REGN, REVI …: the deputy chair is `NEST` ' +
+      'here as on every route, not the NESTL of the spec’s role list); ' +
       '`actions` are the derived action tokens, each with its `legal_reference`, from the roles and the registered ' +
       'signature rule (which degrades to `signing_rule.available: false` when unreachable). A bad `fnr` is 400 ' +
       '`VALIDATION_FAILED` naming the field, never echoing it. Not metered. Nothing is written but an audit row ' +

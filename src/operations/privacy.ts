@@ -5,6 +5,7 @@ import { op, type Operation } from './define.ts'
 export const privacyOperations = [
   op({
     id: 'submitPrivacyRequest',
+    summaryNb: 'Bruk en personvernrettighet (innsyn, retting, sletting, begrensning, dataportabilitet, protest)',
     method: 'POST',
     path: '/api/v1/privacy/dsr',
     category: 'A',

@@ -20,6 +20,7 @@ export const profilesOperations = [
   op({
     ...SHARED,
     id: 'createProfile',
+    summaryNb: 'Lagre en profil: et navn og forhåndsvalgte org_number, action og payload',
     method: 'POST',
     path: '/api/v1/profiles',
     summary: 'Save a profile: a name and a preset of org_number, action and payload',
@@ -38,6 +39,7 @@ export const profilesOperations = [
   op({
     ...SHARED,
     id: 'listProfiles',
+    summaryNb: 'Kontoens lagrede profiler',
     method: 'GET',
     path: '/api/v1/profiles',
     summary: 'The account’s saved profiles',
@@ -47,6 +49,7 @@ export const profilesOperations = [
   op({
     ...SHARED,
     id: 'getProfile',
+    summaryNb: 'Én lagret profil',
     method: 'GET',
     path: '/api/v1/profiles/:id',
     summary: 'One saved profile',
@@ -57,6 +60,7 @@ export const profilesOperations = [
   op({
     ...SHARED,
     id: 'replaceProfile',
+    summaryNb: 'Erstatt navnet og oppsettet til en lagret profil',
     method: 'PUT',
     path: '/api/v1/profiles/:id',
     summary: 'Replace a saved profile’s name and config',
@@ -69,6 +73,7 @@ export const profilesOperations = [
   op({
     ...SHARED,
     id: 'deleteProfile',
+    summaryNb: 'Slett en lagret profil',
     method: 'DELETE',
     path: '/api/v1/profiles/:id',
     summary: 'Delete a saved profile',

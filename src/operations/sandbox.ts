@@ -60,6 +60,7 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
   method: HttpMethod
   path: string
   summary: string
+  summaryNb: string
   description?: string
   request: R
   response: TSchema
@@ -78,6 +79,7 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
     category: 'sandbox',
     format: 'sandbox',
     summary: d.summary,
+    summaryNb: d.summaryNb,
     description,
     request: d.request,
     response: d.response,
@@ -94,14 +96,15 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
       path: `/api/v1/sandbox/public${d.path}`,
       tag: 'Sandbox (public mirror)',
       summary: `${d.summary} (public mirror)`,
+      summaryNb: `${d.summaryNb} (offentlig speiling)`,
       errors: [...SANDBOX_ERRORS, ...(d.errors ?? []), ...PUBLIC_SANDBOX_ERRORS],
       limits: [PUBLIC_SANDBOX_LIMIT, ...writeLimits],
     }),
   ] as const
 }
 
-const sandboxOrgRoute = <const Id extends string, const Q extends TObject>(id: Id, route: string, summary: string, query: Q, response: TSchema, description?: string) =>
-  sandboxOps({ id, method: 'GET', path: `/company/:org/${route}`, summary, request: { params: S.SandboxOrgParams, query }, response, errors: ['COMPANY_NOT_FOUND'], ...(description ? { description } : {}) })
+const sandboxOrgRoute = <const Id extends string, const Q extends TObject>(id: Id, route: string, [summary, summaryNb]: [string, string], query: Q, response: TSchema, description?: string) =>
+  sandboxOps({ id, method: 'GET', path: `/company/:org/${route}`, summary, summaryNb, request: { params: S.SandboxOrgParams, query }, response, errors: ['COMPANY_NOT_FOUND'], ...(description ? { description } : {}) })
 
 export const sandboxOperations = [
   ...sandboxOps({
@@ -109,22 +112,24 @@ export const sandboxOperations = [
     method: 'GET',
     path: '/fixtures',
     summary: 'The sandbox catalogue: valid series, companies, magic scenarios, reserved error orgs, knobs',
+    summaryNb: 'Sandkassens katalog: gyldige nummerserier, selskaper, magiske scenarioer, reserverte feilnumre og knotter',
     request: { query: S.KnobsQuery },
     response: S.SandboxFixtures,
   }),
-  ...sandboxOrgRoute('getSandboxContext', 'context', 'Sandbox company context', S.KnobsQuery, S.SandboxContext),
-  ...sandboxOrgRoute('getSandboxObligations', 'obligations', 'Sandbox obligations, evaluated by the rulebook', S.TimeTravelQuery, S.SandboxObligations, '`as_of` (synthetic bearer) evaluates on another date.'),
-  ...sandboxOrgRoute('getSandboxDeadlines', 'deadlines', 'Sandbox deadlines for twelve months', S.TimeTravelQuery, S.SandboxDeadlines, '`as_of` (synthetic bearer) moves the calendar; the sandbox has no horizon knob.'),
-  ...sandboxOrgRoute('getSandboxSummary', 'summary', 'Sandbox obligations and deadlines together', S.TimeTravelQuery, S.SandboxSummary),
-  ...sandboxOrgRoute('getSandboxAudit', 'audit', 'Sandbox audit trail (fixture history plus your namespace’s rows)', S.AuditQuery, S.SandboxAudit, `The newest \`limit\` entries (default ${S.SANDBOX_AUDIT_LIMIT.default}, at most ${S.SANDBOX_AUDIT_LIMIT.max}): your namespace's rows newest first, then the fixture history. Never paginates: older entries are not returned, \`pagination.limit\` echoes 50 and \`has_more\` is false. Without the synthetic bearer only the fixture history is shown.`),
-  ...sandboxOrgRoute('getSandboxVerification', 'verify', 'Sandbox verification verdict and signals', S.KnobsQuery, S.SandboxVerification),
-  ...sandboxOrgRoute('getSandboxAuthority', 'authority', 'Sandbox signing authority (no coded_authority)', S.KnobsQuery, S.SandboxAuthority),
-  ...sandboxOrgRoute('getSandboxAccounts', 'accounts', 'Sandbox annual-accounts snapshot', S.KnobsQuery, S.SandboxAccounts),
+  ...sandboxOrgRoute('getSandboxContext', 'context', ['Sandbox company context', 'Selskapsopplysninger i sandkassen'], S.KnobsQuery, S.SandboxContext),
+  ...sandboxOrgRoute('getSandboxObligations', 'obligations', ['Sandbox obligations, evaluated by the rulebook', 'Plikter i sandkassen, vurdert etter regelboken'], S.TimeTravelQuery, S.SandboxObligations, '`as_of` (synthetic bearer) evaluates on another date.'),
+  ...sandboxOrgRoute('getSandboxDeadlines', 'deadlines', ['Sandbox deadlines for twelve months', 'Frister i sandkassen for tolv måneder'], S.TimeTravelQuery, S.SandboxDeadlines, '`as_of` (synthetic bearer) moves the calendar; the sandbox has no horizon knob.'),
+  ...sandboxOrgRoute('getSandboxSummary', 'summary', ['Sandbox obligations and deadlines together', 'Plikter og frister samlet i sandkassen'], S.TimeTravelQuery, S.SandboxSummary),
+  ...sandboxOrgRoute('getSandboxAudit', 'audit', ['Sandbox audit trail (fixture history plus your namespace’s rows)', 'Revisjonslogg i sandkassen (fast historikk pluss radene i ditt navnerom)'], S.AuditQuery, S.SandboxAudit, `The newest \`limit\` entries (default ${S.SANDBOX_AUDIT_LIMIT.default}, at most ${S.SANDBOX_AUDIT_LIMIT.max}): your namespace's rows newest first, then the fixture history. Never paginates: older entries are not returned, \`pagination.limit\` echoes 50 and \`has_more\` is false. Without the synthetic bearer only the fixture history is shown.`),
+  ...sandboxOrgRoute('getSandboxVerification', 'verify', ['Sandbox verification verdict and signals', 'Verifiseringsresultat og signaler i sandkassen'], S.KnobsQuery, S.SandboxVerification),
+  ...sandboxOrgRoute('getSandboxAuthority', 'authority', ['Sandbox signing authority (no coded_authority)', 'Signaturrett og prokura i sandkassen (uten coded_authority)'], S.KnobsQuery, S.SandboxAuthority),
+  ...sandboxOrgRoute('getSandboxAccounts', 'accounts', ['Sandbox annual-accounts snapshot', 'Årsregnskapsoversikt i sandkassen'], S.KnobsQuery, S.SandboxAccounts),
   ...sandboxOps({
     id: 'planSandboxAction',
     method: 'POST',
     path: '/actions/plan',
     summary: 'Plan a filing: its action id, the five checks, and the steps that would file it',
+    summaryNb: 'Planlegg en innsending: handlings-ID, de fem kontrollene og stegene som ville sendt den inn',
     request: { query: S.KnobsQuery, body: S.ActionBody },
     response: S.SandboxPlan,
     errors: ['REQUEST_TOO_LARGE'],
@@ -134,6 +139,7 @@ export const sandboxOperations = [
     method: 'POST',
     path: '/auth/approval-token',
     summary: 'Mint a single-use approval token for one action of one organisation',
+    summaryNb: 'Lag et engangs godkjenningstoken for én handling i én virksomhet',
     description: 'Shown once; valid 15 minutes; bound to `action_id` and `org_number` within your namespace.',
     request: { query: S.KnobsQuery, body: S.ApprovalTokenBody },
     response: S.SandboxApprovalToken,
@@ -145,6 +151,7 @@ export const sandboxOperations = [
     method: 'POST',
     path: '/actions/execute',
     summary: 'Dry-run (`?dry_run=true`) or rehearse a live filing; nothing is ever submitted',
+    summaryNb: 'Prøvekjør (`?dry_run=true`) eller øv på en ekte innsending; ingenting sendes noen gang inn',
     description:
       'Live mode needs `Idempotency-Key` and `X-Approval-Token`; the five checks run as preconditions (422, token kept); ' +
       'only `mva_melding` is live (`a_melding` → 403 `PLAN_INSUFFICIENT`); a dry run never claims the `Idempotency-Key`. The receipt is signed with the public sandbox ' +

@@ -5,6 +5,7 @@ import { CACHE, op, type Operation } from './define.ts'
 export const serviceOperations = [
   op({
     id: 'getHealth',
+    summaryNb: 'Sjekk av at tjenesten og databasen svarer',
     method: 'GET',
     path: '/api/health',
     category: 'A',
@@ -16,6 +17,7 @@ export const serviceOperations = [
   }),
   op({
     id: 'getReadiness',
+    summaryNb: 'Klarstatus: om denne instansen bør få trafikk',
     method: 'GET',
     path: '/api/health/ready',
     category: 'A',

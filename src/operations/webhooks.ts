@@ -47,6 +47,7 @@ export const webhooksOperations = [
   op({
     ...SHARED,
     id: 'listSubscriptions',
+    summaryNb: 'Kontoens aktive abonnementer (bare metadata, aldri en hemmelighet)',
     method: 'GET',
     path: '/api/v1/subscriptions',
     summary: 'The account’s active subscriptions (metadata only, never a secret)',
@@ -55,6 +56,7 @@ export const webhooksOperations = [
   op({
     ...SHARED,
     id: 'deleteSubscription',
+    summaryNb: 'Deaktiver et abonnement (myk sletting, idempotent)',
     method: 'DELETE',
     path: '/api/v1/subscriptions/:id',
     summary: 'Deactivate a subscription (soft delete, idempotent)',
@@ -64,6 +66,7 @@ export const webhooksOperations = [
   }),
   op({
     id: 'testSandboxSubscription',
+    summaryNb: 'Send én testhendelse til ditt nyeste aktive abonnement, signert og gjennom SSRF-kontrollene',
     method: 'POST',
     path: '/api/v1/sandbox/subscriptions/test',
     category: 'sandbox',

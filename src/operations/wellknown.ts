@@ -11,6 +11,7 @@ export const wellknownOperations = [
   op({
     id: 'getAgentCard',
     cache: CACHE.discovery,
+    summaryNb: 'A2A-agentkort: tjenesten, sikkerhetsordningene og én ferdighet per MCP-verktøy',
     method: 'GET',
     path: '/.well-known/agent-card.json',
     category: 'discovery',
@@ -23,6 +24,7 @@ export const wellknownOperations = [
   op({
     id: 'getAiPlugin',
     cache: CACHE.discovery,
+    summaryNb: 'Tilleggsmanifest (skjema v1) som peker på OpenAPI-dokumentet',
     method: 'GET',
     path: '/.well-known/ai-plugin.json',
     category: 'discovery',
@@ -34,6 +36,7 @@ export const wellknownOperations = [
   op({
     id: 'getSecurityTxt',
     cache: CACHE.discovery,
+    summaryNb: 'RFC 9116 security.txt: Contact (SECURITY_CONTACT), Expires (et halvt år fra forespørselen), Canonical, Preferred-Languages',
     method: 'GET',
     path: '/.well-known/security.txt',
     category: 'discovery',
@@ -46,6 +49,7 @@ export const wellknownOperations = [
   op({
     id: 'getDataSovereignty',
     cache: CACHE.discovery,
+    summaryNb: 'Hvor data lagres og behandles, hvilke eksterne systemer som mottar hva, og hvor lenge hver type data beholdes',
     method: 'GET',
     path: '/.well-known/data-sovereignty',
     category: 'discovery',
@@ -58,6 +62,7 @@ export const wellknownOperations = [
   op({
     id: 'getApiCatalog',
     cache: CACHE.discovery,
+    summaryNb: 'RFC 9727 API-katalog: et lenkesett over REST-API-et og MCP-serveren med beskrivelser, dokumentasjon og status',
     method: 'GET',
     path: '/.well-known/api-catalog',
     category: 'discovery',
@@ -69,6 +74,7 @@ export const wellknownOperations = [
   }),
   op({
     id: 'getAgentReadiness',
+    summaryNb: 'Per arbeidsflytklasse: andelen vellykkede kall og p95-svartid de siste minuttene, og kretsbryteren til tokentjenesten',
     method: 'GET',
     path: '/api/v1/health/agent-readiness',
     category: 'A',
@@ -82,6 +88,7 @@ export const wellknownOperations = [
   op({
     id: 'getDirectIntegrationComparison',
     cache: CACHE.discovery,
+    summaryNb: 'Hva direkte integrasjon mot de offentlige systemene krever, mot hva Plikt gir, over ni dimensjoner; kvalitativt, uten tall',
     method: 'GET',
     path: '/api/v1/comparison/direct-integration',
     category: 'A',

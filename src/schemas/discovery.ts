@@ -19,11 +19,13 @@ export const ExampleRequest = Type.Object(
 export const Capability = Type.Object({
   id: Str('the operation’s registry id'),
   name_en: Str(),
-  name_nb: Str('bokmål; the English name where the registry has no Norwegian one yet'),
+  name_nb: Str('bokmål'),
   description_en: Str(),
   description_nb: Str(),
   endpoint: Type.Object({ method: Str(), path: Str('OpenAPI path template') }),
-  auth: Type.Union([Type.Literal('none'), Type.Literal('api_key'), Type.Literal('admin_api_key'), Type.Literal('session'), Type.Literal('metrics_token')]),
+  auth: Type.Union([Type.Literal('none'), Type.Literal('api_key'), Type.Literal('admin_api_key')], {
+    description: 'the credential an agent sends: none, an API key (a route a browser session may also use takes a key), or the operator’s ADMIN_TOKEN',
+  }),
   tier_minimum: Type.Union([Type.Literal('free'), Type.Literal('professional'), Type.Null()]),
   category: Type.Union(['public-tool', 'company-data', 'auth', 'actions', 'account', 'admin', 'discovery'].map((c) => Type.Literal(c))),
   openapi_operation_id: Str(),
@@ -41,7 +43,9 @@ export const Capabilities = Type.Object({
   version: Type.Integer({ description: 'the document’s own version (1)' }),
   rulebook_version: Str(),
   locale: Type.Object({ default: Str(), available: Type.Array(Type.String()), time_zone: Str() }),
-  capabilities: Type.Array(Capability),
+  capabilities: Type.Array(Capability, {
+    description: 'every operation an agent (or the operator’s tooling) calls; people’s pages, browser-session-only routes and /metrics are in the OpenAPI document only',
+  }),
   available_scopes: Type.Array(Type.String()),
   reserved_scope_prefixes: Type.Array(Type.String()),
   actions: Type.Object({
@@ -51,9 +55,38 @@ export const Capabilities = Type.Object({
     action_types: Type.Array(Type.String()),
     live_action_types: Type.Array(Type.String({ description: 'the action types POST /api/v1/actions/execute files (the others dry-run only)' })),
   }),
-  sandbox: Type.Object({}, { additionalProperties: true }),
-  mcp: Type.Object({}, { additionalProperties: true }),
-  multi_agent_safety: Type.Object({ write_conflict_detection: Type.Boolean(), conflict_lock_ttls: Type.Record(Type.String(), Type.Integer()) }),
+  sandbox: Type.Object(
+    {
+      reserved_test_org_numbers: Type.Object(
+        {
+          pattern: Str('999000XXX'),
+          mod11_valid: Type.Literal(false, { description: 'true of every number in `org_numbers`' }),
+          org_numbers: Type.Array(Type.String(), { description: 'the reserved numbers that fail MOD-11 (the reserved error orgs)' }),
+          mod11_valid_org_numbers: Type.Array(Type.String(), {
+            description: 'numbers of the pattern that pass MOD-11: 999000002, a valid sandbox company (the webhook rehearsal’s subject)',
+          }),
+        },
+        { additionalProperties: true },
+      ),
+    },
+    { additionalProperties: true },
+  ),
+  mcp: Type.Object(
+    {
+      schema_version: Str('2026.8.1: the MCP schema version the capabilities document lists, by the spec (Versioning); the tool manifest at `manifest_url` carries its own'),
+      manifest_schema_version: Str('the tool manifest’s `schema_version` (`/.well-known/mcp.json`, 2026.10.0), which `initialize` reports as the server version'),
+    },
+    { additionalProperties: true },
+  ),
+  multi_agent_safety: Type.Object({
+    write_conflict_detection: Type.Boolean(),
+    conflict_lock_ttls: Type.Record(Type.String(), Type.Integer(), {
+      description: 'seconds, per write the spec names: `mva_melding` 600, `a_melding` 300, `tax_return` 1200, `annual_accounts` 1800, `token_service_delegate` 60',
+    }),
+    conflict_locks_taken: Type.Array(Type.String(), {
+      description: 'the writes that take their lock today (the live filings); the others are not made through Plikt yet, or (a delegate call) take none',
+    }),
+  }),
   discovery: Type.Record(Type.String(), Type.String(), { description: 'name → path of each discovery document this instance serves' }),
 })
 

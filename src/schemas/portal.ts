@@ -19,8 +19,12 @@ export const Fnr = Type.String({
 export const ActingCapacityBody = Type.Object({ fnr: Fnr, org_number: OrgNumber }, { additionalProperties: false })
 
 const RoleEntry = Type.Object({
-  code: Type.String({ description: 'role code (DAGL, LEDE, MEDL, NESTL, INNH, REGN, REVI, or another the register uses); the register’s NEST is NESTL' }),
-  register_code: Type.String({ description: 'the code as the register gives it' }),
+  code: Type.String({
+    description:
+      'the register’s role code (DAGL, LEDE, NEST, MEDL, INNH, REGN, REVI, or another the register uses). The deputy chair (nestleder) is `NEST`, as in ' +
+      'authority, verify and profile answers; the spec’s role list writes NESTL for it, a code the register does not have',
+  }),
+  register_code: Type.String({ description: 'the code as the register gives it; equals `code`' }),
   description: Nullable(Type.String()),
   group_code: Type.String({ description: 'the register’s role group, e.g. STYR' }),
   holder_name: Type.String({ description: 'the matched role holder’s name as registered' }),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
 import { freshIp } from '../access-helpers.ts'
 import { WORKFLOWS } from '../../src/domain/discovery/workflows.ts'
+import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -37,6 +38,14 @@ describe('GET /api/v1/capabilities', () => {
     const { data } = await (await app.get('/api/v1/capabilities')).json()
     expect(app.deps.government.filingSubmitter.mock).toBe(true)
     expect(data.actions.execute_supported).toBe(false)
+  })
+
+  test('the reserved 999000XXX numbers listed as failing MOD-11 do fail it; 999000002, which passes, is listed apart', async () => {
+    const { data } = await (await app.get('/api/v1/capabilities')).json()
+    const reserved = data.sandbox.reserved_test_org_numbers
+    expect(reserved).toMatchObject({ pattern: '999000XXX', mod11_valid: false, mod11_valid_org_numbers: ['999000002'] })
+    expect(reserved.org_numbers).toEqual(['999000901', '999000902', '999000903', '999000904'])
+    for (const org of reserved.org_numbers) expect([org, hasValidCheckDigit(org)]).toEqual([org, false])
   })
 
   test('its MCP block counts the tools tools/list offers with no key and with one', async () => {

@@ -91,6 +91,27 @@ describe('which tools a key sees', () => {
   })
 })
 
+describe('search_companies is priced as a company-data read', () => {
+  test('its tools/list description says it is charged 50 øre, and that zero hits are not', async () => {
+    const k = await customer()
+    const client = await connect(bearer(k.key))
+    const search = (await client.listTools()).tools.find((t) => t.name === 'search_companies')!
+    await client.close()
+    expect(search.description).toContain('50 øre per call on company data tools')
+    expect(search.description).toContain('zero hits is a failure and is not charged')
+  })
+
+  test('a search charges 50 øre, and one with zero hits nothing', async () => {
+    const k = await customer({ credits: 1_000 })
+    const client = await connect(bearer(k.key))
+    expect((await client.callTool({ name: 'search_companies', arguments: { name: 'posten' } })).isError).toBeFalsy()
+    expect(await balance(k.id)).toBe(950)
+    expect((await client.callTool({ name: 'search_companies', arguments: { name: 'zzzqqqxxx' } })).isError).toBe(true)
+    expect(await balance(k.id)).toBe(950)
+    await client.close()
+  })
+})
+
 describe('company tools', () => {
   test('get_company_summary returns {result, justification, metadata, _meta}, result equal to the REST data of /summary', async () => {
     const k = await customer({ credits: 10_000 })

@@ -40,8 +40,6 @@ export function sealFnr(fnr: string, key: Buffer): SealedFnr {
   return { hmac: createHmac('sha256', key).update(fnr, 'utf8').digest('hex'), birth: birthDateOf(fnr) }
 }
 
-/** The register spells the deputy chair NEST; the spec's role vocabulary says NESTL. */
-const SPEC_CODE: Record<string, string> = { NEST: 'NESTL' }
 
 interface ActionRule {
   token: string
@@ -69,7 +67,8 @@ export const ROLE_ACTIONS: Record<string, ActionRule> = {
     legal: { AS: 'asl. §§ 6-14, 6-32 (1)', ASA: 'asal. §§ 6-14, 6-32 (1)', ANS: 'sel. § 2-21 (3)', DA: 'sel. § 2-21 (3)' },
   },
   LEDE: BOARD,
-  NESTL: BOARD,
+  // the deputy chair: NEST, the register's code, as authority, verify and profile give it (the spec's acting-capacity list writes NESTL)
+  NEST: BOARD,
   MEDL: BOARD,
   INNH: {
     token: 'act_as_owner',
@@ -99,7 +98,7 @@ function signatureReference(form: string): string {
 }
 
 export interface RoleEntry {
-  /** the spec's role code (the register's NEST is NESTL) */
+  /** the role code, the register's own (the deputy chair is NEST, as on every other route) */
   code: string
   /** the code as the register gives it */
   register_code: string
@@ -153,7 +152,7 @@ function signatureActions(lookup: AuthorityLookup, birth: EncodedBirthDate, form
 
 function roleEntry(r: Role & { holder: { kind: 'person' } }): RoleEntry {
   return {
-    code: SPEC_CODE[r.role.code] ?? r.role.code,
+    code: r.role.code,
     register_code: r.role.code,
     description: r.role.description,
     group_code: r.group.code,

@@ -7,9 +7,9 @@
 import { AVAILABLE_SCOPES, RESERVED_SCOPE_PREFIXES } from '../access/types.ts'
 import { ACTION_TYPES } from '../actions/period.ts'
 import { LIVE_ACTION_TYPES } from '../actions/execute.ts'
-import { LOCK_TTL_SECONDS } from '../actions/production.ts'
+import { CONFLICT_LOCK_TTL_SECONDS, LOCK_TTL_SECONDS } from '../actions/production.ts'
 import { RULEBOOK_VERSION } from '../rulebook/version.ts'
-import { SERVICE_NAME } from '../../lib/service.ts'
+import { CAPABILITIES_MCP_SCHEMA_VERSION, SERVICE_NAME } from '../../lib/service.ts'
 import { allOperations, openApiPath, type Operation } from '../../operations/index.ts'
 import { exampleRequest } from './examples.ts'
 import { serviceLinks } from '../wellknown/links.ts'
@@ -92,25 +92,41 @@ function categoryOf(op: Operation): Category {
   return 'public-tool'
 }
 
-const AUTH: Record<Operation['auth'], 'none' | 'api_key' | 'admin_api_key' | 'session' | 'metrics_token'> = {
+/**
+ * The document is for agents (spec "Capabilities document": `auth` is `none`, `api_key` or
+ * `admin_api_key`), so it leaves out what only a person or the operator's scraper can use: a
+ * person's page (tag `Pages`: sign-in, dashboard, approvals, consent), a browser-session-only route
+ * (`/api/v1/account/me`, `/api/v1/account/keys`), and `/metrics` (METRICS_TOKEN). The OpenAPI
+ * document still describes them all.
+ */
+export function forAgents(op: Operation): op is Operation & { auth: Exclude<Operation['auth'], 'session' | 'metrics'> } {
+  return op.tag !== 'Pages' && op.auth !== 'session' && op.auth !== 'metrics'
+}
+
+/** An agent's credential for each way an operation listed here is called (`key_or_session`: a key will do). */
+const AUTH: Record<Exclude<Operation['auth'], 'session' | 'metrics'>, 'none' | 'api_key' | 'admin_api_key'> = {
   none: 'none',
   sandbox: 'none',
   key: 'api_key',
   key_or_session: 'api_key',
   admin: 'admin_api_key',
-  session: 'session',
-  metrics: 'metrics_token',
 }
 
-function capabilityOf(op: Operation, input: CapabilitiesInput) {
+/** An operation that answers 404 `OAUTH_DISABLED` unless OAuth is on (the protected-resource metadata). */
+const needsOAuth = (op: Operation): boolean => op.ownErrors.includes('OAUTH_DISABLED')
+
+function capabilityOf(op: Operation & { auth: keyof typeof AUTH }, input: CapabilitiesInput) {
   const c = op.capability
   const own = op.category === 'discovery' || op.category === 'sandbox' || op.format === 'html'
-  // A live filing is gated until the filing portal is the real one: the mock submitter answers mock receipts.
-  const status = op.approval && op.category !== 'sandbox' && !input.executeLive ? 'gated' : (c?.status ?? 'live')
+  // A live filing is gated until the filing portal is the real one: the mock submitter answers mock
+  // receipts. The OAuth metadata is gated while OAuth is off (it answers 404 OAUTH_DISABLED then).
+  const oauthOff = needsOAuth(op) && input.oauth === null
+  const status = (op.approval && op.category !== 'sandbox' && !input.executeLive) || oauthOff ? 'gated' : (c?.status ?? 'live')
+  const example = exampleRequest(op, input.baseUrl)
   return {
     id: op.id,
     name_en: c?.name_en ?? op.summary,
-    name_nb: c?.name_nb ?? op.summary,
+    name_nb: c?.name_nb ?? op.summaryNb ?? op.summary,
     description_en: c?.description_en ?? op.description ?? op.summary,
     description_nb: c?.description_nb ?? op.description ?? op.summary,
     endpoint: { method: op.method, path: openApiPath(op.path) },
@@ -121,7 +137,7 @@ function capabilityOf(op: Operation, input: CapabilitiesInput) {
     mcp_tool: op.mcpTool,
     scope: op.scope,
     price_ore: op.costOre,
-    example_request: exampleRequest(op, input.baseUrl),
+    example_request: oauthOff ? { ...example, runnable: false } : example,
     data_sources: c?.data_sources ?? [SERVICE_NAME],
     freshness: c?.freshness ?? (own || op.method === 'GET' ? ('static' as const) : ('live' as const)),
     status,
@@ -135,7 +151,7 @@ export function capabilitiesDocument(input: CapabilitiesInput, ops: readonly Ope
     version: CAPABILITIES_VERSION,
     rulebook_version: RULEBOOK_VERSION,
     locale: { default: 'nb-NO', available: ['nb-NO', 'en'], time_zone: 'Europe/Oslo' },
-    capabilities: ops.map((op) => capabilityOf(op, input)),
+    capabilities: ops.filter(forAgents).map((op) => capabilityOf(op, input)),
     available_scopes: [...AVAILABLE_SCOPES],
     reserved_scope_prefixes: [...RESERVED_SCOPE_PREFIXES],
     actions: {
@@ -150,7 +166,9 @@ export function capabilitiesDocument(input: CapabilitiesInput, ops: readonly Ope
       available: true,
       server_url: `${base}${PATHS.mcp}`,
       manifest_url: `${base}${PATHS.mcp_manifest}`,
-      schema_version: input.mcp.schema_version,
+      // spec Versioning: the capabilities document lists 2026.8.1; the manifest (manifest_url) says its own
+      schema_version: CAPABILITIES_MCP_SCHEMA_VERSION,
+      manifest_schema_version: input.mcp.schema_version,
       protocol: 'json-rpc-2.0',
       transport: 'streamable-http',
       // every tool the registry names is built: none is planned without being listed
@@ -161,7 +179,11 @@ export function capabilitiesDocument(input: CapabilitiesInput, ops: readonly Ope
         ? { enabled: true, protected_resource_metadata: PATHS.oauth_resource_metadata, authorization_servers: input.oauth.authorization_servers }
         : { enabled: false, protected_resource_metadata: null, authorization_servers: [] },
     },
-    multi_agent_safety: { write_conflict_detection: true, conflict_lock_ttls: { ...LOCK_TTL_SECONDS } },
+    multi_agent_safety: {
+      write_conflict_detection: true,
+      conflict_lock_ttls: { ...CONFLICT_LOCK_TTL_SECONDS },
+      conflict_locks_taken: Object.keys(LOCK_TTL_SECONDS),
+    },
     discovery: discoveryPaths(ops),
   }
 }

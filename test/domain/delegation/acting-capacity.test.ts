@@ -166,10 +166,15 @@ describe('matching by the birth date the number encodes', () => {
     ])
   })
 
-  test('the deputy chair is NESTL in the spec’s vocabulary (NEST in the register) and signs jointly with one other', async () => {
+  test('the deputy chair is NEST, the register’s code as authority, verify and profile give it, and signs jointly with one other', async () => {
     const d = await capacity(NEST_FNR)
-    expect(d.roles.map((r) => [r.code, r.register_code])).toEqual([['NESTL', 'NEST']])
+    expect(d.roles.map((r) => [r.code, r.register_code])).toEqual([['NEST', 'NEST']])
     expect(d.actions.find((a) => a.token === 'sign_jointly')).toMatchObject({ basis: { kind: 'signature_rule', combinations: 2, co_signers_required: 1 } })
+  })
+
+  test('the deputy chair’s board action names NEST as the role it comes from', async () => {
+    const d = await capacity(NEST_FNR)
+    expect(d.actions.find((a) => a.token === 'sign_with_the_whole_board')).toMatchObject({ basis: { kind: 'role', role_code: 'NEST' }, legal_reference: 'asl. § 6-30 (1)' })
   })
 
   test('two holders born the same day both match, each role naming its holder, marked ambiguous', async () => {

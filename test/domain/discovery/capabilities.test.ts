@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { capabilitiesDocument, discoveryPaths, type CapabilitiesInput } from '../../../src/domain/discovery/capabilities.ts'
-import { LOCK_TTL_SECONDS } from '../../../src/domain/actions/production.ts'
+import { capabilitiesDocument, discoveryPaths, forAgents, type CapabilitiesInput } from '../../../src/domain/discovery/capabilities.ts'
 import { allOperations, op } from '../../../src/operations/index.ts'
 import { Capabilities } from '../../../src/schemas/discovery.ts'
+import { LOCK_TTL_SECONDS } from '../../../src/domain/actions/production.ts'
 
 const BASE = 'https://plikt.example'
 const input = (over: Partial<CapabilitiesInput> = {}): CapabilitiesInput => ({
@@ -12,14 +12,14 @@ const input = (over: Partial<CapabilitiesInput> = {}): CapabilitiesInput => ({
   executeLive: false,
   oauth: null,
   mcp: { schema_version: '2026.10.0', names: ['a_tool', 'b_tool', 'c_tool'], keyless: ['a_tool'] },
-  sandbox: { available: true },
+  sandbox: { available: true, reserved_test_org_numbers: { pattern: '999000XXX', mod11_valid: false, org_numbers: [], mod11_valid_org_numbers: [] } },
   ...over,
 })
 
 describe('capabilities', () => {
-  test('one capability per registry operation, in registry order, each named by its operation id', () => {
+  test('one capability per registry operation an agent calls, in registry order, each named by its operation id', () => {
     const doc = capabilitiesDocument(input())
-    expect(doc.capabilities.map((c) => c.openapi_operation_id)).toEqual(allOperations.map((o) => o.id))
+    expect(doc.capabilities.map((c) => c.openapi_operation_id)).toEqual(allOperations.filter(forAgents).map((o) => o.id))
     expect(doc.capabilities.every((c) => c.id === c.openapi_operation_id)).toBe(true)
   })
 
@@ -29,7 +29,7 @@ describe('capabilities', () => {
 
   test('every example request is accepted by its operation’s request schemas', () => {
     const doc = capabilitiesDocument(input())
-    for (const o of allOperations) {
+    for (const o of allOperations.filter(forAgents)) {
       const e = doc.capabilities.find((c) => c.id === o.id)!.example_request
       const template = new RegExp(`^${o.path.replace(/:([A-Za-z_]+)/g, '(?<$1>[^/]+)')}$`)
       const params = template.exec(e.path)?.groups ?? {}
@@ -52,8 +52,53 @@ describe('capabilities', () => {
     expect(() => capabilitiesDocument(input(), [odd])).toThrow('no example for the required field `no_such_field`')
   })
 
-  test('conflict lock TTLs are the ones production filing locks with', () => {
-    expect(capabilitiesDocument(input()).multi_agent_safety).toEqual({ write_conflict_detection: true, conflict_lock_ttls: LOCK_TTL_SECONDS })
+  test('conflict lock TTLs are the five the spec names (Limits), in seconds', () => {
+    expect(capabilitiesDocument(input()).multi_agent_safety.conflict_lock_ttls).toEqual({
+      mva_melding: 600,
+      a_melding: 300,
+      tax_return: 1200,
+      annual_accounts: 1800,
+      token_service_delegate: 60,
+    })
+  })
+
+  test('the conflict locks taken today are the live filings’, each with the TTL it is listed with', () => {
+    const safety = capabilitiesDocument(input()).multi_agent_safety
+    expect(safety.conflict_locks_taken).toEqual(['mva_melding', 'a_melding'])
+    expect(Object.keys(LOCK_TTL_SECONDS)).toEqual(safety.conflict_locks_taken)
+    for (const [kind, ttl] of Object.entries(LOCK_TTL_SECONDS)) expect(safety.conflict_lock_ttls[kind as keyof typeof safety.conflict_lock_ttls] as number).toBe(ttl)
+  })
+
+  test('mcp.schema_version is the spec’s 2026.8.1; the manifest’s own version is beside it', () => {
+    expect(capabilitiesDocument(input()).mcp).toMatchObject({ schema_version: '2026.8.1', manifest_schema_version: '2026.10.0' })
+  })
+
+  test('every capability’s auth is one of the spec’s three (none, api_key, admin_api_key)', () => {
+    const auths = new Set(capabilitiesDocument(input()).capabilities.map((c) => c.auth))
+    expect([...auths].sort()).toEqual(['admin_api_key', 'api_key', 'none'])
+  })
+
+  test('people’s pages, browser-session-only routes and /metrics are not in the document', () => {
+    const ids = new Set(capabilitiesDocument(input()).capabilities.map((c) => c.id))
+    for (const id of ['loginPage', 'dashboardPage', 'mockAgencyApprovalPage', 'oauthConsentPage', 'getAccount', 'createAccountKey', 'getMetrics']) expect([id, ids.has(id)]).toEqual([id, false])
+    for (const id of ['getFrontDoor', 'getRecipes', 'getUsage', 'adminCreateKey']) expect([id, ids.has(id)]).toEqual([id, true])
+  })
+
+  test('with OAuth off, the protected-resource metadata is gated and its example not runnable', () => {
+    const byId = new Map(capabilitiesDocument(input({ oauth: null })).capabilities.map((c) => [c.id, c]))
+    for (const id of ['getProtectedResourceMetadata', 'getProtectedResourceMetadataAlias']) expect(byId.get(id)).toMatchObject({ status: 'gated', example_request: { runnable: false } })
+  })
+
+  test('with OAuth on, the protected-resource metadata is live and its example runnable', () => {
+    const byId = new Map(capabilitiesDocument(input({ oauth: { authorization_servers: ['https://auth.example'] } })).capabilities.map((c) => [c.id, c]))
+    for (const id of ['getProtectedResourceMetadata', 'getProtectedResourceMetadataAlias']) expect(byId.get(id)).toMatchObject({ status: 'live', example_request: { runnable: true } })
+  })
+
+  /** Names the same in both languages; none today. */
+  const SAME_IN_BOTH: string[] = []
+  test('every capability has a bokmål name of its own, not its English one', () => {
+    const same = capabilitiesDocument(input()).capabilities.filter((c) => c.name_nb === c.name_en && !SAME_IN_BOTH.includes(c.id)).map((c) => c.id)
+    expect(same).toEqual([])
   })
 
   test('with the mock filing portal, execute is not supported and the live filing capability is gated', () => {
@@ -71,7 +116,7 @@ describe('capabilities', () => {
 
   test('MCP tool counts are those of the tools list it is given; OAuth names the authorization servers', () => {
     const doc = capabilitiesDocument(input({ oauth: { authorization_servers: ['https://auth.example'] } }))
-    expect(doc.mcp).toMatchObject({ schema_version: '2026.10.0', tool_counts: { initial: 1, active: 3, planned: 3 }, tools: ['a_tool', 'b_tool', 'c_tool'] })
+    expect(doc.mcp).toMatchObject({ tool_counts: { initial: 1, active: 3, planned: 3 }, tools: ['a_tool', 'b_tool', 'c_tool'] })
     expect(doc.mcp.oauth).toEqual({ enabled: true, protected_resource_metadata: '/.well-known/oauth-protected-resource/api/mcp', authorization_servers: ['https://auth.example'] })
   })
 

@@ -69,9 +69,9 @@ describe('roles and actions of a matched person', () => {
     expect(r.body.data.signing_rule).toMatchObject({ available: true, covered: true, descriptions: ['Styrets leder alene eller to styremedlemmer i fellesskap.'] })
   })
 
-  test('the deputy chair is NESTL (the register’s NEST) and signs jointly with one other', async () => {
+  test('the deputy chair is NEST, the register’s code, and signs jointly with one other', async () => {
     const r = await list({ fnr: NEST_FNR, org_number: POSTEN })
-    expect(r.body.data.roles.map((x: any) => [x.code, x.register_code])).toEqual([['NESTL', 'NEST']])
+    expect(r.body.data.roles.map((x: any) => [x.code, x.register_code])).toEqual([['NEST', 'NEST']])
     expect(r.body.data.actions.find((a: any) => a.token === 'sign_jointly')).toMatchObject({ basis: { kind: 'signature_rule', co_signers_required: 1 } })
   })
 
