@@ -1,4 +1,5 @@
 /** Company data routes: thin adapters from the registry's schemas to domain/company. */
+import { DEADLINE_SHIFT_BASIS } from '../domain/rulebook/rules.ts'
 import { validationError, type AppError } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
@@ -29,7 +30,6 @@ function describe(e: AppError) {
   return { error_code: e.code, retryable: CATALOGUE[e.code].retryable, message: x.summary, message_en: x.summary_en }
 }
 
-const LEGAL_BASIS_DEADLINES = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'
 
 /** The whole days of a date the latest from_date may reach; beyond it the calendar is not meaningful. */
 const MAX_FROM_DATE = '2100-12-31'
@@ -84,10 +84,10 @@ export const companyHandlers = {
       const t2 = await tier2Metrics(tier2Deps(deps), org, consumerOf(principal)!)
       const filed = await filedLookup(deps, org, now)
       const r = summaryOf({ ...u, facts: withTier2(u.facts, t2.metrics) }, { fromDate, horizonMonths: 12, filed }, 'tier_2')
-      return { data: r.data, meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
+      return { data: r.data, meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts, legal_basis: DEADLINE_SHIFT_BASIS } }
     }
     const hit = deps.answers.get(`summary|${snapshotKey(u)}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
-    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: LEGAL_BASIS_DEADLINES } }
+    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: DEADLINE_SHIFT_BASIS } }
   }) satisfies Handler<OrgRoute>,
 
   getCompanyObligations: (async ({ params, deps }) => {
@@ -105,7 +105,7 @@ export const companyHandlers = {
     }
     const u = await unitFacts(deps.reads, params.org)
     const hit = deps.answers.get(`deadlines|${snapshotKey(u)}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
-    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: LEGAL_BASIS_DEADLINES } }
+    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: DEADLINE_SHIFT_BASIS } }
   }) satisfies Handler<OrgRoute & { query: typeof C.DeadlinesQuery }>,
 
   getFilingHistory: (async ({ params, query, deps, now, principal }) => {

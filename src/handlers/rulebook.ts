@@ -1,3 +1,4 @@
+import { DEADLINE_SHIFT_BASIS } from '../domain/rulebook/rules.ts'
 import { osloDate } from '../lib/oslo-time.ts'
 import type { EntityType } from '../domain/rulebook/facts.ts'
 import { publicDeadlines, publicObligations } from '../domain/rulebook/public.ts'
@@ -8,7 +9,6 @@ import type { Handler, ToolBinding } from '../pipeline/context.ts'
 import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
 
 /** The basis of every weekend/holiday shift in the calendar. */
-const SHIFT_BASIS = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'
 
 // The rulebook is fixed for the life of the process (one rulebook version): each answer is
 // computed, serialised and hashed once, on first request.
@@ -31,7 +31,7 @@ export const publicHandlers = {
       hit = precompute({ year, entity_type: type, timezone: 'Europe/Oslo', deadlines: publicDeadlines(year, type ?? undefined) })
       deadlinesByYear.set(key, hit)
     }
-    const meta = { served_from: 'static', data_freshness: deps.startedAt, legal_basis: SHIFT_BASIS } as const
+    const meta = { served_from: 'static', data_freshness: deps.startedAt, legal_basis: DEADLINE_SHIFT_BASIS } as const
     // Without `year` the answer is this Oslo year's: a cache keeps it no longer than until New Year.
     return query.year === undefined ? { data: undefined, precomputed: hit, meta, maxAge: untilOsloNewYear(year, now) } : { data: undefined, precomputed: hit, meta }
   }) satisfies Handler<{ query: typeof PublicDeadlinesQuery }>,

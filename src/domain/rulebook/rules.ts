@@ -184,6 +184,12 @@ const REVL = 'revisorloven (LOV-2020-11-20-128)'
 const RRHL = 'lov om register over reelle rettighetshavere (LOV-2019-03-01-2)'
 const APL = 'åpenhetsloven (LOV-2021-06-18-99)'
 
+/**
+ * The legal basis of moving a deadline off a weekend or public holiday, in one line for the
+ * answers that list deadlines (`_meta.legal_basis`): filing, payment and the a-melding's own rule.
+ */
+export const DEADLINE_SHIFT_BASIS = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'
+
 const FILING_SHIFT: ShiftPolicy = {
   policy: 'next_business_day',
   basis: `${SKTFVL} § 5-5 annet ledd, jf. domstolloven (LOV-1915-08-13-5) § 149`,
