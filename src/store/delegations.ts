@@ -241,26 +241,38 @@ export async function receiptsPage(sql: Sql, consumerId: string, limit: number, 
 }
 
 /**
- * Takes the lock when it is free, expired, or already this holder's (a retry); otherwise answers
- * when the current holder's lock expires.
+ * A conflict lock is owned by one filing attempt (`attempt`, its own id). `holder` names who may
+ * re-enter it: a retry of the same filing (the same key and Idempotency-Key). The attempt owns
+ * the lock when it inserted it or took it over after it expired; a retry that re-enters a live
+ * lock of its holder proceeds without owning it (what the earlier attempt did stays covered).
+ * Otherwise the answer is when the current lock expires.
  */
-export async function acquireActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string; now: Date; ttlMs: number }): Promise<{ acquired: true; fresh: boolean } | { acquired: false; expiresAt: Date }> {
+export async function acquireActionLock(
+  sql: Sql,
+  l: { org: string; kind: string; period: string; holder: string; attempt: string; now: Date; ttlMs: number },
+): Promise<{ acquired: true; owned: boolean } | { acquired: false; expiresAt: Date }> {
   const expires = new Date(l.now.getTime() + l.ttlMs)
-  const rows = await sql<{ fresh: boolean }[]>`
-    insert into action_locks as a (org_number, kind, period, holder, acquired_at, expires_at)
-    values (${l.org}, ${l.kind}, ${l.period}, ${l.holder}, ${l.now}, ${expires})
-    on conflict (org_number, kind, period) do update set holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+  const rows = await sql<{ attempt_id: string | null }[]>`
+    insert into action_locks as a (org_number, kind, period, holder, attempt_id, acquired_at, expires_at)
+    values (${l.org}, ${l.kind}, ${l.period}, ${l.holder}, ${l.attempt}, ${l.now}, ${expires})
+    on conflict (org_number, kind, period) do update set
+      holder = excluded.holder,
+      attempt_id = case when a.expires_at <= ${l.now} then excluded.attempt_id else a.attempt_id end,
+      acquired_at = case when a.expires_at <= ${l.now} then excluded.acquired_at else a.acquired_at end,
+      expires_at = excluded.expires_at
       where a.expires_at <= ${l.now} or a.holder = excluded.holder
-    returning (xmax = 0) as fresh`
-  if (rows.length === 1) return { acquired: true, fresh: rows[0]!.fresh }
+    returning attempt_id`
+  if (rows.length === 1) return { acquired: true, owned: rows[0]!.attempt_id === l.attempt }
   const [held] = await sql<{ expires_at: Date }[]>`select expires_at from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period}`
   // Expired and taken by someone else between the two statements: it is free again for the next try.
   return { acquired: false, expiresAt: held?.expires_at ?? l.now }
 }
 
-/** Gives the lock back (a filing that never reached the portal); only its holder can. */
-export async function releaseActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string }): Promise<void> {
-  await sql`delete from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period} and holder = ${l.holder}`
+/** Gives the lock back (a filing that never reached the portal); only the attempt that owns it can. */
+export async function releaseActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string; attempt: string }): Promise<void> {
+  await sql`
+    delete from action_locks
+    where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period} and holder = ${l.holder} and attempt_id = ${l.attempt}`
 }
 
 export async function recordFiling(sql: Sql, f: { id: string; consumerId: string; org: string; actionType: string; period: string; receiptId: string; instanceId: string | null; at: Date }): Promise<void> {

@@ -103,24 +103,57 @@ test('a delegation cannot go back from active to pending', async () => {
   await expect(sql`update delegations set status = 'pending' where id = ${g.id}`).rejects.toThrow(/cannot go from active to pending/)
 })
 
-test('a conflict lock is one holder’s until it expires, and its holder may take it again', async () => {
+test('a conflict lock is one holder’s until it expires, and its holder may re-enter it', async () => {
   const { sql } = await testDatabase()
   const lock = { org: ORG, kind: 'mva_melding', period: `2026-T${Math.ceil(Math.random() * 6)}-${crypto.randomUUID().slice(0, 6)}` }
-  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a', now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, fresh: true })
-  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a', now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, fresh: false })
-  const refused = await acquireActionLock(sql, { ...lock, holder: 'key:b', now: new Date(NOW.getTime() + 1000), ttlMs: 600_000 })
+  const first = crypto.randomUUID()
+  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:1', attempt: first, now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
+  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, owned: false })
+  const refused = await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: new Date(NOW.getTime() + 1000), ttlMs: 600_000 })
   expect(refused).toEqual({ acquired: false, expiresAt: new Date(NOW.getTime() + 600_000) })
-  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b', now: new Date(NOW.getTime() + 600_000), ttlMs: 600_000 })).acquired).toBe(true)
+  expect(await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: new Date(NOW.getTime() + 600_000), ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
 })
 
-test('only its holder releases a conflict lock', async () => {
+test('only the attempt that owns a conflict lock releases it; a retry that re-entered it does not', async () => {
   const { sql } = await testDatabase()
   const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12) }
-  await acquireActionLock(sql, { ...lock, holder: 'key:a', now: NOW, ttlMs: 600_000 })
-  await releaseActionLock(sql, { ...lock, holder: 'key:b' })
-  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b', now: NOW, ttlMs: 600_000 })).acquired).toBe(false)
-  await releaseActionLock(sql, { ...lock, holder: 'key:a' })
-  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b', now: NOW, ttlMs: 600_000 })).acquired).toBe(true)
+  const owner = { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID() }
+  await acquireActionLock(sql, { ...owner, now: NOW, ttlMs: 600_000 })
+  const retry = { ...owner, attempt: crypto.randomUUID() }
+  await acquireActionLock(sql, { ...retry, now: NOW, ttlMs: 600_000 })
+  await releaseActionLock(sql, retry)
+  await releaseActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: owner.attempt })
+  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).acquired).toBe(false)
+  await releaseActionLock(sql, owner)
+  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).acquired).toBe(true)
+})
+
+test('another filing of the same key (another Idempotency-Key) meets the lock', async () => {
+  const { sql } = await testDatabase()
+  const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12) }
+  await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })
+  expect((await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:2', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).acquired).toBe(false)
+})
+
+test('an expired lock taken over is the new attempt’s: the dead attempt’s release leaves it, the new attempt’s frees it', async () => {
+  const { sql } = await testDatabase()
+  const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12) }
+  const dead = { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID() }
+  await acquireActionLock(sql, { ...dead, now: NOW, ttlMs: 600_000 })
+  const later = new Date(NOW.getTime() + 600_000)
+  const taker = { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID() }
+  expect(await acquireActionLock(sql, { ...taker, now: later, ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
+  await releaseActionLock(sql, dead)
+  expect((await acquireActionLock(sql, { ...dead, attempt: crypto.randomUUID(), now: later, ttlMs: 600_000 })).acquired).toBe(false)
+  await releaseActionLock(sql, taker)
+  expect((await acquireActionLock(sql, { ...dead, attempt: crypto.randomUUID(), now: later, ttlMs: 600_000 })).acquired).toBe(true)
+})
+
+test('the same holder re-entering its own expired lock takes it over: it owns it then', async () => {
+  const { sql } = await testDatabase()
+  const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12), holder: 'key:a|idempotency:1' }
+  await acquireActionLock(sql, { ...lock, attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })
+  expect(await acquireActionLock(sql, { ...lock, attempt: crypto.randomUUID(), now: new Date(NOW.getTime() + 600_000), ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
 })
 
 test('no grant is opened for a revoked principal', async () => {
