@@ -34,7 +34,9 @@ import { discoveryHandlers, docsAsset } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
 import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
+import { returnSweeps } from './domain/delegation/refresh.ts'
 import { delegationApprovalHandlers } from './http/pages/delegation-approval.ts'
+import { delegationReturnHandlers } from './http/pages/delegation-return.ts'
 import { coreHandlers, toolBindings } from './handlers/index.ts'
 import { discoveryDocumentHandlers } from './handlers/discovery.ts'
 import { discoveryPageHandlers } from './http/pages/discovery.ts'
@@ -77,6 +79,7 @@ export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
   ...pageHandlers,
   ...oauthHandlers,
   ...delegationApprovalHandlers,
+  ...delegationReturnHandlers,
   ...discoveryHandlers,
   // the MCP surface's tools list, which handlers cannot import, handed in here
   ...discoveryDocumentHandlers(mcpToolsSummary()),
@@ -296,7 +299,7 @@ export function composeDeps(
   const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
   const { digitalAgency: liveAgency, ...government } = { ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)), ...overrides.government }
   const reads = new UpstreamReads({ sql: base.sql, clock: base.clock, logger: base.logger, register, accounts, centralBank, metrics })
-  const deps: Omit<AppDeps, 'jobs'> = {
+  const deps = {
     ...base,
     startedAt: base.startedAt ?? new Date(),
     mailer,
@@ -327,8 +330,9 @@ export function composeDeps(
     webhooks: { transport: liveWebhookTransport(), policy: { allowLoopback: base.config.webhookAllowLoopback } },
     tsa: base.config.tsaUrl ? liveTimestampAuthority(base.config.tsaUrl) : null,
     ...overrides,
-  }
-  return { ...deps, jobs: overrides.jobs ?? jobControl(deps) }
+  } as Omit<AppDeps, 'jobs' | 'delegationReturns'>
+  const withReturns: Omit<AppDeps, 'jobs'> = { ...deps, delegationReturns: overrides.delegationReturns ?? returnSweeps(deps) }
+  return { ...withReturns, jobs: overrides.jobs ?? jobControl(withReturns) }
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */

@@ -201,12 +201,59 @@ export async function insertRevocations(sql: Sql, consumerId: string, principalI
   }) as Promise<DelegationRow[]>
 }
 
-/** Grants waiting for the organisation's answer, oldest first (the refresh job's work). */
-export async function pendingGrants(sql: Sql, limit: number): Promise<DelegationRow[]> {
-  return sql<DelegationRow[]>`
-    ${sql.unsafe(DELEGATION_SELECT)}
-    where d.status = 'pending' and ${sql.unsafe(LIVE)}
-    order by d.updated_at limit ${limit}`
+/** How often a pending grant is asked about: young ones (created within `youngMs`) more often. */
+export interface AskCadence {
+  youngMs: number
+  youngEveryMs: number
+  oldEveryMs: number
+  /** a grant due within this much is asked now: a sweep's period never doubles the cadence */
+  slackMs: number
+}
+
+/**
+ * Claims up to `limit` pending grants that are due to be asked about at the agency, fairly: each
+ * account's most overdue grant first (never asked before longest since asked), then each
+ * account's second, and so on — round-robin, so one account's many unanswered requests never
+ * keep another's from being seen. `onlyYoung` takes young grants only and treats one asked at
+ * least `minGapMs` ago as due (a person just came back from the agency). Claiming moves the
+ * grant's `next_at`, conditionally, so instances sweeping at once never ask the same grant twice.
+ */
+export async function claimDueGrants(sql: Sql, now: Date, limit: number, cadence: AskCadence, opts: { onlyYoung?: boolean; minGapMs?: number } = {}): Promise<DelegationRow[]> {
+  const youngSince = new Date(now.getTime() - cadence.youngMs)
+  const gapBefore = new Date(now.getTime() - (opts.minGapMs ?? 0))
+  const due = opts.onlyYoung
+    ? sql`d.created_at > ${youngSince} and (a.asked_at is null or a.asked_at <= ${gapBefore})`
+    : sql`(a.next_at is null or a.next_at <= ${new Date(now.getTime() + cadence.slackMs)})`
+  const candidates = await sql<{ id: string; young: boolean; asked_at: Date | null; next_at: Date | null }[]>`
+    select id, young, asked_at, next_at from (
+      select d.id, d.created_at > ${youngSince} as young, a.asked_at, a.next_at, d.created_at,
+             row_number() over (partition by d.consumer_id order by a.asked_at nulls first, d.created_at, d.id) as turn
+      from delegations d left join delegation_asks a on a.delegation_id = d.id
+      where d.status = 'pending' and ${sql.unsafe(LIVE)} and ${due}
+    ) c
+    order by turn, asked_at nulls first, created_at, id
+    limit ${limit}`
+  if (candidates.length === 0) return []
+  const ids = candidates.map((c) => c.id)
+  const nextAts = candidates.map((c) => new Date(now.getTime() + (c.young ? cadence.youngEveryMs : cadence.oldEveryMs)).toISOString())
+  const seen = candidates.map((c) => c.asked_at?.toISOString() ?? null)
+  // A grant is this sweep's only if nobody asked about it since the candidates were read.
+  const claimed = await sql<{ delegation_id: string }[]>`
+    insert into delegation_asks as a (delegation_id, asked_at, next_at)
+    select id, ${now}, next_at::timestamptz from unnest(${ids}::uuid[], ${nextAts}::text[]) as c(id, next_at)
+    on conflict (delegation_id) do update set asked_at = excluded.asked_at, next_at = excluded.next_at
+      where a.asked_at = (select s.asked_at::timestamptz from unnest(${ids}::uuid[], ${seen as never}::text[]) as s(id, asked_at) where s.id = a.delegation_id)
+    returning delegation_id`
+  if (claimed.length === 0) return []
+  return sql<DelegationRow[]>`${sql.unsafe(DELEGATION_SELECT)} where d.id = any(${claimed.map((c) => c.delegation_id)}::uuid[])`
+}
+
+/** How many open (requesting or pending, unrevoked) grants the consumer holds for the organisation. */
+export async function openGrantCount(sql: Sql, consumerId: string, orgNumber: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from delegations d
+    where d.consumer_id = ${consumerId} and d.org_number = ${orgNumber} and d.status in ('requesting', 'pending') and ${sql.unsafe(LIVE)}`
+  return row!.n
 }
 
 export interface ReceiptRow {

@@ -41,6 +41,8 @@ export interface DelegationEnv {
   tier: Tier
   now: () => Date
   logger: Logger
+  /** where the agency sends the person back after deciding (the return page); none: the agency's own default */
+  returnUrl?: string
 }
 
 /** What degraded after the delegation existed upstream (spec: fullmakt request and revoke). */
@@ -135,7 +137,12 @@ export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest):
   }
 
   // Idempotent at the agency by externalRef: a retry returns the request made the first time.
-  const upstream = await env.agency.requestSystemUser({ partyOrgNo: req.org_number, externalRef: grant.external_ref!, accessPackages: scopes.map((s) => ACCESS_PACKAGES[s]!) })
+  const upstream = await env.agency.requestSystemUser({
+    partyOrgNo: req.org_number,
+    externalRef: grant.external_ref!,
+    accessPackages: scopes.map((s) => ACCESS_PACKAGES[s]!),
+    ...(env.returnUrl ? { redirectUrl: env.returnUrl } : {}),
+  })
   const status = statusOf(upstream)
   const warnings: DelegationWarning[] = []
   let systemUserId = grant.system_user_id
@@ -183,11 +190,15 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
     if (status === 'pending') return g
     const systemUserId = status === 'active' ? ((await env.agency.systemUser(g.org_number, g.external_ref!))?.id ?? null) : null
     if (status === 'active' && systemUserId === null) return g
-    if (!(await recordAgencyAnswer(env.sql, g.id, { requestId: g.request_id, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId }, env.now()))) return g
-    if (status === 'active') {
-      await bindSystemUser(env.sql, env.consumerId, g.principal_id, systemUserId!, env.now())
-      await receiptFor(env, 'delegation_granted', g, 'active', systemUserId)
-    }
+    // One transaction: a reader never sees the delegation active while its principal has no system user yet.
+    const recorded = await env.sql.begin(async (t) => {
+      const tx = t as unknown as Sql
+      if (!(await recordAgencyAnswer(tx, g.id, { requestId: g.request_id!, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId }, env.now()))) return false
+      if (status === 'active') await bindSystemUser(tx, env.consumerId, g.principal_id, systemUserId!, env.now())
+      return true
+    })
+    if (!recorded) return g
+    if (status === 'active') await receiptFor(env, 'delegation_granted', g, 'active', systemUserId)
     return { ...g, status, system_user_id: systemUserId, activated_at: status === 'active' ? env.now() : null }
   } catch (e) {
     env.logger.warn('delegation status refresh failed; the recorded state stands', { delegation_id: g.id, error: e instanceof Error ? e.message : String(e) })
