@@ -3,6 +3,7 @@
  * cannot drift from the routes: each path comes from `operations`, each schema is the TypeBox
  * schema the route validates with, and `ErrorCode` is the catalogue's key list.
  */
+import { MAX_ASKED_PER_READ, MAX_OPEN_REQUESTS } from '../domain/delegation/fullmakt.ts'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue/index.ts'
 import { SCHEMA_VERSION } from '../lib/service.ts'
@@ -191,7 +192,10 @@ export function buildOpenApi(baseUrl: string): Json {
         'explanation, _meta, retryable, fix_hint, fix_hint_en, docs_url}`. `_meta.response_hash` is `sha256:` + the hex ' +
         'SHA-256 of the RFC 8785 JSON Canonicalization Scheme (JCS) serialisation of `data`, so a client can verify ' +
         'the payload it received. Times a Norwegian reads are Europe/Oslo; `_meta` times are UTC with `Z`. Branch on ' +
-        '`error_code`, never on the text; the closed list is the `ErrorCode` schema and `GET /api/v1/errors`.',
+        '`error_code`, never on the text; the closed list is the `ErrorCode` schema and `GET /api/v1/errors`.\n\n' +
+        `**Limits** beyond the spec's table: at most ${MAX_OPEN_REQUESTS} open (requesting or pending) delegation requests per account and organisation ` +
+        `(409 \`DELEGATION_REQUESTS_LIMIT\` beyond); a permissions read, dry run or live filing asks the digital agency about at most ${MAX_ASKED_PER_READ} ` +
+        'of its pending requests, the least recently asked first; pending requests are asked about by the service every 5 seconds for their first 15 minutes, then every minute.',
     },
     servers: [{ url: baseUrl }],
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),

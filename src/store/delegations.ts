@@ -140,14 +140,19 @@ export interface NewGrant {
   orgNumber: string
   scopes: string[]
   now: Date
+  /** a new grant is refused ('limit') while the consumer holds this many open ones for the organisation */
+  maxOpen: number
 }
 
 /**
  * The principal's open grant (requesting, pending or active, not revoked), or a new one in state
- * `requesting`; null when the principal is revoked. Serialised on the principal's row, so two
- * concurrent requests find one grant and a revocation that has begun sees every grant made before.
+ * `requesting`; null when the principal is revoked; 'limit' when a new grant would exceed the
+ * consumer's open grants for the organisation (`maxOpen`). Serialised on the principal's row, so two
+ * concurrent requests find one grant and a revocation that has begun sees every grant made before,
+ * and on the (consumer, organisation) pair (a transaction-scoped advisory lock), so concurrent new
+ * principals never count past the cap.
  */
-export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | null> {
+export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | null | 'limit'> {
   return sql.begin(async (tx) => {
     const [p] = await tx<{ state: PrincipalState }[]>`select state from agent_principals where consumer_id = ${g.consumerId} and id = ${g.principalId} for update`
     if (!p || p.state === 'revoked') return null
@@ -158,12 +163,17 @@ export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | 
         and not exists (select 1 from delegations r where r.kind = 'revocation' and r.supersedes = d.id)
       order by d.created_at desc limit 1`
     if (open) return open
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`open-grants:${g.consumerId}:${g.orgNumber}`}, 0))`
+    const [count] = await tx<{ n: number }[]>`
+      select count(*)::int as n from delegations d
+      where d.consumer_id = ${g.consumerId} and d.org_number = ${g.orgNumber} and d.status in ('requesting', 'pending') and ${tx.unsafe(LIVE)}`
+    if (count!.n >= g.maxOpen) return 'limit'
     await tx`
       insert into delegations (id, kind, consumer_id, principal_id, org_number, scopes, external_ref, status, created_at, updated_at)
       values (${g.id}, 'grant', ${g.consumerId}, ${g.principalId}, ${g.orgNumber}, ${g.scopes}, ${g.id}, 'requesting', ${g.now}, ${g.now})`
     const [row] = await tx<DelegationRow[]>`${tx.unsafe(DELEGATION_SELECT)} where d.id = ${g.id}`
     return row!
-  }) as Promise<DelegationRow | null>
+  }) as Promise<DelegationRow | null | 'limit'>
 }
 
 /** What the agency answered, kept on the grant; nothing changes on a revoked one (false). */
@@ -248,12 +258,23 @@ export async function claimDueGrants(sql: Sql, now: Date, limit: number, cadence
   return sql<DelegationRow[]>`${sql.unsafe(DELEGATION_SELECT)} where d.id = any(${claimed.map((c) => c.delegation_id)}::uuid[])`
 }
 
-/** How many open (requesting or pending, unrevoked) grants the consumer holds for the organisation. */
-export async function openGrantCount(sql: Sql, consumerId: string, orgNumber: string): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from delegations d
-    where d.consumer_id = ${consumerId} and d.org_number = ${orgNumber} and d.status in ('requesting', 'pending') and ${sql.unsafe(LIVE)}`
-  return row!.n
+/**
+ * Of these grants, the `limit` least recently asked about (never asked first, then in the order
+ * given), recorded as asked
+ * now: a read that asks the agency about its own pending grants asks a bounded number, and the
+ * next read the others. A grant's next due ask by the refresh moves no earlier.
+ */
+export async function takeLeastRecentlyAsked(sql: Sql, ids: string[], limit: number, now: Date, nextAt: Date): Promise<string[]> {
+  if (ids.length === 0) return []
+  const rows = await sql<{ delegation_id: string }[]>`
+    insert into delegation_asks as a (delegation_id, asked_at, next_at)
+    select c.id, ${now}, ${nextAt}
+    from unnest(${ids}::uuid[]) with ordinality as c(id, n) left join delegation_asks x on x.delegation_id = c.id
+    order by x.asked_at nulls first, c.n
+    limit ${limit}
+    on conflict (delegation_id) do update set asked_at = excluded.asked_at, next_at = greatest(a.next_at, excluded.next_at)
+    returning delegation_id`
+  return rows.map((r) => r.delegation_id)
 }
 
 export interface ReceiptRow {

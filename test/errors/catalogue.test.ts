@@ -49,8 +49,8 @@ describe('error catalogue', () => {
     expect(SPEC_CODES.filter((c) => !(ERROR_CODES as string[]).includes(c))).toEqual([])
   })
 
-  test('only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), EXECUTION_CONFLICT (another agent holds the filing lock, 409), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder\'s identity, 403) and TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403) beyond the spec', () => {
-    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual(['AGENT_PRINCIPAL_CONFLICT', 'AGENT_PRINCIPAL_REVOKED', 'AUTH_SESSION_REQUIRED', 'COMPANY_INACTIVE', 'EXECUTION_CONFLICT', 'METHOD_NOT_ALLOWED', 'OAUTH_IDENTITY_MISMATCH', 'TEST_KEY_PRODUCTION_ONLY'])
+  test('only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), DELEGATION_REQUESTS_LIMIT (over 100 open delegation requests for one organisation, 409), EXECUTION_CONFLICT (another agent holds the filing lock, 409), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder\'s identity, 403) and TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403) beyond the spec', () => {
+    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual(['AGENT_PRINCIPAL_CONFLICT', 'AGENT_PRINCIPAL_REVOKED', 'AUTH_SESSION_REQUIRED', 'COMPANY_INACTIVE', 'DELEGATION_REQUESTS_LIMIT', 'EXECUTION_CONFLICT', 'METHOD_NOT_ALLOWED', 'OAUTH_IDENTITY_MISMATCH', 'TEST_KEY_PRODUCTION_ONLY'])
     expect(CATALOGUE.TEST_KEY_PRODUCTION_ONLY.status).toBe(403)
     expect(CATALOGUE.EXECUTION_CONFLICT.status).toBe(409)
     expect(CATALOGUE.AGENT_PRINCIPAL_REVOKED.status).toBe(409)

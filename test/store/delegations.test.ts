@@ -11,6 +11,7 @@ import {
   recordAgencyAnswer,
   releaseActionLock,
   revokePrincipalRow,
+  type DelegationRow,
 } from '../../src/store/delegations.ts'
 import { PINNED_NOW, testDatabase } from '../helpers.ts'
 
@@ -50,7 +51,7 @@ test('the database refuses to rebind a principal to another system user', async 
 
 test('the database refuses to delete a principal or a delegation', async () => {
   const { sql, c, id } = await principal('active')
-  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW }))!
+  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })) as DelegationRow
   await expect(sql`delete from delegations where id = ${g.id}`).rejects.toThrow(/never deleted/)
   await expect(sql`delete from agent_principals where consumer_id = ${c} and id = ${id}`).rejects.toThrow(/never deleted/)
 })
@@ -62,7 +63,7 @@ test('an active principal cannot return to pending', async () => {
 
 test('a revocation marker supersedes its grant, which is frozen from then on', async () => {
   const { sql, c, id } = await principal('active')
-  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW }))!
+  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })) as DelegationRow
   expect(await recordAgencyAnswer(sql, g.id, { requestId: 'r1', delegationUrl: 'http://x/approve', status: 'pending', systemUserId: null }, NOW)).toBe(true)
   const superseded = await insertRevocations(sql, c, id, 'no longer needed', NOW)
   expect(superseded.map((s) => s.id)).toEqual([g.id])
@@ -75,7 +76,7 @@ test('a revocation marker supersedes its grant, which is frozen from then on', a
 
 test('a second revocation of the same grants inserts no second marker', async () => {
   const { sql, c, id } = await principal('active')
-  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })
+  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })
   const [a, b] = await Promise.all([insertRevocations(sql, c, id, 'a', NOW), insertRevocations(sql, c, id, 'b', NOW)])
   expect(a.length + b.length).toBe(1)
   const rows = await sql`select id from delegations where principal_id = ${id} and kind = 'revocation'`
@@ -84,7 +85,7 @@ test('a second revocation of the same grants inserts no second marker', async ()
 
 test('a principal whose revocation has begun is not activated by a racing request', async () => {
   const { sql, c, id } = await principal('pending')
-  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })
+  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })
   await insertRevocations(sql, c, id, 'stop', NOW)
   expect(await activatePrincipal(sql, c, id, NOW)).toBe(false)
   expect((await findPrincipal(sql, c, id))!.state).toBe('pending')
@@ -92,13 +93,13 @@ test('a principal whose revocation has begun is not activated by a racing reques
 
 test('concurrent requests for one principal open one grant', async () => {
   const { sql, c, id } = await principal('pending')
-  const grants = await Promise.all(Array.from({ length: 5 }, () => openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })))
-  expect(new Set(grants.map((g) => g!.id)).size).toBe(1)
+  const grants = await Promise.all(Array.from({ length: 5 }, () => openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })))
+  expect(new Set(grants.map((g) => (g as DelegationRow).id)).size).toBe(1)
 })
 
 test('a delegation cannot go back from active to pending', async () => {
   const { sql, c, id } = await principal('active')
-  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW }))!
+  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })) as DelegationRow
   await recordAgencyAnswer(sql, g.id, { requestId: 'r', delegationUrl: 'u', status: 'active', systemUserId: crypto.randomUUID() }, NOW)
   await expect(sql`update delegations set status = 'pending' where id = ${g.id}`).rejects.toThrow(/cannot go from active to pending/)
 })
@@ -158,5 +159,5 @@ test('the same holder re-entering its own expired lock takes it over: it owns it
 
 test('no grant is opened for a revoked principal', async () => {
   const { sql, c, id } = await principal('revoked')
-  expect(await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })).toBeNull()
+  expect(await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })).toBeNull()
 })

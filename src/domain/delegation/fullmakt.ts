@@ -24,6 +24,7 @@ import {
   openGrant,
   recordAgencyAnswer,
   revokePrincipalRow,
+  takeLeastRecentlyAsked,
   type DelegationRow,
   type PrincipalRow,
 } from '../../store/delegations.ts'
@@ -130,7 +131,10 @@ export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest):
   const principal = await ensurePrincipal(env.sql, env.consumerId, req.agent_principal_id, req.org_number, env.now())
   if (principal.state === 'revoked') throw new AppError('AGENT_PRINCIPAL_REVOKED', { extra: { agent_principal_id: principal.id } })
   if (principal.org_number !== req.org_number) throw principalConflict(`the principal acts for ${principal.org_number}; use a new agent_principal_id for another organisation`, principal.id)
-  const grant = await openGrant(env.sql, { id: crypto.randomUUID(), consumerId: env.consumerId, principalId: principal.id, orgNumber: req.org_number, scopes, now: env.now() })
+  const grant = await openGrant(env.sql, { id: crypto.randomUUID(), consumerId: env.consumerId, principalId: principal.id, orgNumber: req.org_number, scopes, now: env.now(), maxOpen: MAX_OPEN_REQUESTS })
+  if (grant === 'limit') {
+    throw new AppError('DELEGATION_REQUESTS_LIMIT', { context: { org_number: req.org_number }, extra: { limit: MAX_OPEN_REQUESTS, agent_principal_id: principal.id } })
+  }
   if (!grant) throw new AppError('AGENT_PRINCIPAL_REVOKED', { extra: { agent_principal_id: principal.id } })
   if (grant.scopes.join(' ') !== scopes.join(' ')) {
     throw principalConflict(`the principal has an open delegation for ${grant.scopes.join(', ')}; revoke it and use a new agent_principal_id to ask for other scopes`, principal.id)
@@ -206,10 +210,29 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
   }
 }
 
-/** The consumer's unrevoked grants for the organisation, pending ones asked about first. */
+/**
+ * Open (requesting or pending) delegation requests one account may hold per organisation (spec
+ * Limits; documented on the request operation). Each is asked about at the agency, so the cap
+ * bounds that work.
+ */
+export const MAX_OPEN_REQUESTS = 100
+
+/** Pending grants one read (permissions, dry run, live filing) asks the agency about, at most. */
+export const MAX_ASKED_PER_READ = 10
+
+/**
+ * The consumer's unrevoked grants for the organisation; with `refresh`, pending ones asked about
+ * first — at most MAX_ASKED_PER_READ of them, the least recently asked, so one call's work at the
+ * agency is bounded whatever the account holds; the rest are as recorded.
+ */
 export async function currentGrants(env: DelegationEnv, org: string, refresh: boolean): Promise<DelegationRow[]> {
   const grants = await liveGrantsForOrg(env.sql, env.consumerId, org)
-  return refresh ? Promise.all(grants.map((g) => refreshGrant(env, g))) : grants
+  if (!refresh) return grants
+  const askable = grants.filter((g) => g.status === 'pending' && !g.revoked && g.request_id !== null)
+  if (askable.length === 0) return grants
+  const now = env.now()
+  const chosen = new Set(await takeLeastRecentlyAsked(env.sql, askable.map((g) => g.id), MAX_ASKED_PER_READ, now, new Date(now.getTime() + 5_000)))
+  return Promise.all(grants.map((g) => (chosen.has(g.id) ? refreshGrant(env, g) : g)))
 }
 
 /** Tells the agency; a failure is a warning, the local revocation stands regardless. */
