@@ -167,7 +167,7 @@ export function jobRunner(deps: JobDeps, opts: { jobs?: Record<string, Scheduled
   return {
     instance,
     async runTick(name, at, opts = { manual: false }) {
-      const job = jobs[name]
+      const job = Object.hasOwn(jobs, name) ? jobs[name] : undefined
       if (!job) throw new Error(`no scheduled job named ${name}`)
       const tick = opts.manual ? at : tickOf(job, at)
       if (!(await claimTick(deps.sql, name, tick, instance, deps.clock.now(), opts.manual))) return { tick, ran: false }
@@ -227,8 +227,9 @@ export function jobControl(deps: QueueJobDeps, opts: { jobs?: Record<string, Sch
     },
     async runNow(name: string): Promise<JobOutcome | null> {
       const at = deps.clock.now()
-      const queue = queueJobs[name]
-      if (!queue && !jobs[name]) return null
+      // Own names only: an inherited one (`constructor`, `__proto__`, `toString`) is no job, and 404s.
+      const queue = Object.hasOwn(queueJobs, name) ? queueJobs[name] : undefined
+      if (!queue && !Object.hasOwn(jobs, name)) return null
       try {
         if (queue) return { job: name, kind: 'queue', tick: null, ran: true, ok: true, result: await queue.run(deps), error: null }
         const out = await runner.runTick(name, at, { manual: true })
