@@ -35,6 +35,7 @@ import { pageHandlers } from './http/pages/account.ts'
 import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
 import { returnSweeps } from './domain/delegation/refresh.ts'
+import { ProofCache } from './domain/anchors/proof-cache.ts'
 import { delegationApprovalHandlers } from './http/pages/delegation-approval.ts'
 import { delegationReturnHandlers } from './http/pages/delegation-return.ts'
 import { coreHandlers, toolBindings } from './handlers/index.ts'
@@ -329,6 +330,7 @@ export function composeDeps(
     accountsRegister: new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret (diff)'), base.clock),
     webhooks: { transport: liveWebhookTransport(), policy: { allowLoopback: base.config.webhookAllowLoopback } },
     tsa: base.config.tsaUrl ? liveTimestampAuthority(base.config.tsaUrl) : null,
+    anchorProofs: new ProofCache(),
     ...overrides,
   } as Omit<AppDeps, 'jobs' | 'delegationReturns'>
   const withReturns: Omit<AppDeps, 'jobs'> = { ...deps, delegationReturns: overrides.delegationReturns ?? returnSweeps(deps) }
