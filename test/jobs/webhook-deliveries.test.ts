@@ -279,21 +279,24 @@ describe('concurrency', () => {
     const slowSub = await subscribe(slow, `${receiver.url}/slow`)
     const fast = await newSubscription()
     receiver.secrets.set(slowSub.id, slowSub.secret)
-    const SLOW_MS = 400
+    // The slow receiver holds its first two answers for a second; the fast one answers at once.
+    const SLOW_MS = 1_000
     let inFlight = 0
     let most = 0
+    let slowSeen = 0
     let lastFastAt = 0
     receiver.answer = (a) => {
       if (a.path !== '/slow') {
         lastFastAt = performance.now()
         return { status: 200 }
       }
+      const delayMs = ++slowSeen <= 2 ? SLOW_MS : 0
       inFlight++
       most = Math.max(most, inFlight)
-      setTimeout(() => inFlight--, SLOW_MS)
-      return { status: 200, delayMs: SLOW_MS }
+      setTimeout(() => inFlight--, delayMs)
+      return { status: 200, delayMs }
     }
-    // more than one claim's worth of each: a sweep that waited for whole batches sent some fast ones after the slow answers
+    // more than one old batch's worth (50): a sweep that waited for whole batches sent some fast ones after the slow answers
     await queueChanges(30)
     const started = performance.now()
     const result = await sweepDeliveries(sweepDeps())
