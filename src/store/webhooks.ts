@@ -119,35 +119,16 @@ interface ClaimedRow extends Omit<ClaimedDelivery, 'change'> {
 }
 
 /** Claims up to `limit` due deliveries, oldest due first, leasing each until `leaseUntil`. */
-export async function claimDueDeliveries(
-  sql: Sql,
-  now: Date,
-  leaseUntil: Date,
-  limit: number,
-  opts: { perSubscription?: number; exclude?: string[] } = {},
-): Promise<ClaimedDelivery[]> {
-  // At most `perSubscription` of one subscription's due deliveries, none of the excluded ones
-  // (the sweeper's targets already at their bound): one slow receiver's queue is never claimed
-  // whole, to wait behind its own deliveries while the lease runs.
-  const perSubscription = opts.perSubscription ?? limit
-  const exclude = opts.exclude ?? []
+export async function claimDueDeliveries(sql: Sql, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
   const rows = await sql<ClaimedRow[]>`
-    with candidates as (
-      select id, next_attempt_at from (
-        select id, next_attempt_at, row_number() over (partition by subscription_id order by next_attempt_at, id) as turn
-        from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= ${now} and not (subscription_id = any(${exclude}::uuid[]))
-      ) x
-      where turn <= ${perSubscription}
-      order by next_attempt_at
-      limit ${limit}
-    ),
-    claimed as (
+    with claimed as (
       update webhook_deliveries d set attempts = d.attempts + 1, next_attempt_at = ${leaseUntil}
       from (
-        select w.id from webhook_deliveries w join candidates c on c.id = w.id
-        where w.status = 'pending' and w.next_attempt_at <= ${now}
-        for update of w skip locked
+        select id from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= ${now}
+        order by next_attempt_at
+        limit ${limit}
+        for update skip locked
       ) due
       where d.id = due.id
       returning d.id, d.subscription_id, d.change_id, d.event_type, d.attempts

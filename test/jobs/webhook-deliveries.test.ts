@@ -272,38 +272,3 @@ describe('at least once, across sweepers', () => {
   })
 })
 
-describe('concurrency', () => {
-  test('one slow receiver delays only its own deliveries: the others arrive at once, and it never has more than 2 in flight', async () => {
-    await retireSubscribers(app)
-    const slow = await subscriber(app)
-    const slowSub = await subscribe(slow, `${receiver.url}/slow`)
-    const fast = await newSubscription()
-    receiver.secrets.set(slowSub.id, slowSub.secret)
-    // The slow receiver holds its first two answers for a second; the fast one answers at once.
-    const SLOW_MS = 1_000
-    let inFlight = 0
-    let most = 0
-    let slowSeen = 0
-    let lastFastAt = 0
-    receiver.answer = (a) => {
-      if (a.path !== '/slow') {
-        lastFastAt = performance.now()
-        return { status: 200 }
-      }
-      const delayMs = ++slowSeen <= 2 ? SLOW_MS : 0
-      inFlight++
-      most = Math.max(most, inFlight)
-      setTimeout(() => inFlight--, delayMs)
-      return { status: 200, delayMs }
-    }
-    // more than one old batch's worth (50): a sweep that waited for whole batches sent some fast ones after the slow answers
-    await queueChanges(30)
-    const started = performance.now()
-    const result = await sweepDeliveries(sweepDeps())
-    expect(mine(fast.id)).toHaveLength(30)
-    expect(mine(slowSub.id)).toHaveLength(30)
-    expect(result.delivered).toBe(60)
-    expect(lastFastAt - started).toBeLessThan(SLOW_MS)
-    expect(most).toBeLessThanOrEqual(2)
-  }, 30_000)
-})

@@ -23,10 +23,7 @@ import { decryptSecret } from './secrets.ts'
 export const MAX_CONSECUTIVE_4XX = 6
 /** How long a claimed delivery is left to its sweeper: well above an attempt's 10 s. */
 export const LEASE_MS = 60_000
-/** Deliveries one sweeper has in flight at once. */
-export const CONCURRENCY = 16
-/** …of which at most this many to one subscription's receiver: a slow one never holds up the others. */
-export const PER_TARGET = 2
+export const CLAIM_BATCH = 50
 /** A run ends after this much wall time, so that shutdown and the scheduler's next tick are not held up by a long queue. */
 export const RUN_BUDGET_MS = 20_000
 
@@ -56,43 +53,15 @@ export interface SweepResult {
   deactivated: number
 }
 
-/**
- * Delivers concurrently: up to CONCURRENCY attempts in flight, at most PER_TARGET to one
- * subscription. A finished attempt frees its slot for the next claim at once, so a receiver that
- * takes its full 10 s delays only its own deliveries. Claims stop after RUN_BUDGET_MS; the run
- * returns when what it claimed is settled.
- */
 export async function sweepDeliveries(deps: SweepDeps): Promise<SweepResult> {
   const result: SweepResult = { delivered: 0, retrying: 0, abandoned: 0, cancelled: 0, deactivated: 0 }
   const started = performance.now()
-  const perTarget = new Map<string, number>()
-  const running = new Set<Promise<void>>()
-  let more = true
-  for (;;) {
-    const free = CONCURRENCY - running.size
-    if (more && free > 0 && performance.now() - started < RUN_BUDGET_MS) {
-      const now = deps.clock.now()
-      const busy = [...perTarget].filter(([, n]) => n >= PER_TARGET).map(([id]) => id)
-      const claimed = await claimDueDeliveries(deps.sql, now, new Date(now.getTime() + LEASE_MS), free, { perSubscription: PER_TARGET, exclude: busy })
-      // Nothing more now, unless a busy target or a full claim may leave some for after a slot frees.
-      more = claimed.length === free || busy.length > 0
-      for (const d of claimed) {
-        perTarget.set(d.subscription_id, (perTarget.get(d.subscription_id) ?? 0) + 1)
-        const p: Promise<void> = deliverClaimed(deps, d, result)
-          .catch((e: unknown) => deps.logger.error('webhook delivery failed to settle; its lease will bring it back', { delivery_id: d.delivery_id, error: String(e) }))
-          .finally(() => {
-            running.delete(p)
-            const n = (perTarget.get(d.subscription_id) ?? 1) - 1
-            if (n === 0) perTarget.delete(d.subscription_id)
-            else perTarget.set(d.subscription_id, n)
-          })
-        running.add(p)
-      }
-      if (claimed.length > 0) continue
-    }
-    if (running.size === 0) break
-    await Promise.race(running)
-    more = more || performance.now() - started < RUN_BUDGET_MS
+  while (performance.now() - started < RUN_BUDGET_MS) {
+    const now = deps.clock.now()
+    const batch = await claimDueDeliveries(deps.sql, now, new Date(now.getTime() + LEASE_MS), CLAIM_BATCH)
+    if (batch.length === 0) break
+    await Promise.all(batch.map((d) => deliverClaimed(deps, d, result)))
+    if (batch.length < CLAIM_BATCH) break
   }
   if (result.delivered + result.retrying + result.abandoned + result.cancelled > 0) deps.logger.info('webhook deliveries', { ...result })
   return result
