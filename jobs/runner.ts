@@ -44,6 +44,7 @@ import { runExpirySweep } from './expiry-sweep.ts'
 import { runMailQueue } from './mail-queue.ts'
 import { runRegisterUpdates } from './register-updates.ts'
 import { runDelegationRefresh } from './delegation-refresh.ts'
+import { SWEEP_SECONDS } from '../src/domain/delegation/refresh.ts'
 import { runDailyAccountsDiff } from './accounts-diff.ts'
 import { runAnchorJob } from './anchor.ts'
 import { runWebhookDeliveries } from './webhook-deliveries.ts'
@@ -93,7 +94,6 @@ export const JOBS: Record<string, ScheduledJob> = {
     run: (deps) => runRegisterUpdates({ ...deps, ...(deps.accountsRegister ? { accounts: deps.accountsRegister } : {}) }),
     description: 'reads the register update feed: stale cache out, company changes into the archive, changed filings observed at once',
   },
-  'delegation-refresh': { everyMinutes: 1, run: runDelegationRefresh, description: 'asks the digital agency about pending delegations' },
   'accounts-diff': {
     everyMinutes: 60,
     run: (deps, opts) => runDailyAccountsDiff(deps, { manual: opts?.manual ?? false }),
@@ -117,6 +117,11 @@ export interface QueueJob {
 export const QUEUE_JOBS: Record<string, QueueJob> = {
   'mail-queue': { everySeconds: 5, run: runMailQueue, description: 'sends queued mail' },
   'webhook-deliveries': { everySeconds: 1, run: runWebhookDeliveries, description: 'sends due webhook attempts, each claimed on its own' },
+  'delegation-refresh': {
+    everySeconds: SWEEP_SECONDS,
+    run: runDelegationRefresh,
+    description: 'asks the digital agency about pending delegations: young ones every 5 s, older every minute, round-robin over accounts, each claimed on its own',
+  },
 }
 
 /** How long a tick's row is kept after its tick (for an operator asking what ran when). */
@@ -162,7 +167,7 @@ export function jobRunner(deps: JobDeps, opts: { jobs?: Record<string, Scheduled
   return {
     instance,
     async runTick(name, at, opts = { manual: false }) {
-      const job = jobs[name]
+      const job = Object.hasOwn(jobs, name) ? jobs[name] : undefined
       if (!job) throw new Error(`no scheduled job named ${name}`)
       const tick = opts.manual ? at : tickOf(job, at)
       if (!(await claimTick(deps.sql, name, tick, instance, deps.clock.now(), opts.manual))) return { tick, ran: false }
@@ -222,8 +227,9 @@ export function jobControl(deps: QueueJobDeps, opts: { jobs?: Record<string, Sch
     },
     async runNow(name: string): Promise<JobOutcome | null> {
       const at = deps.clock.now()
-      const queue = queueJobs[name]
-      if (!queue && !jobs[name]) return null
+      // Own names only: an inherited one (`constructor`, `__proto__`, `toString`) is no job, and 404s.
+      const queue = Object.hasOwn(queueJobs, name) ? queueJobs[name] : undefined
+      if (!queue && !Object.hasOwn(jobs, name)) return null
       try {
         if (queue) return { job: name, kind: 'queue', tick: null, ran: true, ok: true, result: await queue.run(deps), error: null }
         const out = await runner.runTick(name, at, { manual: true })

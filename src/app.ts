@@ -26,7 +26,10 @@ import { discoveryHandlers } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
 import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
+import { returnSweeps } from './domain/delegation/refresh.ts'
+import { ProofCache } from './domain/anchors/proof-cache.ts'
 import { delegationApprovalHandlers } from './http/pages/delegation-approval.ts'
+import { delegationReturnHandlers } from './http/pages/delegation-return.ts'
 import { coreHandlers, toolBindings } from './handlers/index.ts'
 import { discoveryDocumentHandlers } from './handlers/discovery.ts'
 import { discoveryPageHandlers } from './http/pages/discovery.ts'
@@ -69,6 +72,7 @@ export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
   ...pageHandlers,
   ...oauthHandlers,
   ...delegationApprovalHandlers,
+  ...delegationReturnHandlers,
   ...discoveryHandlers,
   // the MCP surface's tools list, which handlers cannot import, handed in here
   ...discoveryDocumentHandlers(mcpToolsSummary()),
@@ -106,7 +110,7 @@ export function composeDeps(
   const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
   const { digitalAgency: liveAgency, ...government } = { ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)), ...overrides.government }
   const reads = new UpstreamReads({ sql: base.sql, clock: base.clock, logger: base.logger, register, accounts, centralBank, metrics })
-  const deps: Omit<AppDeps, 'jobs'> = {
+  const deps = {
     ...base,
     startedAt: base.startedAt ?? new Date(),
     mailer,
@@ -136,9 +140,11 @@ export function composeDeps(
     accountsRegister: new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret (diff)'), base.clock),
     webhooks: { transport: liveWebhookTransport(), policy: { allowLoopback: base.config.webhookAllowLoopback } },
     tsa: base.config.tsaUrl ? liveTimestampAuthority(base.config.tsaUrl) : null,
+    anchorProofs: new ProofCache(),
     ...overrides,
-  }
-  return { ...deps, jobs: overrides.jobs ?? jobControl(deps) }
+  } as Omit<AppDeps, 'jobs' | 'delegationReturns'>
+  const withReturns: Omit<AppDeps, 'jobs'> = { ...deps, delegationReturns: overrides.delegationReturns ?? returnSweeps(deps) }
+  return { ...withReturns, jobs: overrides.jobs ?? jobControl(withReturns) }
 }
 
 /** The HTTP application: every operation (and an extension's) mounted, MCP among them. */

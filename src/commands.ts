@@ -4,8 +4,8 @@
  * and exits 2 on a bad argument, 1 when it could not do its work, 0 when it did.
  */
 import { parseArgs } from 'node:util'
-import { renameSync } from 'node:fs'
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { writeFileExclusively } from './lib/exclusive-file.ts'
 import { sha256Hex } from './lib/hash.ts'
 import { DatabaseLockedError, DataDirError, openEmbedded, openPostgres, RestoreRefusedError, restoreEmbedded, type Database } from './store/db.ts'
 import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
@@ -51,12 +51,14 @@ async function backupFromRunningInstance(config: Config, file: string): Promise<
   return writeAtomically(file, await res.blob())
 }
 
-/** Written beside the target and renamed: a half-written backup never carries the name. */
+/**
+ * Written beside the target, exclusively, without following a symlink, readable by the owner only,
+ * fsynced and renamed (lib/exclusive-file.ts): a half-written backup never carries the name, and the
+ * database never lands where a planted link points.
+ */
 async function writeAtomically(file: string, blob: Blob): Promise<{ bytes: number; sha256: string }> {
-  const partial = `${file}.partial`
   const bytes = new Uint8Array(await blob.arrayBuffer())
-  await Bun.write(partial, bytes)
-  renameSync(partial, file)
+  writeFileExclusively(file, bytes)
   return { bytes: bytes.length, sha256: sha256Hex(bytes) }
 }
 
@@ -83,7 +85,7 @@ export const COMMANDS: Record<string, Command> = {
   backup: {
     usage: 'plikt backup <file>',
     summary: 'a consistent copy of the embedded database, as a gzipped tarball',
-    help: 'Copies the embedded database in DATA_DIR to <file> (written as <file>.partial and renamed when complete). When an instance is serving DATA_DIR it holds the lock, and the copy is taken by that instance through its operator API (POST /api/v1/admin/backup with ADMIN_TOKEN, at BASE_URL); otherwise the command opens the directory itself. The copy is of one instant. Restore it with `plikt restore <file>` into an empty DATA_DIR.',
+    help: 'Copies the embedded database in DATA_DIR to <file> (written as <file>.partial — created exclusively, never through a symlink, mode 0600, fsynced — and renamed when complete). When an instance is serving DATA_DIR it holds the lock, and the copy is taken by that instance through its operator API (POST /api/v1/admin/backup with ADMIN_TOKEN, at BASE_URL); otherwise the command opens the directory itself. The copy is of one instant. Restore it with `plikt restore <file>` into an empty DATA_DIR.',
     positionals: 1,
     async run(config, [file]) {
       embeddedOnly(config, 'backup')
@@ -171,7 +173,8 @@ export function usage(): string {
 
 /** Runs a command; the exit code. */
 export async function runCommand(name: string, args: string[]): Promise<number> {
-  const command = COMMANDS[name]
+  // own names only: `constructor` and the like are no command
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!command) {
     process.stderr.write(`plikt: unknown command "${name}"\n${usage()}\n`)
     return 2

@@ -5,7 +5,7 @@
  * verified table by table and served from there; bad arguments refused with exit code 2.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
@@ -92,6 +92,31 @@ describe('backup and restore', () => {
   }, 120_000)
 })
 
+describe('a backup file', () => {
+  test('is readable by its owner only (0600), whatever the umask', async () => {
+    const dir = join(root, 'private-source')
+    expect((await run(['migrate'], { DATA_DIR: dir })).code).toBe(0)
+    const file = join(root, 'private.tar.gz')
+    const backup = await run(['backup', file], { DATA_DIR: dir })
+    expect([backup.code, backup.err]).toEqual([0, ''])
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  }, 60_000)
+
+  test('is never written through a symlink planted at <file>.partial: the link’s target is untouched', async () => {
+    const dir = join(root, 'link-source')
+    expect((await run(['migrate'], { DATA_DIR: dir })).code).toBe(0)
+    const victim = join(root, 'victim.txt')
+    writeFileSync(victim, 'keep me')
+    const file = join(root, 'linked.tar.gz')
+    symlinkSync(victim, `${file}.partial`)
+    const backup = await run(['backup', file], { DATA_DIR: dir })
+    expect([backup.code, backup.err]).toEqual([0, ''])
+    expect(readFileSync(victim, 'utf8')).toBe('keep me')
+    expect(lstatSync(file).isSymbolicLink()).toBe(false)
+    expect(statSync(file).size).toBeGreaterThan(1000)
+  }, 60_000)
+})
+
 describe.skipIf(!PG_URL)('export to PostgreSQL', () => {
   test('moves every table into an empty database, verifies each, and the service runs on it', async () => {
     const dir = join(root, 'exported')
@@ -137,6 +162,14 @@ describe('arguments', () => {
       const r = await run(args, { DATA_DIR: join(root, 'never') })
       expect([args.join(' '), r.code]).toEqual([args.join(' '), 2])
       expect(r.err).toContain('usage')
+    }
+  }, 60_000)
+
+  test('a name every object inherits (constructor, toString) is no command: exit 2 with the usage', async () => {
+    for (const name of ['constructor', 'toString']) {
+      const r = await run([name], { DATA_DIR: join(root, 'never') })
+      expect([name, r.code]).toEqual([name, 2])
+      expect(r.err).toContain('unknown command')
     }
   }, 60_000)
 

@@ -13,7 +13,7 @@ const WEBHOOK_DOC = markdownDocument(WEBHOOK_RECIPE)
 export const anchorsHandlers = {
   listAnchors: (async ({ query, deps }) => ({ data: await publicAnchors(deps.sql, query.limit ?? 30) })) satisfies Handler<{ query: typeof S.AnchorsQuery }>,
 
-  getAnchorProof: (async ({ params, deps }) => ({ data: await inclusionProof(deps.sql, params.snapshot_id.toLowerCase(), `${deps.config.baseUrl}/docs/anchor-proof`) })) satisfies Handler<{
+  getAnchorProof: (async ({ params, deps }) => ({ data: await inclusionProof(deps.sql, params.snapshot_id.toLowerCase(), `${deps.config.baseUrl}/docs/anchor-proof`, deps.anchorProofs) })) satisfies Handler<{
     params: typeof S.ProofParams
   }>,
 

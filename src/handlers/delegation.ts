@@ -7,6 +7,7 @@ import { dryRun, type ActionInput } from '../domain/actions/dry-run.ts'
 import { executeLive } from '../domain/actions/execute.ts'
 import { delegateTarget } from '../domain/delegation/delegate.ts'
 import { checkDelegationScopes } from '../domain/delegation/scopes.ts'
+import { DELEGATION_RETURN_PATH } from '../domain/delegation/refresh.ts'
 import { productionEnv, productionFacts } from '../domain/actions/production.ts'
 import { parsePeriod } from '../domain/actions/period.ts'
 import { consumerReceiptKey } from '../domain/actions/receipt.ts'
@@ -33,7 +34,16 @@ function signingOf(ctx: HandlerContext, consumerId: string) {
 
 function delegationEnv(ctx: HandlerContext): DelegationEnv {
   const p = keyOf(ctx)
-  return { sql: ctx.deps.sql, agency: ctx.deps.digitalAgency, signing: signingOf(ctx, p.consumerId), consumerId: p.consumerId, tier: p.tier, now: () => ctx.deps.clock.now(), logger: ctx.deps.logger }
+  return {
+    sql: ctx.deps.sql,
+    agency: ctx.deps.digitalAgency,
+    signing: signingOf(ctx, p.consumerId),
+    consumerId: p.consumerId,
+    tier: p.tier,
+    now: () => ctx.deps.clock.now(),
+    logger: ctx.deps.logger,
+    returnUrl: `${ctx.deps.config.baseUrl}${DELEGATION_RETURN_PATH}`,
+  }
 }
 
 /**

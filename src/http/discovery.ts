@@ -24,7 +24,8 @@ const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#u
 DOCS_ASSETS['init.js'] = { path: '', type: 'text/javascript; charset=utf-8' }
 
 export function docsAsset(name: string): Response | null {
-  const asset = DOCS_ASSETS[name]
+  // own names only: `constructor` and the like are no asset
+  const asset = Object.hasOwn(DOCS_ASSETS, name) ? DOCS_ASSETS[name] : undefined
   if (!asset) return null
   const body = name === 'init.js' ? INIT_JS : Bun.file(asset.path)
   return new Response(body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' } })

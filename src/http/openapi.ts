@@ -3,6 +3,7 @@
  * cannot drift from the routes: each path comes from `operations`, each schema is the TypeBox
  * schema the route validates with, and `ErrorCode` is the catalogue's key list.
  */
+import { MAX_ASKED_PER_READ, MAX_OPEN_REQUESTS } from '../domain/delegation/fullmakt.ts'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue/index.ts'
 import { SCHEMA_VERSION } from '../lib/service.ts'
@@ -264,7 +265,11 @@ export function buildOpenApi(baseUrl: string): Json {
         'as old as the HTTP `Age` header says (added by the cache that answered; absent from the origin); `_meta.response_timestamp` ' +
         'stays the time the origin made it, so now − `response_timestamp` is the age too. Errors are `no-store`. Every keyed answer is ' +
         '`Cache-Control: private, no-store`; metered answers carry no `ETag` and never answer 304, so every successful metered call is ' +
-        'a fresh, charged answer (see `GET /api/v1/pricing`, `caching`).',
+        'a fresh, charged answer (see `GET /api/v1/pricing`, `caching`).\n\n' +
+
+        `**Limits** beyond the spec's table: at most ${MAX_OPEN_REQUESTS} open (requesting or pending) delegation requests per account and organisation ` +
+        `(409 \`DELEGATION_REQUESTS_LIMIT\` beyond); a permissions read, dry run or live filing asks the digital agency about at most ${MAX_ASKED_PER_READ} ` +
+        'of its pending requests, the least recently asked first; pending requests are asked about by the service every 5 seconds for their first 15 minutes, then every minute.',
     },
     servers: [{ url: baseUrl }],
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),

@@ -7,7 +7,7 @@ import * as D from '../schemas/delegation.ts'
 import { op } from './define.ts'
 
 const UPSTREAM: ErrorCode[] = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR']
-const BROKERING: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'SCOPE_RESERVED', 'AGENT_PRINCIPAL_REVOKED', 'AGENT_PRINCIPAL_CONFLICT', 'TOKEN_SERVICE_AUTH_FAILED', 'EXECUTION_CIRCUIT_OPEN', ...UPSTREAM]
+const BROKERING: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'SCOPE_RESERVED', 'AGENT_PRINCIPAL_REVOKED', 'AGENT_PRINCIPAL_CONFLICT', 'DELEGATION_REQUESTS_LIMIT', 'TOKEN_SERVICE_AUTH_FAILED', 'EXECUTION_CIRCUIT_OPEN', ...UPSTREAM]
 
 const DELEGATION = { category: 'B', format: 'envelope', tag: 'Delegation and actions', scope: 'read:portal' } as const
 
@@ -58,7 +58,7 @@ export const delegationOperations = [
     path: '/api/v1/fullmakt/request',
     summary: 'Request a delegation (fullmakt) for an agent principal',
     description:
-      '201 with `delegation_url` for the organisation’s signing authority and a signed `delegation_granted` receipt (state `pending`; another, `active`, is signed when they approve). Non-empty `warnings` mean the delegation exists upstream but a local follow-up write degraded: reconcile with `GET /api/v1/fullmakt/{org}`; a retry with the same principal completes it and never creates a second delegation. A principal acts for one organisation; a revoked one is never used again.' +
+      '201 with `delegation_url` for the organisation’s signing authority and a signed `delegation_granted` receipt (state `pending`; another, `active`, is signed when they approve). Non-empty `warnings` mean the delegation exists upstream but a local follow-up write degraded: reconcile with `GET /api/v1/fullmakt/{org}`; a retry with the same principal completes it and never creates a second delegation. A principal acts for one organisation; a revoked one is never used again. Limits: at most 100 open (requesting or pending) requests per account and organisation — a new principal beyond that is 409 `DELEGATION_REQUESTS_LIMIT` (a retry for a principal that already has its request is not refused); a permissions read, dry run or live filing asks the agency about at most 10 pending requests, the least recently asked first, and reports the rest as recorded.' +
       ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { body: D.FullmaktRequestBody },
     response: D.DelegationGrant,

@@ -165,6 +165,20 @@ export const pagesOperations = [
     request: { params: P.AgencyRequestParam },
   }),
   op({
+    id: 'delegationReturned',
+    method: 'GET',
+    path: '/fullmakt/returned',
+    category: 'discovery',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Where the digital agency sends a person back after deciding a system-user request (each request’s redirectUrl)',
+    description:
+      'Asks the agency at once about the young pending requests (the agency does not say which one the visit is about), so an approval is recorded before the person is back with the agent, and tells the person, in bokmål and English, that they may return to their agent. Visits on one instance share one sweep, at most one every 2 seconds.',
+    response: null,
+    request: {},
+    limits: [{ per: 'ip', max: 120, window: 'hour', code: 'RATE_LIMITED' }],
+  }),
+  op({
     id: 'mockAgencyDecide',
     method: 'POST',
     path: '/mock/digital-agency/requests/:id/decision',

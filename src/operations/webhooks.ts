@@ -79,10 +79,11 @@ export const webhooksOperations = [
       'most recently created active subscription of the key’s account: one attempt, 10 s, no retries, and 200 whatever the ' +
       'receiver answered (see `delivered`, `http_status`, `error_class`). A synthetic bearer has no subscriptions: use the ' +
       'professional key you subscribed with. Without an active subscription: 404 `NOT_FOUND` naming `POST /api/v1/subscriptions`. ' +
-      'Counts against the sandbox write budget per client address.',
+      'Counts against the sandbox write budget per client address. A key must be a production key (a test key is 403 ' +
+      '`TEST_KEY_PRODUCTION_ONLY`) with `subscribe:webhooks` (else 403 `SCOPE_INSUFFICIENT`): the event goes to a production subscription, signed with its secret.',
     request: { body: S.SandboxSubscriptionTestBody },
     response: S.SandboxSubscriptionTest,
     limits: SANDBOX_WRITE_LIMITS,
-    errors: ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID_FORMAT'],
+    errors: ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID_FORMAT', 'SCOPE_INSUFFICIENT', 'TEST_KEY_PRODUCTION_ONLY'],
   }),
 ] as const satisfies readonly Operation[]

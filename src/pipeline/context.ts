@@ -1,4 +1,6 @@
 import type { KeyCache } from '../domain/access/key-cache.ts'
+import type { ProofCache } from '../domain/anchors/proof-cache.ts'
+import type { DelegationReturns } from '../domain/delegation/refresh.ts'
 import type { SoftLimiter } from './soft-limit.ts'
 import type { RefusalBudget } from '../domain/access/refusals.ts'
 import type { AnswerCache } from './answer-cache.ts'
@@ -83,6 +85,10 @@ export interface AppDeps {
   webhooks: { transport: WebhookTransport; policy: TargetPolicy }
   /** TSA_URL's time-stamping authority for the anchor roots; null without it */
   tsa: TimestampAuthority | null
+  /** this instance's inclusion proofs, kept once computed (they never change) */
+  anchorProofs: ProofCache
+  /** this instance's sweeps of young pending delegations when a person returns from the agency (domain/delegation/refresh.ts) */
+  delegationReturns: DelegationReturns
   /** the scheduled jobs, for the operator routes */
   jobs: JobControl
 }

@@ -8,7 +8,7 @@
  * replace the unnamed portal of another). One connection makes postgres.js queue queries and
  * reserve the session for `sql.begin`, which is exactly the semantics of a single backend.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import postgres from 'postgres'
@@ -146,20 +146,48 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers
  * Opens PGlite with its data under `dataDir` (or in memory when `dataDir` is null, for tests)
  * and connects postgres.js to it over a unix socket.
  */
+/**
+ * Where the embedded database's unix socket lives: a directory only this user may enter (0700),
+ * whatever the umask or DATA_DIR's own mode — `DATA_DIR/socket`, or a fresh private directory
+ * under the temporary directory for an in-memory database or a DATA_DIR whose path is too long
+ * for a socket (~107 bytes). Anyone who can reach the socket can use the database: it has no
+ * password.
+ */
+function privateSocketDir(dataDir: string | null): { dir: string; temporary: boolean } {
+  if (dataDir !== null) {
+    const dir = join(dataDir, 'socket')
+    if (join(dir, SOCKET_NAME).length <= 100) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
+      chmodSync(dir, 0o700)
+      return { dir, temporary: false }
+    }
+  }
+  return { dir: mkdtempSync(join(tmpdir(), 'plikt-')), temporary: true }
+}
+
+const SOCKET_NAME = '.s.PGSQL.5432'
+
 export async function openEmbedded(dataDir: string | null): Promise<Database> {
   let release = () => {}
-  let socketPath: string
   let pgDataDir: string | undefined
+  let dir: string | null = null
   if (dataDir !== null) {
-    const dir = prepareDataDir(dataDir)
+    dir = prepareDataDir(dataDir)
     release = acquireLock(dir)
     pgDataDir = join(dir, 'pgdata')
-    socketPath = join(dir, '.s.PGSQL.5432')
-  } else {
-    socketPath = join(tmpdir(), `plikt-${process.pid}-${crypto.randomUUID().slice(0, 8)}.sock`)
   }
-  // Unix socket paths are limited to ~107 bytes.
-  if (socketPath.length > 100) socketPath = join(tmpdir(), `plikt-${crypto.randomUUID().slice(0, 12)}.sock`)
+  let socketDir: { dir: string; temporary: boolean }
+  try {
+    socketDir = privateSocketDir(dir)
+  } catch (e) {
+    release()
+    throw e
+  }
+  const socketPath = join(socketDir.dir, SOCKET_NAME)
+  const cleanUp = () => {
+    rmSync(socketPath, { force: true })
+    if (socketDir.temporary) rmSync(socketDir.dir, { recursive: true, force: true })
+  }
   try {
     // We hold the lock, so a socket file left here belongs to a dead process.
     if (existsSync(socketPath)) unlinkSync(socketPath)
@@ -167,6 +195,8 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     const pg = await PGlite.create({ ...(pgDataDir ? { dataDir: pgDataDir } : {}), ...(await pgliteAssets(needsInitdb)), startParams: PGLITE_START_PARAMS })
     const server = new PGLiteSocketServer({ db: pg, path: socketPath, maxConnections: 4 })
     await server.start()
+    // Its mode came from the umask; the directory already keeps everyone else out.
+    chmodSync(socketPath, 0o600)
     const sql = postgres({ ...COMMON_OPTIONS, path: socketPath, max: 1 } as postgres.Options<Record<string, never>>) as unknown as Sql
     await sql`select 1`
     let closed = false
@@ -182,11 +212,12 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
         await sql.end({ timeout: 5 })
         await server.stop()
         await pg.close()
-        rmSync(socketPath, { force: true })
+        cleanUp()
         release()
       },
     }
   } catch (e) {
+    cleanUp()
     release()
     throw e
   }

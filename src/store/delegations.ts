@@ -156,14 +156,19 @@ export interface NewGrant {
   orgNumber: string
   scopes: string[]
   now: Date
+  /** a new grant is refused ('limit') while the consumer holds this many open ones for the organisation */
+  maxOpen: number
 }
 
 /**
  * The principal's open grant (requesting, pending or active, not revoked), or a new one in state
- * `requesting`; null when the principal is revoked. Serialised on the principal's row, so two
- * concurrent requests find one grant and a revocation that has begun sees every grant made before.
+ * `requesting`; null when the principal is revoked; 'limit' when a new grant would exceed the
+ * consumer's open grants for the organisation (`maxOpen`). Serialised on the principal's row, so two
+ * concurrent requests find one grant and a revocation that has begun sees every grant made before,
+ * and on the (consumer, organisation) pair (a transaction-scoped advisory lock), so concurrent new
+ * principals never count past the cap.
  */
-export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | null> {
+export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | null | 'limit'> {
   return sql.begin(async (tx) => {
     const [p] = await tx<{ state: PrincipalState }[]>`select state from agent_principals where consumer_id = ${g.consumerId} and id = ${g.principalId} for update`
     if (!p || p.state === 'revoked') return null
@@ -174,12 +179,17 @@ export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | 
         and not exists (select 1 from delegations r where r.kind = 'revocation' and r.supersedes = d.id)
       order by d.created_at desc limit 1`
     if (open) return open
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`open-grants:${g.consumerId}:${g.orgNumber}`}, 0))`
+    const [count] = await tx<{ n: number }[]>`
+      select count(*)::int as n from delegations d
+      where d.consumer_id = ${g.consumerId} and d.org_number = ${g.orgNumber} and d.status in ('requesting', 'pending') and ${tx.unsafe(LIVE)}`
+    if (count!.n >= g.maxOpen) return 'limit'
     await tx`
       insert into delegations (id, kind, consumer_id, principal_id, org_number, scopes, external_ref, status, created_at, updated_at)
       values (${g.id}, 'grant', ${g.consumerId}, ${g.principalId}, ${g.orgNumber}, ${g.scopes}, ${g.id}, 'requesting', ${g.now}, ${g.now})`
     const [row] = await tx<DelegationRow[]>`${tx.unsafe(DELEGATION_SELECT)} where d.id = ${g.id}`
     return row!
-  }) as Promise<DelegationRow | null>
+  }) as Promise<DelegationRow | null | 'limit'>
 }
 
 /** What the agency answered, kept on the grant; nothing changes on a revoked one (false). */
@@ -217,12 +227,70 @@ export async function insertRevocations(sql: Sql, consumerId: string, principalI
   }) as Promise<DelegationRow[]>
 }
 
-/** Grants waiting for the organisation's answer, oldest first (the refresh job's work). */
-export async function pendingGrants(sql: Sql, limit: number): Promise<DelegationRow[]> {
-  return sql<DelegationRow[]>`
-    ${sql.unsafe(DELEGATION_SELECT)}
-    where d.status = 'pending' and ${sql.unsafe(LIVE)}
-    order by d.updated_at limit ${limit}`
+/** How often a pending grant is asked about: young ones (created within `youngMs`) more often. */
+export interface AskCadence {
+  youngMs: number
+  youngEveryMs: number
+  oldEveryMs: number
+  /** a grant due within this much is asked now: a sweep's period never doubles the cadence */
+  slackMs: number
+}
+
+/**
+ * Claims up to `limit` pending grants that are due to be asked about at the agency, fairly: each
+ * account's most overdue grant first (never asked before longest since asked), then each
+ * account's second, and so on — round-robin, so one account's many unanswered requests never
+ * keep another's from being seen. `onlyYoung` takes young grants only and treats one asked at
+ * least `minGapMs` ago as due (a person just came back from the agency). Claiming moves the
+ * grant's `next_at`, conditionally, so instances sweeping at once never ask the same grant twice.
+ */
+export async function claimDueGrants(sql: Sql, now: Date, limit: number, cadence: AskCadence, opts: { onlyYoung?: boolean; minGapMs?: number } = {}): Promise<DelegationRow[]> {
+  const youngSince = new Date(now.getTime() - cadence.youngMs)
+  const gapBefore = new Date(now.getTime() - (opts.minGapMs ?? 0))
+  const due = opts.onlyYoung
+    ? sql`d.created_at > ${youngSince} and (a.asked_at is null or a.asked_at <= ${gapBefore})`
+    : sql`(a.next_at is null or a.next_at <= ${new Date(now.getTime() + cadence.slackMs)})`
+  const candidates = await sql<{ id: string; young: boolean; asked_at: Date | null; next_at: Date | null }[]>`
+    select id, young, asked_at, next_at from (
+      select d.id, d.created_at > ${youngSince} as young, a.asked_at, a.next_at, d.created_at,
+             row_number() over (partition by d.consumer_id order by a.asked_at nulls first, d.created_at, d.id) as turn
+      from delegations d left join delegation_asks a on a.delegation_id = d.id
+      where d.status = 'pending' and ${sql.unsafe(LIVE)} and ${due}
+    ) c
+    order by turn, asked_at nulls first, created_at, id
+    limit ${limit}`
+  if (candidates.length === 0) return []
+  const ids = candidates.map((c) => c.id)
+  const nextAts = candidates.map((c) => new Date(now.getTime() + (c.young ? cadence.youngEveryMs : cadence.oldEveryMs)).toISOString())
+  const seen = candidates.map((c) => c.asked_at?.toISOString() ?? null)
+  // A grant is this sweep's only if nobody asked about it since the candidates were read.
+  const claimed = await sql<{ delegation_id: string }[]>`
+    insert into delegation_asks as a (delegation_id, asked_at, next_at)
+    select id, ${now}, next_at::timestamptz from unnest(${ids}::uuid[], ${nextAts}::text[]) as c(id, next_at)
+    on conflict (delegation_id) do update set asked_at = excluded.asked_at, next_at = excluded.next_at
+      where a.asked_at = (select s.asked_at::timestamptz from unnest(${ids}::uuid[], ${seen as never}::text[]) as s(id, asked_at) where s.id = a.delegation_id)
+    returning delegation_id`
+  if (claimed.length === 0) return []
+  return sql<DelegationRow[]>`${sql.unsafe(DELEGATION_SELECT)} where d.id = any(${claimed.map((c) => c.delegation_id)}::uuid[])`
+}
+
+/**
+ * Of these grants, the `limit` least recently asked about (never asked first, then in the order
+ * given), recorded as asked
+ * now: a read that asks the agency about its own pending grants asks a bounded number, and the
+ * next read the others. A grant's next due ask by the refresh moves no earlier.
+ */
+export async function takeLeastRecentlyAsked(sql: Sql, ids: string[], limit: number, now: Date, nextAt: Date): Promise<string[]> {
+  if (ids.length === 0) return []
+  const rows = await sql<{ delegation_id: string }[]>`
+    insert into delegation_asks as a (delegation_id, asked_at, next_at)
+    select c.id, ${now}, ${nextAt}
+    from unnest(${ids}::uuid[]) with ordinality as c(id, n) left join delegation_asks x on x.delegation_id = c.id
+    order by x.asked_at nulls first, c.n
+    limit ${limit}
+    on conflict (delegation_id) do update set asked_at = excluded.asked_at, next_at = greatest(a.next_at, excluded.next_at)
+    returning delegation_id`
+  return rows.map((r) => r.delegation_id)
 }
 
 export interface ReceiptRow {
@@ -257,26 +325,38 @@ export async function receiptsPage(sql: Sql, consumerId: string, limit: number, 
 }
 
 /**
- * Takes the lock when it is free, expired, or already this holder's (a retry); otherwise answers
- * when the current holder's lock expires.
+ * A conflict lock is owned by one filing attempt (`attempt`, its own id). `holder` names who may
+ * re-enter it: a retry of the same filing (the same key and Idempotency-Key). The attempt owns
+ * the lock when it inserted it or took it over after it expired; a retry that re-enters a live
+ * lock of its holder proceeds without owning it (what the earlier attempt did stays covered).
+ * Otherwise the answer is when the current lock expires.
  */
-export async function acquireActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string; now: Date; ttlMs: number }): Promise<{ acquired: true; fresh: boolean } | { acquired: false; expiresAt: Date }> {
+export async function acquireActionLock(
+  sql: Sql,
+  l: { org: string; kind: string; period: string; holder: string; attempt: string; now: Date; ttlMs: number },
+): Promise<{ acquired: true; owned: boolean } | { acquired: false; expiresAt: Date }> {
   const expires = new Date(l.now.getTime() + l.ttlMs)
-  const rows = await sql<{ fresh: boolean }[]>`
-    insert into action_locks as a (org_number, kind, period, holder, acquired_at, expires_at)
-    values (${l.org}, ${l.kind}, ${l.period}, ${l.holder}, ${l.now}, ${expires})
-    on conflict (org_number, kind, period) do update set holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+  const rows = await sql<{ attempt_id: string | null }[]>`
+    insert into action_locks as a (org_number, kind, period, holder, attempt_id, acquired_at, expires_at)
+    values (${l.org}, ${l.kind}, ${l.period}, ${l.holder}, ${l.attempt}, ${l.now}, ${expires})
+    on conflict (org_number, kind, period) do update set
+      holder = excluded.holder,
+      attempt_id = case when a.expires_at <= ${l.now} then excluded.attempt_id else a.attempt_id end,
+      acquired_at = case when a.expires_at <= ${l.now} then excluded.acquired_at else a.acquired_at end,
+      expires_at = excluded.expires_at
       where a.expires_at <= ${l.now} or a.holder = excluded.holder
-    returning (xmax = 0) as fresh`
-  if (rows.length === 1) return { acquired: true, fresh: rows[0]!.fresh }
+    returning attempt_id`
+  if (rows.length === 1) return { acquired: true, owned: rows[0]!.attempt_id === l.attempt }
   const [held] = await sql<{ expires_at: Date }[]>`select expires_at from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period}`
   // Expired and taken by someone else between the two statements: it is free again for the next try.
   return { acquired: false, expiresAt: held?.expires_at ?? l.now }
 }
 
-/** Gives the lock back (a filing that never reached the portal); only its holder can. */
-export async function releaseActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string }): Promise<void> {
-  await sql`delete from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period} and holder = ${l.holder}`
+/** Gives the lock back (a filing that never reached the portal); only the attempt that owns it can. */
+export async function releaseActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string; attempt: string }): Promise<void> {
+  await sql`
+    delete from action_locks
+    where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period} and holder = ${l.holder} and attempt_id = ${l.attempt}`
 }
 
 export async function recordFiling(sql: Sql, f: { id: string; consumerId: string; org: string; actionType: string; period: string; receiptId: string; instanceId: string | null; at: Date }): Promise<void> {

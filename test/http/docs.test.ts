@@ -29,6 +29,13 @@ describe('/docs', () => {
     expect((await res.json()).error_code).toBe('NOT_FOUND')
   })
 
+  test('a name every object inherits (constructor, toString, __proto__) is no asset: 404', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const res = await app.get(`/docs/assets/${name}`)
+      expect([name, res.status]).toEqual([name, 404])
+    }
+  })
+
   test('/docs/errors has an anchor for every code, so every docs_url resolves', async () => {
     const html = await (await app.get('/docs/errors')).text()
     for (const code of ERROR_CODES) expect(html).toContain(`id="${code}"`)

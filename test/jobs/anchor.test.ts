@@ -169,6 +169,15 @@ describe('an inclusion proof', () => {
     expect([again.status, again.headers.get('etag'), await again.text()]).toEqual([304, etag, ''])
   })
 
+  test('is kept by the instance once computed: asked again it is the same answer, served from the cache, with the anchor read afresh', async () => {
+    const id = await pick('2026-03-12', 4321)
+    const first = ((await (await app.get(`/api/v1/public/anchors/proofs/${id}`)).json()) as any).data
+    const hits = app.deps.anchorProofs.hits
+    const again = ((await (await app.get(`/api/v1/public/anchors/proofs/${id}`)).json()) as any).data
+    expect(again).toEqual(first)
+    expect(app.deps.anchorProofs.hits).toBe(hits + 1)
+  })
+
   test('of an unknown snapshot is 404', async () => {
     const res = await app.get(`/api/v1/public/anchors/proofs/${crypto.randomUUID()}`)
     expect([res.status, ((await res.json()) as any).error_code]).toEqual([404, 'NOT_FOUND'])

@@ -143,11 +143,10 @@ test('an unknown job name is refused', async () => {
   await expect(countingJob().runnerOn(sql, 'a').runTick('no-such-job', NOW)).rejects.toThrow('no scheduled job named no-such-job')
 })
 
-test('the expiry sweep and the delegation refresh run every minute, the register update feed every five, the daily jobs hourly', () => {
+test('the expiry sweep runs every minute, the register update feed every five, the daily jobs hourly', () => {
   expect(Object.fromEntries(Object.entries(JOBS).map(([name, job]) => [name, cronPattern(job)]))).toEqual({
     'expiry-sweep': '* * * * *',
     'register-updates': '*/5 * * * *',
-    'delegation-refresh': '* * * * *',
     'accounts-diff': '0 * * * *',
     anchor: '0 * * * *',
   })

@@ -271,3 +271,4 @@ describe('at least once, across sweepers', () => {
     }
   })
 })
+

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
@@ -16,6 +16,25 @@ test('the embedded database keeps its data under DATA_DIR across restarts', asyn
   const second = await openEmbedded(dir)
   expect((await second.sql`select v from kept`)[0]!.v).toBe('still here')
   await second.close()
+})
+
+test('the embedded database’s socket is 0600 in a 0700 directory, whatever the umask and DATA_DIR’s mode', async () => {
+  const data = join(dir, 'socket-modes')
+  const old = process.umask(0o000)
+  let db
+  try {
+    db = await openEmbedded(data)
+  } finally {
+    process.umask(old)
+  }
+  try {
+    expect(statSync(join(data, 'socket')).mode & 0o777).toBe(0o700)
+    expect(statSync(join(data, 'socket', '.s.PGSQL.5432')).mode & 0o777).toBe(0o600)
+    // nothing connectable is left beside the data
+    expect(readdirSync(data).filter((f) => f.startsWith('.s.PGSQL'))).toEqual([])
+  } finally {
+    await db.close()
+  }
 })
 
 test('the embedded database runs with 32 MB of shared buffers, which it holds resident from the start', async () => {

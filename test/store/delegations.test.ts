@@ -11,6 +11,7 @@ import {
   recordAgencyAnswer,
   releaseActionLock,
   revokePrincipalRow,
+  type DelegationRow,
 } from '../../src/store/delegations.ts'
 import { PINNED_NOW, testDatabase } from '../helpers.ts'
 
@@ -50,7 +51,7 @@ test('the database refuses to rebind a principal to another system user', async 
 
 test('the database refuses to delete a principal or a delegation', async () => {
   const { sql, c, id } = await principal('active')
-  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW }))!
+  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })) as DelegationRow
   await expect(sql`delete from delegations where id = ${g.id}`).rejects.toThrow(/never deleted/)
   await expect(sql`delete from agent_principals where consumer_id = ${c} and id = ${id}`).rejects.toThrow(/never deleted/)
 })
@@ -62,7 +63,7 @@ test('an active principal cannot return to pending', async () => {
 
 test('a revocation marker supersedes its grant, which is frozen from then on', async () => {
   const { sql, c, id } = await principal('active')
-  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW }))!
+  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })) as DelegationRow
   expect(await recordAgencyAnswer(sql, g.id, { requestId: 'r1', delegationUrl: 'http://x/approve', status: 'pending', systemUserId: null }, NOW)).toBe(true)
   const superseded = await insertRevocations(sql, c, id, 'no longer needed', NOW)
   expect(superseded.map((s) => s.id)).toEqual([g.id])
@@ -75,7 +76,7 @@ test('a revocation marker supersedes its grant, which is frozen from then on', a
 
 test('a second revocation of the same grants inserts no second marker', async () => {
   const { sql, c, id } = await principal('active')
-  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })
+  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })
   const [a, b] = await Promise.all([insertRevocations(sql, c, id, 'a', NOW), insertRevocations(sql, c, id, 'b', NOW)])
   expect(a.length + b.length).toBe(1)
   const rows = await sql`select id from delegations where principal_id = ${id} and kind = 'revocation'`
@@ -84,7 +85,7 @@ test('a second revocation of the same grants inserts no second marker', async ()
 
 test('a principal whose revocation has begun is not activated by a racing request', async () => {
   const { sql, c, id } = await principal('pending')
-  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })
+  await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })
   await insertRevocations(sql, c, id, 'stop', NOW)
   expect(await activatePrincipal(sql, c, id, NOW)).toBe(false)
   expect((await findPrincipal(sql, c, id))!.state).toBe('pending')
@@ -92,38 +93,71 @@ test('a principal whose revocation has begun is not activated by a racing reques
 
 test('concurrent requests for one principal open one grant', async () => {
   const { sql, c, id } = await principal('pending')
-  const grants = await Promise.all(Array.from({ length: 5 }, () => openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })))
-  expect(new Set(grants.map((g) => g!.id)).size).toBe(1)
+  const grants = await Promise.all(Array.from({ length: 5 }, () => openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })))
+  expect(new Set(grants.map((g) => (g as DelegationRow).id)).size).toBe(1)
 })
 
 test('a delegation cannot go back from active to pending', async () => {
   const { sql, c, id } = await principal('active')
-  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW }))!
+  const g = (await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })) as DelegationRow
   await recordAgencyAnswer(sql, g.id, { requestId: 'r', delegationUrl: 'u', status: 'active', systemUserId: crypto.randomUUID() }, NOW)
   await expect(sql`update delegations set status = 'pending' where id = ${g.id}`).rejects.toThrow(/cannot go from active to pending/)
 })
 
-test('a conflict lock is one holder’s until it expires, and its holder may take it again', async () => {
+test('a conflict lock is one holder’s until it expires, and its holder may re-enter it', async () => {
   const { sql } = await testDatabase()
   const lock = { org: ORG, kind: 'mva_melding', period: `2026-T${Math.ceil(Math.random() * 6)}-${crypto.randomUUID().slice(0, 6)}` }
-  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a', now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, fresh: true })
-  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a', now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, fresh: false })
-  const refused = await acquireActionLock(sql, { ...lock, holder: 'key:b', now: new Date(NOW.getTime() + 1000), ttlMs: 600_000 })
+  const first = crypto.randomUUID()
+  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:1', attempt: first, now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
+  expect(await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).toEqual({ acquired: true, owned: false })
+  const refused = await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: new Date(NOW.getTime() + 1000), ttlMs: 600_000 })
   expect(refused).toEqual({ acquired: false, expiresAt: new Date(NOW.getTime() + 600_000) })
-  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b', now: new Date(NOW.getTime() + 600_000), ttlMs: 600_000 })).acquired).toBe(true)
+  expect(await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: new Date(NOW.getTime() + 600_000), ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
 })
 
-test('only its holder releases a conflict lock', async () => {
+test('only the attempt that owns a conflict lock releases it; a retry that re-entered it does not', async () => {
   const { sql } = await testDatabase()
   const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12) }
-  await acquireActionLock(sql, { ...lock, holder: 'key:a', now: NOW, ttlMs: 600_000 })
-  await releaseActionLock(sql, { ...lock, holder: 'key:b' })
-  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b', now: NOW, ttlMs: 600_000 })).acquired).toBe(false)
-  await releaseActionLock(sql, { ...lock, holder: 'key:a' })
-  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b', now: NOW, ttlMs: 600_000 })).acquired).toBe(true)
+  const owner = { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID() }
+  await acquireActionLock(sql, { ...owner, now: NOW, ttlMs: 600_000 })
+  const retry = { ...owner, attempt: crypto.randomUUID() }
+  await acquireActionLock(sql, { ...retry, now: NOW, ttlMs: 600_000 })
+  await releaseActionLock(sql, retry)
+  await releaseActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: owner.attempt })
+  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).acquired).toBe(false)
+  await releaseActionLock(sql, owner)
+  expect((await acquireActionLock(sql, { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).acquired).toBe(true)
+})
+
+test('another filing of the same key (another Idempotency-Key) meets the lock', async () => {
+  const { sql } = await testDatabase()
+  const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12) }
+  await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })
+  expect((await acquireActionLock(sql, { ...lock, holder: 'key:a|idempotency:2', attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })).acquired).toBe(false)
+})
+
+test('an expired lock taken over is the new attempt’s: the dead attempt’s release leaves it, the new attempt’s frees it', async () => {
+  const { sql } = await testDatabase()
+  const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12) }
+  const dead = { ...lock, holder: 'key:a|idempotency:1', attempt: crypto.randomUUID() }
+  await acquireActionLock(sql, { ...dead, now: NOW, ttlMs: 600_000 })
+  const later = new Date(NOW.getTime() + 600_000)
+  const taker = { ...lock, holder: 'key:b|idempotency:2', attempt: crypto.randomUUID() }
+  expect(await acquireActionLock(sql, { ...taker, now: later, ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
+  await releaseActionLock(sql, dead)
+  expect((await acquireActionLock(sql, { ...dead, attempt: crypto.randomUUID(), now: later, ttlMs: 600_000 })).acquired).toBe(false)
+  await releaseActionLock(sql, taker)
+  expect((await acquireActionLock(sql, { ...dead, attempt: crypto.randomUUID(), now: later, ttlMs: 600_000 })).acquired).toBe(true)
+})
+
+test('the same holder re-entering its own expired lock takes it over: it owns it then', async () => {
+  const { sql } = await testDatabase()
+  const lock = { org: ORG, kind: 'mva_melding', period: crypto.randomUUID().slice(0, 12), holder: 'key:a|idempotency:1' }
+  await acquireActionLock(sql, { ...lock, attempt: crypto.randomUUID(), now: NOW, ttlMs: 600_000 })
+  expect(await acquireActionLock(sql, { ...lock, attempt: crypto.randomUUID(), now: new Date(NOW.getTime() + 600_000), ttlMs: 600_000 })).toEqual({ acquired: true, owned: true })
 })
 
 test('no grant is opened for a revoked principal', async () => {
   const { sql, c, id } = await principal('revoked')
-  expect(await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW })).toBeNull()
+  expect(await openGrant(sql, { id: crypto.randomUUID(), consumerId: c, principalId: id, orgNumber: ORG, scopes: ['skatteetaten:mva-melding'], now: NOW, maxOpen: 100 })).toBeNull()
 })

@@ -47,7 +47,10 @@ export type Government = Pick<GovernmentSystems, 'tokenService' | 'taxAuthority'
 
 export interface ProductionCaller {
   consumerId: string
-  /** who holds a conflict lock: one agent is one key */
+  /**
+   * the agent (one key): a conflict lock's holder is this and the filing's Idempotency-Key, so
+   * only a retry of the same filing re-enters it
+   */
   holder: string
   /** `key:<id>` for the audit log */
   actor: string
@@ -80,7 +83,8 @@ function retryAfter(until: Date, now: Date): string {
 /**
  * The portal behind a conflict lock and a budget. The lock is taken before anything else and kept
  * after a filing reached the portal (a second agent must not file the same period on top of it);
- * it is given back only when nothing was sent.
+ * it is given back only when nothing was sent, and only by the attempt that took it: another
+ * attempt of the same key with another Idempotency-Key is another filing and meets the lock.
  */
 export function productionSubmitter(sql: Sql, gov: Government, caller: ProductionCaller, now: () => Date): FilingSubmitter {
   let deadline = 0
@@ -94,7 +98,8 @@ export function productionSubmitter(sql: Sql, gov: Government, caller: Productio
   return {
     async prepare(f) {
       deadline = now().getTime() + EXECUTION_BUDGET_MS
-      const lock = { org: f.input.org_number, kind: f.input.action_type, period: f.input.period, holder: caller.holder }
+      // This attempt's own lock: its id, not the holder, decides who may give it back.
+      const lock = { org: f.input.org_number, kind: f.input.action_type, period: f.input.period, holder: lockHolderOf(caller, f.idempotency_key), attempt: crypto.randomUUID() }
       const got = await acquireActionLock(sql, { ...lock, now: now(), ttlMs: LOCK_TTL_SECONDS[f.input.action_type] * 1000 })
       if (!got.acquired) {
         throw new AppError('EXECUTION_CONFLICT', {
@@ -104,7 +109,7 @@ export function productionSubmitter(sql: Sql, gov: Government, caller: Productio
         })
       }
       const release = async () => {
-        if (got.fresh) await releaseActionLock(sql, lock)
+        if (got.owned) await releaseActionLock(sql, lock)
       }
       try {
         // The system user the consumer's own delegation made, named by its externalRef: another
@@ -138,6 +143,11 @@ export function productionSubmitter(sql: Sql, gov: Government, caller: Productio
       return { receipt_id: portal.receipt_id, government_response_raw: portal.government_response_raw, audit_details: { portal_instance_id: portal.instance_id, mock_portal: gov.filingSubmitter.mock } }
     },
   }
+}
+
+/** Who may re-enter a conflict lock: the same key retrying the same filing (its Idempotency-Key). */
+export function lockHolderOf(caller: Pick<ProductionCaller, 'holder'>, idempotencyKey: string): string {
+  return `${caller.holder}|idempotency:${idempotencyKey}`
 }
 
 /** Deterministic, so a replayed filing names the same audit row. */

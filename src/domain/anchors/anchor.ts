@@ -8,6 +8,7 @@
  * Building streams the day in pages and keeps one block of leaves and the block roots in memory,
  * so a day of a million snapshots costs a few megabytes. Inclusion proofs read one block.
  */
+import type { ProofCache } from './proof-cache.ts'
 import { AppError } from '../../errors/app-error.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { Logger } from '../../lib/log.ts'
@@ -121,8 +122,17 @@ export async function publicAnchors(sql: Sql, limit: number) {
   return { anchors: (await listAnchors(sql, limit)).map(anchorView) }
 }
 
-/** A snapshot's inclusion proof in its day's anchor; NOT_FOUND for an unknown snapshot or a day not anchored yet. */
-export async function inclusionProof(sql: Sql, snapshotId: string, recipeUrl: string) {
+/**
+ * A snapshot's inclusion proof in its day's anchor; NOT_FOUND for an unknown snapshot or a day not
+ * anchored yet. Once computed it is kept in `cache` (it never changes); the anchor's view is read
+ * afresh each time.
+ */
+export async function inclusionProof(sql: Sql, snapshotId: string, recipeUrl: string, cache?: ProofCache) {
+  const kept = cache?.get(snapshotId)
+  if (kept) {
+    const anchor = await findAnchor(sql, kept.day)
+    if (anchor) return { ...kept.proof, anchor: anchorView(anchor), recipe_url: recipeUrl }
+  }
   const leaf = await snapshotLeaf(sql, snapshotId)
   if (!leaf) throw new AppError('NOT_FOUND', { extra: { reason: 'no snapshot with this id' } })
   const anchor = await findAnchor(sql, leaf.day)
@@ -142,7 +152,7 @@ export async function inclusionProof(sql: Sql, snapshotId: string, recipeUrl: st
   const hashes = leaves.map((l) => leafHash(leafData(l)))
   if (rootOf(hashes).toString('hex') !== chunk.root) throw new AppError('INTERNAL_ERROR', { cause: new Error(`anchor ${leaf.day}: block ${chunk.chunk_index} no longer matches its root`) })
   const path = [...auditPath(index, hashes), ...auditPath(chunk.chunk_index, chunks.map((c) => Buffer.from(c.root, 'hex')))]
-  return {
+  const proof = {
     snapshot_id: leaf.id,
     content_sha256: leaf.content_sha256,
     fetched_at: leaf.fetched_at,
@@ -151,7 +161,7 @@ export async function inclusionProof(sql: Sql, snapshotId: string, recipeUrl: st
     leaf_index: chunk.chunk_index * anchor.chunk_leaves + index,
     tree_size: anchor.leaf_count,
     audit_path: path.map((p) => p.toString('hex')),
-    anchor: anchorView(anchor),
-    recipe_url: recipeUrl,
   }
+  cache?.set(snapshotId, { day: leaf.day, proof })
+  return { ...proof, anchor: anchorView(anchor), recipe_url: recipeUrl }
 }

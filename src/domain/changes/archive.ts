@@ -31,6 +31,8 @@ export function changeView(r: ChangeRow) {
 export type ChangeView = ReturnType<typeof changeView>
 
 const CURSOR = /^c1\.(\d{1,19})$/
+/** PostgreSQL's bigint maximum */
+const MAX_SEQ = 9_223_372_036_854_775_807n
 
 export function encodeCursor(seq: bigint): string {
   return Buffer.from(`c1.${seq}`, 'utf8').toString('base64url')
@@ -38,8 +40,10 @@ export function encodeCursor(seq: bigint): string {
 
 function decodeCursor(cursor: string): bigint {
   const m = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-  if (!m) throw validationError([{ field: 'cursor', message: 'is not a cursor this route gave (use next_cursor as given)' }])
-  return BigInt(m[1]!)
+  const seq = m ? BigInt(m[1]!) : -1n
+  // `seq` is a bigint column: a position past its range was never given (and would fail the query).
+  if (seq < 0n || seq > MAX_SEQ) throw validationError([{ field: 'cursor', message: 'is not a cursor this route gave (use next_cursor as given)' }])
+  return seq
 }
 
 export interface ChangesQuery extends Omit<ChangeFilter, 'since'> {

@@ -24,6 +24,7 @@ import {
   openGrant,
   recordAgencyAnswer,
   revokePrincipalRow,
+  takeLeastRecentlyAsked,
   type DelegationRow,
   type PrincipalRow,
 } from '../../store/delegations.ts'
@@ -41,6 +42,8 @@ export interface DelegationEnv {
   tier: Tier
   now: () => Date
   logger: Logger
+  /** where the agency sends the person back after deciding (the return page); none: the agency's own default */
+  returnUrl?: string
 }
 
 /** What degraded after the delegation existed upstream (spec: fullmakt request and revoke). */
@@ -128,14 +131,22 @@ export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest):
   const principal = await ensurePrincipal(env.sql, env.consumerId, req.agent_principal_id, req.org_number, env.now())
   if (principal.state === 'revoked') throw new AppError('AGENT_PRINCIPAL_REVOKED', { extra: { agent_principal_id: principal.id } })
   if (principal.org_number !== req.org_number) throw principalConflict(`the principal acts for ${principal.org_number}; use a new agent_principal_id for another organisation`, principal.id)
-  const grant = await openGrant(env.sql, { id: crypto.randomUUID(), consumerId: env.consumerId, principalId: principal.id, orgNumber: req.org_number, scopes, now: env.now() })
+  const grant = await openGrant(env.sql, { id: crypto.randomUUID(), consumerId: env.consumerId, principalId: principal.id, orgNumber: req.org_number, scopes, now: env.now(), maxOpen: MAX_OPEN_REQUESTS })
+  if (grant === 'limit') {
+    throw new AppError('DELEGATION_REQUESTS_LIMIT', { context: { org_number: req.org_number }, extra: { limit: MAX_OPEN_REQUESTS, agent_principal_id: principal.id } })
+  }
   if (!grant) throw new AppError('AGENT_PRINCIPAL_REVOKED', { extra: { agent_principal_id: principal.id } })
   if (grant.scopes.join(' ') !== scopes.join(' ')) {
     throw principalConflict(`the principal has an open delegation for ${grant.scopes.join(', ')}; revoke it and use a new agent_principal_id to ask for other scopes`, principal.id)
   }
 
   // Idempotent at the agency by externalRef: a retry returns the request made the first time.
-  const upstream = await env.agency.requestSystemUser({ partyOrgNo: req.org_number, externalRef: grant.external_ref!, accessPackages: scopes.map((s) => ACCESS_PACKAGES[s]!) })
+  const upstream = await env.agency.requestSystemUser({
+    partyOrgNo: req.org_number,
+    externalRef: grant.external_ref!,
+    accessPackages: scopes.map((s) => ACCESS_PACKAGES[s]!),
+    ...(env.returnUrl ? { redirectUrl: env.returnUrl } : {}),
+  })
   const status = statusOf(upstream)
   const warnings: DelegationWarning[] = []
   let systemUserId = grant.system_user_id
@@ -183,11 +194,15 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
     if (status === 'pending') return g
     const systemUserId = status === 'active' ? ((await env.agency.systemUser(g.org_number, g.external_ref!))?.id ?? null) : null
     if (status === 'active' && systemUserId === null) return g
-    if (!(await recordAgencyAnswer(env.sql, g.id, { requestId: g.request_id, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId }, env.now()))) return g
-    if (status === 'active') {
-      await bindSystemUser(env.sql, env.consumerId, g.principal_id, systemUserId!, env.now())
-      await receiptFor(env, 'delegation_granted', g, 'active', systemUserId)
-    }
+    // One transaction: a reader never sees the delegation active while its principal has no system user yet.
+    const recorded = await env.sql.begin(async (t) => {
+      const tx = t as unknown as Sql
+      if (!(await recordAgencyAnswer(tx, g.id, { requestId: g.request_id!, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId }, env.now()))) return false
+      if (status === 'active') await bindSystemUser(tx, env.consumerId, g.principal_id, systemUserId!, env.now())
+      return true
+    })
+    if (!recorded) return g
+    if (status === 'active') await receiptFor(env, 'delegation_granted', g, 'active', systemUserId)
     return { ...g, status, system_user_id: systemUserId, activated_at: status === 'active' ? env.now() : null }
   } catch (e) {
     env.logger.warn('delegation status refresh failed; the recorded state stands', { delegation_id: g.id, error: e instanceof Error ? e.message : String(e) })
@@ -195,10 +210,29 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
   }
 }
 
-/** The consumer's unrevoked grants for the organisation, pending ones asked about first. */
+/**
+ * Open (requesting or pending) delegation requests one account may hold per organisation (spec
+ * Limits; documented on the request operation). Each is asked about at the agency, so the cap
+ * bounds that work.
+ */
+export const MAX_OPEN_REQUESTS = 100
+
+/** Pending grants one read (permissions, dry run, live filing) asks the agency about, at most. */
+export const MAX_ASKED_PER_READ = 10
+
+/**
+ * The consumer's unrevoked grants for the organisation; with `refresh`, pending ones asked about
+ * first — at most MAX_ASKED_PER_READ of them, the least recently asked, so one call's work at the
+ * agency is bounded whatever the account holds; the rest are as recorded.
+ */
 export async function currentGrants(env: DelegationEnv, org: string, refresh: boolean): Promise<DelegationRow[]> {
   const grants = await liveGrantsForOrg(env.sql, env.consumerId, org)
-  return refresh ? Promise.all(grants.map((g) => refreshGrant(env, g))) : grants
+  if (!refresh) return grants
+  const askable = grants.filter((g) => g.status === 'pending' && !g.revoked && g.request_id !== null)
+  if (askable.length === 0) return grants
+  const now = env.now()
+  const chosen = new Set(await takeLeastRecentlyAsked(env.sql, askable.map((g) => g.id), MAX_ASKED_PER_READ, now, new Date(now.getTime() + 5_000)))
+  return Promise.all(grants.map((g) => (chosen.has(g.id) ? refreshGrant(env, g) : g)))
 }
 
 /** Tells the agency; a failure is a warning, the local revocation stands regardless. */

@@ -58,8 +58,21 @@ function hasJwt(s: string): boolean {
 
 const BEARER = /(?:^|[^A-Za-z0-9])bearer\s+[A-Za-z0-9._~+/=-]{8}/i
 
+/**
+ * Digits in groups joined by single separators (space, no-break space, `-`, `.`), as people write
+ * numbers: `010180 10018`, `010180-10018`, `010180.10018`. Any whole groups next to one another that
+ * make eleven digits and pass both control digits are an identity number, so a separator never
+ * hides one. Linear: each group starts at most eleven digits' worth of joined groups.
+ */
 function hasIdentityNumber(s: string): boolean {
-  for (const run of s.matchAll(/[0-9]+/g)) if (run[0].length === 11 && isIdentityNumber(run[0])) return true
+  for (const run of s.matchAll(/[0-9]+(?:[ \u00a0.-][0-9]+)*/g)) {
+    const groups = run[0].split(/[ \u00a0.-]/)
+    for (let i = 0; i < groups.length; i++) {
+      let digits = ''
+      for (let j = i; j < groups.length && digits.length < 11; j++) digits += groups[j]
+      if (digits.length === 11 && isIdentityNumber(digits)) return true
+    }
+  }
   return false
 }
 

@@ -8,8 +8,9 @@
  * Refused: anything but https (http only for the loopback targets WEBHOOK_ALLOW_LOOPBACK admits),
  * userinfo, a fragment, the host suffixes the spec lists, cloud metadata hosts, and every address
  * that is not public unicast — private, loopback, link-local, shared (CGNAT), multicast, reserved,
- * documentation and benchmark ranges, in IPv4 and in IPv6, including IPv6 forms that carry an IPv4
- * address (mapped, compatible, NAT64, 6to4), which are judged by that IPv4 address.
+ * documentation and benchmark ranges, in IPv4 and in IPv6. An IPv6 form that carries an IPv4
+ * address (mapped, translated, compatible, NAT64, 6to4, ISATAP) is judged by that IPv4 address;
+ * any other IPv6 address must be global unicast (2000::/3).
  */
 import { isIP } from 'node:net'
 
@@ -175,30 +176,43 @@ export function v6Bytes(ip: string): Uint8Array {
 
 type V6Range = [prefix: number[], bits: number, what: string]
 
+/** Inside global unicast (2000::/3): the parts that are not a public host. */
 const V6_BLOCKED: V6Range[] = [
-  [[0xfc], 7, 'a unique local (private) range'],
-  [[0xfe, 0x80], 10, 'a link-local address'],
-  [[0xfe, 0xc0], 10, 'a site-local address'],
-  [[0xff], 8, 'a multicast range'],
-  [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64, 'the discard-only range'],
-  [[0x20, 0x01, 0x00, 0x00], 32, 'the Teredo range'],
-  [[0x20, 0x01, 0x00, 0x02, 0, 0], 48, 'the benchmarking range'],
+  // 2001::/23 holds Teredo (2001::/32, its IPv4 addresses obfuscated), benchmarking, ORCHID and other protocol assignments
+  [[0x20, 0x01, 0x00], 23, 'the IETF protocol assignments range (Teredo, benchmarking, ORCHID)'],
   [[0x20, 0x01, 0x0d, 0xb8], 32, 'a documentation range'],
   [[0x3f, 0xff], 20, 'a documentation range'],
-  [[0x5f], 8, 'a reserved range'],
 ]
 
+/**
+ * An IPv6 address that carries an IPv4 address is judged by that IPv4 address; any other is
+ * admitted only inside global unicast (2000::/3), less the ranges above. The forms: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96, SIIT), the deprecated IPv4-compatible
+ * (::/96), NAT64 (64:ff9b::/96; the local-use 64:ff9b:1::/48 is outside 2000::/3), 6to4
+ * (2002::/16), and an ISATAP interface identifier (…:0:5efe:a.b.c.d, …:200:5efe:a.b.c.d) under any
+ * prefix, which must pass both ways.
+ */
 function blockedV6(b: Uint8Array): string | null {
   const zeros = (from: number, to: number) => b.subarray(from, to).every((x) => x === 0)
   if (zeros(0, 16)) return 'the unspecified address'
   if (zeros(0, 15) && b[15] === 1) return 'a loopback address'
-  // IPv4-mapped ::ffff:a.b.c.d reaches the IPv4 address; the deprecated IPv4-compatible ::a.b.c.d routes nowhere public.
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return mapped(b.subarray(12, 16), 'IPv4-mapped')
+  const tail = b.subarray(12, 16)
+  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return mapped(tail, 'IPv4-mapped')
+  if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12)) return mapped(tail, 'IPv4-translated')
+  // the deprecated IPv4-compatible ::a.b.c.d routes nowhere public, whatever it carries
   if (zeros(0, 12)) return 'a deprecated IPv4-compatible address'
-  // NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) and 6to4 (2002::/16) carry an IPv4 address too.
-  if (inPrefix(b, [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0], 96)) return mapped(b.subarray(12, 16), 'NAT64')
-  if (inPrefix(b, [0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48)) return 'the local-use NAT64 range'
+  if (inPrefix(b, [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0], 96)) return mapped(tail, 'NAT64')
   if (inPrefix(b, [0x20, 0x02], 16)) return mapped(b.subarray(2, 6), '6to4')
+  if ((b[8] === 0x00 || b[8] === 0x02) && b[9] === 0x00 && b[10] === 0x5e && b[11] === 0xfe) {
+    const why = mapped(tail, 'ISATAP')
+    if (why) return why
+  }
+  if (!inPrefix(b, [0x20], 3)) {
+    if (inPrefix(b, [0xfc], 7)) return 'a unique local (private) range'
+    if (inPrefix(b, [0xfe, 0x80], 10)) return 'a link-local address'
+    if (inPrefix(b, [0xff], 8)) return 'a multicast range'
+    return 'an address outside global unicast (2000::/3)'
+  }
   for (const [prefix, bits, what] of V6_BLOCKED) if (inPrefix(b, prefix, bits)) return what
   return null
 }

@@ -288,4 +288,30 @@ export const DELEGATION_CATALOGUE = {
       handover: null,
     },
   },
+  DELEGATION_REQUESTS_LIMIT: {
+    status: 409,
+    category: 'validation',
+    retryable: false,
+    fix_hint_en: 'Too many open delegation requests for this organisation: revoke the ones nobody will answer, or wait for answers, before asking again.',
+    fix_hint_nb: 'For mange åpne fullmaktsforespørsler for denne virksomheten: tilbakekall dem ingen vil svare på, eller vent på svar, før du spør igjen.',
+    explanation: {
+      summary: 'Kontoen har for mange åpne fullmaktsforespørsler for virksomheten.',
+      summary_en: 'The account has too many open delegation requests for the organisation.',
+      why: 'En konto kan ha høyst 100 åpne (ubesvarte) fullmaktsforespørsler per virksomhet. Hver åpen forespørsel spørres om hos Digitaliseringsdirektoratet, så grensen holder arbeidet for alle andre nede.',
+      why_en: 'An account may hold at most 100 open (unanswered) delegation requests per organisation. Each open request is asked about at the Norwegian Digitalisation Agency, so the limit keeps that work bounded for everyone else.',
+      fix_steps: [
+        'Se de åpne forespørslene med GET /api/v1/fullmakt/{org_number}.',
+        'Tilbakekall forespørsler ingen vil svare på med POST /api/v1/fullmakt/revoke.',
+        'Eller vent til en person med signaturrett svarer, eller til forespørslene utløper.',
+      ],
+      fix_steps_en: [
+        'List the open requests with GET /api/v1/fullmakt/{org_number}.',
+        'Revoke requests nobody will answer with POST /api/v1/fullmakt/revoke.',
+        'Or wait until a person with signing authority answers, or the requests expire.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: null,
+    },
+  },
 } as const satisfies Record<string, CatalogueEntry>

@@ -65,9 +65,13 @@ function issuedToken(deps: AppDeps, id: string): string {
   return formToken(deps.serverKeys.forms, FORM_PURPOSE, id, new Date(deps.clock.now().getTime() + FORM_TOKEN_TTL_MS))
 }
 
-/** Only an http(s) address is offered as the way back; anything else the requester sent is not a link. */
+/** Only an http(s) address is a way back; anything else the requester sent is neither a link nor a redirect. */
+function returnAddress(url: string | null): string | null {
+  return url && URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol) ? url : null
+}
+
 function backLink(url: string | null): string {
-  if (!url || !URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) return ''
+  if (!returnAddress(url)) return ''
   return `<p><a id="back" href="${esc(url)}">${bi('Tilbake til tjenesten som spurte', 'Back to the service that asked')}</a></p>`
 }
 
@@ -121,7 +125,8 @@ export const delegationApprovalHandlers = {
       throw new AppError('VALIDATION_FAILED', { details: [{ field: 'csrf_token', message: 'is missing, forged, for another request or expired: open the approval page again' }] })
     }
     const outcome = await decideRequest(deps.digitalAgency, deps.reads, params.id, body.approver ?? null, body.decision)
-    if (outcome.kind === 'decided') return redirect(approvalPath(outcome.request.id))
+    // As the agency does: the person is sent back to the requester's return address when it gave one.
+    if (outcome.kind === 'decided') return redirect(returnAddress(outcome.request.redirectUrl) ?? approvalPath(outcome.request.id))
     if (outcome.kind === 'not_open') {
       const notice = `<p class="error" id="refused">${bi('Forespørselen er allerede besvart eller utløpt. Ingenting ble endret.', 'The request has already been answered or has timed out. Nothing was changed.')}</p>`
       return htmlResponse(approvalPage(deps, outcome.view, notice), 409)

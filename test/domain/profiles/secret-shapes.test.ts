@@ -30,6 +30,10 @@ describe('what is recognised', () => {
     expect(secretShapeOf('https://x.no/?token=eyJhbGciOiJSUzI1NiJ9.eyJzY29wZSI6Im12YSJ9.c2ln&x=1')).toContain('JWT')
     expect(secretShapeOf('fnr: 12046823441.')).toContain('identity number')
   })
+
+  test.each(['120468 23441', '120468-23441', '120468.23441', '120468\u00a023441', '12 04 68 234 41', '12.04.68 23441', 'fnr 120468-23441, takk'])('with separators, %s is an identity number', (s) => {
+    expect(secretShapeOf(s)).toBe('an identity number (fødselsnummer or D-number)')
+  })
 })
 
 describe('what passes', () => {
@@ -42,11 +46,14 @@ describe('what passes', () => {
     ['eyJ.a.b', 'a too-short first segment'],
     ['2026-T1', 'a period'],
     ['984661185', 'an organisation number'],
+    ['120468 23442', 'separated digits whose control digits are wrong'],
+    ['120468 234411', 'separated digits that make twelve'],
+    ['984 661 185', 'a separated organisation number'],
   ])('%s (%s)', (s) => {
     expect(secretShapeOf(s)).toBeNull()
   })
 
   test('64 KiB of repeated prefixes and fragments is no secret, and is answered', () => {
-    for (const unit of ['eyJ', 'eyJa.', 'apt_', 'whsec_', 'bearer ', '1']) expect(secretShapeOf(unit.repeat(Math.ceil(65_536 / unit.length)))).toBeNull()
+    for (const unit of ['eyJ', 'eyJa.', 'apt_', 'whsec_', 'bearer ', '1', '1 ', '12-']) expect(secretShapeOf(unit.repeat(Math.ceil(65_536 / unit.length)))).toBeNull()
   })
 })

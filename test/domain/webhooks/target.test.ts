@@ -39,6 +39,14 @@ describe('addresses', () => {
     ['ff02::1', 'multicast'],
     ['2001:db8::1', 'documentation'],
     ['::7f00:1', 'IPv4-compatible'],
+    ['::8.8.8.8', 'IPv4-compatible'],
+    ['64:ff9b:1::a00:1', 'outside global unicast'],
+    ['100::1', 'outside global unicast'],
+    ['4000::1', 'outside global unicast'],
+    ['fec0::1', 'outside global unicast'],
+    ['2001::1', 'IETF protocol assignments'],
+    ['2001:2::1', 'IETF protocol assignments'],
+    ['3fff::1', 'documentation'],
   ])('IPv6 %s is refused (%s)', (ip, what) => {
     expect(blockedAddress(ip)).toContain(what)
   })
@@ -52,11 +60,18 @@ describe('addresses', () => {
     ['0:0:0:0:0:ffff:ac10:0001', 'private'],
     ['64:ff9b::a00:1', 'private'],
     ['2002:c0a8:0101::1', 'private'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'link-local'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['64:ff9b::169.254.169.254', 'link-local'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2606:4700::5efe:10.0.0.1', 'private'],
+    ['2606:4700::200:5efe:7f00:1', 'loopback'],
   ])('an IPv6 form of a refused IPv4 address, %s, is refused as that address (%s)', (ip, what) => {
     expect(blockedAddress(ip)).toContain(what)
   })
 
-  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('a public address, %s, is allowed', (ip) => {
+  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2a00:1450:4001::5efe:8.8.8.8'])('a public address, %s, is allowed', (ip) => {
     expect(blockedAddress(ip)).toBeNull()
   })
 
@@ -100,7 +115,7 @@ describe('URLs', () => {
     expect(reason(`https://${host}/`)).not.toBeNull()
   })
 
-  test.each(['https://127.0.0.1/', 'https://[::1]/', 'https://[::ffff:10.0.0.1]/', 'https://0x7f.1/', 'https://2130706433/', 'https://169.254.169.254/latest/meta-data'])(
+  test.each(['https://127.0.0.1/', 'https://[::1]/', 'https://[::ffff:10.0.0.1]/', 'https://[::ffff:0:7f00:1]/', 'https://[::ffff:0:a9fe:a9fe]/', 'https://0x7f.1/', 'https://2130706433/', 'https://169.254.169.254/latest/meta-data'])(
     'an address literal that is not public, %s, is refused',
     (url) => {
       expect(reason(url)).toContain('points at')

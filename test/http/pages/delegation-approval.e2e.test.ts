@@ -32,7 +32,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the mock agency’s a
   const pageErrors: string[] = []
 
   const newRequest = () =>
-    agency.requestSystemUser({ partyOrgNo: ORG, externalRef: `consumer:${crypto.randomUUID()}`, accessPackages: ['urn:altinn:accesspackage:merverdiavgift'], redirectUrl: 'https://agent.example/done' })
+    agency.requestSystemUser({ partyOrgNo: ORG, externalRef: `consumer:${crypto.randomUUID()}`, accessPackages: ['urn:altinn:accesspackage:merverdiavgift'], redirectUrl: `${app.url}/fullmakt/returned` })
 
   beforeAll(async () => {
     app = await startApp()
@@ -78,12 +78,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the mock agency’s a
 
     await page.getByLabel('Ragnhild Fjord').check()
     const approved = await submit(page, page.locator('#approve'))
+    // as Altinn does, the person is sent to the requester's return address
     expect(approved.status()).toBe(200)
-    expect(page.url()).toBe(r.confirmUrl)
+    expect(page.url()).toBe(`${app.url}/fullmakt/returned`)
+    expect(await page.locator('#returned').innerText()).toContain('Takk')
+    await page.goto(r.confirmUrl)
     expect(await page.locator('#status').innerText()).toContain('Godkjent')
     expect(await page.locator('#decision').innerText()).toContain('Ragnhild Fjord')
     expect(await page.locator('main form').count()).toBe(0)
-    expect(await page.locator('#back').getAttribute('href')).toBe('https://agent.example/done')
+    expect(await page.locator('#back').getAttribute('href')).toBe(`${app.url}/fullmakt/returned`)
 
     expect((await agency.requestStatus(r.id))!.status).toBe('Accepted')
     const user = await agency.systemUser(ORG, r.externalRef)
@@ -96,6 +99,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the mock agency’s a
     await page.getByLabel('Sverre Revheim').check()
     const rejected = await submit(page, page.locator('#reject'))
     expect(rejected.status()).toBe(200)
+    expect(page.url()).toBe(`${app.url}/fullmakt/returned`)
+    await page.goto(r.confirmUrl)
     expect(await page.locator('#status').innerText()).toContain('Avvist')
     expect(await page.locator('#decision').innerText()).toContain('Sverre Revheim')
     expect((await agency.requestStatus(r.id))!.status).toBe('Rejected')

@@ -39,7 +39,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('from a fresh key to a
     expect((await page.goto(delegation_url))!.status()).toBe(200)
     await page.getByRole('radio').first().check()
     await Promise.all([page.waitForNavigation(), page.locator('#approve').click()])
-    expect(await page.locator('#status').innerText()).toContain('Godkjent')
+    // sent back to the service's return page, whose visit recorded the approval at once
+    expect(page.url()).toBe(`${app.url}/fullmakt/returned`)
+    expect(await page.locator('#returned').innerText()).toContain('Takk')
 
     const permissions = (await (await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })).json()).data
     expect(permissions.status).toBe('full')

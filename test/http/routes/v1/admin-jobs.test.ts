@@ -45,6 +45,14 @@ test('an unknown job is 404', async () => {
   expect([r.status, r.body.error_code]).toEqual([404, 'NOT_FOUND'])
 })
 
+test('a name every object inherits that a job name could be (constructor) is no job: 404', async () => {
+  // the other inherited names (toString, __proto__ …) are not job-name-shaped: 400 before any lookup
+  for (const name of ['constructor']) {
+    const r = await call('POST', `/api/v1/admin/jobs/${name}/run`)
+    expect([name, r.status, r.body.error_code]).toEqual([name, 404, 'NOT_FOUND'])
+  }
+})
+
 test('a consumer key is refused', async () => {
   const key = (await createKey(app, (await createConsumer(app, 'enterprise')).id)).key
   expect((await call('POST', '/api/v1/admin/jobs/anchor/run', bearer(key))).status).toBe(401)

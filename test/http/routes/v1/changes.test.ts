@@ -111,6 +111,20 @@ describe('a page', () => {
 })
 
 describe('the cursor', () => {
+  test('a tampered cursor past the bigint range is 400 VALIDATION_FAILED naming the cursor, not a 500', async () => {
+    for (const seq of ['9999999999999999999', '9223372036854775808']) {
+      const r = await get(`?cursor=${Buffer.from(`c1.${seq}`).toString('base64url')}`)
+      expect([r.status, r.body.error_code]).toEqual([400, 'VALIDATION_FAILED'])
+      expect(r.body.explanation.details.map((d: { field: string }) => d.field)).toEqual(['cursor'])
+    }
+  })
+
+  test('the largest bigint is a cursor: an empty page after it', async () => {
+    const r = await get(`?cursor=${Buffer.from('c1.9223372036854775807').toString('base64url')}`)
+    expect(r.status).toBe(200)
+    expect(r.body.data.changes).toEqual([])
+  })
+
   test('pages through every row once', async () => {
     const o = org()
     const { appended } = await append(Array.from({ length: 7 }, () => change(o)))

@@ -47,6 +47,14 @@ function file(a: Agent, body: unknown, approval: string) {
 }
 
 describe('GOVERNMENT_MODE=live against the fixture servers', () => {
+  test('the agency is given the service’s return page as the request’s redirectUrl', async () => {
+    const a = await agent(app)
+    const { data } = await (await app.send('POST', '/api/v1/fullmakt/request', { agent_principal_id: crypto.randomUUID(), org_number: '923609016', scopes: [MVA] }, a.auth)).json()
+    const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
+    const request = state.requests.find((r: { externalRef: string }) => r.externalRef === data.delegation_id)
+    expect(request.redirectUrl).toBe(`${app.url}/fullmakt/returned`)
+  })
+
   test('a delegation approved at the agency lets the agent file: the portal’s receipt, not a mock one', async () => {
     // An organisation and period no other test file files: the conflict lock outlives a test (600 s on the pinned clock).
     const a = await delegated('923609016')

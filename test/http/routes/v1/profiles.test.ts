@@ -250,6 +250,13 @@ describe('no key, token or identity number anywhere in it', () => {
     expect(r.text).not.toContain(minted)
   })
 
+  test('an identity number written with a separator (space, -, .) is refused as the bare one is', async () => {
+    for (const person of ['120468 23441', '120468-23441', '120468.23441']) {
+      const r = await create({ name: 'x', config: { payload: { person } } })
+      expect([r.status, fields(r)]).toEqual([400, ['config.payload.person']])
+    }
+  })
+
   test('an identity number sent as a JSON number is refused', async () => {
     const r = await create({ name: 'x', config: { payload: { person: 12046823441 } } })
     expect(fields(r)).toEqual(['config.payload.person'])

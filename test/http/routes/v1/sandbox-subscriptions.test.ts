@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import type { TestApp } from '../../../helpers.ts'
+import { admin, bearer, freshIp } from '../../../access-helpers.ts'
 import { startReceiver, type Receiver } from '../../../support/webhook-receiver.ts'
 import { retireSubscribers, subscribe, subscriber, webhookApp, type Subscriber } from '../../../support/webhooks.ts'
 
@@ -97,5 +98,34 @@ test('the Idempotency-Key is required, as a UUID; the event type must be one of 
   expect((await fire(sub, 'accounts_filed', { 'idempotency-key': 'nope' })).body.error_code).toBe('IDEMPOTENCY_KEY_INVALID_FORMAT')
   const bad = await fire(sub, 'accounts.updated')
   expect([bad.status, bad.body.error_code]).toEqual([400, 'VALIDATION_FAILED'])
+  expect(receiver.arrivals).toHaveLength(0)
+})
+
+/** Another key of the subscriber's account, with these scopes or as a test key. */
+async function otherKey(s: Subscriber, body: Record<string, unknown>): Promise<string> {
+  const res = await app.send('POST', '/api/v1/admin/keys', { consumer_id: s.consumerId, ...body }, admin)
+  expect(res.status).toBe(201)
+  return (await res.json()).data.plaintext_key
+}
+
+test('a key of the account without subscribe:webhooks is 403 SCOPE_INSUFFICIENT, and nothing is sent', async () => {
+  const s = await subscriber(app)
+  const x = await subscribe(s, `${receiver.url}/scoped`)
+  receiver.secrets.set(x.id, x.secret)
+  const key = await otherKey(s, { scopes: ['read:*'] })
+  const res = await app.send('POST', '/api/v1/sandbox/subscriptions/test', { event_type: 'accounts_filed' }, { ...bearer(key), ...freshIp(), 'idempotency-key': crypto.randomUUID() })
+  expect(res.status).toBe(403)
+  expect((await res.json()).error_code).toBe('SCOPE_INSUFFICIENT')
+  expect(receiver.arrivals).toHaveLength(0)
+})
+
+test('a test key of the account is 403 TEST_KEY_PRODUCTION_ONLY, and nothing is sent', async () => {
+  const s = await subscriber(app)
+  const x = await subscribe(s, `${receiver.url}/test-key`)
+  receiver.secrets.set(x.id, x.secret)
+  const key = await otherKey(s, { test: true })
+  const res = await app.send('POST', '/api/v1/sandbox/subscriptions/test', { event_type: 'accounts_filed' }, { ...bearer(key), ...freshIp(), 'idempotency-key': crypto.randomUUID() })
+  expect(res.status).toBe(403)
+  expect((await res.json()).error_code).toBe('TEST_KEY_PRODUCTION_ONLY')
   expect(receiver.arrivals).toHaveLength(0)
 })
