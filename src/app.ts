@@ -31,7 +31,7 @@ import { readIntegerDigits } from './pipeline/validation.ts'
 import { validationError } from './errors/app-error.ts'
 import { stateOf } from './http/request-state.ts'
 import { createFetch } from './http/server.ts'
-import { discoveryHandlers, docsAsset } from './http/discovery.ts'
+import { discoveryHandlers, docsAsset, favicon } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
 import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
@@ -316,6 +316,10 @@ export function createApp(deps: AppDeps, extension?: Extension) {
   app.get('/docs/assets/:name', ({ params, request }) => {
     stateOf(request).route = '/docs/assets/:name'
     return docsAsset(params.name) ?? renderError('NOT_FOUND', null, request, deps)
+  })
+  app.get('/favicon.ico', ({ request }) => {
+    stateOf(request).route = '/favicon.ico'
+    return favicon(request)
   })
   return app
 }
