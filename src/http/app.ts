@@ -21,7 +21,7 @@ import { hasBoundedStrings, oversizedFields } from '../schemas/bounds.ts'
 import { readIntegerDigits } from '../pipeline/validation.ts'
 import { validationError } from '../errors/app-error.ts'
 import { stateOf } from './request-state.ts'
-import { docsAsset } from './discovery.ts'
+import { docsAsset, favicon } from './discovery.ts'
 import { TEST_KEY_META, testKeyDeps, testKeyRoute } from '../handlers/sandbox/test-keys.ts'
 import { sandboxMeta, sandboxState } from '../pipeline/sandbox.ts'
 import { approvalStep } from '../pipeline/approval.ts'
@@ -265,6 +265,10 @@ export function mountRoutes(deps: AppDeps, routes: Routes) {
   app.get('/docs/assets/:name', ({ params, request }) => {
     stateOf(request).route = '/docs/assets/:name'
     return docsAsset(params.name) ?? renderError('NOT_FOUND', null, request, deps)
+  })
+  app.get('/favicon.ico', ({ request }) => {
+    stateOf(request).route = '/favicon.ico'
+    return favicon(request)
   })
   return app
 }

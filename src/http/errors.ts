@@ -42,7 +42,7 @@ export function renderError(code: string | number, error: unknown, request: Requ
   const state = stateOf(request)
   if (unavailable) deps.logger.warn('database unavailable; answered 503', { correlation_id: state.correlationId, route: state.route, error: (error as Error).message })
   state.correlationStamped = true
-  if (state.format === 'html' && known) return errorPage(known, state.correlationId)
+  if (state.format === 'html' && known) return errorPage(known, state.correlationId, state.principal.kind === 'session' ? state.principal.csrfToken : null)
   if (state.sandbox) {
     if (!known) logUnhandled(error, state, deps)
     return sandboxErrorResponse(known ?? new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.sandbox, state.correlationId)
@@ -62,8 +62,11 @@ function withExtraHeaders(response: Response, extra: Record<string, string> | nu
   return response
 }
 
-/** Pages answer in HTML: a signed-out visitor goes to the sign-in page, anything else gets the explanation. */
-function errorPage(err: AppError, correlationId: string): Response {
+/**
+ * Pages answer in HTML: a signed-out visitor goes to the sign-in page, anything else gets the
+ * explanation, with a way back that exists for the visitor (the dashboard only when signed in).
+ */
+function errorPage(err: AppError, correlationId: string, sessionCsrf: string | null): Response {
   if (err.code === 'AUTH_MISSING' || err.code === 'AUTH_SESSION_REQUIRED') return redirect('/login', { 'x-correlation-id': correlationId })
   const x = explain(err.code, err.options.context)
   const details = err.options.details?.length ? `<ul>${err.options.details.map((d) => `<li><code>${esc(d.field)}</code>: ${esc(d.message)}</li>`).join('')}</ul>` : ''
@@ -73,7 +76,8 @@ function errorPage(err: AppError, correlationId: string): Response {
 <div class="error"><p>${esc(x.why)}</p><p lang="en">${esc(x.why_en)}</p>${details}</div>
 <ol>${x.fix_steps.map((s) => `<li>${esc(s)}</li>`).join('')}</ol>
 <p class="note">Feilkode / error code <code>${esc(err.code)}</code> · ref. <code>${esc(correlationId)}</code></p>
-<p><a href="/dashboard">Til dashbordet / To the dashboard</a></p>`,
+<p>${sessionCsrf !== null ? '<a href="/dashboard">Til dashbordet / To the dashboard</a>' : '<a href="/">Til forsiden / To the front page</a>'}</p>`,
+    sessionCsrf !== null ? { signedIn: { csrf: sessionCsrf } } : {},
   )
   return htmlResponse(html, err.status, { 'x-correlation-id': correlationId, ...err.options.headers })
 }

@@ -12,13 +12,18 @@ body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:46rem;m
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem;border-top:1px solid #ddd;padding-top:1rem}
 label{display:block;margin:.6rem 0 .2rem;font-weight:600}input[type=text],input[type=email],input[type=number]{width:100%;max-width:28rem;padding:.45rem;font-size:1rem;border:1px solid #777;border-radius:4px}
 button{margin-top:.8rem;padding:.5rem 1rem;font-size:1rem;border:1px solid #1b4e8c;background:#1b4e8c;color:#fff;border-radius:4px;cursor:pointer}
-button.secondary{background:#fff;color:#1b4e8c}button:focus,input:focus,a:focus{outline:3px solid #f0b400;outline-offset:2px}
+button.secondary{background:#fff;color:#1b4e8c}button:focus,input:focus,a:focus,pre:focus{outline:3px solid #f0b400;outline-offset:2px}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e3e3e3;vertical-align:top}
 .secret{font-family:ui-monospace,monospace;background:#fff7d6;border:1px solid #e0c200;padding:.6rem;word-break:break-all;display:block}
 .note{color:#444}.error{border-left:4px solid #b00020;padding:.4rem .8rem;background:#fdecee}[lang=en]{color:#444}
 button [lang=en]{color:inherit}.table-wrap{overflow-x:auto}.empty{color:#555;font-style:italic}
+pre{overflow-x:auto;max-width:100%;box-sizing:border-box;background:#f6f6f6;border:1px solid #ddd;border-radius:4px;padding:.6rem .8rem;line-height:1.4}
+pre code{white-space:pre;overflow-wrap:normal}:not(pre)>code{overflow-wrap:anywhere}main{min-width:0}
 .flash{border:2px solid #e0c200;padding:.8rem;margin:1rem 0;background:#fffbea}.flash h2{border-top:0;margin-top:0;padding-top:0}
 nav{display:flex;gap:1rem;align-items:center;justify-content:space-between}
+.field-error{color:#b00020;font-weight:600;margin:.2rem 0}.field-error [lang=en]{color:inherit}[aria-invalid=true]{border-color:#b00020;outline:2px solid #b00020}
+article.doc{color:inherit}.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+fieldset{border:1px solid #ccc;border-radius:4px;margin:1rem 0;padding:.4rem .8rem .8rem}
 `
 
 export function page(title: string, body: string, opts: { signedIn?: { csrf: string } } = {}): string {
@@ -27,7 +32,7 @@ export function page(title: string, body: string, opts: { signedIn?: { csrf: str
     : '<nav><a href="/login">Logg inn / Sign in</a></nav>'
   return `<!doctype html>
 <html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} – Plikt</title><style>${STYLE}</style></head>
+<title>${esc(title)} – Plikt</title><link rel="icon" href="/favicon.ico" type="image/svg+xml"><style>${STYLE}</style></head>
 <body><header>${nav}</header><main>
 ${body}
 </main></body></html>`

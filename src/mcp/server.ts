@@ -287,17 +287,22 @@ export function resourceMetadataUrl(baseUrl: string): string {
 }
 
 /**
- * The 401 challenge. Without OAuth it is the plain one the spec gives; with OAuth it also says
- * what went wrong and where the protected-resource metadata is.
+ * The 401 challenge. A request that sent no credential gets the bare challenge (RFC 6750 §3.1: no
+ * error code when the request lacked authentication), with OAuth on naming where the
+ * protected-resource metadata is (RFC 9728 §5.1). A credential that was presented and refused gets
+ * `error="invalid_token"`: without OAuth the plain one the spec's OAuth section gives, with OAuth
+ * also what went wrong and the metadata.
  */
-function challenge(deps: AppDeps, description: string): string {
+function challenge(deps: AppDeps, code: string, description: string): string {
+  const metadata = deps.config.oauth ? `, resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"` : ''
+  if (code === 'AUTH_MISSING') return `Bearer realm="svc-mcp"${metadata}`
   if (!deps.config.oauth) return 'Bearer realm="svc-mcp", error="invalid_token"'
   const quoted = description.replace(/["\\]/g, "'")
-  return `Bearer realm="svc-mcp", error="invalid_token", error_description="${quoted}", resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`
+  return `Bearer realm="svc-mcp", error="invalid_token", error_description="${quoted}"${metadata}`
 }
 
 function refused(e: AppError, deps: AppDeps): AppError {
-  return new AppError(e.code, { ...e.options, headers: { ...e.options.headers, 'www-authenticate': challenge(deps, explain(e.code).summary_en) } })
+  return new AppError(e.code, { ...e.options, headers: { ...e.options.headers, 'www-authenticate': challenge(deps, e.code, explain(e.code).summary_en) } })
 }
 
 /**

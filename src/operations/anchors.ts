@@ -45,9 +45,9 @@ export const anchorsOperations = [
     method: 'GET',
     path: '/docs/anchor-proof',
     category: 'discovery',
-    format: 'markdown',
+    format: 'html',
     tag: 'Discovery',
-    summary: 'How to verify an anchor inclusion proof (and an anchor’s RFC 3161 timestamp), as Markdown',
+    summary: 'How to verify an anchor inclusion proof (and an anchor’s RFC 3161 timestamp)',
     response: null,
   }),
   op({
@@ -57,9 +57,9 @@ export const anchorsOperations = [
     method: 'GET',
     path: '/docs/webhook-signature',
     category: 'discovery',
-    format: 'markdown',
+    format: 'html',
     tag: 'Discovery',
-    summary: 'How to verify a webhook’s X-Service-Signature, as Markdown',
+    summary: 'How to verify a webhook’s X-Service-Signature',
     response: null,
   }),
 ] as const satisfies readonly Operation[]

@@ -147,9 +147,9 @@ export const discoveryOperations = [
     method: 'GET',
     path: '/docs/receipt-signature',
     category: 'discovery',
-    format: 'markdown',
+    format: 'html',
     tag: 'Discovery',
-    summary: 'How to verify a receipt signature offline (filing and delegation receipts), as Markdown',
+    summary: 'How to verify a receipt signature offline (filing and delegation receipts)',
     response: null,
   }),
 ] as const satisfies readonly Operation[]

@@ -20,7 +20,7 @@ export function mcpDescription(keylessTools: readonly string[]): string {
     `Tools are listed per credential: with no Authorization header only the keyless tools (${keylessTools.join(', ')}; 100 calls an hour per IP); ` +
     'with a key, the tools its scopes allow. A tool hidden from the key’s scopes, or unknown, is JSON-RPC error -32602; ' +
     'but a `tools/call` of a keyed tool with no Authorization header at all is answered 401 `AUTH_MISSING` with the ' +
-    '`WWW-Authenticate: Bearer` challenge (with OAuth on, the one naming `resource_metadata`). Every result is ' +
+    'bare `WWW-Authenticate: Bearer realm="svc-mcp"` challenge, with no error code since no credential was sent (RFC 6750 §3.1; with OAuth on, it also names `resource_metadata`). Every result is ' +
     '`{result, justification, metadata, _meta}`; a failure has `result: null` and `metadata.error_code`, ' +
     '`retryable`, `remediation`. A present but invalid Authorization header is refused with 401 and ' +
     '`WWW-Authenticate: Bearer realm="svc-mcp", error="invalid_token"`. Without a key, every JSON-RPC message ' +

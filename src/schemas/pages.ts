@@ -1,10 +1,14 @@
 /** Bodies of the HTML forms (application/x-www-form-urlencoded: every value is a string). */
 import { Type } from '@sinclair/typebox'
-import { Email, Uuid } from './common.ts'
+import { Uuid } from './common.ts'
 
+/**
+ * The sign-in form. `email` is bounded here and checked by the page itself (`EMAIL_PATTERN`), so a
+ * person who mistyped it gets the form back with the problem beside the field, not an error page.
+ */
 export const LoginForm = Type.Object(
   {
-    email: Email,
+    email: Type.String({ maxLength: 254, description: 'an e-mail address (checked by the page, which answers a malformed one with the form and the problem named)' }),
     company_name: Type.Optional(Type.String({ maxLength: 200 })),
     consent: Type.Optional(Type.String({ maxLength: 10 })),
   },

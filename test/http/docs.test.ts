@@ -36,6 +36,48 @@ describe('/docs', () => {
     }
   })
 
+  test.each(['/docs/receipt-signature', '/docs/webhook-signature', '/docs/anchor-proof'])(
+    '%s is a page like the other docs pages, not raw Markdown (issue 27, item 17)',
+    async (path) => {
+      const res = await app.get(path)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'")
+      expect(res.headers.get('cache-control')).toStartWith('public, max-age=')
+      const etag = res.headers.get('etag')!
+      const html = await res.text()
+      expect(html).toStartWith('<!doctype html>')
+      expect(html).toMatch(/<h1 id="[^"]+">Verifying an? [^<]+<\/h1>/)
+      expect(html).toContain('<pre tabindex="0"><code class="language-')
+      expect(html).not.toMatch(/^#{1,3} /m) // no heading left as Markdown
+      expect(html).not.toContain('```')
+      expect((await app.get(path, { headers: { 'if-none-match': etag } })).status).toBe(304)
+    },
+  )
+
+  test('the receipt recipe page still names the signed string, escaped as text', async () => {
+    const html = await (await app.get('/docs/receipt-signature')).text()
+    expect(html).toContain('PLIKT-RECEIPT-v1')
+    expect(html).not.toContain('<script')
+  })
+
+  test('/favicon.ico is a small icon, cached publicly with a strong tag like the other static documents (issue 27, item 17)', async () => {
+    const res = await app.get('/favicon.ico')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('image/svg+xml')
+    expect(res.headers.get('cache-control')).toStartWith('public, max-age=')
+    const etag = res.headers.get('etag')!
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/)
+    const svg = await res.text()
+    expect(svg).toStartWith('<svg xmlns="http://www.w3.org/2000/svg"')
+    expect(svg.length).toBeLessThan(1024)
+    const again = await app.get('/favicon.ico', { headers: { 'if-none-match': etag } })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('etag')).toBe(etag)
+    // and the pages point at it
+    expect(await (await app.get('/login')).text()).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml">')
+  })
+
   test('/docs/errors has an anchor for every code, so every docs_url resolves', async () => {
     const html = await (await app.get('/docs/errors')).text()
     for (const code of ERROR_CODES) expect(html).toContain(`id="${code}"`)

@@ -345,7 +345,8 @@ describe('fail closed and the flag', () => {
   test('with OAuth on, an anonymous call of a keyed tool is asked to authenticate (401), not told the tool is unknown', async () => {
     const res = await rpc(app, {}, 'tools/call', { name: 'get_credit_balance', arguments: {} })
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toContain('resource_metadata=')
+    // No credential was sent: the challenge carries no error code (RFC 6750 §3.1), only where to get one.
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="svc-mcp", resource_metadata="${app.url}/.well-known/oauth-protected-resource/api/mcp"`)
     expect((await rpc(app, {}, 'tools/call', { name: 'get_pricing', arguments: {} })).status).toBe(200)
   })
 

@@ -127,7 +127,7 @@ describe('keyless (no Authorization header)', () => {
     await client.close()
   })
 
-  test('calling a keyed tool is asked to authenticate: 401 AUTH_MISSING with the plain Bearer challenge (OAuth off)', async () => {
+  test('calling a keyed tool is asked to authenticate: 401 AUTH_MISSING with the bare Bearer challenge, no error code (RFC 6750 §3.1; OAuth off)', async () => {
     const client = await connect()
     await expect(client.callTool({ name: 'get_credit_balance', arguments: {} })).rejects.toMatchObject({ code: 401 })
     await client.close()
@@ -137,7 +137,7 @@ describe('keyless (no Authorization header)', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company_summary', arguments: { org_number: '984661185' } } }),
     })
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc-mcp", error="invalid_token"')
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc-mcp"')
     expect((await res.json()).error_code).toBe('AUTH_MISSING')
   })
 

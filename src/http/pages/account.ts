@@ -15,6 +15,7 @@ import type { CsrfForm, KeyForm, LoginForm, MagicQuery, TokenForm } from '../../
 import type { IdParam } from '../../schemas/access.ts'
 import type { AppDeps, Handler } from '../../pipeline/context.ts'
 import { bi, esc, htmlResponse, nok, osloTime, page, redirect, table } from '../html.ts'
+import { EMAIL_PATTERN } from '../../schemas/common.ts'
 import { sessionActor, sessionOf } from '../../pipeline/admission.ts'
 import { SESSION_COOKIE } from '../../pipeline/credentials.ts'
 
@@ -33,6 +34,69 @@ function secretBlock(labelNb: string, labelEn: string, secret: string): string {
 <output class="secret" id="secret">${esc(secret)}</output>
 <p class="note">${bi('Kopier den nå: den vises ikke igjen, og vi lagrer den bare som en hash.', 'Copy it now: it is not shown again, and we store only its hash.')}</p></section>`
 }
+
+interface LoginValues {
+  email: string
+  company: string
+  consent: boolean
+}
+type LoginField = 'email' | 'company_name' | 'consent'
+type LoginProblems = Partial<Record<LoginField, [nb: string, en: string]>>
+
+const EMAIL = new RegExp(EMAIL_PATTERN)
+
+/**
+ * What keeps the form from being sent, by field. An address alone signs in (or, for a new address,
+ * sends nothing); a company name with the consent box ticked signs up; one without the other is
+ * a sign-up left half done (spec: sign-up needs e-mail, company name and consent).
+ */
+function loginProblems(f: LoginValues): LoginProblems {
+  const p: LoginProblems = {}
+  if (f.email === '') p.email = ['Fyll inn e-postadressen din.', 'Fill in your e-mail address.']
+  else if (!EMAIL.test(f.email)) p.email = ['Dette er ikke en gyldig e-postadresse. Den skal se slik ut: navn@firma.no.', 'This is not a valid e-mail address. It should look like name@company.no.']
+  if (f.company !== '' && !f.consent) p.consent = ['Kryss av her for å registrere deg: uten samtykke kan vi ikke opprette kontoen.', 'Tick this box to sign up: without consent we cannot create the account.']
+  if (f.company === '' && f.consent) p.company_name = ['Fyll inn virksomhetens navn for å registrere deg (eller fjern krysset for å bare logge inn).', 'Fill in the company name to sign up (or untick the box to just sign in).']
+  return p
+}
+
+/** The problem beside its field: announced with the field (aria-describedby) and marked invalid. */
+function fieldError(field: LoginField, problems: LoginProblems): { attrs: string; note: string } {
+  const p = problems[field]
+  if (!p) return { attrs: '', note: '' }
+  return { attrs: ` aria-invalid="true" aria-describedby="${field}-error"`, note: `<p class="field-error" id="${field}-error">${bi(esc(p[0]), esc(p[1]))}</p>` }
+}
+
+function loginFormHtml(f: LoginValues, problems: LoginProblems): string {
+  const first = (['email', 'company_name', 'consent'] as const).find((k) => problems[k])
+  const autofocus = (k: LoginField) => (first === k ? ' autofocus' : '')
+  const email = fieldError('email', problems)
+  const company = fieldError('company_name', problems)
+  const consent = fieldError('consent', problems)
+  return `<form method="post" action="/login">
+<label for="email">E-post / E-mail</label>${email.note}<input id="email" name="email" type="email" required maxlength="254" autocomplete="email" value="${esc(f.email)}"${email.attrs}${autofocus('email')}>
+<fieldset><legend>${bi('Ny konto? Fyll ut også dette', 'New account? Fill in these too')}</legend>
+<label for="company_name">${bi('Virksomhet', 'Company')}</label>${company.note}<input id="company_name" name="company_name" type="text" maxlength="200" autocomplete="organization" value="${esc(f.company)}"${company.attrs}${autofocus('company_name')}>
+${consent.note}<label for="consent" class="check"><input id="consent" type="checkbox" name="consent" value="true"${f.consent ? ' checked' : ''}${consent.attrs}${autofocus('consent')}> ${bi('Jeg godtar vilkårene og at e-postadressen lagres for kontoen.', 'I accept the terms and that the e-mail address is stored for the account.')}</label>
+</fieldset>
+<button type="submit">${bi('Send meg en lenke', 'E-mail me a link')}</button></form>`
+}
+
+/** The sign-in page; with problems, the form as it was sent, each problem beside its field and listed first. */
+function loginPage(f: LoginValues, problems: LoginProblems): string {
+  const listed = (Object.entries(problems) as [LoginField, [string, string]][]).map(([k, [nb, en]]) => `<li><a href="#${k}">${bi(esc(nb), esc(en))}</a></li>`)
+  const summary = listed.length
+    ? `<div class="error" role="alert" aria-labelledby="problems-heading"><h2 id="problems-heading">${bi('Skjemaet ble ikke sendt', 'The form was not sent')}</h2><ul>${listed.join('')}</ul></div>`
+    : ''
+  return page(
+    listed.length ? 'Feil i skjemaet – Logg inn' : 'Logg inn',
+    `<h1>${bi('Logg inn eller registrer deg', 'Sign in or sign up')}</h1>
+${summary}
+${loginFormHtml(f, problems)}`,
+  )
+}
+
+/** The column of each row's button: named for a screen reader, blank to the eye. */
+const ACTIONS_TH = `<th><span class="visually-hidden">${bi('Handling', 'Action')}</span></th>`
 
 async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Promise<string> {
   const consumer = (await accounts.findConsumer(deps.sql, s.consumerId))!
@@ -73,7 +137,7 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
 
 <h2 id="keys">${bi('API-nøkler', 'API keys')}</h2>
 <p class="note">${bi(`Høyst ${MAX_ACTIVE_KEYS} aktive nøkler. Bytt nøkkel slik: lag en ny, ta den i bruk, og trekk tilbake den gamle.`, `At most ${MAX_ACTIVE_KEYS} active keys. To rotate: mint a new one, switch to it, then revoke the old one.`)}</p>
-${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Navn', 'Label')}</th><th>Scopes</th><th>${bi('Laget', 'Created')}</th><th></th>`, keyRows, 'Ingen nøkler ennå.', 'No keys yet.', 5)}
+${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Navn', 'Label')}</th><th>Scopes</th><th>${bi('Laget', 'Created')}</th>${ACTIONS_TH}`, keyRows, 'Ingen nøkler ennå.', 'No keys yet.', 5)}
 <form method="post" action="/dashboard/keys">${csrfField(s.csrfToken)}
 <label for="label">${bi('Navn på ny nøkkel', 'Label for a new key')}</label><input id="label" name="label" type="text" maxlength="80" placeholder="prod-agent">
 <label><input type="checkbox" name="test" value="true"> ${bi('Testnøkkel (svc_test_): bare syntetiske svar fra sandkassen, aldri belastet', 'Test key (svc_test_): synthetic sandbox answers only, never charged')}</label>
@@ -81,11 +145,11 @@ ${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Navn', 'Label')}</th><th>Scop
 
 <h2 id="issuance">${bi('Utstedelsestokener', 'Issuance tokens')}</h2>
 <p class="note">${bi(`Et token gir en agent én nøkkel (read:*) uten innlogging: gyldig i 24 timer, kan brukes én gang, høyst ${MAX_OUTSTANDING_ISSUANCE_TOKENS} om gangen.`, `A token lets an agent get one read:* key without signing in: valid 24 hours, single use, at most ${MAX_OUTSTANDING_ISSUANCE_TOKENS} at a time.`)}</p>
-${table(`<th>Token</th><th>${bi('Utløper', 'Expires')}</th><th>Status</th><th></th>`, tokenRows, 'Ingen tokener ennå.', 'No tokens yet.', 4)}
+${table(`<th>Token</th><th>${bi('Utløper', 'Expires')}</th><th>Status</th>${ACTIONS_TH}`, tokenRows, 'Ingen tokener ennå.', 'No tokens yet.', 4)}
 <form method="post" action="/dashboard/issuance-tokens">${csrfField(s.csrfToken)}<button type="submit">${bi('Lag utstedelsestoken', 'Mint an issuance token')}</button></form>
 
 <h2 id="oauth">${bi('OAuth-tilkoblinger', 'OAuth connections')}</h2>
-${table(`<th>${bi('Utsteder', 'Issuer')}</th><th>${bi('Bruker', 'Subject')}</th><th>${bi('Godkjent', 'Approved')}</th><th></th>`, connectionRows, 'Ingen MCP-klienter er koblet til.', 'No MCP clients are connected.', 4)}
+${table(`<th>${bi('Utsteder', 'Issuer')}</th><th>${bi('Bruker', 'Subject')}</th><th>${bi('Godkjent', 'Approved')}</th>${ACTIONS_TH}`, connectionRows, 'Ingen MCP-klienter er koblet til.', 'No MCP clients are connected.', 4)}
 
 <h2 id="usage">${bi('Bruk', 'Usage')}</h2>
 <p>${bi('Grenser', 'Ceilings')}: ${per(usage.ceilings.per_minute)} ${bi('per minutt', 'per minute')}, ${per(usage.ceilings.per_day)} ${bi('per døgn (UTC)', 'per day (UTC)')}</p>
@@ -94,38 +158,38 @@ ${table(`<th>${bi('Nøkkel', 'Key')}</th><th>${bi('Dette minuttet', 'This minute
 <h2 id="credits">${bi('Kreditt', 'Credits')}</h2>
 <p>${bi('Saldo', 'Balance')}: <strong id="balance">${nok(balance.balance_ore)}</strong></p>
 <p class="note">${bi('En agent ber om påfyll med POST /api/v1/billing/topup-requests; du godkjenner her.', 'An agent asks for a top-up with POST /api/v1/billing/topup-requests; you approve it here.')}</p>
-${table(`<th>${bi('Beløp', 'Amount')}</th><th>Status</th><th>${bi('Utløper', 'Expires')}</th><th></th>`, topupRows, 'Ingen forespørsler om påfyll.', 'No top-up requests.', 4)}`,
+${table(`<th>${bi('Beløp', 'Amount')}</th><th>Status</th><th>${bi('Utløper', 'Expires')}</th>${ACTIONS_TH}`, topupRows, 'Ingen forespørsler om påfyll.', 'No top-up requests.', 4)}`,
     { signedIn: { csrf: s.csrfToken } },
   )
 }
 
 export const pageHandlers = {
-  loginPage: (() =>
-    htmlResponse(
-      page(
-        'Logg inn',
-        `<h1>${bi('Logg inn eller registrer deg', 'Sign in or sign up')}</h1>
-<form method="post" action="/login">
-<label for="email">E-post / E-mail</label><input id="email" name="email" type="email" required autocomplete="email">
-<fieldset><legend>${bi('Ny konto? Fyll ut også dette', 'New account? Fill in these too')}</legend>
-<label for="company_name">${bi('Virksomhet', 'Company')}</label><input id="company_name" name="company_name" type="text" maxlength="200" autocomplete="organization">
-<label><input type="checkbox" name="consent" value="true"> ${bi('Jeg godtar vilkårene og at e-postadressen lagres for kontoen.', 'I accept the terms and that the e-mail address is stored for the account.')}</label>
-</fieldset>
-<button type="submit">${bi('Send meg en lenke', 'E-mail me a link')}</button></form>`,
-      ),
-    )) satisfies Handler,
+  loginPage: (() => htmlResponse(loginPage({ email: '', company: '', consent: false }, {}))) satisfies Handler,
 
   loginSubmit: (async ({ body, deps, now, state }) => {
-    const company = body.company_name?.trim() || undefined
-    if (company && body.consent !== 'true') {
-      throw new AppError('VALIDATION_FAILED', { details: [{ field: 'consent', message: 'must be ticked to sign up' }] })
+    const form: LoginValues = { email: body.email.trim(), company: body.company_name?.trim() ?? '', consent: body.consent === 'true' }
+    const problems = loginProblems(form)
+    if (Object.keys(problems).length > 0) return htmlResponse(loginPage(form, problems), 400)
+    const signup = form.company !== ''
+    await requestMagicLink(deps.sql, deps.config.baseUrl, { email: form.email, ...(signup ? { company_name: form.company } : {}) }, now, state.correlationId)
+    if (signup) {
+      return htmlResponse(
+        page(
+          'Sjekk e-posten',
+          `<h1>${bi('Sjekk e-posten din', 'Check your e-mail')}</h1>
+<p>${bi('Vi har sendt en lenke til adressen: en innloggingslenke hvis den har en konto fra før, ellers en lenke som oppretter kontoen. Den gjelder i 15 minutter og kan brukes én gang.', 'We have sent a link to the address: a sign-in link if it already has an account, otherwise one that creates the account. It is valid for 15 minutes and works once.')}</p>`,
+        ),
+      )
     }
-    await requestMagicLink(deps.sql, deps.config.baseUrl, { email: body.email, ...(company ? { company_name: company } : {}) }, now, state.correlationId)
+    // An address alone signs in an account that exists and sends nothing otherwise; the answer is
+    // the same either way (domain/access/signin.ts), so it says both and offers the sign-up.
     return htmlResponse(
       page(
-        'Sjekk e-posten',
-        `<h1>${bi('Sjekk e-posten din', 'Check your e-mail')}</h1>
-<p>${bi('Har adressen en konto, eller ba du om å registrere deg, har vi sendt en lenke. Den gjelder i 15 minutter og kan brukes én gang.', 'If the address has an account, or you asked to sign up, we have sent a link. It is valid for 15 minutes and works once.')}</p>`,
+        'Sjekk e-posten hvis du har en konto',
+        `<h1>${bi('Har du en konto, har vi sendt deg en lenke', 'If you have an account, we have sent you a link')}</h1>
+<p>${bi('Har adressen en konto, finner du en innloggingslenke i e-posten. Den gjelder i 15 minutter og kan brukes én gang.', 'If the address has an account, a sign-in link is in your e-mail. It is valid for 15 minutes and works once.')}</p>
+<p><strong>${bi('Er du ny, er ingen e-post sendt.', 'If you are new, no e-mail has been sent.')}</strong> ${bi('For å registrere deg fyller du også ut virksomheten og godtar vilkårene:', 'To sign up, fill in the company too and accept the terms:')}</p>
+${loginFormHtml(form, {})}`,
       ),
     )
   }) satisfies Handler<{ body: typeof LoginForm }>,

@@ -29,7 +29,7 @@ function recipeSection(r: Recipe, base: string): string {
     .map(
       (s, i) => `<h3>${i + 1}. ${esc(s.title)}</h3>
 ${s.needs.length ? `<p class="note">Needs: ${s.needs.map((n) => `<code>${esc(n)}</code>`).join(', ')}</p>` : ''}
-<pre><code class="language-sh" data-recipe="${esc(w.id)}-${i + 1}">${esc(`${baseLine(base)}\n${s.shell}`)}</code></pre>
+<pre tabindex="0"><code class="language-sh" data-recipe="${esc(w.id)}-${i + 1}">${esc(`${baseLine(base)}\n${s.shell}`)}</code></pre>
 ${s.then_person ? `<p class="flash"><strong>${bi('Så, en person', 'Then, a person')}:</strong> ${esc(s.then_person)}</p>` : ''}`,
     )
     .join('\n')

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { startApp, type TestApp } from '../../../helpers.ts'
 import { AMELDING, MVA, ORG, agent, decide, receiptKey, requestFullmakt, requestIdOf } from './delegation-helpers.ts'
 
@@ -160,6 +161,22 @@ describe('the organisation’s decision', () => {
     await decide(app, data.delegation_url, 'Rejected')
     const snapshot = (await (await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })).json()).data
     expect(snapshot.status).toBe('none')
+  })
+
+  test('the README’s delegation road says what each plan reads after the VAT approval (issue 27, item 17)', async () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
+    const line = readme.split('\n').find((l) => l.includes('$B/auth/permissions/984661185') && l.includes('# 2.'))
+    if (!line) throw new Error('the README has no step 2 reading the permissions')
+    // e.g. data.status: "full" (free, starter); "partial" (professional, enterprise)
+    const said = new Map([...line.matchAll(/"(full|partial|none)" \(([^)]*)\)/g)].flatMap((m) => m[2]!.split(',').map((plan) => [plan.trim(), m[1]!] as const)))
+    expect([...said.keys()].sort()).toEqual(['enterprise', 'free', 'professional', 'starter'])
+    for (const [plan, status] of said) {
+      const a = await agent(app, plan as 'free' | 'starter' | 'professional' | 'enterprise')
+      const { data } = await (await requestFullmakt(app, a)).json()
+      await decide(app, data.delegation_url)
+      const snapshot = (await (await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })).json()).data
+      expect({ plan, status: snapshot.status }).toEqual({ plan, status })
+    }
   })
 
   test('a professional key with only VAT delegated is partial, missing the payroll scope', async () => {

@@ -50,9 +50,17 @@ describe('a known and an unknown address are answered alike', () => {
 
       test('POST /login (the form)', async () => {
         const known = await createConsumer(app)
-        const knownRes = await observable(await postForm(app, '/login', { email: known.email }, freshIp()))
-        const unknownRes = await observable(await postForm(app, '/login', { email: uniqueEmail() }, freshIp()))
+        const unknown = uniqueEmail()
+        // The page gives the form back with the address the person typed (issue 27, item 15): that
+        // echo aside, and the length it adds, the two answers are the same.
+        const echoless = async (res: Response, email: string) => {
+          const o = await observable(res)
+          return { ...o, headers: o.headers.filter(([name]) => name !== 'content-length'), body: o.body.replaceAll(email, 'ADDRESS') }
+        }
+        const knownRes = await echoless(await postForm(app, '/login', { email: known.email }, freshIp()), known.email)
+        const unknownRes = await echoless(await postForm(app, '/login', { email: unknown }, freshIp()), unknown)
         expect(knownRes.status).toBe(200)
+        expect(knownRes.body).toContain('value="ADDRESS"')
         expect(unknownRes).toEqual(knownRes)
       })
     })
