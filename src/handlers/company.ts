@@ -34,6 +34,16 @@ function describe(e: AppError) {
 /** The whole days of a date the latest from_date may reach; beyond it the calendar is not meaningful. */
 const MAX_FROM_DATE = '2100-12-31'
 
+/**
+ * The consumer's Tier 2 figures for a company it holds a delegation from (a sub-unit's: its legal
+ * entity's), or null: the same gate the summary and context use (spec Data tiers).
+ */
+async function tier2Of(deps: AppDeps, principal: Principal, u: Awaited<ReturnType<typeof unitFacts>>) {
+  const consumer = consumerOf(principal)
+  if (!u.facts || consumer === null || !(await deps.grants.delegatedTo(consumer, u.unit.org_number))) return null
+  return tier2Metrics(tier2Deps(deps), u.unit.org_number, consumer)
+}
+
 export const companyHandlers = {
   searchCompanies: (async ({ query, deps }) => {
     const name = query.name.trim().replace(/\s+/g, ' ')
@@ -90,13 +100,19 @@ export const companyHandlers = {
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: DEADLINE_SHIFT_BASIS } }
   }) satisfies Handler<OrgRoute>,
 
-  getCompanyObligations: (async ({ params, deps }) => {
+  getCompanyObligations: (async ({ params, deps, principal }) => {
     const u = await unitFacts(deps.reads, params.org)
+    // One consumer, one truth: with a delegation, the verdicts use its Tier 2 facts, as the summary's do.
+    const t2 = await tier2Of(deps, principal, u)
+    if (t2) {
+      const r = obligationsOf({ ...u, facts: withTier2(u.facts!, t2.metrics) }, 'tier_2')
+      return { data: r.data, meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts } }
+    }
     const hit = deps.answers.get(`obligations|${snapshotKey(u)}`, () => obligationsOf(u))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts } }
   }) satisfies Handler<OrgRoute>,
 
-  getCompanyDeadlines: (async ({ params, query, deps, now }) => {
+  getCompanyDeadlines: (async ({ params, query, deps, now, principal }) => {
     const fromDate = query.from_date ?? osloDate(now)
     const horizonMonths = query.horizon_months ?? 12
     if (!isLocalDate(fromDate)) throw validationError([{ field: 'from_date', message: 'is not a calendar date (YYYY-MM-DD)' }])
@@ -104,6 +120,12 @@ export const companyHandlers = {
       throw validationError([{ field: 'from_date', message: 'must be between 2020-01-01 and a date whose horizon ends by 2100-12-31' }])
     }
     const u = await unitFacts(deps.reads, params.org)
+    const t2 = await tier2Of(deps, principal, u)
+    if (t2) {
+      const filed = await filedLookup(deps, u.unit.org_number, now)
+      const data = deadlinesOf({ ...u, facts: withTier2(u.facts!, t2.metrics) }, { fromDate, horizonMonths, filed }, 'tier_2')
+      return { data, meta: { ...metaOf([...u.sources, ...t2.provenance]), legal_basis: DEADLINE_SHIFT_BASIS } }
+    }
     const hit = deps.answers.get(`deadlines|${snapshotKey(u)}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: DEADLINE_SHIFT_BASIS } }
   }) satisfies Handler<OrgRoute & { query: typeof C.DeadlinesQuery }>,

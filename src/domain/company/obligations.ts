@@ -69,19 +69,24 @@ export function snapshotKey(u: UnitFacts): string {
   return u.sources.map((s) => s.snapshotId).join('+')
 }
 
-export function obligationsOf(u: UnitFacts) {
+/**
+ * `tier`: `tier_2` when the facts carry the consumer's Tier 2 figures (its delegation), as the
+ * summary's do, so one consumer sees one verdict on every route (summary, obligations, deadlines).
+ */
+export function obligationsOf(u: UnitFacts, tier: DataTier = 'tier_1') {
   const { unit, facts, coverage } = u
   const obligations = facts ? evaluateObligations(facts) : []
   return {
-    data: { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, obligations, ...subUnitOf(u) },
+    data: { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: tier, coverage, obligations, ...subUnitOf(u) },
     counts: countResults(obligations),
   }
 }
 
-export function deadlinesOf(u: UnitFacts, opts: DeadlineOptions) {
+/** As `obligationsOf`; at Tier 2 the consumer's filed periods (`opts.filed`) mark what is filed, as the summary does. */
+export function deadlinesOf(u: UnitFacts, opts: DeadlineOptions, tier: DataTier = 'tier_1') {
   const { unit, facts, coverage } = u
-  const result = facts ? companyDeadlines(facts, { ...opts, filed: undefined }) : { from_date: opts.fromDate, to_date: opts.fromDate, deadlines: [], undecided_rules: [] }
-  return { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: 'tier_1' as const, coverage, horizon_months: opts.horizonMonths, ...result, ...subUnitOf(u) }
+  const result = facts ? companyDeadlines(facts, { ...opts, filed: tier === 'tier_2' ? opts.filed : undefined }) : { from_date: opts.fromDate, to_date: opts.fromDate, deadlines: [], undecided_rules: [] }
+  return { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: tier, coverage, horizon_months: opts.horizonMonths, ...result, ...subUnitOf(u) }
 }
 
 export function summaryOf(u: UnitFacts, opts: DeadlineOptions, tier: DataTier = 'tier_1') {

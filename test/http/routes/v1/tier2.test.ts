@@ -80,3 +80,22 @@ test('a Tier 1 summary never shows filed', async () => {
   expect(s.data_tier).toBe('tier_1')
   expect(s.deadlines.every((d: { filing_status: string }) => d.filing_status !== 'filed')).toBe(true)
 })
+
+test('one consumer sees one truth: with a delegation, obligations and deadlines are Tier 2 too, with the summary’s verdicts', async () => {
+  const a = await funded(await delegatedAgent(app))
+  const s = await summary(a)
+  const obligations = (await (await app.get(`/api/v1/company/${ORG}/obligations`, { headers: a.auth })).json()).data
+  const deadlines = (await (await app.get(`/api/v1/company/${ORG}/deadlines`, { headers: a.auth })).json()).data
+  expect([s.data_tier, obligations.data_tier, deadlines.data_tier]).toEqual(['tier_2', 'tier_2', 'tier_2'])
+  const verdicts = (list: { rule_id: string; evaluation_result: string }[]) => Object.fromEntries(list.map((o) => [o.rule_id, o.evaluation_result]))
+  expect(Object.keys(verdicts(s.obligations)).length).toBeGreaterThan(5)
+  expect(verdicts(obligations.obligations)).toEqual(verdicts(s.obligations))
+  expect(deadlines.deadlines.map((d: { obligation_id: string }) => d.obligation_id)).toEqual(s.deadlines.map((d: { obligation_id: string }) => d.obligation_id))
+})
+
+test('without a delegation obligations and deadlines stay Tier 1', async () => {
+  const a = await funded(await agent(app))
+  const obligations = (await (await app.get(`/api/v1/company/${ORG}/obligations`, { headers: a.auth })).json()).data
+  const deadlines = (await (await app.get(`/api/v1/company/${ORG}/deadlines`, { headers: a.auth })).json()).data
+  expect([obligations.data_tier, deadlines.data_tier]).toEqual(['tier_1', 'tier_1'])
+})
