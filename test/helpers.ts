@@ -113,6 +113,23 @@ export const SERVER_SECRET = 'test-server-secret-0123456789abcdef0123456789abcde
 /** The operator token every test app is configured with. */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789'
 
+/** GOVERNMENT_MODE=live against the government fixture servers, as the fixtures' demo vendor. */
+export function liveGovernmentEnv(fixtures: FixtureServers): Record<string, string> {
+  const demo = fixtures.governmentClient
+  return {
+    GOVERNMENT_MODE: 'live',
+    MASKINPORTEN_URL: fixtures.maskinportenUrl,
+    MASKINPORTEN_CLIENT_ID: demo.clientId,
+    MASKINPORTEN_KID: demo.kid,
+    MASKINPORTEN_KEY_PEM: demo.privateKeyPem,
+    ALTINN_PLATFORM_URL: fixtures.altinnUrl,
+    ALTINN_SYSTEM_ID: demo.systemId,
+    ALTINN_MVA_APP_URL: demo.mvaAppUrl,
+    SKATTEETATEN_URL: fixtures.skatteetatenUrl,
+    AAREG_URL: fixtures.aaregUrl,
+  }
+}
+
 export async function startApp(
   opts: {
     env?: Record<string, string>
@@ -132,22 +149,7 @@ export async function startApp(
   const clock = opts.clock ?? fixedClock(PINNED_NOW)
   // The government fixtures judge token lifetimes and assertion times on the test's clock.
   const fixtures = await startFixtureServers({ now: () => clock.now().getTime() })
-  const demo = fixtures.governmentClient
-  const government: Record<string, string> =
-    opts.government === 'live'
-      ? {
-          GOVERNMENT_MODE: 'live',
-          MASKINPORTEN_URL: fixtures.maskinportenUrl,
-          MASKINPORTEN_CLIENT_ID: demo.clientId,
-          MASKINPORTEN_KID: demo.kid,
-          MASKINPORTEN_KEY_PEM: demo.privateKeyPem,
-          ALTINN_PLATFORM_URL: fixtures.altinnUrl,
-          ALTINN_SYSTEM_ID: demo.systemId,
-          ALTINN_MVA_APP_URL: demo.mvaAppUrl,
-          SKATTEETATEN_URL: fixtures.skatteetatenUrl,
-          AAREG_URL: fixtures.aaregUrl,
-        }
-      : {}
+  const government: Record<string, string> = opts.government === 'live' ? liveGovernmentEnv(fixtures) : {}
   // TRUST_PROXY lets each test speak from its own address (X-Forwarded-For), so per-IP limits stay per test.
   // A short upstream timeout keeps the timeout scenarios quick (three attempts within the budget).
   const config = loadConfig({

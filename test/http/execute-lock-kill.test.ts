@@ -13,7 +13,7 @@ import { startFixtureServers } from '../../fixtures/servers/index.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { openEmbedded, type Database } from '../../src/store/db.ts'
 import { admin, bearer } from '../access-helpers.ts'
-import { ADMIN_TOKEN, onPostgres, PINNED_NOW, SERVER_SECRET, startApp, testDatabase } from '../helpers.ts'
+import { ADMIN_TOKEN, liveGovernmentEnv, onPostgres, PINNED_NOW, SERVER_SECRET, startApp, testDatabase } from '../helpers.ts'
 import { MVA } from './routes/v1/delegation-helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-lock-kill-'))
@@ -54,7 +54,6 @@ test('a filing killed while the tax authority validates leaves its lock until it
   const shared = onPostgres ? await testDatabase() : null
   const pinned = new Date(PINNED_NOW)
   const fixtures = await startFixtureServers({ now: () => pinned.getTime() })
-  const demo = fixtures.governmentClient
   const env = {
     ...process.env,
     ADMIN_TOKEN,
@@ -63,16 +62,7 @@ test('a filing killed while the tax authority validates leaves its lock until it
     UPSTREAM_MODE: 'fixtures',
     BRREG_BASE_URL: fixtures.brregUrl,
     NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
-    GOVERNMENT_MODE: 'live',
-    MASKINPORTEN_URL: fixtures.maskinportenUrl,
-    MASKINPORTEN_CLIENT_ID: demo.clientId,
-    MASKINPORTEN_KID: demo.kid,
-    MASKINPORTEN_KEY_PEM: demo.privateKeyPem,
-    ALTINN_PLATFORM_URL: fixtures.altinnUrl,
-    ALTINN_SYSTEM_ID: demo.systemId,
-    ALTINN_MVA_APP_URL: demo.mvaAppUrl,
-    SKATTEETATEN_URL: fixtures.skatteetatenUrl,
-    AAREG_URL: fixtures.aaregUrl,
+    ...liveGovernmentEnv(fixtures),
     ...(onPostgres ? {} : { DATABASE_URL: '', DATA_DIR: dir }),
   }
   const child = Bun.spawn(['bun', 'test/support/execute-child.ts'], { env, stdout: 'pipe', stderr: 'inherit' })

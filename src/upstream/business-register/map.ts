@@ -218,19 +218,28 @@ export function unitFromObject(raw: RawResponse, o: Obj): RegisterUnit {
 }
 
 /** `GET /enheter/{orgnr}`: 200 live or SlettetEnhet, 410 removed, 404 unknown (empty body). */
-export function mapUnit(raw: RawResponse, requested: string): UnitLookup {
+/**
+ * A lookup by number that is not a 200: 404 unknown, 410 removed (the body names the deletion date;
+ * an empty or odd body still means "removed": the status code is the instruction); null for a 200.
+ */
+function notFound(raw: RawResponse, requested: string): { kind: 'unknown' } | { kind: 'removed'; org_number: string; deleted_date: LocalDate | null } | null {
   if (raw.status === 404) return { kind: 'unknown' }
   if (raw.status === 410) {
-    // The body names the unit and its deletion date; a missing body still means "removed".
     let deleted: LocalDate | null = null
     try {
       deleted = date(obj(JSON.parse(raw.body))?.slettedato)
     } catch {
-      // an empty or odd 410 body changes nothing: the status code is the instruction
+      // the status code is the instruction
     }
     return { kind: 'removed', org_number: requested, deleted_date: deleted }
   }
   if (raw.status !== 200) fail(raw, `unexpected HTTP ${raw.status}`)
+  return null
+}
+
+export function mapUnit(raw: RawResponse, requested: string): UnitLookup {
+  const gone = notFound(raw, requested)
+  if (gone) return gone
   const unit = unitFromObject(raw, body(raw))
   if (unit.org_number !== requested) fail(raw, `answered for ${unit.org_number}, asked for ${requested}`)
   return { kind: 'found', unit }
@@ -305,17 +314,8 @@ export function subUnitFromObject(raw: RawResponse, o: Obj): RegisterSubUnit {
 
 /** `GET /underenheter/{orgnr}`: 200 Underenhet or its deleted stub, 410 removed, 404 unknown (empty body). */
 export function mapSubUnit(raw: RawResponse, requested: string): SubUnitLookup {
-  if (raw.status === 404) return { kind: 'unknown' }
-  if (raw.status === 410) {
-    let deleted: LocalDate | null = null
-    try {
-      deleted = date(obj(JSON.parse(raw.body))?.slettedato)
-    } catch {
-      // as for a unit: the status code is the instruction
-    }
-    return { kind: 'removed', org_number: requested, deleted_date: deleted }
-  }
-  if (raw.status !== 200) fail(raw, `unexpected HTTP ${raw.status}`)
+  const gone = notFound(raw, requested)
+  if (gone) return gone
   const sub = subUnitFromObject(raw, body(raw))
   if (sub.org_number !== requested) fail(raw, `answered for ${sub.org_number}, asked for ${requested}`)
   return { kind: 'found', sub_unit: sub }

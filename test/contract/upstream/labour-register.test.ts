@@ -6,7 +6,8 @@
  * and non-null field). Errors are judged against the shape the register's error handler writes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { buildSchema, execute, parse, validate, type GraphQLSchema } from 'graphql'
+import { parse, validate, type GraphQLSchema } from 'graphql'
+import { aaregSchema, asTheSchemaAnswers } from './graphql.ts'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { AAREG_SCOPE, EMPLOYMENTS_QUERY, employmentsVariables } from '../../../src/upstream/labour-register/live.ts'
@@ -17,18 +18,10 @@ import { contractText } from './xsd.ts'
 
 let schema: GraphQLSchema
 beforeAll(async () => {
-  schema = buildSchema(await contractText('nav-aareg/aareg-dist-api-v1.graphqls'))
+  schema = await aaregSchema()
 })
 
-/**
- * The answer the schema lets the register give to this query over these data; errors if it cannot.
- * An answer carries no `__typename` unless asked, so the employment details' concrete type is read
- * from their `type` (`Ordinaer` → `OrdinaerAnsettelsesdetaljer`, as the register names them).
- */
-async function asTheSchemaAnswers(query: string, variables: Record<string, unknown>, data: Record<string, unknown>) {
-  const typeResolver = (value: unknown) => (value && typeof value === 'object' && 'type' in value ? `${String(value.type)}Ansettelsesdetaljer` : undefined)
-  return execute({ schema, document: parse(query), variableValues: variables, rootValue: data, typeResolver })
-}
+const judge = (query: string, variables: Record<string, unknown>, data: Record<string, unknown>) => asTheSchemaAnswers(schema, query, variables, data)
 
 describe('the schema judges', () => {
   test("the register's own query is valid against its schema", async () => {
@@ -48,13 +41,13 @@ describe('what Plikt sends', () => {
   test('its variables coerce to the schema’s input type, under the key the register reads', async () => {
     const variables = employmentsVariables('993718807')
     expect(Object.keys(variables)).toEqual(['finnArbeidsforholdVariabler'])
-    const result = await asTheSchemaAnswers(EMPLOYMENTS_QUERY, variables, { finnArbeidsforhold: () => ({ arbeidsforhold: [] }) })
+    const result = await judge(EMPLOYMENTS_QUERY, variables, { finnArbeidsforhold: () => ({ arbeidsforhold: [] }) })
     expect(result.errors).toBeUndefined()
   })
 
   test('variables with a value outside an enum do not coerce (the check can fail)', async () => {
     const bad = { finnArbeidsforholdVariabler: { ...employmentsVariables('993718807').finnArbeidsforholdVariabler, arbeidsforholdstatus: ['NOE_ANNET'] } }
-    const result = await asTheSchemaAnswers(EMPLOYMENTS_QUERY, bad, { finnArbeidsforhold: () => ({ arbeidsforhold: [] }) })
+    const result = await judge(EMPLOYMENTS_QUERY, bad, { finnArbeidsforhold: () => ({ arbeidsforhold: [] }) })
     expect(result.errors?.length).toBe(1)
   })
 })
@@ -80,7 +73,7 @@ describe('the fixture answers what the register can answer', () => {
     test(`its answer for ${org} is the schema’s answer to the query over the same data`, async () => {
       const answer = await ask(employmentsVariables(org))
       expect(answer.errors).toBeUndefined()
-      const judged = await asTheSchemaAnswers(EMPLOYMENTS_QUERY, employmentsVariables(org), answer.data!)
+      const judged = await judge(EMPLOYMENTS_QUERY, employmentsVariables(org), answer.data!)
       expect(judged.errors).toBeUndefined()
       expect(judged.data).toEqual(answer.data)
     })
@@ -91,7 +84,7 @@ describe('the fixture answers what the register can answer', () => {
     const variables = { finnArbeidsforholdVariabler: { opplysningspliktigId: '993718807', arbeidsforholdtype: ['ordinaertArbeidsforhold'], rapporteringsordning: ['A_ORDNINGEN'], arbeidsforholdstatus: ['AKTIV'] } }
     const answer = await ask(variables, query)
     expect(answer.errors).toBeUndefined()
-    const judged = await asTheSchemaAnswers(query, variables, answer.data!)
+    const judged = await judge(query, variables, answer.data!)
     expect(judged.errors ?? []).toEqual([])
   })
 

@@ -6,7 +6,8 @@
  * the publishers' contracts (contracts/) at the moment it passes, before the answer leaves.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { buildSchema, execute, parse, validate, type GraphQLSchema } from 'graphql'
+import { parse, validate, type GraphQLSchema } from 'graphql'
+import { aaregSchema, asTheSchemaAnswers } from './graphql.ts'
 import { decodeJwt } from 'jose'
 import type { FixtureSystem } from '../../../fixtures/servers/index.ts'
 import type { Exchange } from '../../../fixtures/servers/harness.ts'
@@ -15,7 +16,7 @@ import { addCredits } from '../../access-helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { agent, MVA } from '../../http/routes/v1/delegation-helpers.ts'
 import { jsonSchemaJudge } from './json-schema.ts'
-import { contractText, SKATTEETATEN_XSD, xsdErrorsOf } from './xsd.ts'
+import { SKATTEETATEN_XSD, xsdErrorsOf } from './xsd.ts'
 
 // An organisation and period no other test files (delegation-helpers.ts keeps the list).
 const ORG = '993718807'
@@ -62,8 +63,7 @@ async function judge(system: FixtureSystem, e: Exchange): Promise<{ what: string
     const body = JSON.parse(e.requestBody) as { query: string; variables: Record<string, unknown> }
     const errors = validate(aareg, parse(body.query)).map((x) => x.message)
     const answer = json() as { data: Record<string, unknown> }
-    const typeResolver = (v: unknown) => (v && typeof v === 'object' && 'type' in v ? `${String(v.type)}Ansettelsesdetaljer` : undefined)
-    const result = await execute({ schema: aareg, document: parse(body.query), variableValues: body.variables, rootValue: answer.data, typeResolver })
+    const result = await asTheSchemaAnswers(aareg, body.query, body.variables, answer.data)
     errors.push(...(result.errors ?? []).map((x) => x.message))
     if (JSON.stringify(result.data) !== JSON.stringify(answer.data)) errors.push('the answer is not what the schema gives over its data')
     return { what: 'employments', errors }
@@ -72,7 +72,7 @@ async function judge(system: FixtureSystem, e: Exchange): Promise<{ what: string
 }
 
 beforeAll(async () => {
-  aareg = buildSchema(await contractText('nav-aareg/aareg-dist-api-v1.graphqls'))
+  aareg = await aaregSchema()
   app = await startApp({ government: 'live' })
   app.fixtures.observe((system, e) => {
     verdicts.push(judge(system, e).then((v) => (v ? { system, ...v } : null)))
