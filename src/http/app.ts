@@ -8,23 +8,22 @@
 import { Elysia } from 'elysia'
 import type { Operation } from '../operations/index.ts'
 import { inputHeaders, type AppDeps, type Handler, type HandlerOutput, type RequestState, type ToolBinding } from '../pipeline/context.ts'
-import { admit, checkPresentedCredential, isPublic, keyRefusal, softLimited } from '../pipeline/admission.ts'
+import { softLimited } from '../pipeline/admission.ts'
 import { corkedResponse } from '../lib/corked-response.ts'
-import { bearerOf, credentialsOf } from '../pipeline/credentials.ts'
-import { execute } from './execute.ts'
+import { credentialsOf } from '../pipeline/credentials.ts'
+import { restAnswers, restIdempotency } from './execute.ts'
 import { checkSameSite } from './same-site.ts'
 import { buildMeta, precomputedBlob, precomputedBody, responseHash } from '../pipeline/envelope.ts'
 import { answerTag, cacheControl, cacheControlOf, ifNoneMatch, notModified, precomputedTag, strongTag } from '../pipeline/caching.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import { renderError } from './errors.ts'
 import { hasBoundedStrings, oversizedFields } from '../schemas/bounds.ts'
-import { readIntegerDigits } from '../pipeline/validation.ts'
+import { checkInput, readIntegerDigits } from '../pipeline/validation.ts'
 import { validationError } from '../errors/app-error.ts'
 import { stateOf } from './request-state.ts'
 import { docsAsset, favicon } from './discovery.ts'
-import { TEST_KEY_META, testKeyDeps, testKeyRoute } from '../handlers/sandbox/test-keys.ts'
 import { sandboxMeta, sandboxState } from '../pipeline/sandbox.ts'
-import { approvalStep } from '../pipeline/approval.ts'
+import { runCall, type Call, type Codec } from '../pipeline/run.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -128,7 +127,7 @@ const checkedInputs = new WeakMap<Operation, Input[]>()
  * Input too deep or with strings longer than their schema allows is refused before Elysia
  * validates it (schemas/bounds.ts): the validator's report would otherwise run every pattern on it.
  */
-function refuseOversized(op: Operation, ctx: Partial<Record<Input, unknown>>): void {
+function refuseOversized(op: Operation, ctx: Record<Input, unknown>): void {
   let inputs = checkedInputs.get(op)
   if (!inputs) {
     inputs = (['params', 'query', 'body'] as const).filter((i) => (i === 'body' ? op.request.body !== undefined : hasBoundedStrings(op.request[i])))
@@ -164,103 +163,75 @@ export interface Routes {
   mcp: (request: Request, state: RequestState) => Promise<Response>
 }
 
-/** Mounts every operation of the registry as an Elysia route, with the pipeline steps around its handler. */
+/** What only the REST codec needs of a call: the HTTP request. */
+type Rest = { request: Request }
+
+/**
+ * The REST codec of an operation (one per operation, made at mount): the input validated as it
+ * arrived (path, query, body: bounds first, then each schema, compiled once), answers rendered as
+ * HTTP responses with their cache headers, and stored and replayed as such (http/execute.ts).
+ */
+function restCodec(op: Operation, deps: AppDeps): Codec<Rest, Response> {
+  const inputs = (['params', 'query', 'body'] as const).filter((i) => op.request[i] !== undefined)
+  return {
+    validate(call) {
+      refuseOversized(op, call)
+      for (const input of inputs) checkInput(op.request[input]!, call[input], input)
+    },
+    idempotency: (call) => restIdempotency(op, call.via.request, call.body),
+    answer(call, out, _served, afterIo) {
+      if (out instanceof Response) return out
+      call.state.correlationStamped = true
+      return render(op, out, call.now, call.via.request, call.state, afterIo)
+    },
+    answers: (call) => restAnswers(op, call.via.request, call.state, deps),
+  }
+}
+
+/**
+ * Mounts every operation of the registry as an Elysia route: the REST codec around the
+ * orchestrator (pipeline/run.ts), which runs the same steps for MCP.
+ */
 export function mountRoutes(deps: AppDeps, routes: Routes) {
   const app = new Elysia({ normalize: false })
-  app.onError(({ code, error, request }) => {
-    const state = stateOf(request)
-    if (state.principal.kind !== 'key' || !state.principal.cached) return renderError(code, error, request, deps)
-    // Refused before its key was confirmed: a key that is no longer live hears that instead.
-    return keyRefusal(state, deps).then((refusal) => (refusal ? renderError('APP', refusal, request, deps) : renderError(code, error, request, deps)))
-  })
+  app.onError(({ code, error, request }) => renderError(code, error, request, deps))
   const table = routes.handlers
   for (const op of routes.operations) {
     if (op.bodyType === 'raw') {
       // The MCP transport is a surface of its own: it reads the request itself (src/mcp).
-      app.route(op.method, op.path, ({ request }: { request: Request }) => routes.mcp(request, stateOf(request)), { parse: 'none', transform: ({ request, query }: { request: Request; query: Record<string, unknown> }) => void prepare(op, { request, query }, deps.config.baseUrl) } as never)
+      app.route(op.method, op.path, ({ request, query }: { request: Request; query: Record<string, unknown> }) => routes.mcp(request, prepare(op, { request, query }, deps.config.baseUrl)), { parse: 'none' } as never)
       continue
     }
     const handler = table[op.id]!
     const soft = softLimited(op)
-    const keyless = isPublic(op)
-    app.route(
-      op.method,
-      op.path,
-      (ctx: { params: any; query: any; body: any; request: Request }) => {
-        const state = stateOf(ctx.request)
-        const now = deps.clock.now()
-        const invoke = (d: AppDeps = deps): HandlerOutput | Response | Promise<HandlerOutput | Response> =>
-          handler({
-            params: ctx.params,
-            query: ctx.query,
-            body: ctx.body,
-            headers: inputHeaders(ctx.request.headers),
-            // Bun makes a request's AbortSignal on first access: only a handler that waits asks.
-            get signal() {
-              return ctx.request.signal
-            },
-            deps: d,
-            state,
-            now,
-            principal: state.principal,
-            get approval() {
-              return approvalStep(op, ctx.request.headers.get('x-approval-token'), state, deps)
-            },
-          })
-        // A keyed route was admitted after a database write; a keyless one answers synchronously unless its handler awaits.
-        const finish = (o: HandlerOutput | Response, afterIo = true) => {
-          if (o instanceof Response) return o
-          state.correlationStamped = true
-          return render(op, o, now, ctx.request, state, afterIo)
-        }
-        // A test key never reaches the handler, idempotency or metering: the sandbox answers it, or nothing does.
-        // A test key never reaches idempotency, metering or an upstream: the production handler over
-        // the sandbox's synthetic companies answers it (production shapes, marked is_test), or its own
-        // account's handler does, or nothing does (handlers/sandbox/test-keys.ts).
-        if (state.principal.kind === 'key' && state.principal.test) {
-          const route = testKeyRoute(op)
-          const marked = route === 'synthetic' ? TEST_KEY_META : { is_test: true as const }
-          return Promise.resolve(invoke(route === 'synthetic' ? testKeyDeps(deps) : deps)).then((o) => finish(o instanceof Response ? o : { ...o, meta: { ...o.meta, ...marked } }))
-        }
-        // A keyless route admits nothing, but a credential presented there is checked all the same.
-        const presented = keyless ? bearerOf(ctx.request.headers.get('authorization')) : null
-        if (presented !== null) {
-          return checkPresentedCredential(presented, state, deps).then(async () => {
-            const out = await invoke()
-            return finish(out)
-          })
-        }
-        if (op.idempotency === null && op.costOre === 0) {
-          // Synchronous handlers stay synchronous: a promise per request is measurable on hot static routes.
-          const out = invoke()
-          return out instanceof Promise ? out.then((o) => finish(o)) : finish(out, !keyless)
-        }
-        return execute(op, { request: ctx.request, body: ctx.body, state }, deps, async () => finish(await invoke()))
-      },
-      {
-        ...(op.request.params ? { params: op.request.params } : {}),
-        ...(op.request.query ? { query: op.request.query } : {}),
-        ...(op.request.body ? { body: op.request.body } : {}),
-        // Keyless routes without limits of their own get a transform that is visibly synchronous:
-        // Elysia composes a slower, awaiting handler around a hook that may return a promise.
-        // The soft per-IP limit is decided first, in this instance, before any database work.
-        // The context is destructured, never passed on whole: Elysia reads a hook's source, and a
-        // context handed to a function makes it prepare everything for every request (cookie jar,
-        // headers object, a second Response around ours).
-        transform: keyless
-          ? ({ request, query, params, body }: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              const state = prepare(op, { request, query, body }, deps.config.baseUrl)
-              if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
-              refuseOversized(op, { params, query, body })
-            }
-          : async ({ request, query, params, body }: { request: Request; query: Record<string, unknown>; params: unknown; body: unknown }) => {
-              const state = prepare(op, { request, query, body }, deps.config.baseUrl)
-              if (soft) deps.softLimiter.hit(state.ip, deps.clock.now())
-              await admit(op, credentialsOf(request.headers), body, state, deps)
-              refuseOversized(op, { params, query, body })
-            },
-      } as never,
-    )
+    const codec = restCodec(op, deps)
+    // The context is destructured, never passed on whole: Elysia reads a handler's source, and a
+    // context handed to a function makes it prepare everything for every request (cookie jar,
+    // headers object, a second Response around ours).
+    app.route(op.method, op.path, ({ params, query, body, request }: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown; request: Request }) => {
+      const state = prepare(op, { request, query, body }, deps.config.baseUrl)
+      const now = deps.clock.now()
+      // The soft per-IP limit is decided first, in this instance, before any database work.
+      if (soft) deps.softLimiter.hit(state.ip, now)
+      const headers = request.headers
+      const call: Call<Rest> = {
+        op,
+        handler,
+        caller: { credentials: credentialsOf(headers), body },
+        params,
+        query,
+        body,
+        headers: inputHeaders(headers),
+        approvalToken: headers.get('x-approval-token'),
+        get signal() {
+          return request.signal
+        },
+        state,
+        now,
+        via: { request },
+      }
+      return runCall(call, deps, codec)
+    })
   }
   app.get('/docs/assets/:name', ({ params, request }) => {
     stateOf(request).route = '/docs/assets/:name'

@@ -1,20 +1,35 @@
 /**
- * The REST side of the pipeline after validation: the request's Idempotency-Key and fingerprint
- * are read here, and answers are stored and replayed as HTTP responses; the steps themselves
- * (pipeline/idempotency.ts, pipeline/metering.ts) are the ones every surface runs.
+ * The REST codec's idempotency: the request's Idempotency-Key and fingerprint are read here, and
+ * answers are stored and replayed as HTTP responses; the step itself (pipeline/idempotency.ts) is
+ * the one every surface runs, from the orchestrator (pipeline/run.ts).
  */
 import type { AppError } from '../errors/app-error.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import type { Operation } from '../operations/index.ts'
-import { limitsFor } from '../pipeline/admission.ts'
 import type { AppDeps, RequestState } from '../pipeline/context.ts'
-import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
+import { isDryRun, type AnswerCodec, type IdempotentRequest } from '../pipeline/idempotency.ts'
 import { cacheControlOf } from '../pipeline/caching.ts'
-import { metered } from '../pipeline/metering.ts'
 import { renderError } from './errors.ts'
 
-function responses(op: Operation, request: Request, state: RequestState, deps: AppDeps): AnswerCodec<Response> {
+/** A REST answer that is a failure: nothing is charged for it, and its Idempotency-Key is released. */
+const failed = (r: Response) => r.status >= 400
+
+/** A call of an operation without idempotency: only metering asks, and only which answers failed. */
+const UNSTORED: AnswerCodec<Response> = {
+  store: () => Promise.reject(new Error('an operation without idempotency stores no answer')),
+  replay: () => {
+    throw new Error('an operation without idempotency replays no answer')
+  },
+  failed,
+  finalFailure: (e) => {
+    throw e
+  },
+}
+
+/** How REST answers are stored and replayed. */
+export function restAnswers(op: Operation, request: Request, state: RequestState, deps: AppDeps): AnswerCodec<Response> {
+  if (!op.idempotency) return UNSTORED
   const control = cacheControlOf(op)
   return {
     store: async (r) => ({ status: r.status, body: await r.clone().text() }),
@@ -24,27 +39,19 @@ function responses(op: Operation, request: Request, state: RequestState, deps: A
       if (control) headers['cache-control'] = control
       return new Response(s.body, { status: s.status, headers })
     },
-    failed: (r) => r.status >= 400,
+    failed,
     finalFailure: (e: AppError) => renderError('APP', e, request, deps),
   }
 }
 
-/**
- * Runs the handler behind idempotency and metering. Nothing is charged for a call that fails, and
- * a replayed Idempotency-Key returns the stored answer without running anything again.
- */
-export function execute(op: Operation, ctx: { request: Request; body: unknown; state: RequestState }, deps: AppDeps, run: () => Promise<Response>): Promise<Response> {
-  const { request, state } = ctx
-  const charged = () => metered(op, state, deps, (p) => limitsFor(op, p, state.ip), run, (r) => r.status >= 400)
-  // Most metered reads declare no idempotency: they need no URL parse and no fingerprint.
-  if (!op.idempotency) return charged()
+/** What a REST request's Idempotency-Key stands for: the operation, the path, the sorted query and the body. */
+export function restIdempotency(op: Operation, request: Request, body: unknown): IdempotentRequest {
   const url = new URL(request.url)
   url.searchParams.sort()
-  const req = {
+  return {
     key: request.headers.get('idempotency-key'),
     dryRun: isDryRun(url.searchParams.get('dry_run')),
     // The query is part of the request: `?dry_run=true` and a live call with one key are different requests.
-    fingerprint: sha256Hex(`${op.id}\n${url.pathname}\n${url.searchParams.toString()}\n${canonicalJson(ctx.body ?? null)}`),
+    fingerprint: sha256Hex(`${op.id}\n${url.pathname}\n${url.searchParams.toString()}\n${canonicalJson(body ?? null)}`),
   }
-  return idempotent(op, req, state, deps, responses(op, request, state, deps), charged)
 }

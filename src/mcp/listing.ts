@@ -10,7 +10,7 @@ import { SandboxMetadata } from '../schemas/sandbox.ts'
 import { TrustMetadata } from '../schemas/common.ts'
 import { toolEnvelope } from '../schemas/mcp.ts'
 import { jsonSchema } from '../schemas/json-schema.ts'
-import { hasSandboxMirror } from './sandbox.ts'
+import { rehearsable } from '../pipeline/rehearsal.ts'
 import type { Tool } from './tools.ts'
 
 /** Data sources that are Plikt itself; every other one is an outside system. */
@@ -35,7 +35,7 @@ export function toolAnnotations(op: Operation): ToolAnnotations {
  * (keyless tools still answer with production's).
  */
 function outputSchema(tool: Tool, sandbox: boolean): TSchema {
-  const mirror = sandbox && !tool.keyless && hasSandboxMirror(tool) ? allOperations.find((o) => o.id === tool.operation.sandboxMirror) : undefined
+  const mirror = sandbox && !tool.keyless && rehearsable(tool.operation) ? allOperations.find((o) => o.id === tool.operation.sandboxMirror) : undefined
   const result = mirror?.response ?? tool.operation.response ?? Type.Unknown()
   return toolEnvelope(result, sandbox ? Type.Union([TrustMetadata, SandboxMetadata]) : TrustMetadata)
 }

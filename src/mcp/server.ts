@@ -13,7 +13,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
-import { enforceLimits } from '../domain/access/limits.ts'
+import type { Limit } from '../domain/access/limits.ts'
 import { scopeGranted, type KeyPrincipal, type Principal } from '../domain/access/types.ts'
 import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
@@ -22,28 +22,29 @@ import { docsUrl } from '../errors/registry.ts'
 import { buildMeta, responseHash } from '../pipeline/envelope.ts'
 import { checkArguments } from '../pipeline/validation.ts'
 import { bearerOf } from '../pipeline/credentials.ts'
-import { metered } from '../pipeline/metering.ts'
-import { admitCall, admitMessages, AUDITED, keyRefusal, limitsFor, refusal } from '../pipeline/admission.ts'
+import { admitMessages } from '../pipeline/admission.ts'
+import { audited, settle, unconfirmedKey } from '../pipeline/key-confirmation.ts'
+import { runCall, type Call, type Codec, type Served } from '../pipeline/run.ts'
 import type { MetaInput, PrecomputedData } from '../pipeline/envelope.ts'
-import { inputHeaders, type AppDeps, type InputHeaders, type RequestState } from '../pipeline/context.ts'
+import { inputHeaders, type AppDeps, type HandlerOutput, type InputHeaders, type RequestState } from '../pipeline/context.ts'
 import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
 import { serviceLinks } from '../domain/wellknown/links.ts'
 import { databaseUnavailable } from '../pipeline/unavailable.ts'
 import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
 import { listedTool } from './listing.ts'
-import { idempotent, isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
+import { isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { corkedResponse } from '../lib/corked-response.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
-import { hasSandboxMirror, runSandboxTool, SandboxToolInput } from './sandbox.ts'
-import { TEST_KEY_META, testKeyDeps, testKeyRoute } from '../handlers/sandbox/test-keys.ts'
+import { SandboxToolInput } from '../schemas/sandbox.ts'
+import { rehearsable } from '../pipeline/rehearsal.ts'
 import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, writeSideOutcome, type SandboxState } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 import type { McpToolsSummary } from '../domain/discovery/capabilities.ts'
 
-/** A tool call's answer as the idempotency step stores it: what it returned, or the final failure. */
-type ToolAnswer = { output: ToolOutput; replayed?: boolean } | { error: AppError }
+/** A tool call's answer as the idempotency step stores it: what it returned (and how it was served), or the final failure. */
+type ToolAnswer = { output: ToolOutput; served: Served; replayed?: boolean } | { error: AppError }
 
 /** Tool answers are stored as their JSON and replayed as they were; a final failure replays as the same error. */
 const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
@@ -54,7 +55,7 @@ const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
   replay: (s) => {
     const stored = JSON.parse(s.body) as ToolOutput | { error_code: ErrorCode; details: FieldIssue[] | null; extra: Record<string, unknown> | null }
     if ('error_code' in stored) return { error: new AppError(stored.error_code, { ...(stored.details ? { details: stored.details } : {}), ...(stored.extra ? { extra: stored.extra } : {}) }) }
-    return { output: stored, replayed: true }
+    return { output: stored, served: 'production', replayed: true }
   },
   failed: () => false,
   finalFailure: (e) => ({ error: e }),
@@ -172,9 +173,62 @@ let validator: AjvJsonSchemaValidator | undefined
 /** What a key found no longer live is refused with; for a key from the cache the whole request is refused so, as a fresh lookup would have. */
 const KEY_REFUSALS: readonly ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE']
 
+const stringArgument = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : null)
+
+/** What only the MCP codec needs of a call: the tool and its arguments as they came. */
+type Mcp = { tool: Tool; args: Record<string, unknown> }
+
+/**
+ * The MCP codec (pipeline/run.ts runs the steps): the budgets MCP's spec gives calls without a key
+ * and under the sandbox bearer, the tool's arguments validated as one object and mapped back to
+ * the handler's inputs, an Idempotency-Key from the call's argument (one HTTP request may carry
+ * several calls), and answers kept as the tool's output.
+ */
+function mcpCodec(principal: Principal, ip: string): Codec<Mcp, ToolAnswer> {
+  const keylessBudget: Limit = { bucket: `ip:${ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }
+  // The sandbox bearer buys a larger budget for rehearsals, not for production's keyless tools.
+  const sandboxBudget: Limit = { bucket: `ip:${ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }
+  return {
+    budgets: ({ via }) => (principal.kind === 'anonymous' ? [keylessBudget] : principal.kind === 'sandbox' ? (via.tool.keyless ? [sandboxBudget, keylessBudget] : [sandboxBudget]) : []),
+    validate(call, served) {
+      const { tool, args } = call.via
+      if (served === 'rehearsal') {
+        checkArguments(SandboxToolInput, args)
+        call.params = { org: args.org_number }
+        return
+      }
+      checkArguments(tool.input, args)
+      const input = tool.toInput(args)
+      call.params = input.params ?? {}
+      call.query = input.query ?? {}
+      call.body = input.body
+    },
+    idempotency({ op, query, via }) {
+      // Like a header on REST, the approval token is not part of what the key stands for.
+      const { [IDEMPOTENCY_ARGUMENT]: key, [APPROVAL_ARGUMENT]: _token, ...rest } = via.args
+      return { key: typeof key === 'string' ? key : null, dryRun: isDryRun(query.dry_run), fingerprint: sha256Hex(`${op.id}\n${canonicalJson(rest)}`) }
+    },
+    answer: ({ via }, out, served) => ({ output: via.tool.output(out as HandlerOutput), served }),
+    answers: () => TOOL_ANSWERS,
+  }
+}
+
+/** Why a test key's or a rehearsal's answer is what it is. */
+function justificationOf(answer: { output: ToolOutput; served: Served }, org: unknown): string {
+  switch (answer.served) {
+    case 'rehearsal':
+      return `Sandbox: synthetic data for ${String(org)}, computed by the production rulebook and checks; nothing is real.`
+    case 'test-key-synthetic':
+      return `Test key: synthetic sandbox data in the production shape, computed by the production rulebook and checks; nothing is real and nothing was charged. ${answer.output.justification}`
+    default:
+      return answer.output.justification
+  }
+}
+
 function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[], keyRefused: (e: AppError) => void, texts: PendingTexts): Server {
   const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) })
   const tools = visibleTools(principal, all)
+  const codec = mcpCodec(principal, state.ip)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = tools.find((t) => t.name === req.params.name)
@@ -182,55 +236,30 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
     const now = deps.clock.now()
     const args = req.params.arguments ?? {}
     // Each call has its own state: one call's spent approval token must not make another's failure final.
-    const call: RequestState = { ...state, failureIsFinal: false, sandbox: principal.kind === 'sandbox' ? sandboxState(isSandboxTool(tool) ? 'POST' : 'GET', SANDBOX_PREFIX) : null }
-    const sandbox = call.sandbox
+    const callState: RequestState = { ...state, operationId: tool.operation.id, failureIsFinal: false, sandbox: principal.kind === 'sandbox' ? sandboxState(isSandboxTool(tool) ? 'POST' : 'GET', SANDBOX_PREFIX) : null }
+    const sandbox = callState.sandbox
+    const approvalToken = stringArgument(args, APPROVAL_ARGUMENT)
+    const call: Call<Mcp> = {
+      op: tool.operation,
+      handler: tool.handler,
+      caller: { principal: state.principal },
+      params: {},
+      query: {},
+      body: undefined,
+      headers: { idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT), approvalToken, simulate: headers.simulate, ifNoneMatch: null, accept: null },
+      approvalToken,
+      signal: extra.signal,
+      state: callState,
+      now,
+      via: { tool, args },
+    }
     try {
-      const keylessBudget = { bucket: `ip:${state.ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour' as const, code: 'RATE_LIMIT_EXCEEDED' as const }
-      if (principal.kind === 'sandbox') {
-        // The sandbox bearer buys a larger budget for rehearsals, not for production's keyless tools.
-        const sandboxBudget = { bucket: `ip:${state.ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour' as const, code: 'RATE_LIMIT_EXCEEDED' as const }
-        await enforceLimits(deps.sql, tool.keyless ? [sandboxBudget, keylessBudget] : [sandboxBudget], now)
-        if (!tool.keyless && !isSandboxTool(tool)) {
-          if (!hasSandboxMirror(tool)) throw new AppError('SANDBOX_TOOL_UNAVAILABLE', { extra: { tool: tool.name } })
-          checkArguments(SandboxToolInput, args)
-          const { result, justification } = await runSandboxTool(tool, args as { org_number: string }, sandbox!)
-          const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.sandboxMirror, correlation_id: state.correlationId }, now, false, {}, sandbox)
-          return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
-        }
-      } else if (principal.kind === 'anonymous') {
-        await enforceLimits(deps.sql, [keylessBudget], now)
-      }
-      // The REST twin's admission, in the same buckets: scope and plan, then every limit the
-      // operation declares with the key's plan limits (a metered call's are counted with its charge).
-      await admitCall(tool.operation, principal, call, deps)
-      if (principal.kind === 'key' && principal.test && !tool.keyless) {
-        // As on REST: the production handler over synthetic data, or the account's own handler, or
-        // TEST_KEY_PRODUCTION_ONLY; never a charge, the idempotency store or an upstream.
-        const route = testKeyRoute(tool.operation)
-        checkArguments(tool.input, args)
-        const out = await tool.run(args, { deps: route === 'synthetic' ? testKeyDeps(deps) : deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state: call })
-        const marked = route === 'synthetic' ? TEST_KEY_META : { is_test: true as const }
-        const justification = route === 'synthetic' ? `Test key: synthetic sandbox data in the production shape, computed by the production rulebook and checks; nothing is real and nothing was charged. ${out.justification}` : out.justification
-        const body = envelope(out.result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId }, now, false, { ...out.meta, ...marked })
-        return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
-      }
-      checkArguments(tool.input, args)
-      const input = tool.toInput(args)
-      const run = () => tool.run(args, { deps, signal: extra.signal, headers, principal, correlationId: state.correlationId, now, state: call }, input)
-      // A priced tool goes through the REST metering step: charged with its limits counted in the
-      // same commit, refunded when it fails.
-      const limitsOf = (p: KeyPrincipal) => limitsFor(tool.operation, p, state.ip)
-      const charged = () => (tool.operation.costOre > 0 ? metered(tool.operation, call, deps, limitsOf, run, () => false) : run())
-      // An operation that declares idempotency takes the same step as on REST, keyed by the call's
-      // argument; like a header on REST, the approval token is not part of what the key stands for.
-      const { [IDEMPOTENCY_ARGUMENT]: key, [APPROVAL_ARGUMENT]: _token, ...rest } = args as Record<string, unknown>
-      const request = { key: typeof key === 'string' ? key : null, dryRun: isDryRun(input.query?.dry_run), fingerprint: sha256Hex(`${tool.operation.id}\n${canonicalJson(rest)}`) }
-      const answer = tool.operation.idempotency ? await idempotent(tool.operation, request, call, deps, TOOL_ANSWERS, async () => ({ output: await charged() })) : { output: await charged() }
+      const answer = await runCall(call, deps, codec)
       if ('error' in answer) throw answer.error
-      const { result, justification, meta, hash, precomputed, top } = answer.output
-      const replayed = answer.replayed === true ? { idempotent_replayed: true } : {}
-      // Production tools answer with production `_meta` under any bearer; a sandbox tool with the sandbox's.
-      const body = envelope(result, justification, { tool: tool.name, operation_id: tool.operation.id, correlation_id: state.correlationId, ...replayed }, now, false, meta, isSandboxTool(tool) ? sandbox : null, hash, top)
+      const { result, meta, hash, precomputed, top } = answer.output
+      const metadata = { tool: tool.name, operation_id: answer.served === 'rehearsal' ? tool.operation.sandboxMirror : tool.operation.id, correlation_id: state.correlationId, ...(answer.replayed === true ? { idempotent_replayed: true } : {}) }
+      // Production tools answer with production `_meta` under any bearer; a sandbox tool and a rehearsal with the sandbox's.
+      const body = envelope(result, justificationOf(answer, args.org_number), metadata, now, false, meta, isSandboxTool(tool) || answer.served === 'rehearsal' ? sandbox : null, hash, top)
       return toolContent(body, precomputed, texts)
     } catch (e) {
       if (e instanceof AppError && KEY_REFUSALS.includes(e.code)) keyRefused(e)
@@ -240,8 +269,10 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       deps.logger.error('mcp tool failed', { correlation_id: state.correlationId, tool: tool.name, error: e instanceof Error ? e.message : String(e) })
       return failure(new AppError('INTERNAL_ERROR'), tool, deps, now, sandbox)
     } finally {
-      // The response's headers (balance, rate-limit state) are the HTTP request's, whichever call set them.
-      if (call.extraHeaders !== state.extraHeaders) state.extraHeaders = { ...state.extraHeaders, ...call.extraHeaders }
+      // The response's headers (balance, rate-limit state) are the HTTP request's, whichever call set
+      // them; so is the key's confirmation.
+      if (callState.extraHeaders !== state.extraHeaders) state.extraHeaders = { ...state.extraHeaders, ...callState.extraHeaders }
+      state.principal = callState.principal
     }
   })
   return server
@@ -269,9 +300,9 @@ export function mcpManifest(deps: AppDeps) {
       keyless: { tools: summary.keyless, calls_per_hour_per_ip: KEYLESS_CALLS_PER_HOUR },
       sandbox: {
         bearer: 'svc_sandbox_test_<suffix>',
-        mirrored_tools: TOOLS.filter((t) => hasSandboxMirror(t) || rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
+        mirrored_tools: TOOLS.filter((t) => rehearsable(t.operation) || rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
         sandbox_only_tools: TOOLS.filter((t) => isSandboxTool(t) && !TOOLS.some((p) => rehearsedBySandbox(p, TOOLS) && p.name === t.name)).map((t) => t.name),
-        unavailable_tools: TOOLS.filter((t) => !t.keyless && !hasSandboxMirror(t) && !isSandboxTool(t) && !rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
+        unavailable_tools: TOOLS.filter((t) => !t.keyless && !rehearsable(t.operation) && !isSandboxTool(t) && !rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
         unavailable_error_code: 'SANDBOX_TOOL_UNAVAILABLE',
         calls_per_hour_per_ip: SANDBOX_CALLS_PER_HOUR,
       },
@@ -369,7 +400,7 @@ async function keyPrincipal(bearer: string, messages: RpcMessage[], tools: Tool[
   if (!chargesOneTool(messages, tools)) return principalForKey(deps.sql, bearer)
   const principal = await cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
   // A test key is never charged, so nothing would confirm it: look it up afresh.
-  return principal.cached && principal.test ? principalForKey(deps.sql, bearer) : principal
+  return !principal.confirmed && principal.test ? principalForKey(deps.sql, bearer) : principal
 }
 
 export async function handleMcp(request: Request, deps: AppDeps, state: RequestState, tools: Tool[] = TOOLS): Promise<Response> {
@@ -389,8 +420,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
           : await keyPrincipal(bearer, messages, tools, deps)
     } catch (e) {
       // A refused credential is audited on every surface (spec: API key states), as admission does on REST.
-      if (e instanceof AppError) throw refused(AUDITED.includes(e.code) ? await refusal(deps, state, state.operationId, null, e) : e, deps)
-      throw e
+      throw e instanceof AppError ? refused((await audited(e, state, deps)) as AppError, deps) : e
     }
     state.consumerId = principal.consumerId
   } else if (callsKeyedTool(messages, tools)) {
@@ -402,7 +432,7 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   else await admitMessages(messages.length === 0 ? 1 : messages.filter((m) => m?.method !== 'tools/call').length, principal, state, deps)
   // Only a key from the cache (one priced call, see keyPrincipal) may turn into a refusal of the
   // whole request: a batch's other calls may have been answered and charged.
-  const fromCache = principal.kind === 'key' && principal.cached === true
+  const fromCache = unconfirmedKey(principal)
   let keyRefused: AppError | null = null
   const texts: PendingTexts = new Map()
   const server = buildServer(
@@ -426,8 +456,8 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   }
   // A cached key that its call's charge found no longer live, or that the call never got to confirm
   // (refused before its charge): the answer is the one a fresh lookup gives, never the call's own.
-  if (fromCache && (keyRefused || (principal.kind === 'key' && principal.cached))) {
-    const refusal = keyRefused ?? (await keyRefusal(state, deps))
+  if (fromCache && (keyRefused || unconfirmedKey(state.principal))) {
+    const refusal = keyRefused ?? ((await settle(null, state, deps)) as AppError | null)
     if (refusal) throw refused(refusal, deps)
   }
   // The answer is made after the call's database work: sent as one write (lib/corked-response.ts).

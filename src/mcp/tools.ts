@@ -6,22 +6,10 @@
  * takes a currency pair). Tools whose capability does not exist yet are not listed.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import type { Principal } from '../domain/access/types.ts'
 import { coreHandlers, toolBindings } from '../handlers/index.ts'
 import { allOperations, isKeyless, type Operation } from '../operations/index.ts'
-import type { AppDeps, Handler, HandlerInput, HandlerOutput, InputHeaders, RequestState, ToolBinding } from '../pipeline/context.ts'
+import type { Handler, HandlerInput, HandlerOutput, ToolBinding } from '../pipeline/context.ts'
 import type { MetaInput, PrecomputedData } from '../pipeline/envelope.ts'
-import { approvalStep } from '../pipeline/approval.ts'
-
-export interface ToolContext {
-  deps: AppDeps
-  signal: AbortSignal
-  headers: InputHeaders
-  principal: Principal
-  correlationId: string
-  now: Date
-  state: RequestState
-}
 
 export interface ToolOutput {
   result: unknown
@@ -43,10 +31,12 @@ export interface Tool {
   /** callable with no Authorization header at all */
   keyless: boolean
   input: TSchema
-  /** the handler's inputs from the call's arguments (its write arguments included) */
+  /** the handler's inputs from the call's (validated) arguments, its write arguments included */
   toInput(args: Record<string, unknown>): HandlerInput
-  /** `input`: the handler's inputs when the caller already mapped the arguments (toInput) */
-  run(args: Record<string, unknown>, ctx: ToolContext, input?: HandlerInput): Promise<ToolOutput>
+  /** the REST twin's handler */
+  handler: Handler<any>
+  /** the handler's output as the tool's result: `result` is the REST twin's `data`, with why it is what it is */
+  output(out: HandlerOutput): ToolOutput
 }
 
 /** A tool argument named otherwise than the REST path parameter it fills. */
@@ -97,36 +87,20 @@ function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
   }
 }
 
-const stringArgument = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : null)
-
 function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Handler<any>>, bindings: Record<string, ToolBinding>): Tool {
   const binding = bindings[op.id]
   if (!binding) throw new Error(`operation ${op.id} names the MCP tool ${op.mcpTool} but its handler's area exports no binding for it`)
   const handler = handlers[op.id]
   if (!handler) throw new Error(`operation ${op.id} names an MCP tool but has no surface-neutral handler`)
-  // A binding of its own sees the write arguments too (whether a token came may decide the mode).
-  const toInput = (args: Record<string, unknown>): HandlerInput => (binding.toInput ? binding.toInput(args) : unflatten(op, args))
   return {
     name: op.mcpTool,
     operation: op,
     keyless: isKeyless(op),
     input: toolInput(op, binding.input),
-    toInput,
-    run: async (args, ctx, input = toInput(args)) => {
-      const approvalToken = stringArgument(args, APPROVAL_ARGUMENT)
-      const headers: InputHeaders = { idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT), approvalToken, simulate: ctx.headers.simulate, ifNoneMatch: null, accept: null }
-      const out = (await handler({
-        params: input.params ?? {},
-        query: input.query ?? {},
-        body: input.body,
-        headers,
-        signal: ctx.signal,
-        deps: ctx.deps,
-        state: ctx.state,
-        now: ctx.now,
-        principal: ctx.principal,
-        approval: approvalStep(op, approvalToken, ctx.state, ctx.deps),
-      })) as HandlerOutput
+    // A binding of its own sees the write arguments too (whether a token came may decide the mode).
+    toInput: (args) => (binding.toInput ? binding.toInput(args) : unflatten(op, args)),
+    handler,
+    output: (out) => {
       const result = out.precomputed ? out.precomputed.data : out.data
       return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.top ? { top: out.top } : {}), ...(out.precomputed ? { hash: out.precomputed.hash, precomputed: out.precomputed } : {}) }
     },

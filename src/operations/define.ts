@@ -185,7 +185,7 @@ export const isKeyless = (o: Pick<Operation, 'auth'>): boolean => o.auth === 'no
 /** Codes any /api/v1 route can answer with, documented once rather than per operation. */
 export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR', 'SERVER_ERROR']
 
-/** The steps of the pipeline (http/pipeline.ts) and what each can refuse with, by the declaration that turns it on. */
+/** The steps of the pipeline (pipeline/run.ts) and what each can refuse with, by the declaration that turns it on. */
 const KEY: ErrorCode[] = ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED']
 /**
  * Every mode that reads a credential also answers RATE_LIMIT_EXCEEDED to an address that had too

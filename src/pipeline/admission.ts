@@ -1,14 +1,13 @@
 /**
- * Admission, the first part of the pipeline of DESIGN §5, the same for every surface: credential →
- * scope and tier → CSRF → rate limits, decided before the input is validated. Then come
- * idempotency (idempotency.ts) and metering (metering.ts) around the handler. Each step is
- * declared by the operation's registry entry.
+ * Admission, the pipeline's first step (pipeline/run.ts runs it for every call on every surface):
+ * credential → scope and plan → CSRF → rate limits, decided before the input is validated. Each
+ * step is declared by the operation's registry entry. How a key from the cache is confirmed, and
+ * refused when it is no longer live, is pipeline/key-confirmation.ts.
  */
 import { AppError } from '../errors/app-error.ts'
-import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { safeEqual } from '../lib/hash.ts'
 import { KeyNotLive } from '../domain/access/key-cache.ts'
-import { cachedPrincipalForKey, principalForKey, principalForKeyId } from '../domain/access/keys.ts'
+import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, tierLimits, type Limit } from '../domain/access/limits.ts'
 import { sessionPrincipal } from '../domain/access/signin.ts'
@@ -17,9 +16,7 @@ import type { Operation } from '../operations/index.ts'
 import { sandboxPrincipal } from './sandbox.ts'
 import type { AppDeps, RequestState } from './context.ts'
 import type { Credentials } from './credentials.ts'
-
-/** Codes worth an audit row: a credential was presented and refused. */
-export const AUDITED: ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'SCOPE_INSUFFICIENT', 'PLAN_INSUFFICIENT']
+import { audited, confirm, lookAgain, unconfirmedKey } from './key-confirmation.ts'
 
 async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): Promise<Principal> {
   const now = deps.clock.now()
@@ -118,49 +115,9 @@ export function softLimited(op: Operation): boolean {
   return !op.selfLimited && (op.auth === 'none' || op.auth === 'sandbox')
 }
 
-/**
- * A refused credential is audited — boundedly (domain/access/refusals.ts): the answer is the
- * refusal, or 429 once the address has had too many refused this minute.
- */
-export async function refusal(deps: AppDeps, state: RequestState, operation: string | null, principal: Principal | null, e: AppError): Promise<AppError> {
-  const over = await deps.refusals.record(
-    deps.sql,
-    {
-      ip: state.ip,
-      errorCode: e.code,
-      actor: principal?.kind === 'key' ? `key:${principal.keyId}` : 'anonymous',
-      operation,
-      consumerId: principal && 'consumerId' in principal ? principal.consumerId : null,
-      correlationId: state.correlationId,
-    },
-    deps.clock.now(),
-  )
-  return over ?? e
-}
-
 /** A request that may lead to a credential lookup: a route that reads one, and one presented. */
 function presentsCredential(op: Operation, creds: Credentials): boolean {
   return op.auth !== 'none' && (creds.bearer !== null || creds.sessionToken !== null)
-}
-
-/**
- * Credential and scope/tier, with refusals audited. A key from the cache is refused only after a
- * fresh lookup, so a revoked key hears AUTH_INVALID_KEY — never a refusal that tells it apart.
- */
-async function identify(op: Operation, creds: Credentials, state: RequestState, deps: AppDeps): Promise<Principal> {
-  let principal: Principal | null = null
-  try {
-    principal = await authenticate(op, creds, deps)
-    authorise(op, principal)
-    return principal
-  } catch (e) {
-    if (principal?.kind === 'key' && principal.cached) {
-      deps.keyCache.forget(principal.keyId)
-      return identify(op, creds, state, deps)
-    }
-    if (e instanceof AppError && AUDITED.includes(e.code)) throw await refusal(deps, state, op.id, principal, e)
-    throw e
-  }
 }
 
 /**
@@ -180,42 +137,53 @@ export async function checkPresentedCredential(bearer: string, state: RequestSta
     if (deps.oauthVerifier && looksLikeJwt(bearer)) await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
     else await principalForKey(deps.sql, bearer)
   } catch (e) {
-    if (e instanceof AppError && AUDITED.includes(e.code)) throw await refusal(deps, state, state.operationId, null, e)
-    throw e
-  }
-}
-
-/** Credential, scope/tier, CSRF and rate limits: everything decided before the input is validated. */
-export async function admit(op: Operation, creds: Credentials, body: unknown, state: RequestState, deps: AppDeps): Promise<void> {
-  if (op.auth === 'none' && creds.bearer !== null) await checkPresentedCredential(creds.bearer, state, deps)
-  // An address with too many refused credentials this minute is refused before any lookup.
-  if (presentsCredential(op, creds)) deps.refusals.refuseOverBudget(state.ip, deps.clock.now())
-  const principal = await identify(op, creds, state, deps)
-  checkCsrf(op, principal, creds, body)
-  try {
-    await countRequest(op, principal, state, deps)
-  } catch (e) {
-    if (!(e instanceof KeyNotLive) || principal.kind !== 'key') throw e
-    // The cached key changed (revoked, deactivated, re-tiered): hear what it is now. The fresh
-    // lookup answers (and audits) any refusal, so this principal is settled.
-    principal.cached = false
-    deps.keyCache.forget(principal.keyId)
-    await countRequest(op, await identify(op, creds, state, deps), state, deps)
+    throw await audited(e, state, deps)
   }
 }
 
 /**
- * Admission of one call of an operation once its principal is known, whatever the surface: scope
- * and plan (`authorise`), then every limit the operation declares with the key's plan limits
- * (`limitsFor`), counted now unless the call is metered (its charge counts them in the same
- * statement: pipeline/metering.ts, given `limitsFor` too). REST runs it for each request (with the
- * cached-key handling of `admit`), MCP for each `tools/call`: one rule for both.
+ * Who is calling, as the surface knows it: REST reads the credentials of each request; MCP
+ * resolved the credential of its HTTP request once (one request may carry several calls).
  */
-export async function admitCall(op: Operation, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
-  authorise(op, principal)
-  if (op.costOre > 0 && principal.kind === 'key' && !principal.test) return
-  const headers = await enforceLimits(deps.sql, limitsFor(op, principal, state.ip), deps.clock.now())
-  if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
+export type Caller = { credentials: Credentials; body: unknown } | { principal: Principal }
+
+/**
+ * Admission of one call, whatever the surface: the credential (a presented one checked even where
+ * none is needed), scope and plan (`authorise`; a cached key refused there is asked about afresh
+ * first), CSRF for a session's writes, then every limit the operation declares with the key's plan
+ * limits (`limitsFor`) and the surface's own budgets (MCP's keyless and sandbox calls an hour) —
+ * counted now, unless the call is metered: its charge counts them in the same statement
+ * (pipeline/metering.ts). Refused credentials are audited.
+ */
+export async function admitCall(op: Operation, caller: Caller, state: RequestState, deps: AppDeps, budgets: readonly Limit[] = []): Promise<void> {
+  if ('credentials' in caller) {
+    const creds = caller.credentials
+    if (op.auth === 'none' && creds.bearer !== null) await checkPresentedCredential(creds.bearer, state, deps)
+    // An address with too many refused credentials this minute is refused before any lookup.
+    if (presentsCredential(op, creds)) deps.refusals.refuseOverBudget(state.ip, deps.clock.now())
+    try {
+      state.principal = await authenticate(op, creds, deps)
+    } catch (e) {
+      throw await audited(e, state, deps)
+    }
+  } else {
+    state.principal = caller.principal
+  }
+  if ('consumerId' in state.principal) state.consumerId = state.principal.consumerId
+  await authorised(op, state, deps)
+  if ('credentials' in caller) checkCsrf(op, state.principal, caller.credentials, caller.body)
+  await count(op, state, deps, budgets)
+}
+
+/** Scope and plan; a key from the cache is refused only after a fresh lookup, so a revoked key hears AUTH_INVALID_KEY. */
+async function authorised(op: Operation, state: RequestState, deps: AppDeps): Promise<void> {
+  try {
+    authorise(op, state.principal)
+  } catch (e) {
+    if (!unconfirmedKey(state.principal)) throw await audited(e, state, deps, state.principal)
+    await lookAgain(state, deps)
+    return authorised(op, state, deps)
+  }
 }
 
 /**
@@ -232,42 +200,31 @@ export async function admitMessages(count: number, principal: Principal, state: 
   if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
 }
 
-async function countRequest(op: Operation, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
-  state.principal = principal
-  if ('consumerId' in principal) state.consumerId = principal.consumerId
-  // A metered call is counted with its charge, in one statement (execute): the metered path's one write.
-  // A test key is never charged, so its calls are counted here like free ones.
-  if (op.costOre > 0 && principal.kind === 'key' && !principal.test) return
-  const limits = limitsFor(op, principal, state.ip)
-  const cached = principal.kind === 'key' && principal.cached ? principal : null
+/**
+ * The call's limits, counted in one statement that also confirms a key from the cache (the count
+ * happens only while it is live with its plan). A metered call's are counted with its charge, in
+ * one statement (pipeline/metering.ts): the metered path's one write. A test key is never charged,
+ * so its calls are counted here like free ones.
+ */
+async function count(op: Operation, state: RequestState, deps: AppDeps, budgets: readonly Limit[]): Promise<void> {
+  const p = state.principal
+  const charged = op.costOre > 0 && p.kind === 'key' && !p.test
+  const limits = charged ? [...budgets] : [...budgets, ...limitsFor(op, p, state.ip)]
+  const key = !charged && unconfirmedKey(p) ? p : null
   let headers: Record<string, string>
   try {
-    headers = await enforceLimits(deps.sql, limits, deps.clock.now(), cached)
+    headers = await enforceLimits(deps.sql, limits, deps.clock.now(), key)
   } catch (e) {
+    if (key && e instanceof KeyNotLive) {
+      // The cached key changed (revoked, deactivated, re-planned): hear what it is now, nothing counted.
+      await lookAgain(state, deps)
+      await authorised(op, state, deps)
+      return count(op, state, deps, budgets)
+    }
     // A 429 comes after the count, so after the key was confirmed.
-    if (cached && e instanceof AppError) cached.cached = false
+    if (key && e instanceof AppError) confirm(state)
     throw e
   }
-  if (cached) cached.cached = false
+  if (key) confirm(state)
   if (Object.keys(headers).length) state.extraHeaders = { ...state.extraHeaders, ...headers }
 }
-
-/**
- * The refusal a request gets when it fails before its key was confirmed (a metered call refused
- * on its input, say): a key that is no longer live hears AUTH_INVALID_KEY or
- * AUTH_CONSUMER_INACTIVE instead, exactly as it would have from a fresh lookup.
- */
-export async function keyRefusal(state: RequestState, deps: AppDeps): Promise<AppError | null> {
-  const p = state.principal
-  if (p.kind !== 'key' || !p.cached) return null
-  try {
-    await principalForKeyId(deps.sql, p.keyId)
-    p.cached = false
-    return null
-  } catch (e) {
-    if (!(e instanceof AppError)) return null
-    deps.keyCache.forget(p.keyId)
-    return AUDITED.includes(e.code) ? await refusal(deps, state, state.operationId, null, e).catch(() => e) : e
-  }
-}
-

@@ -1,12 +1,12 @@
 import { AppError } from '../errors/app-error.ts'
 import { KeyNotLive } from '../domain/access/key-cache.ts'
-import { principalForKeyId } from '../domain/access/keys.ts'
 import { judgeLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
 import type { KeyPrincipal } from '../domain/access/types.ts'
 import { countAndCharge, LOW_BALANCE_ORE, type Charge } from '../domain/billing/metering.ts'
 import type { Operation } from '../operations/index.ts'
-import { AUDITED, authorise, refusal } from './admission.ts'
+import { authorise } from './admission.ts'
 import type { AppDeps, RequestState } from './context.ts'
+import { audited, confirm, lookAgain } from './key-confirmation.ts'
 
 /**
  * The metering step, the same on every surface (REST and MCP): a keyed call of a priced operation
@@ -42,27 +42,21 @@ export async function metered<T>(
     } catch (e) {
       if (!(e instanceof KeyNotLive)) {
         // 402 and 429 come after the key was confirmed.
-        if (e instanceof AppError && e.code !== 'CREDIT_CHECK_UNAVAILABLE') principal.cached = false
+        if (e instanceof AppError && e.code !== 'CREDIT_CHECK_UNAVAILABLE') confirm(state)
         throw e
       }
       if (attempt === 2) throw new AppError('CREDIT_CHECK_UNAVAILABLE', { headers: { 'retry-after': '1' } })
       // The key changed since it was resolved: hear what it is now (a refusal, audited as any
-      // refused credential is), or charge with its new tier.
-      principal.cached = false
-      deps.keyCache.forget(principal.keyId)
-      let fresh: KeyPrincipal | null = null
+      // refused credential is), or charge with its new plan.
+      principal = await lookAgain(state, deps)
       try {
-        fresh = await principalForKeyId(deps.sql, principal.keyId)
-        authorise(op, fresh)
+        authorise(op, principal)
       } catch (refused) {
-        if (refused instanceof AppError && AUDITED.includes(refused.code)) throw await refusal(deps, state, op.id, fresh, refused)
-        throw refused
+        throw await audited(refused, state, deps, principal)
       }
-      principal = fresh
-      state.principal = principal
     }
   }
-  principal.cached = false
+  confirm(state)
   const { charge, headers } = counted
   deps.metrics.charged(op.costOre)
   state.extraHeaders = { ...state.extraHeaders, ...headers, 'x-credits-balance-ore': String(charge.balanceAfter) }

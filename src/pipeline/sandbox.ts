@@ -62,7 +62,7 @@ export async function sandboxPrincipal(bearer: string | null, sql: Sql): Promise
     return { kind: 'sandbox', namespace: syntheticNamespace(suffix), synthetic: true }
   }
   const key = await principalForKey(sql, bearer)
-  return { kind: 'sandbox', namespace: consumerSandboxNamespace(key.consumerId), synthetic: false, key: { scopes: key.scopes, test: key.test } }
+  return { kind: 'sandbox', namespace: consumerSandboxNamespace(key.consumerId), synthetic: false, key: { scopes: [...key.scopes], test: key.test } }
 }
 
 export function sandboxCaller(p: Principal): Extract<Principal, { kind: 'sandbox' }> {

@@ -23,6 +23,11 @@ export type SimulatedError = (typeof SIMULATED_ERRORS)[number]
 /** Sandbox organisation numbers are nine digits; the reserved 999000XXX series deliberately fails MOD-11. */
 export const SandboxOrg = digitString(9, { description: 'a sandbox organisation number (nine digits; no MOD-11 check)' })
 export const SandboxOrgParams = Type.Object({ org: SandboxOrg })
+/** A production company tool's input under the sandbox bearer (pipeline/rehearsal.ts): sandbox org numbers skip MOD-11 (the reserved 999000XXX series fails it on purpose). */
+export const SandboxToolInput = Type.Object(
+  { org_number: SandboxOrg, horizon_months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'ignored by the sandbox' })) },
+  { additionalProperties: false },
+)
 
 const knobs = {
   simulate_error: Type.Optional(Lit(SIMULATED_ERRORS, 'inject one failure; the last four add a government-shaped `upstream` object')),

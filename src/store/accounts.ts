@@ -24,13 +24,13 @@ export interface KeyRow {
   revoked_at: Date | null
 }
 
+/** `status`: sql/0025_key_status.sql's `key_status`, the one definition of a usable key. */
 export interface KeyPrincipalRow {
   key_id: string
   consumer_id: string
   scopes: string[]
-  revoked: boolean
+  status: 'live' | 'revoked' | 'consumer_inactive'
   tier: Tier
-  active: boolean
   test: boolean
 }
 
@@ -75,7 +75,7 @@ export async function lockConsumer(sql: Sql, id: string): Promise<ConsumerRow | 
 
 // -- API keys ----------------------------------------------------------------------------------
 
-const KEY_PRINCIPAL_SELECT = 'select k.id as key_id, k.consumer_id, k.scopes, k.revoked_at is not null as revoked, c.tier, c.active, k.test from api_keys k join consumers c on c.id = k.consumer_id'
+const KEY_PRINCIPAL_SELECT = 'select k.id as key_id, k.consumer_id, k.scopes, key_status(k.id) as status, c.tier, k.test from api_keys k join consumers c on c.id = k.consumer_id'
 
 /** Resolves a key by its hash (domain/access/key-cache.ts keeps the answers; writes confirm them). */
 export async function keyPrincipal(sql: Sql, keyHash: string): Promise<KeyPrincipalRow | null> {

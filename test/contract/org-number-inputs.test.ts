@@ -7,7 +7,7 @@ import { expect, test } from 'bun:test'
 import type { TSchema } from '@sinclair/typebox'
 import { allOperations } from '../../src/operations/index.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
-import { SandboxToolInput } from '../../src/mcp/sandbox.ts'
+import { SandboxToolInput } from '../../src/schemas/sandbox.ts'
 import { readIntegerDigits } from '../../src/pipeline/validation.ts'
 
 type Json = { properties?: Record<string, Json>; anyOf?: Json[]; items?: Json; type?: string }

@@ -43,7 +43,7 @@ async function keyCachedOnB(opts: { tier?: 'free' | 'starter'; credit?: number; 
   const res = await b.get(BALANCE, { headers: bearer(k.key) })
   expect(res.status).toBe(200)
   await res.arrayBuffer()
-  expect(b.deps.keyCache.get(hashSecret(k.key))).toMatchObject({ keyId: k.id, cached: true })
+  expect(b.deps.keyCache.get(hashSecret(k.key))).toMatchObject({ keyId: k.id, confirmed: false })
   return { consumerId: c.id, key: k.key, keyId: k.id }
 }
 

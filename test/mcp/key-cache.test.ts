@@ -45,7 +45,7 @@ async function keyCachedOnB(scopes?: string[]) {
   const first = await callSummary(k.key)
   expect(first.status).toBe(200)
   expect(first.body.result.isError).toBeUndefined()
-  expect(b.deps.keyCache.get(hashSecret(k.key))).toMatchObject({ keyId: k.id, cached: true })
+  expect(b.deps.keyCache.get(hashSecret(k.key))).toMatchObject({ keyId: k.id, confirmed: false })
   return { consumerId: c.id, key: k.key, keyId: k.id }
 }
 
@@ -60,7 +60,7 @@ describe('a priced tool call with a key the instance has cached', () => {
     expect(again.status).toBe(200)
     expect(again.body.result.structuredContent.result.org_number).toBe(POSTEN)
     expect(await balance(k.consumerId)).toBe(before - SUMMARY_ORE)
-    expect(b.deps.keyCache.get(hashSecret(k.key))).toMatchObject({ keyId: k.keyId, cached: true })
+    expect(b.deps.keyCache.get(hashSecret(k.key))).toMatchObject({ keyId: k.keyId, confirmed: false })
   })
 })
 

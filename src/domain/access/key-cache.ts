@@ -2,7 +2,7 @@
  * Keys resolved by this process, so a keyed request needs no lookup of its own. The cache is never
  * the authority: the request's first write — its rate-limit count (store/rate-limits.ts) or its
  * charge (store/credits.ts) — only counts while the key is still live with the cached tier, and a
- * refusal is only given after a fresh lookup (http/pipeline.ts). So a revocation, a deactivated
+ * refusal is only given after a fresh lookup (pipeline/key-confirmation.ts). So a revocation, a deactivated
  * consumer or a tier change takes effect on the very next request on every instance, cache or not.
  */
 import type { KeyPrincipal } from './types.ts'
@@ -18,7 +18,7 @@ export class KeyCache {
 
   set(hash: string, principal: KeyPrincipal): void {
     if (this.byHash.size >= this.max && !this.byHash.has(hash)) this.byHash.delete(this.byHash.keys().next().value!)
-    this.byHash.set(hash, { ...principal, cached: true })
+    this.byHash.set(hash, { ...principal, confirmed: false })
   }
 
   /** Forgets a key (rare: it was found revoked, inactive or re-tiered), wherever it is cached. */

@@ -132,31 +132,50 @@ export async function revokeKey(sql: Sql, keyId: string, consumerId: string | nu
 }
 
 /**
- * Resolves `Authorization: Bearer <key>`. Every bearer is hashed and looked up — well-formed or not,
- * ours or the sandbox's — so unknown, malformed and revoked keys take the same path and give the
- * same AUTH_INVALID_KEY.
+ * What a key lookup found (sql/0025_key_status.sql decides it): the principal of a live key, or why
+ * there is none. `refusalOf` is the one place a status becomes an answer.
  */
-export async function principalForKey(sql: Sql, bearer: string): Promise<KeyPrincipal> {
-  return principalOf(await accounts.keyPrincipal(sql, hashSecret(bearer)))
+export type KeyStatus = { status: 'live'; principal: KeyPrincipal } | { status: 'revoked' | 'consumer_inactive' | 'unknown' }
+
+function statusOf(row: accounts.KeyPrincipalRow | null): KeyStatus {
+  if (!row) return { status: 'unknown' }
+  if (row.status !== 'live') return { status: row.status }
+  return { status: 'live', principal: { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, tier: row.tier, test: row.test, confirmed: true } }
 }
 
-/** As `principalForKey`, from this process's cache when the key was seen before (see key-cache.ts for why that is safe). */
+/** The answer to a key that is not live: an unknown or revoked key is told apart from nothing (spec: API key states). */
+export function refusalOf(status: Exclude<KeyStatus['status'], 'live'>): AppError {
+  return new AppError(status === 'consumer_inactive' ? 'AUTH_CONSUMER_INACTIVE' : 'AUTH_INVALID_KEY')
+}
+
+function principalOf(found: KeyStatus): KeyPrincipal {
+  if (found.status !== 'live') throw refusalOf(found.status)
+  return found.principal
+}
+
+/** A key's status, looked up afresh by its id (a cached principal's confirmation after a refusal). */
+export async function keyStatusById(sql: Sql, keyId: string): Promise<KeyStatus> {
+  return statusOf(await accounts.keyPrincipalById(sql, keyId))
+}
+
+/**
+ * Resolves `Authorization: Bearer <key>` afresh (confirmed). Every bearer is hashed and looked up —
+ * well-formed or not, ours or the sandbox's — so unknown, malformed and revoked keys take the same
+ * path and give the same AUTH_INVALID_KEY.
+ */
+export async function principalForKey(sql: Sql, bearer: string): Promise<KeyPrincipal> {
+  return principalOf(statusOf(await accounts.keyPrincipal(sql, hashSecret(bearer))))
+}
+
+/**
+ * A bearer's principal from this process's cache when it has it (unconfirmed: the request's first
+ * write confirms it, see pipeline/key-confirmation.ts), otherwise looked up and cached.
+ */
 export async function cachedPrincipalForKey(sql: Sql, cache: KeyCache, bearer: string): Promise<KeyPrincipal> {
   const hash = hashSecret(bearer)
   const hit = cache.get(hash)
-  if (hit) return { ...hit }
-  const principal = principalOf(await accounts.keyPrincipal(sql, hash))
+  if (hit) return hit
+  const principal = principalOf(statusOf(await accounts.keyPrincipal(sql, hash)))
   cache.set(hash, principal)
   return principal
-}
-
-/** A fresh look at a key already resolved: the answer when its first write found it no longer live. */
-export async function principalForKeyId(sql: Sql, keyId: string): Promise<KeyPrincipal> {
-  return principalOf(await accounts.keyPrincipalById(sql, keyId))
-}
-
-function principalOf(row: accounts.KeyPrincipalRow | null): KeyPrincipal {
-  if (!row || row.revoked) throw new AppError('AUTH_INVALID_KEY')
-  if (!row.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
-  return { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, tier: row.tier, test: row.test }
 }

@@ -7,10 +7,19 @@ export function tierAtLeast(tier: Tier, minimum: Tier): boolean {
 }
 
 /**
- * `cached`: resolved from this process's key cache and not yet confirmed by the request's first write.
- * `test`: a test-tier key (`svc_test_…`), answered from the sandbox's synthetic data (pipeline/test-keys.ts).
+ * `confirmed`: false when resolved from this process's key cache and not yet confirmed by the
+ * request's first write (pipeline/key-confirmation.ts); a confirmed key is a new value, never this
+ * one changed. `test`: a test-tier key (`svc_test_…`, handlers/sandbox/test-keys.ts).
  */
-export type KeyPrincipal = { kind: 'key'; keyId: string; consumerId: string; scopes: string[]; tier: Tier; test: boolean; cached?: boolean }
+export type KeyPrincipal = {
+  readonly kind: 'key'
+  readonly keyId: string
+  readonly consumerId: string
+  readonly scopes: readonly string[]
+  readonly tier: Tier
+  readonly test: boolean
+  readonly confirmed: boolean
+}
 
 export type Principal =
   | KeyPrincipal

@@ -29,3 +29,15 @@ export type SandboxAnswer = keyof typeof SANDBOX_ANSWERS
 export function sandboxAnswer(kind: SandboxAnswer, c: SandboxCompany, date: LocalDate): Promise<unknown> {
   return Promise.resolve(SANDBOX_ANSWERS[kind](c, date))
 }
+
+/** Which answer each sandbox company operation serves (also what a production operation naming it as its `sandboxMirror` serves under the sandbox bearer: pipeline/rehearsal.ts). */
+export const ANSWER_BY_OPERATION = {
+  getSandboxContext: 'context',
+  getSandboxObligations: 'obligations',
+  getSandboxDeadlines: 'deadlines',
+  getSandboxSummary: 'summary',
+  getSandboxVerification: 'verify',
+  getSandboxAuthority: 'authority',
+  getSandboxAccounts: 'accounts',
+} as const satisfies Record<string, SandboxAnswer>
+

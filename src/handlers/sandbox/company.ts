@@ -1,5 +1,5 @@
-/** Sandbox company reads: the production domain over the synthetic companies (DESIGN §8). */
-import { sandboxAnswer, type SandboxAnswer } from '../../domain/sandbox/answers.ts'
+/** Sandbox company reads: the production domain over the synthetic companies (ARCHITECTURE.md, the sandbox). */
+import { ANSWER_BY_OPERATION, sandboxAnswer, type SandboxAnswer } from '../../domain/sandbox/answers.ts'
 import { sandboxAudit } from '../../domain/sandbox/audit.ts'
 import * as S from '../../schemas/sandbox.ts'
 import type { Handler } from '../../pipeline/context.ts'
@@ -16,17 +16,6 @@ function answer(kind: SandboxAnswer) {
     return { data: await sandboxAnswer(kind, c, p.date) }
   }) satisfies Handler<OrgRoute>
 }
-
-/** Which answer each sandbox company operation serves (also what MCP tools with a sandbox mirror serve). */
-export const ANSWER_BY_OPERATION = {
-  getSandboxContext: 'context',
-  getSandboxObligations: 'obligations',
-  getSandboxDeadlines: 'deadlines',
-  getSandboxSummary: 'summary',
-  getSandboxVerification: 'verify',
-  getSandboxAuthority: 'authority',
-  getSandboxAccounts: 'accounts',
-} as const satisfies Record<string, SandboxAnswer>
 
 type AnswerOperation = keyof typeof ANSWER_BY_OPERATION
 

@@ -12,6 +12,7 @@ const principal = (keyId: string, tier: KeyPrincipal['tier'] = 'free'): KeyPrinc
   scopes: ['read:*'],
   tier,
   test: false,
+  confirmed: true,
 })
 
 /** A database that must not be touched: a cache hit needs no lookup. */
@@ -20,29 +21,25 @@ const noDatabase = (() => {
 }) as unknown as Sql
 
 describe('KeyCache', () => {
-  test('an entry read back is the principal that was stored, marked cached', () => {
+  test('an entry read back is the principal that was stored, unconfirmed', () => {
     const cache = new KeyCache()
     cache.set('h1', principal('k1', 'starter'))
-    expect(cache.get('h1')).toEqual({ ...principal('k1', 'starter'), cached: true })
+    expect(cache.get('h1')).toEqual({ ...principal('k1', 'starter'), confirmed: false })
   })
 
   test('storing copies the principal: the caller’s object is neither marked nor shared', () => {
     const cache = new KeyCache()
     const given = principal('k1')
     cache.set('h1', given)
-    expect(given.cached).toBeUndefined()
-    given.tier = 'enterprise'
-    given.keyId = 'changed'
-    expect(cache.get('h1')).toMatchObject({ keyId: 'k1', tier: 'free', cached: true })
+    expect(given.confirmed).toBe(true)
+    expect(cache.get('h1')).not.toBe(given)
   })
 
-  test('a principal resolved from the cache is a copy: marking it confirmed leaves the entry cached', async () => {
+  test('a principal resolved from the cache is unconfirmed, and needs no lookup', async () => {
     const cache = new KeyCache()
     cache.set(hashSecret('svc_free_secret-one'), principal('k1'))
     const resolved = await cachedPrincipalForKey(noDatabase, cache, 'svc_free_secret-one')
-    expect(resolved).toMatchObject({ keyId: 'k1', cached: true })
-    resolved.cached = false
-    expect(cache.get(hashSecret('svc_free_secret-one'))!.cached).toBe(true)
+    expect(resolved).toMatchObject({ keyId: 'k1', confirmed: false })
   })
 
   test('an unknown hash is undefined', () => {

@@ -8,15 +8,15 @@
  * - an operation about the key's own account (`testKeys: 'own-account'`: the balance, usage, a
  *   top-up request): its handler as for any key;
  * - anything else: TEST_KEY_PRODUCTION_ONLY.
- * None reaches an upstream, the idempotency store or the credit ledger: the surfaces skip those
- * steps for a test key, and the synthetic reads call nothing.
+ * None reaches an upstream, the idempotency store or the credit ledger: the orchestrator
+ * (pipeline/run.ts) skips those steps for a test key, and the synthetic reads call nothing.
  */
-import { AppError } from '../../errors/app-error.ts'
-import type { MetaInput } from '../../pipeline/envelope.ts'
-import type { AppDeps } from '../../pipeline/context.ts'
-import { sandboxReads } from '../../domain/sandbox/reads.ts'
-import { SANDBOX_NOTICE, SANDBOX_PINNED } from '../../pipeline/sandbox.ts'
-import type { Operation } from '../../operations/index.ts'
+import { AppError } from '../errors/app-error.ts'
+import type { MetaInput } from './envelope.ts'
+import type { AppDeps } from './context.ts'
+import { sandboxReads } from '../domain/sandbox/reads.ts'
+import { SANDBOX_NOTICE, SANDBOX_PINNED } from './sandbox.ts'
+import type { Operation } from '../operations/index.ts'
 
 /** What marks a test key's answer in production `_meta`. */
 export const TEST_KEY_META: MetaInput = {
