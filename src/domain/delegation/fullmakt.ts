@@ -28,6 +28,8 @@ import {
   type DelegationRow,
   type PrincipalRow,
 } from '../../store/delegations.ts'
+import { appendChanges } from '../../store/changes.ts'
+import { delegationDecided } from '../changes/observed.ts'
 import type { DigitalAgency, SystemUserRequest } from '../../upstream/digital-agency/port.ts'
 import type { Tier } from '../access/types.ts'
 import { ACCESS_PACKAGES, checkDelegationScopes, tierBaseline } from './scopes.ts'
@@ -199,6 +201,8 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
       const tx = t as unknown as Sql
       if (!(await recordAgencyAnswer(tx, g.id, { requestId: g.request_id!, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId }, env.now()))) return false
       if (status === 'active') await bindSystemUser(tx, env.consumerId, g.principal_id, systemUserId!, env.now())
+      // The agency's decision, archived with the answer that records it (domain/changes/observed.ts).
+      await appendChanges(tx, [delegationDecided(g.org_number, g.request_id!, status, env.now())], env.now())
       return true
     })
     if (!recorded) return g
