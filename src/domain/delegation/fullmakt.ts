@@ -154,7 +154,15 @@ export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest):
   let systemUserId = grant.system_user_id
   if (status === 'active' && systemUserId === null) systemUserId = (await env.agency.systemUser(req.org_number, grant.external_ref!))?.id ?? null
 
-  const recorded = await followUp(env, warnings, 'delegation_record_failed', () => recordAgencyAnswer(env.sql, grant.id, { requestId: upstream.id, delegationUrl: upstream.confirmUrl, status, systemUserId }, env.now()))
+  // A request the agency had decided already (a retry after the person chose) is archived with the answer, as refreshGrant does.
+  const recorded = await followUp(env, warnings, 'delegation_record_failed', () =>
+    env.sql.begin(async (t) => {
+      const tx = t as unknown as Sql
+      const ok = await recordAgencyAnswer(tx, grant.id, { requestId: upstream.id, delegationUrl: upstream.confirmUrl, status, systemUserId }, env.now())
+      if (ok && status !== 'pending') await appendChanges(tx, [delegationDecided(req.org_number, upstream.id, status, env.now())], env.now())
+      return ok
+    }),
+  )
   if (recorded === false && (await findPrincipal(env.sql, env.consumerId, principal.id))?.state === 'revoked') {
     // Revoked while we asked: withdraw what we just asked for, and say so.
     await env.agency.revoke(req.org_number, grant.external_ref!).catch(() => undefined)

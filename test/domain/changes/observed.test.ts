@@ -285,6 +285,19 @@ describe('the digital agency: a delegation it decided', () => {
     expect(await decidedRows(g!.request_id)).toEqual([{ entity_id: ORG, change_type: 'updated', field_path: '/status', before_value: 'pending', after_value: 'active' }])
   })
 
+  test('a request repeated after the person approved archives the decision once, whichever step sees it', async () => {
+    const a = await agent(app)
+    const principal = crypto.randomUUID()
+    const { data } = await (await requestFullmakt(app, a, { agent_principal_id: principal })).json()
+    const [g] = await app.deps.sql<{ request_id: string }[]>`select request_id from delegations where id = ${data.delegation_id}`
+    await decide(app, data.delegation_url)
+    const again = await requestFullmakt(app, a, { agent_principal_id: principal })
+    expect(again.status).toBeLessThan(300)
+    app.clock.advance(6_000)
+    await runDelegationRefresh(jobDeps())
+    expect((await decidedRows(g!.request_id)).map((r) => r.after_value)).toEqual(['active'])
+  })
+
   test('a rejection is archived as rejected, with no person in the row', async () => {
     const { data } = await (await requestFullmakt(app, await agent(app))).json()
     const [g] = await app.deps.sql<{ request_id: string }[]>`select request_id from delegations where id = ${data.delegation_id}`
