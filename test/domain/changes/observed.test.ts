@@ -225,6 +225,18 @@ describe('the labour register: a delegated company’s employee count', () => {
   })
 })
 
+describe('observers at once', () => {
+  test('five observers of one change archive it once; five first observations write one baseline and no row', async () => {
+    const org = randomOrg()
+    const now = app.clock.now()
+    const first = await Promise.all(Array.from({ length: 5 }, () => recordObservations(app.deps.sql, employeeObservation(org, 1), now)))
+    expect(first.reduce((n, r) => n + r.baselined + r.changes, 0)).toBe(1)
+    const second = await Promise.all(Array.from({ length: 5 }, () => recordObservations(app.deps.sql, employeeObservation(org, 2), now)))
+    expect(second.reduce((n, r) => n + r.changes, 0)).toBe(1)
+    expect(await rows('labour_register', org)).toHaveLength(1)
+  })
+})
+
 describe('the filing portal: an organisation’s filings', () => {
   const instance = (org: string, guid: string, ended: string | null): PortalInstance => ({
     id: `50001234/${guid}`,
