@@ -25,6 +25,7 @@ import { MalformedUpstream, SYSTEM_NAMES, type RawResponse, type UpstreamSystem 
 import type { NorgesBankClient } from '../upstream/central-bank/live.ts'
 import { observationsOf, type RateObservation } from '../upstream/central-bank/map.ts'
 import type { LocalDate } from '../lib/local-date.ts'
+import { rateObservation, recordQuietly, vatObservation, type Observation } from './changes/observed.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -131,8 +132,9 @@ export class UpstreamReads {
     this.cacheReads = new BatchedLookup((wanted) => readCachedMany(deps.sql, wanted), (w) => cacheId(w.system, w.key))
   }
 
+  /** A unit answered live tells its VAT-register membership to the change archive (domain/changes/observed.ts). */
   unit(org: string): Promise<Sourced<UnitLookup>> {
-    return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org), (u) => u.kind === 'found')
+    return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org), (u) => u.kind === 'found', (u, snapshotId) => (u.kind === 'found' ? vatObservation(u.unit, snapshotId) : []))
   }
 
   /**
@@ -163,9 +165,13 @@ export class UpstreamReads {
     return this.read('enhetsregisteret', 'search', `search:${size}:${name.toLowerCase()}`, null, () => this.deps.register.search(name, size), mapSearch)
   }
 
-  /** Norges Bank's observations of one currency in a window (empty when there are none). */
+  /**
+   * Norges Bank's observations of one currency in a window (empty when there are none). A window
+   * that ends today, answered live, tells the series' newest value to the change archive.
+   */
   async exchangeRates(currency: string, from: LocalDate, to: LocalDate, today: LocalDate): Promise<Sourced<RateObservation[]>> {
-    return this.read('norges-bank', to < today ? 'ratesPast' : 'rates', `exr:${currency}:${from}:${to}`, null, () => this.deps.centralBank.exchangeRates([currency], from, to), (raw) => observationsOf(raw, currency))
+    const past = to < today
+    return this.read('norges-bank', past ? 'ratesPast' : 'rates', `exr:${currency}:${from}:${to}`, null, () => this.deps.centralBank.exchangeRates([currency], from, to), (raw) => observationsOf(raw, currency), undefined, past ? undefined : (obs, snapshotId) => rateObservation(currency, obs, snapshotId))
   }
 
   private async read<T>(
@@ -177,6 +183,8 @@ export class UpstreamReads {
     map: (raw: RawResponse) => T,
     /** whether an answer is archived (default: every answer); one that is not is still cached */
     archived: (value: T) => boolean = () => true,
+    /** what a live answer tells the change archive */
+    observe?: (value: T, snapshotId: string | null) => Observation[],
   ): Promise<Sourced<T>> {
     const now = this.deps.clock.now().getTime()
     const cached = await this.readCache(system, key)
@@ -194,7 +202,7 @@ export class UpstreamReads {
       }
     }
     try {
-      const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map, archived)
+      const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map, archived, observe)
       this.deps.metrics?.cacheRead(system, 'live')
       return { value: map(raw), source: { system, snapshotId, fetchedAt: raw.fetchedAt, servedFrom: 'live', stale: false } }
     } catch (e) {
@@ -229,7 +237,7 @@ export class UpstreamReads {
   }
 
   /** One upstream call per resource at a time; its answer is archived (and cached) before anyone uses it. */
-  private fetchOnce<T>(key: string, org: string | null, fetch: () => Promise<RawResponse>, map: (raw: RawResponse) => T, archived: (value: T) => boolean) {
+  private fetchOnce<T>(key: string, org: string | null, fetch: () => Promise<RawResponse>, map: (raw: RawResponse) => T, archived: (value: T) => boolean, observe?: (value: T, snapshotId: string | null) => Observation[]) {
     const running = this.inflight.get(key)
     if (running) return running
     const p = (async () => {
@@ -241,6 +249,8 @@ export class UpstreamReads {
         return { raw, snapshotId: null }
       }
       const snapshotId = await archiveAnswer(this.deps.sql, raw, key, org, true)
+      // Once per upstream answer (concurrent readers share this call); a failure is only logged.
+      if (observe) await recordQuietly(this.deps, observe(value, snapshotId), this.deps.clock.now())
       return { raw, snapshotId }
     })().finally(() => this.inflight.delete(key))
     this.inflight.set(key, p)

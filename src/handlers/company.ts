@@ -22,7 +22,7 @@ import { metaOf } from '../pipeline/provenance.ts'
 type OrgRoute = { params: typeof C.OrgParams }
 
 const consumerOf = (p: Principal) => (p.kind === 'key' ? p.consumerId : null)
-const tier2Deps = (deps: AppDeps) => ({ sql: deps.sql, reads: deps.reads, tokenService: deps.government.tokenService, labourRegister: deps.government.labourRegister, filingPortal: deps.filingPortal })
+const tier2Deps = (deps: AppDeps) => ({ sql: deps.sql, clock: deps.clock, logger: deps.logger, reads: deps.reads, tokenService: deps.government.tokenService, labourRegister: deps.government.labourRegister, filingPortal: deps.filingPortal })
 
 /** How a failed part of an answer is described inside it (degraded sections, bulk rows). */
 function describe(e: AppError) {

@@ -5,18 +5,33 @@ import { CHANGES_PAGE } from '../domain/changes/archive.ts'
 import { Lit } from './common.ts'
 
 
-const Json = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
+/** Each source's rows (domain/changes/observed.ts has the same table): the OpenAPI document's words. */
+const SOURCE_DOC =
+  'the upstream that changed: `register` = the business register (with the accounts register it publishes), `portal` = the filing ' +
+  'portal, `directorate` = the digital agency, `centralbank` = the central bank, `labour_register` = the labour register, ' +
+  '`tax_authority` = the tax authority (its VAT register)'
+const ENTITY_DOC =
+  'what changed, by source — register: `annual_accounts` (the filing status; webhooks deliver these as `accounts.updated`) and ' +
+  '`company` (a unit the register’s update feed named); tax_authority: `vat_registration` (membership of the VAT register, as the ' +
+  'business register publishes it); centralbank: `exchange_rate` (a series gained a new value); labour_register: `employees` ' +
+  '(a delegated company’s employee count changed); portal: `filings` (a delegated company’s filings at the portal appeared or ' +
+  'moved on); directorate: `delegation` (the agency decided a delegation request)'
+const FIELD_DOC =
+  '`/last_accounts_year` or `/has_filed_annual_accounts` (annual_accounts); null on company rows (the feed says only that the unit ' +
+  'changed); `/mva_registered` (vat_registration, booleans); `/rate` (exchange_rate: the latest rate before and after, `diff` also ' +
+  'gives the new `/date`); `/employee_count` (employees); `/filings` (filings); `/status` (delegation: `pending` before, `active`, ' +
+  '`rejected` or `expired` after)'
 
 export const Change = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'stable: a webhook re-sent for this change carries the same id; key side effects on it' }),
-    source: Type.String({ description: '`register` = the business register' }),
-    entity_type: Type.String({ description: '`annual_accounts` (the filing status) or `company` (a unit the register changed)' }),
-    entity_id: Type.String({ description: 'the organisation number' }),
-    change_type: Type.String({ description: '`updated`, `created`, `deleted` or `removed`' }),
-    field_path: Type.Union([Type.String(), Type.Null()], { description: '`/last_accounts_year` or `/has_filed_annual_accounts` for annual_accounts; null when the register says only that the unit changed' }),
-    before_value: Json,
-    after_value: Json,
+    source: Type.String({ enum: [...SOURCES], description: SOURCE_DOC }),
+    entity_type: Type.String({ enum: [...ENTITY_TYPES], description: ENTITY_DOC }),
+    entity_id: Type.String({ description: 'the organisation number; for `exchange_rate` the currency (ISO 4217) quoted as NOK per one unit' }),
+    change_type: Type.String({ enum: [...CHANGE_TYPES], description: '`created`, `deleted` and `removed` only on `company` rows (the register feed’s own words); every other row is `updated`' }),
+    field_path: Type.Union([Type.String(), Type.Null()], { description: FIELD_DOC }),
+    before_value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description: 'the value last observed; null on `company` rows and where the value is withheld (`employees`, `filings`: Tier 2 data, read through your own delegation)' }),
+    after_value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description: 'the value observed now; null as for before_value' }),
     diff: Type.Array(Type.Object({ op: Type.String(), path: Type.String(), value: Type.Optional(Type.Unknown()) }), { description: 'RFC 6902-style operations on the entity' }),
     detected_at: Type.String({ format: 'date-time' }),
     source_snapshot_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the archived upstream answer the change was read from; its inclusion proof: GET /api/v1/public/anchors/proofs/{id}' }),
@@ -28,7 +43,7 @@ export const ChangesQuery = Type.Object(
   {
     source: Type.Optional(Lit(SOURCES)),
     entity_type: Type.Optional(Lit(ENTITY_TYPES)),
-    entity_id: Type.Optional(Type.String({ pattern: '^[0-9]{9}$', maxLength: 9, description: 'an organisation number' })),
+    entity_id: Type.Optional(Type.String({ pattern: '^([0-9]{9}|[A-Z]{3})$', maxLength: 9, description: 'an organisation number, or a currency code (`exchange_rate` rows)' })),
     change_type: Type.Optional(Lit(CHANGE_TYPES)),
     since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'only changes detected at or after this instant' })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '`next_cursor` of the previous page' })),

@@ -11,7 +11,7 @@ export const SubscriptionFilter = Type.Object(
     change_type: Type.Optional(Type.Literal(ACCOUNTS_FILTER.change_type)),
     entity_type: Type.Optional(Type.Literal(ACCOUNTS_FILTER.entity_type)),
   },
-  { additionalProperties: false, description: 'selects the change rows delivered; v1 has one event, `accounts.updated`, and a member left out takes its value' },
+  { additionalProperties: false, description: 'selects the change rows delivered; v1 has one event, `accounts.updated`, and a member left out takes its value. Rows of the archive’s other sources and entity types (GET /api/v1/changes) are read there, never delivered: a filter naming them is refused' },
 )
 
 export const SubscriptionBody = Type.Object(

@@ -5,6 +5,8 @@
  * the filings made through Plikt). Only a consumer with an active delegation from the
  * organisation gets it; everyone else keeps Tier 1.
  */
+import type { Clock } from '../../lib/clock.ts'
+import type { Logger } from '../../lib/log.ts'
 import type { Sql } from '../../store/db.ts'
 import { actingSystemUser, activeGrantPairs, filedPeriods, grantPairId } from '../../store/delegations.ts'
 import { BatchedLookup } from '../../lib/batched-lookup.ts'
@@ -15,10 +17,13 @@ import { AAREG_SCOPE } from '../../upstream/government.ts'
 import type { FiledLookup } from '../rulebook/evaluate.ts'
 import type { CompanyFacts } from '../rulebook/facts.ts'
 import type { CompanyReads, Provenance } from '../sources.ts'
+import { employeeObservation, portalObservation, recordQuietly } from '../changes/observed.ts'
 
 
 export interface Tier2Deps {
   sql: Sql
+  clock: Clock
+  logger: Logger
   reads: CompanyReads
   tokenService: TokenService
   labourRegister: LabourRegister
@@ -69,6 +74,8 @@ export async function tier2Metrics(d: Tier2Deps, org: string, consumerId: string
   } catch {
     employeeSource = 'unavailable: the labour register could not be read just now'
   }
+  // A count read is an observation of the labour register for the change archive (domain/changes/observed.ts).
+  if (employees !== null) await recordQuietly(d, employeeObservation(org, employees), d.clock.now())
   let turnover: number | null = null
   let assets: number | null = null
   let year: number | null = null
@@ -123,14 +130,16 @@ function periodOf(i: PortalInstance): string {
 }
 
 /** Filed = the portal holds a submitted instance for the period, or a filing through Plikt is recorded. */
-export async function filedLookup(d: Pick<Tier2Deps, 'sql' | 'filingPortal'>, org: string, now: Date): Promise<FiledLookup> {
+export async function filedLookup(d: Pick<Tier2Deps, 'sql' | 'filingPortal' | 'logger'>, org: string, now: Date): Promise<FiledLookup> {
   const filed = new Set<string>()
   for (const f of await filedPeriods(d.sql, org)) {
     const rule = ruleOfAction(f.action_type, f.period)
     if (rule) filed.add(`${rule}|${f.period}`)
   }
+  let instances: PortalInstance[] = []
   try {
-    for (const i of await d.filingPortal.instances(org)) {
+    instances = await d.filingPortal.instances(org)
+    for (const i of instances) {
       // not submitted yet, or (the mock's fixed history) not by now
       if (i.process.ended === null || new Date(i.process.ended) > now) continue
       const period = periodOf(i)
@@ -139,6 +148,9 @@ export async function filedLookup(d: Pick<Tier2Deps, 'sql' | 'filingPortal'>, or
     }
   } catch {
     // The portal's list is one of two sources; the filings recorded here still count.
+    return (ruleId, periodLabel) => filed.has(`${ruleId}|${periodLabel}`)
   }
+  // The list read is an observation of the portal for the change archive (domain/changes/observed.ts).
+  await recordQuietly(d, portalObservation(org, instances, now), now)
   return (ruleId, periodLabel) => filed.has(`${ruleId}|${periodLabel}`)
 }

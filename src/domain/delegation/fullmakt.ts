@@ -28,6 +28,8 @@ import {
   type DelegationRow,
   type PrincipalRow,
 } from '../../store/delegations.ts'
+import { appendChanges } from '../../store/changes.ts'
+import { delegationDecided } from '../changes/observed.ts'
 import type { DigitalAgency, SystemUserRequest } from '../../upstream/digital-agency/port.ts'
 import type { Tier } from '../access/types.ts'
 import { ACCESS_PACKAGES, checkDelegationScopes, tierBaseline } from './scopes.ts'
@@ -152,7 +154,15 @@ export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest):
   let systemUserId = grant.system_user_id
   if (status === 'active' && systemUserId === null) systemUserId = (await env.agency.systemUser(req.org_number, grant.external_ref!))?.id ?? null
 
-  const recorded = await followUp(env, warnings, 'delegation_record_failed', () => recordAgencyAnswer(env.sql, grant.id, { requestId: upstream.id, delegationUrl: upstream.confirmUrl, status, systemUserId }, env.now()))
+  // A request the agency had decided already (a retry after the person chose) is archived with the answer, as refreshGrant does.
+  const recorded = await followUp(env, warnings, 'delegation_record_failed', () =>
+    env.sql.begin(async (t) => {
+      const tx = t as unknown as Sql
+      const ok = await recordAgencyAnswer(tx, grant.id, { requestId: upstream.id, delegationUrl: upstream.confirmUrl, status, systemUserId }, env.now())
+      if (ok && status !== 'pending') await appendChanges(tx, [delegationDecided(req.org_number, upstream.id, status, env.now())], env.now())
+      return ok
+    }),
+  )
   if (recorded === false && (await findPrincipal(env.sql, env.consumerId, principal.id))?.state === 'revoked') {
     // Revoked while we asked: withdraw what we just asked for, and say so.
     await env.agency.revoke(req.org_number, grant.external_ref!).catch(() => undefined)
@@ -199,6 +209,8 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
       const tx = t as unknown as Sql
       if (!(await recordAgencyAnswer(tx, g.id, { requestId: g.request_id!, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId }, env.now()))) return false
       if (status === 'active') await bindSystemUser(tx, env.consumerId, g.principal_id, systemUserId!, env.now())
+      // The agency's decision, archived with the answer that records it (domain/changes/observed.ts).
+      await appendChanges(tx, [delegationDecided(g.org_number, g.request_id!, status, env.now())], env.now())
       return true
     })
     if (!recorded) return g

@@ -4,6 +4,8 @@
  * the jobs append them (store/changes.ts), each test under organisation numbers of its own.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { delegationDecided, employeeObservation, portalObservation, recordObservations, vatObservation } from '../../../../src/domain/changes/observed.ts'
+import { SOURCES } from '../../../../src/domain/changes/vocabulary.ts'
 import { appendChanges, type NewChange } from '../../../../src/store/changes.ts'
 import type { Sql } from '../../../../src/store/db.ts'
 import { bearer, createConsumer, createKey, freshIp } from '../../../access-helpers.ts'
@@ -44,12 +46,15 @@ async function get(query: string, k = key) {
   return { status: res.status, body: (await res.json()) as any }
 }
 
+/** A key of a consumer of its own: a test making many requests stays within its own limits. */
+const ownKey = async () => (await createKey(app, (await createConsumer(app)).id)).key
+
 /** Follows the cursor from `cursor` until a page says there is no more. */
-async function drain(query: string, cursor?: string): Promise<{ ids: string[]; cursor: string }> {
+async function drain(query: string, cursor?: string, k = key): Promise<{ ids: string[]; cursor: string }> {
   const ids: string[] = []
   let c = cursor
   for (;;) {
-    const r = await get(`${query}${c ? `&cursor=${c}` : ''}`)
+    const r = await get(`${query}${c ? `&cursor=${c}` : ''}`, k)
     ids.push(...r.body.data.changes.map((x: { id: string }) => x.id))
     c = r.body.data.next_cursor
     if (!r.body.data.has_more) return { ids, cursor: c! }
@@ -101,6 +106,15 @@ describe('a page', () => {
     expect(await ids('&since=2026-03-14T12:00:00Z')).toEqual([appended[2]!.id])
   })
 
+  test('the source filter takes each of the spec’s sources and refuses any other word', async () => {
+    const k = await ownKey()
+    for (const source of SOURCES) expect((await get(`?source=${source}&limit=1`, k)).status).toBe(200)
+    for (const word of ['agency', 'centralBank', 'labour-register', 'vat']) {
+      const r = await get(`?source=${word}`, k)
+      expect([r.status, r.body.error_code]).toEqual([400, 'VALIDATION_FAILED'])
+    }
+  })
+
   test('refuses an unknown filter value, a bad cursor and a limit out of range with 400 naming the field', async () => {
     for (const [q, field] of [['?entity_type=person', 'entity_type'], ['?cursor=bm9wZQ', 'cursor'], ['?limit=0', 'limit'], ['?limit=201', 'limit'], ['?since=yesterday', 'since']] as const) {
       const r = await get(q)
@@ -149,6 +163,60 @@ describe('the cursor', () => {
     expect(empty.body.data).toMatchObject({ changes: [], has_more: false, next_cursor: rest.cursor })
     const later = (await append([change(o)])).appended.map((c) => c.id)
     expect((await get(`?entity_id=${o}&cursor=${rest.cursor}`)).body.data.changes.map((c: { id: string }) => c.id)).toEqual(later)
+  })
+
+  test('pages through rows of every source in archive order, and filters them by source', async () => {
+    const o = org()
+    const now = new Date(PINNED_NOW)
+    const unit = (vat: boolean) => ({ org_number: o, status: 'active', vat_registered: vat }) as never
+    // baselines first: no rows
+    await recordObservations(app.deps.sql, [...vatObservation(unit(false), null), ...employeeObservation(o, 4), ...portalObservation(o, [], now)], now)
+    const ids: string[] = []
+    ids.push(...(await append([change(o)])).appended.map((c) => c.id))
+    await recordObservations(app.deps.sql, vatObservation(unit(true), null), now)
+    ids.push(...(await append([delegationDecided(o, crypto.randomUUID(), 'active', now)])).appended.map((c) => c.id))
+    await recordObservations(app.deps.sql, employeeObservation(o, 5), now)
+    ids.push(...(await append([change(o, { entity_type: 'company', change_type: 'created', field_path: null, before_value: null, after_value: null, diff: [] })])).appended.map((c) => c.id))
+    await recordObservations(app.deps.sql, portalObservation(o, [{ id: '1/x', process: { ended: null } } as never], now), now)
+    const k = await ownKey()
+    const all = await drain(`?entity_id=${o}&limit=2`, undefined, k)
+    const rows = (await get(`?entity_id=${o}&limit=200`, k)).body.data.changes as { id: string; source: string }[]
+    expect(rows.map((r) => r.source)).toEqual(['register', 'tax_authority', 'directorate', 'labour_register', 'register', 'portal'])
+    expect(all.ids).toEqual(rows.map((r) => r.id))
+    expect(ids).toEqual([rows[0]!.id, rows[2]!.id, rows[4]!.id])
+    for (const source of ['tax_authority', 'directorate', 'labour_register', 'portal']) {
+      expect((await get(`?entity_id=${o}&source=${source}`, k)).body.data.changes.map((r: { id: string }) => r.id)).toEqual(rows.filter((r) => r.source === source).map((r) => r.id))
+    }
+  })
+
+  test.skipIf(!onPostgres)('an observation waits for an append committing late, and lands after it (PostgreSQL: one append path, one lock)', async () => {
+    const o = org()
+    const now = new Date(PINNED_NOW)
+    await recordObservations(app.deps.sql, employeeObservation(o, 1), now)
+    const k = await ownKey()
+    const second = await secondInstanceSql()
+    try {
+      const start = await drain(`?entity_id=${o}`, undefined, k)
+      let release!: () => void
+      const held = new Promise<void>((r) => (release = r))
+      const a = second.sql.begin(async (tx) => {
+        const out = await appendChanges(tx as unknown as Sql, [change(o)], now)
+        await held
+        return out
+      })
+      await Bun.sleep(50)
+      const b = recordObservations(app.deps.sql, employeeObservation(o, 2), now)
+      const midway = await drain(`?entity_id=${o}`, start.cursor, k)
+      release()
+      const [ra, rb] = await Promise.all([a, b])
+      expect(rb).toEqual({ baselined: 0, changes: 1 })
+      const after = (await get(`?entity_id=${o}&cursor=${midway.cursor}`, k)).body.data.changes as { id: string; source: string }[]
+      expect(midway.ids).toEqual([])
+      expect(after.map((r) => r.source)).toEqual(['register', 'labour_register'])
+      expect(after[0]!.id).toBe(ra.appended[0]!.id)
+    } finally {
+      await second.close()
+    }
   })
 
   test.skipIf(!onPostgres)('does not skip a row that was appended first but committed last (PostgreSQL: appends wait for each other)', async () => {

@@ -108,6 +108,16 @@ describe('POST /api/v1/subscriptions', () => {
     expect(await stored(s.consumerId)).toBe(0)
   })
 
+  test('a filter naming another source of the change archive is refused: those rows are read from /changes, never delivered', async () => {
+    const s = await subscriber(app)
+    for (const filter of [{ source: 'centralbank' }, { source: 'tax_authority', entity_type: 'vat_registration' }, { source: 'directorate', entity_type: 'delegation', change_type: 'updated' }]) {
+      const r = await s.send('POST', '/api/v1/subscriptions', { webhook_url: HOOK, filter })
+      expect([r.status, r.body.error_code]).toEqual([400, 'VALIDATION_FAILED'])
+      expect(fields(r)[0]).toContain('filter')
+    }
+    expect(await stored(s.consumerId)).toBe(0)
+  })
+
   test('at most 10 are active: the 11th is 400 naming subscriptions; after a delete there is room again', async () => {
     const s = await subscriber(app)
     const ids: string[] = []
