@@ -17,7 +17,7 @@ import { KeyCache } from './domain/access/key-cache.ts'
 import { RefusalBudget } from './domain/access/refusals.ts'
 import { smtpMailer } from './upstream/mail/smtp.ts'
 import { outboxMailer } from './upstream/mail/outbox.ts'
-import { jsonDocument, perInstance } from './pipeline/caching.ts'
+import { Documents, jsonDocument, perInstance } from './pipeline/caching.ts'
 import { createFetch } from './http/server.ts'
 import { mountRoutes, type Extension } from './http/app.ts'
 
@@ -63,7 +63,7 @@ type ContextFor<K extends OperationId> = { [P in keyof HandlerContext<OperationR
 export type HandlerFor<K extends OperationId> = (ctx: ContextFor<K>) => ReturnType<Handler>
 
 /** The MCP manifest, made and tagged once per instance. */
-const mcpManifestDocument = perInstance((deps: AppDeps) => jsonDocument(mcpManifest(deps)))
+const mcpManifestDocument = perInstance('mcp-manifest', (deps: AppDeps) => jsonDocument(mcpManifest(deps)))
 
 /** Every operation's handler (MCP is a surface of its own); one whose input types do not match its entry's schemas fails the typecheck. */
 export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
@@ -121,6 +121,7 @@ export function composeDeps(
     softLimiter: new SoftLimiter(),
     refusals: new RefusalBudget(),
     answers: new AnswerCache(),
+    documents: new Documents(),
     oauthVerifier: base.config.oauth ? createVerifier(base.config.oauth) : null,
     register,
     reads,

@@ -21,7 +21,7 @@ export function topupView(t: TopupRow, baseUrl: string) {
 }
 
 /** The price list is a function of the registry and the configuration: made, serialised and hashed once per instance. */
-const prices = perInstance((deps: AppDeps) => precompute(priceList(allOperations, deps.config.baseUrl, deps.config.topupCeilingOre)))
+const prices = perInstance('prices', (deps: AppDeps) => precompute(priceList(allOperations, deps.config.baseUrl, deps.config.topupCeilingOre)))
 
 export const billingHandlers = {
   createTopupRequest: (async ({ principal, body, deps, now, state }) => {

@@ -11,7 +11,7 @@ import { llmsFullTxt, llmsTxt } from '../domain/discovery/llms.ts'
 import { workflowsDocument } from '../domain/discovery/workflows.ts'
 import { MAGIC_VAT } from '../domain/sandbox/actions.ts'
 import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
-import { cachedDocument, jsonDocument, type CachedDocument } from '../pipeline/caching.ts'
+import { cachedDocument, jsonDocument, perInstance, type CachedDocument } from '../pipeline/caching.ts'
 import type { AppDeps, Handler } from '../pipeline/context.ts'
 import { SIMULATED_ERROR_CODES } from '../pipeline/sandbox.ts'
 import { SANDBOX_CATALOGUE } from './sandbox/fixtures.ts'
@@ -65,22 +65,16 @@ interface Built {
 }
 
 export function discoveryDocumentHandlers(mcp: McpToolsSummary) {
-  const built = new WeakMap<AppDeps, Built>()
-  const of = (deps: AppDeps): Built => {
-    let hit = built.get(deps)
-    if (!hit) {
-      const base = deps.config.baseUrl
-      const oauth = deps.config.oauth ? { authorization_servers: [deps.config.oauth.issuer] } : null
-      hit = {
-        capabilities: precompute(capabilitiesDocument({ baseUrl: base, executeLive: !deps.government.filingSubmitter.mock, oauth, mcp, sandbox: sandboxBlock(base) })),
-        llms: markdownDocument(llmsTxt(base)),
-        llmsFull: markdownDocument(llmsFullTxt(base)),
-        workflows: jsonDocument(workflowsDocument(base)),
-      }
-      built.set(deps, hit)
+  const of = perInstance('discovery', (deps: AppDeps): Built => {
+    const base = deps.config.baseUrl
+    const oauth = deps.config.oauth ? { authorization_servers: [deps.config.oauth.issuer] } : null
+    return {
+      capabilities: precompute(capabilitiesDocument({ baseUrl: base, executeLive: !deps.government.filingSubmitter.mock, oauth, mcp, sandbox: sandboxBlock(base) })),
+      llms: markdownDocument(llmsTxt(base)),
+      llmsFull: markdownDocument(llmsFullTxt(base)),
+      workflows: jsonDocument(workflowsDocument(base)),
     }
-    return hit
-  }
+  })
   return {
     getCapabilities: (({ deps }) => ({
       data: undefined,

@@ -1,26 +1,18 @@
 import { registryEntries } from '../errors/registry.ts'
 import { explain, resolveCode } from '../errors/explain.ts'
 import { ExplainToolInput } from '../schemas/common.ts'
-import type { Handler, ToolBinding } from '../pipeline/context.ts'
-import { precompute, type PrecomputedData } from '../pipeline/envelope.ts'
+import type { AppDeps, Handler, ToolBinding } from '../pipeline/context.ts'
+import { precompute } from '../pipeline/envelope.ts'
+import { perInstance } from '../pipeline/caching.ts'
 import type { ExplainBody } from '../schemas/common.ts'
 
-/** The registry never changes while the process runs: serialise it once per base URL. */
-const registryCache = new Map<string, PrecomputedData>()
-
-function registryFor(baseUrl: string): PrecomputedData {
-  let hit = registryCache.get(baseUrl)
-  if (!hit) {
-    hit = precompute({ errors: registryEntries(baseUrl) })
-    registryCache.set(baseUrl, hit)
-  }
-  return hit
-}
+/** The registry never changes while the process runs: serialised once per instance. */
+const registry = perInstance('error-registry', (deps: AppDeps) => precompute({ errors: registryEntries(deps.config.baseUrl) }))
 
 export const errorHandlers = {
   listErrors: (({ deps }) => ({
     data: undefined,
-    precomputed: registryFor(deps.config.baseUrl),
+    precomputed: registry(deps),
     meta: { served_from: 'static', data_freshness: deps.startedAt },
   })) satisfies Handler,
 

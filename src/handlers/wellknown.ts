@@ -73,7 +73,7 @@ const COMPARISON = {
 
 const COMPARISON_ANSWER = precompute(COMPARISON)
 
-const documents = perInstance((deps: AppDeps) => ({
+const documents = perInstance('well-known', (deps: AppDeps) => ({
   agentCard: jsonDocument(agentCard(deps.config.baseUrl, SKILLS)),
   aiPlugin: jsonDocument(aiPlugin(deps.config)),
   dataSovereignty: jsonDocument(dataSovereignty(deps.config, deps.dbKind, RETENTION)),

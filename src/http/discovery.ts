@@ -1,6 +1,6 @@
 import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../errors/catalogue/index.ts'
-import type { Handler } from '../pipeline/context.ts'
-import { cacheControl, cachedDocument, ifNoneMatch, jsonDocument, notModified, type CachedDocument } from '../pipeline/caching.ts'
+import type { AppDeps, Handler } from '../pipeline/context.ts'
+import { cacheControl, cachedDocument, ifNoneMatch, jsonDocument, notModified, perInstance, type CachedDocument } from '../pipeline/caching.ts'
 import { CACHE } from '../operations/define.ts'
 import { buildOpenApi } from './openapi.ts'
 import { esc, page, pageHeaders } from './html.ts'
@@ -51,25 +51,14 @@ export function favicon(request: Request): Response {
   return new Response(FAVICON.blob, { headers })
 }
 
-/** Built, serialised and tagged once per base URL. */
-const openApiCache = new Map<string, CachedDocument>()
-
-function openApiFor(baseUrl: string): CachedDocument {
-  let hit = openApiCache.get(baseUrl)
-  if (!hit) {
-    hit = jsonDocument(buildOpenApi(baseUrl))
-    openApiCache.set(baseUrl, hit)
-  }
-  return hit
-}
+/** Built, serialised and tagged once per instance. */
+const openApi = perInstance('openapi.json', (deps: AppDeps) => jsonDocument(buildOpenApi(deps.config.baseUrl)))
 
 /** The docs pages load Swagger UI's script from this origin, so they need a CSP of their own. */
 function htmlDocument(body: string): CachedDocument {
   return cachedDocument(body, pageHeaders({ 'content-security-policy': DOCS_CSP }))
 }
 
-let errorDocs: CachedDocument | undefined
-let apiDocs: CachedDocument | undefined
 
 /**
  * A recipe of docs/ as a page like the other docs pages (issue 27, item 17): rendered from the
@@ -121,11 +110,11 @@ ${sections}
 }
 
 export const discoveryHandlers = {
-  getOpenApi: (({ deps }) => ({ data: undefined, document: openApiFor(deps.config.baseUrl) })) satisfies Handler,
+  getOpenApi: (({ deps }) => ({ data: undefined, document: openApi(deps) })) satisfies Handler,
 
-  getApiDocs: (() => ({
+  getApiDocs: (({ deps }) => ({
     data: undefined,
-    document: (apiDocs ??= htmlDocument(`<!doctype html>
+    document: deps.documents.get('docs', () => htmlDocument(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Plikt API reference</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
@@ -136,7 +125,7 @@ export const discoveryHandlers = {
 </body></html>`)),
   })) satisfies Handler,
 
-  getErrorDocs: (() => ({ data: undefined, document: (errorDocs ??= htmlDocument(renderErrorDocs())) })) satisfies Handler,
+  getErrorDocs: (({ deps }) => ({ data: undefined, document: deps.documents.get('docs/errors', () => htmlDocument(renderErrorDocs())) })) satisfies Handler,
   getReceiptDocs: (() => ({ data: undefined, document: receiptDocs })) satisfies Handler,
   getAnchorProofDocs: (() => ({ data: undefined, document: anchorDocs })) satisfies Handler,
   getWebhookDocs: (() => ({ data: undefined, document: webhookDocs })) satisfies Handler,

@@ -35,6 +35,7 @@ import { listedTool } from './listing.ts'
 import { isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 import { corkedResponse } from '../lib/corked-response.ts'
+import { perInstance } from '../pipeline/caching.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { SandboxToolInput } from '../schemas/sandbox.ts'
@@ -166,9 +167,9 @@ function failure(err: AppError, tool: Tool, deps: AppDeps, now: Date, sandbox: S
 }
 
 // A server is built per request, and without a validator of its own each would build a new Ajv
-// (with its formats and vocabularies): 6 % of an MCP tool call's CPU. One is shared; it is used
-// only for elicitation schemas, which this server never sends.
-let validator: AjvJsonSchemaValidator | undefined
+// (with its formats and vocabularies): 6 % of an MCP tool call's CPU. One per instance is shared by
+// its requests; it is used only for elicitation schemas, which this server never sends.
+const validatorOf = perInstance('mcp-json-schema-validator', () => new AjvJsonSchemaValidator())
 
 /** What a key found no longer live is refused with; for a key from the cache the whole request is refused so, as a fresh lookup would have. */
 const KEY_REFUSALS: readonly ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE']
@@ -226,7 +227,7 @@ function justificationOf(answer: { output: ToolOutput; served: Served }, org: un
 }
 
 function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[], keyRefused: (e: AppError) => void, texts: PendingTexts): Server {
-  const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) })
+  const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: validatorOf(deps) })
   const tools = visibleTools(principal, all)
   const codec = mcpCodec(principal, state.ip)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))

@@ -106,17 +106,30 @@ export function jsonDocument(value: unknown, type = 'application/json; charset=u
   return cachedDocument(JSON.stringify(value), { 'content-type': type, ...headers })
 }
 
-/** One value per instance (per `deps`), built on first use: a document is made once, not per request. */
-export function perInstance<D extends object, T>(build: (deps: D) => T): (deps: D) => T {
-  const made = new WeakMap<D, T>()
-  return (deps) => {
-    let hit = made.get(deps)
-    if (hit === undefined) {
-      hit = build(deps)
-      made.set(deps, hit)
-    }
-    return hit
+/**
+ * What an instance derives once and serves many times — the public rulebook answers, the error
+ * registry, OpenAPI, the discovery documents and pages, the well-known documents, the price list:
+ * the one cache of derived documents, one per instance (`composeDeps` builds it). Keys name the
+ * document and whatever it varies by (`openapi`, `deadlines:2027:AS`). Bounded, oldest out first:
+ * a document pushed out is made again on its next use.
+ */
+export class Documents {
+  private static readonly MAX = 1000
+  private readonly made = new Map<string, unknown>()
+
+  get<T>(key: string, build: () => T): T {
+    const hit = this.made.get(key)
+    if (hit !== undefined) return hit as T
+    const value = build()
+    if (this.made.size >= Documents.MAX) this.made.delete(this.made.keys().next().value!)
+    this.made.set(key, value)
+    return value
   }
+}
+
+/** A document made once per instance (its `deps.documents`), under `name`, on first use. */
+export function perInstance<D extends { documents: Documents }, T>(name: string, build: (deps: D) => T): (deps: D) => T {
+  return (deps) => deps.documents.get(name, () => build(deps))
 }
 
 /** RFC 9110 §13.1.2: If-None-Match uses weak comparison and may list several tags, or `*`. */

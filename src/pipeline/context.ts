@@ -14,7 +14,7 @@ import type { Mailer } from '../upstream/mail/port.ts'
 import type { PaymentProvider } from '../upstream/payments/port.ts'
 import type { ChargeBatcher, HoldSettler } from '../domain/billing/metering.ts'
 import type { Verifier } from '../domain/access/oauth.ts'
-import type { CachedDocument } from './caching.ts'
+import type { CachedDocument, Documents } from './caching.ts'
 import type { MetaInput, PrecomputedData } from './envelope.ts'
 import type { UpstreamReads } from '../domain/sources.ts'
 import type { ActiveGrants } from '../domain/company/tier2.ts'
@@ -56,6 +56,8 @@ export interface AppDeps {
   refusals: RefusalBudget
   /** rulebook answers already evaluated, serialised and hashed, per snapshot and question */
   answers: AnswerCache
+  /** the documents this instance derives once (pipeline/caching.ts): pages, OpenAPI, the public rulebook answers, the well-known documents */
+  documents: Documents
   /** verifies OAuth access tokens for MCP; null when OAuth is disabled */
   oauthVerifier: Verifier | null
   /** the business register's adapter (also read directly by the update-feed job) */

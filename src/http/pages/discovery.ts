@@ -7,7 +7,7 @@ import { frontDoorIndex } from '../../domain/discovery/capabilities.ts'
 import { baseLine, currentVatTerm, recipes, type Recipe } from '../../domain/discovery/recipes.ts'
 import { operationOf, toolOf, WORKFLOWS } from '../../domain/discovery/workflows.ts'
 import { openApiPath } from '../../operations/index.ts'
-import type { Handler } from '../../pipeline/context.ts'
+import type { AppDeps, Handler } from '../../pipeline/context.ts'
 import { cachedDocument, jsonDocument, perInstance, type CachedDocument } from '../../pipeline/caching.ts'
 import { bi, esc, page, pageHeaders } from '../html.ts'
 
@@ -42,13 +42,10 @@ ${scripts}
 </section>`
 }
 
-/** Rendered and tagged once per VAT term and base URL: the live filing recipe files the term that holds today. */
-const recipePages = new Map<string, CachedDocument>()
-
-function recipesPage(base: string, now: Date): CachedDocument {
-  const key = `${base} ${currentVatTerm(now)}`
-  let doc = recipePages.get(key)
-  if (!doc) {
+/** Rendered and tagged once per instance and VAT term: the live filing recipe files the term that holds today. */
+function recipesPage(deps: AppDeps, now: Date): CachedDocument {
+  const base = deps.config.baseUrl
+  return deps.documents.get(`recipes:${currentVatTerm(now)}`, () => {
     const all = recipes(now)
     const toc = all.map((r) => `<li><a href="#${esc(r.workflow.id)}">${esc(r.workflow.title_en)}</a></li>`).join('')
     const html = page(
@@ -59,10 +56,8 @@ function recipesPage(base: string, now: Date): CachedDocument {
 <ol>${toc}</ol>
 ${all.map((r) => recipeSection(r, base)).join('\n')}`,
     )
-    doc = cachedDocument(html, pageHeaders())
-    recipePages.set(key, doc)
-  }
-  return doc
+    return cachedDocument(html, pageHeaders())
+  })
 }
 
 function landingPage(): string {
@@ -88,15 +83,14 @@ function landingPage(): string {
   )
 }
 
-let landing: CachedDocument | undefined
 // The front door's two representations; `Vary: Accept` comes with its cache policy (operations/discovery.ts).
-const frontDoorJson = perInstance((deps: { config: { baseUrl: string } }) => jsonDocument(frontDoorIndex(deps.config.baseUrl)))
+const frontDoorJson = perInstance('front-door.json', (deps: AppDeps) => jsonDocument(frontDoorIndex(deps.config.baseUrl)))
 
 export const discoveryPageHandlers = {
   getFrontDoor: (({ headers, deps }) => ({
     data: undefined,
-    document: wantsJson(headers.accept) ? frontDoorJson(deps) : (landing ??= cachedDocument(landingPage(), pageHeaders())),
+    document: wantsJson(headers.accept) ? frontDoorJson(deps) : deps.documents.get('front-door.html', () => cachedDocument(landingPage(), pageHeaders())),
   })) satisfies Handler,
 
-  getRecipes: (({ deps, now }) => ({ data: undefined, document: recipesPage(deps.config.baseUrl, now) })) satisfies Handler,
+  getRecipes: (({ deps, now }) => ({ data: undefined, document: recipesPage(deps, now) })) satisfies Handler,
 }

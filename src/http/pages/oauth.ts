@@ -10,7 +10,7 @@ import { bi, esc, htmlResponse, page, redirect } from '../html.ts'
 import { sessionActor, sessionOf } from '../../pipeline/admission.ts'
 
 /** RFC 9728 metadata of the MCP resource, made and tagged once per instance; null while OAuth is off. */
-const metadataDocument = perInstance((deps: AppDeps) => {
+const metadataDocument = perInstance('oauth-resource-metadata', (deps: AppDeps) => {
   const o = deps.config.oauth
   if (!o) return null
   return jsonDocument({
