@@ -1,5 +1,5 @@
 /**
- * Reads from the open registers and the central bank through the cache (DESIGN §6). A fresh cached answer is served
+ * Reads from the open registers and the central bank through the cache (README.md, Freshness). A fresh cached answer is served
  * without an upstream call; otherwise the upstream is asked, its answer archived (the archive id is
  * `_meta.source_snapshot_id`) and cached. When the upstream fails or answers something unreadable, a
  * cached answer younger than the stale limit is served with `stale: true`; older than that, the failure is the answer. A 410 from
@@ -94,7 +94,7 @@ export function upstreamError(system: UpstreamSystem, e: unknown, org: string | 
 
 /**
  * The register reads the company domain needs. Production passes UpstreamReads; the sandbox its
- * own adapter over synthetic companies — the domain code is the same (DESIGN §8).
+ * own adapter over synthetic companies — the domain code is the same (ARCHITECTURE.md, the sandbox).
  */
 export type CompanyReads = Pick<UpstreamReads, 'unit' | 'subUnit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'>
 

@@ -52,7 +52,7 @@ export interface Operation {
   /** limits itself inside (MCP: the key's tier limits, or 100 keyless calls an hour per IP), so the
    * generic per-IP soft limit of Category A does not apply */
   selfLimited: boolean
-  /** `Idempotency-Key` handling (DESIGN §5): required, optional, or not offered */
+  /** `Idempotency-Key` handling (pipeline/idempotency.ts): required, optional, or not offered */
   idempotency: 'required' | 'optional' | null
   /**
    * A live call (anything but `?dry_run=true`) spends a person's single-use approval token:

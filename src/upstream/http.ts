@@ -1,5 +1,5 @@
 /**
- * How every upstream call is made (DESIGN §6): a timeout per attempt, at most three attempts with
+ * How every upstream call is made (ARCHITECTURE.md, `upstream/`): a timeout per attempt, at most three attempts with
  * jittered exponential backoff inside an overall budget, `Retry-After` honoured when it fits the
  * budget, and a circuit breaker per upstream system that fails fast for ~30 s after repeated
  * failures. Only transient outcomes are retried: network errors, timeouts, 408, 429 and 5xx.

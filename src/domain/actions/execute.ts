@@ -1,5 +1,5 @@
 /**
- * Live execution of a filing, one flow for production and the sandbox (DESIGN §8): the approval
+ * Live execution of a filing, one flow for production and the sandbox (ARCHITECTURE.md, a request's path, step 4): the approval
  * token is checked, the five checks run as preconditions (a failure leaves the token usable), the
  * token is spent atomically, the filing is handed to the submitter, and the portal's receipt is
  * signed. Only the environment differs: where the facts come from, where the filing goes, which

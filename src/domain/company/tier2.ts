@@ -105,7 +105,7 @@ export function withTier2(facts: CompanyFacts, m: Tier2Metrics): CompanyFacts {
   }
 }
 
-/** Which rule and period a filing of an action type fills (rulebook ids, DESIGN §12 period labels). */
+/** Which rule and period a filing of an action type fills (rulebook ids, the rulebook's period labels). */
 function ruleOfAction(actionType: string, period: string): string | null {
   if (actionType === 'mva_melding') {
     if (/^\d{4}-A$/.test(period)) return 'mva-arstermin'

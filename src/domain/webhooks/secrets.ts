@@ -1,5 +1,5 @@
 /**
- * Webhook secrets (DESIGN §10): generated here, shown once, and kept only encrypted — they sign
+ * Webhook secrets (spec: Events): generated here, shown once, and kept only encrypted — they sign
  * every delivery, so unlike a key they cannot be hashed. AES-256-GCM under the server secret's
  * `webhook-secrets` key (lib/server-secret.ts), with the subscription's id as associated data so a
  * ciphertext copied onto another row does not decrypt there.

@@ -1,5 +1,5 @@
 /**
- * Where a webhook may be sent (spec: Events, URL hardening; DESIGN §10). Checked when a
+ * Where a webhook may be sent (spec: Events, URL hardening). Checked when a
  * subscription is created and again before every attempt, on the addresses the host resolves to
  * at that moment; the attempt then connects to the address checked here and to no other
  * (src/upstream/webhooks/live.ts never looks the name up again), so a DNS answer that changes

@@ -2,7 +2,7 @@
  * Every public deadline of rulebook 1.0.0's rules in 2025, 2026 and 2027, worked out by hand from the due rules and the
  * holiday list in shared/reference/rulebook.md (§1 roll-over, §2 holidays, §3 obligations, §4
  * changes), NOT from the implementation. A year lists the deadlines that FALL in it after any
- * working-day shift (DESIGN.md §12), so e.g. mva-termin-6-2025 (due 10 Feb 2026) is a 2026 entry.
+ * working-day shift (the rulebook's shift rule), so e.g. mva-termin-6-2025 (due 10 Feb 2026) is a 2026 entry.
  *
  * Weekday anchors used: 1 Jan 2025 Wed, 1 Jan 2026 Thu, 1 Jan 2027 Fri.
  * Holidays on working days: 2025: 1 Jan, 17/18/21 Apr, 1 May, 29 May, 9 Jun, 25/26 Dec;

@@ -1,5 +1,5 @@
 /**
- * The determinism contract (DESIGN §8, spec: Sandbox `_meta`): the same sandbox request gives a
+ * The determinism contract (spec: Sandbox `_meta`): the same sandbox request gives a
  * byte-identical body except `_meta.response_timestamp` — asked twice of one process, and asked
  * of a freshly started one (`bun src/main.ts` on its own embedded database, in another time
  * zone, on the wall clock) configured with the same BASE_URL.
