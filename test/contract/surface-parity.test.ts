@@ -8,7 +8,9 @@
  * Each surface gets accounts of its own (and its own client address), so what one surface changes
  * (a delegation requested, a limit counted) cannot decide the other's outcome. A tool hidden from a
  * credential (spec MCP: "Tools are hidden from credentials lacking the required scope") is the MCP
- * form of REST's SCOPE_INSUFFICIENT.
+ * form of REST's SCOPE_INSUFFICIENT. An OAuth access token (spec: OAuth 2.1 for MCP hosts) is a
+ * credential of MCP only: its permissions are those of the key its connection mapped, so its REST
+ * twin is a key of the same plan with exactly that key's scopes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Type } from '@sinclair/typebox'
@@ -16,8 +18,10 @@ import type { Extension } from '../../src/app.ts'
 import { exampleRequest } from '../../src/domain/discovery/examples.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
 import { allOperations, op, type Operation } from '../../src/operations/index.ts'
-import { addCredits, createConsumer, createKey } from '../access-helpers.ts'
+import { OAUTH_KEY_SCOPES } from '../../src/domain/access/oauth.ts'
+import { addCredits, createConsumer, createKey, postForm, signIn } from '../access-helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
+import { startAuthServer } from '../support/auth-server.ts'
 
 const PLAN_PATH = '/api/v1/test/parity/professional'
 const PER_KEY_PATH = '/api/v1/test/parity/per-key'
@@ -31,9 +35,9 @@ const parityExtension: Extension = {
   tools: { testParityProfessional: { justification: () => 'test' }, testParityPerKey: { justification: () => 'test' } },
 }
 
-type Kind = 'none' | 'free' | 'professional' | 'enterprise' | 'test key' | 'revoked' | 'no scope' | 'sandbox bearer'
-const KINDS: Kind[] = ['none', 'free', 'professional', 'enterprise', 'test key', 'revoked', 'no scope', 'sandbox bearer']
-// Not covered yet: an OAuth access token (OAuth on), which needs an authorisation server in the test (test/support/auth-server.ts).
+type Kind = 'none' | 'free' | 'professional' | 'enterprise' | 'test key' | 'revoked' | 'no scope' | 'sandbox bearer' | 'oauth'
+const KINDS: Kind[] = ['none', 'free', 'professional', 'enterprise', 'test key', 'revoked', 'no scope', 'sandbox bearer', 'oauth']
+type Surface = 'rest' | 'mcp'
 
 interface Caller {
   auth: Record<string, string>
@@ -42,18 +46,39 @@ interface Caller {
 }
 
 let app: TestApp
+let auth: Awaited<ReturnType<typeof startAuthServer>>
 let callers: Record<'rest' | 'mcp', Record<Kind, Caller>>
 let ipCounter = 0
 const nextIp = () => `198.51.100.${++ipCounter}`
 
-async function callerOf(kind: Kind): Promise<Caller> {
+/**
+ * An MCP host's OAuth access token, its subject connected by the account's signed-in owner at the
+ * consent page (the connection mints the key the token's permissions come from).
+ */
+async function oauthCaller(ip: string): Promise<Caller> {
+  const owner = await signIn(app)
+  await addCredits(app, owner.consumerId, 100_000)
+  const token = await auth.token({ sub: `parity-${crypto.randomUUID()}`, aud: `${app.url}/api/mcp`, email: owner.email, email_verified: true, client_id: 'parity-host' })
+  const pending = await fetch(`${app.url}/api/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  })
+  const connection = new URL(((await pending.json()) as { consent_url: string }).consent_url).searchParams.get('connection')!
+  const approved = await postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
+  if (approved.status !== 200) throw new Error(`consent: ${approved.status}`)
+  return { auth: { authorization: `Bearer ${token}` }, consumerId: owner.consumerId, ip }
+}
+
+async function callerOf(kind: Kind, surface: Surface = 'rest'): Promise<Caller> {
   const ip = nextIp()
   if (kind === 'none') return { auth: {}, consumerId: null, ip }
+  if (kind === 'oauth' && surface === 'mcp') return oauthCaller(ip)
   if (kind === 'sandbox bearer') return { auth: { authorization: `Bearer svc_sandbox_test_parity${ipCounter}` }, consumerId: null, ip }
   const tier = kind === 'professional' || kind === 'enterprise' ? kind : 'free'
   const c = await createConsumer(app, tier)
   await addCredits(app, c.id, 100_000)
-  const scopes = kind === 'no scope' ? ['read:changes'] : undefined
+  const scopes = kind === 'no scope' ? ['read:changes'] : kind === 'oauth' ? OAUTH_KEY_SCOPES : undefined
   let key: string
   if (kind === 'test key') {
     const res = await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, test: true }, { authorization: `Bearer ${app.config.adminToken}` })
@@ -136,14 +161,18 @@ async function viaMcp(toolName: string, args: Record<string, unknown>, c: Caller
 }
 
 beforeAll(async () => {
-  app = await startApp({ extension: parityExtension })
+  auth = await startAuthServer()
+  app = await startApp({ extension: parityExtension, env: { OAUTH_ISSUER: auth.issuer, OAUTH_JWKS_URL: auth.jwksUrl } })
   callers = { rest: {} as Record<Kind, Caller>, mcp: {} as Record<Kind, Caller> }
   for (const kind of KINDS) {
-    callers.rest[kind] = await callerOf(kind)
-    callers.mcp[kind] = await callerOf(kind)
+    callers.rest[kind] = await callerOf(kind, 'rest')
+    callers.mcp[kind] = await callerOf(kind, 'mcp')
   }
 }, 120_000)
-afterAll(() => app.stop())
+afterAll(async () => {
+  await app.stop()
+  auth.stop()
+})
 
 /** The production tools (a sandbox tool rehearses: it has its own surface and test), one per name. */
 const toolsUnderTest = () => {
@@ -165,8 +194,9 @@ describe('REST and MCP answer every tool alike, for every kind of principal', ()
         const mcp = await viaMcp(name, argumentsOf(name, twin ?? operation, twin?.category === 'sandbox'), m)
         const [rCharge, mCharge] = [(rb ?? 0) - ((await balance(r)) ?? 0), (mb ?? 0) - ((await balance(m)) ?? 0)]
         // The one difference the spec itself makes: a keyless REST route needs no key, so a key
-        // without the tool's scope is served there; MCP hides the tool from that credential.
-        const specDifference = kind === 'no scope' && operation.auth === 'none' && rest === 'ok' && mcp === 'hidden'
+        // without the tool's scope is served there; MCP hides the tool from that credential (a key
+        // with one scope, or an OAuth connection's key, which lacks the keyless tools' scopes).
+        const specDifference = (kind === 'no scope' || kind === 'oauth') && operation.auth === 'none' && rest === 'ok' && mcp === 'hidden'
         seen.push({ kind, outcome: rest, charged: rCharge })
         if ((rest !== mcp && !specDifference) || rCharge !== mCharge) differences.push(`${kind} × ${name}: REST ${rest} (charged ${rCharge}) / MCP ${mcp} (charged ${mCharge})`)
         // A minute between tools: the per-minute plan limits are their own test, not every tool's answer.
@@ -181,6 +211,8 @@ describe('REST and MCP answer every tool alike, for every kind of principal', ()
     expect(new Set(seen.filter((x) => x.kind === 'revoked').map((x) => x.outcome))).toEqual(new Set(['AUTH_INVALID_KEY']))
     expect(seen.filter((x) => x.kind === 'none').map((x) => x.outcome)).toContain('AUTH_MISSING')
     expect(seen.filter((x) => x.kind === 'test key' && x.charged !== 0)).toEqual([])
+    // The OAuth connection's key reads the registers and is charged for it, on both surfaces.
+    expect(seen.filter((x) => x.kind === 'oauth' && x.outcome === 'ok' && x.charged > 0).length).toBeGreaterThan(3)
   }, 600_000)
 })
 
