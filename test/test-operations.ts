@@ -42,7 +42,7 @@ export const testExtension: Extension = {
       tag: 'Test',
       summary: 'professional-tier test read',
       scope: 'read:register',
-      tierMinimum: 'professional',
+      planMinimum: 'professional',
       response: Type.Object({ ok: Type.Boolean() }),
     }),
   ],

@@ -39,7 +39,7 @@ function delegationEnv(ctx: HandlerContext): DelegationEnv {
     agency: ctx.deps.digitalAgency,
     signing: signingOf(ctx, p.consumerId),
     consumerId: p.consumerId,
-    tier: p.tier,
+    plan: p.plan,
     now: () => ctx.deps.clock.now(),
     logger: ctx.deps.logger,
     returnUrl: `${ctx.deps.config.baseUrl}${DELEGATION_RETURN_PATH}`,

@@ -15,7 +15,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
  */
 export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session' | 'sandbox' | 'metrics'
 
-/** An operation's own rate limit, on top of the tier limits every keyed call has. */
+/** An operation's own rate limit, on top of the plan limits every keyed call has. */
 export interface OperationLimit {
   /** operations naming the same group share one budget; default: the operation's own */
   group?: string
@@ -49,7 +49,7 @@ export interface Operation {
   format: 'envelope' | 'json' | 'html' | 'sandbox' | 'markdown'
   auth: AuthMode
   limits: OperationLimit[]
-  /** limits itself inside (MCP: the key's tier limits, or 100 keyless calls an hour per IP), so the
+  /** limits itself inside (MCP: the key's plan limits, or 100 keyless calls an hour per IP), so the
    * generic per-IP soft limit of Category A does not apply */
   selfLimited: boolean
   /** `Idempotency-Key` handling (pipeline/idempotency.ts): required, optional, or not offered */
@@ -89,7 +89,7 @@ export interface Operation {
   tag: string
   /** the key scope a caller needs (category B) */
   scope: string | null
-  tierMinimum: 'free' | 'professional' | null
+  planMinimum: 'free' | 'professional' | null
   /** metered price per successful call, whole øre */
   costOre: number
   mcpTool: string | null
@@ -168,7 +168,7 @@ export const CACHE = {
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
 export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
 
-type Defaulted = 'cache' | 'selfLimited' | 'scope' | 'tierMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive' | 'testKeys'
+type Defaulted = 'cache' | 'selfLimited' | 'scope' | 'planMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive' | 'testKeys'
 /** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
 export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
 
@@ -193,7 +193,7 @@ const KEY: ErrorCode[] = ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INA
  */
 const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
   none: [],
-  // no bearer; unknown or revoked key; inactive consumer; the tier's per-minute and per-day ceilings
+  // no bearer; unknown or revoked key; inactive consumer; the plan's per-minute and per-day ceilings
   key: KEY,
   key_or_session: KEY,
   // no bearer; not the ADMIN_TOKEN
@@ -209,13 +209,13 @@ const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_KEY_INVALID_FORMAT', 'IDEMPOTENCY
 const METERED: ErrorCode[] = ['INSUFFICIENT_CREDITS', 'CREDIT_CHECK_UNAVAILABLE']
 const APPROVAL: ErrorCode[] = ['APPROVAL_TOKEN_REQUIRED', 'APPROVAL_TOKEN_INVALID', 'APPROVAL_TOKEN_USED', 'APPROVAL_TOKEN_EXPIRED', 'APPROVAL_TOKEN_MISMATCH']
 
-type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'tierMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType' | 'sandboxMirror' | 'testKeys'>
+type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'planMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType' | 'sandboxMirror' | 'testKeys'>
 
 /**
  * The codes an entry's declarations imply, because the pipeline refuses with them before (or
  * around) the handler:
  * - `auth`: see BY_AUTH; a key (`key`, `key_or_session`) also SCOPE_INSUFFICIENT with a `scope`
- *   and PLAN_INSUFFICIENT with a `tierMinimum`;
+ *   and PLAN_INSUFFICIENT with a `planMinimum`;
  * - `idempotency`: IDEMPOTENCY_KEY_INVALID_FORMAT, _MISMATCH, IDEMPOTENCY_IN_PROGRESS, and
  *   IDEMPOTENCY_KEY_REQUIRED when `required`;
  * - `approval`: APPROVAL_TOKEN_REQUIRED, _INVALID, _USED, _EXPIRED, _MISMATCH;
@@ -230,7 +230,7 @@ export function impliedErrors(d: Declarations): ErrorCode[] {
   const keyed = d.auth === 'key' || d.auth === 'key_or_session'
   const out: ErrorCode[] = [...BY_AUTH[d.auth]]
   if (keyed && d.scope) out.push('SCOPE_INSUFFICIENT')
-  if (keyed && d.tierMinimum) out.push('PLAN_INSUFFICIENT')
+  if (keyed && d.planMinimum) out.push('PLAN_INSUFFICIENT')
   if (keyed && d.sandboxMirror === null && d.testKeys !== 'own-account') out.push('TEST_KEY_PRODUCTION_ONLY')
   if (d.idempotency) out.push(...IDEMPOTENCY)
   if (d.idempotency === 'required') out.push('IDEMPOTENCY_KEY_REQUIRED')
@@ -245,7 +245,7 @@ export function op<const Id extends string, const R extends RequestShape = {}>(d
   const { errors: own = [], ...rest } = def
   const entry = {
     scope: null,
-    tierMinimum: null,
+    planMinimum: null,
     costOre: 0,
     mcpTool: null,
     sandboxMirror: null,

@@ -14,7 +14,7 @@ const HARDENING =
   'documentation ranges are refused, also written as IPv4-mapped IPv6. The same checks run before every delivery ' +
   'attempt, which then connects to the checked address only. Refusals are 400 `VALIDATION_FAILED` naming `webhook_url`.'
 
-const SHARED = { category: 'B', format: 'envelope', tag: 'Webhooks', tierMinimum: 'professional' } as const
+const SHARED = { category: 'B', format: 'envelope', tag: 'Webhooks', planMinimum: 'professional' } as const
 
 export const webhooksOperations = [
   op({

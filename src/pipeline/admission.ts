@@ -9,9 +9,9 @@ import { safeEqual } from '../lib/hash.ts'
 import { KeyNotLive } from '../domain/access/key-cache.ts'
 import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
-import { enforceLimits, tierLimits, type Limit } from '../domain/access/limits.ts'
+import { enforceLimits, planLimits, type Limit } from '../domain/access/limits.ts'
 import { sessionPrincipal } from '../domain/access/signin.ts'
-import { SANDBOX_BEARER_PREFIX, scopeGranted, tierAtLeast, type Principal } from '../domain/access/types.ts'
+import { SANDBOX_BEARER_PREFIX, scopeGranted, planAtLeast, type Principal } from '../domain/access/types.ts'
 import type { Operation } from '../operations/index.ts'
 import { sandboxPrincipal } from './sandbox.ts'
 import type { AppDeps, RequestState } from './context.ts'
@@ -64,7 +64,7 @@ async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): P
 export function authorise(op: Operation, p: Principal): void {
   if (p.kind !== 'key') return
   if (op.scope && !scopeGranted(p.scopes, op.scope)) throw new AppError('SCOPE_INSUFFICIENT', { context: { scope: op.scope }, extra: { required_scope: op.scope } })
-  if (op.tierMinimum && !tierAtLeast(p.tier, op.tierMinimum)) throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.tierMinimum, tier: p.tier } })
+  if (op.planMinimum && !planAtLeast(p.plan, op.planMinimum)) throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.planMinimum, tier: p.plan } })
 }
 
 /** The browser session of a page route (its registry entry already demanded one). */
@@ -93,7 +93,7 @@ function checkCsrf(op: Operation, p: Principal, creds: Credentials, body: unknow
 }
 
 export function limitsFor(op: Operation, p: Principal, ip: string): Limit[] {
-  const out: Limit[] = p.kind === 'key' ? tierLimits(`key:${p.keyId}`, p.tier) : []
+  const out: Limit[] = p.kind === 'key' ? planLimits(`key:${p.keyId}`, p.plan) : []
   for (const l of op.limits) {
     const who = l.per === 'ip' ? `ip:${ip}` : l.per === 'key' && p.kind === 'key' ? `key:${p.keyId}` : 'consumerId' in p ? `consumer:${p.consumerId}` : `ip:${ip}`
     out.push({ bucket: `${who}:${l.group ?? op.id}`, max: l.max, window: l.window, code: l.code })
@@ -193,7 +193,7 @@ async function authorised(op: Operation, state: RequestState, deps: AppDeps): Pr
  */
 export async function admitMessages(count: number, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
   if (principal.kind !== 'key' || count === 0) return
-  const limits = tierLimits(`key:${principal.keyId}`, principal.tier)
+  const limits = planLimits(`key:${principal.keyId}`, principal.plan)
   const now = deps.clock.now()
   let headers: Record<string, string> = {}
   for (let i = 0; i < count; i++) headers = await enforceLimits(deps.sql, limits, now)

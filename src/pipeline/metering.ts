@@ -33,7 +33,7 @@ export async function metered<T>(
       counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
         consumerId: principal.consumerId,
         keyId: principal.keyId,
-        tier: principal.tier,
+        plan: principal.plan,
         costOre: op.costOre,
         operationId: op.id,
         correlationId: state.correlationId,

@@ -1,10 +1,10 @@
 /** Request and response schemas of the account, billing and operator operations. */
 import { Type } from '@sinclair/typebox'
-import { AVAILABLE_SCOPES, TIERS } from '../domain/access/types.ts'
+import { AVAILABLE_SCOPES, PLANS } from '../domain/access/types.ts'
 import { PRIVACY_REQUEST_TYPES } from '../domain/access/privacy.ts'
 import { Email, Uuid } from './common.ts'
 
-const Tier = Type.Union(TIERS.map((t) => Type.Literal(t)))
+const Plan = Type.Union(PLANS.map((t) => Type.Literal(t)))
 const Timestamp = Type.String({ format: 'date-time' })
 const Scope = Type.String({ minLength: 1, maxLength: 64, description: `read:* or one of ${AVAILABLE_SCOPES.join(', ')}; write:, act: and delegate: are reserved` })
 
@@ -58,13 +58,13 @@ export const KeyList = Type.Object({
 export const RevokedKey = Type.Object({ key: KeyMetadata, already_revoked: Type.Boolean() })
 
 export const Me = Type.Object({
-  consumer: Type.Object({ id: Uuid(), email: Type.String(), company_name: Type.Union([Type.String(), Type.Null()]), tier: Tier, active: Type.Boolean(), created_at: Timestamp }),
+  consumer: Type.Object({ id: Uuid(), email: Type.String(), company_name: Type.Union([Type.String(), Type.Null()]), tier: Plan, active: Type.Boolean(), created_at: Timestamp }),
   csrf_token: Type.String({ description: 'send as X-CSRF-Token on session-authenticated writes' }),
 })
 
 const Ceiling = Type.Union([Type.Integer(), Type.Null()], { description: 'null: unlimited' })
 export const Usage = Type.Object({
-  tier: Tier,
+  tier: Plan,
   ceilings: Type.Object({ per_minute: Ceiling, per_day: Ceiling }),
   keys: Type.Array(
     Type.Object({
@@ -135,10 +135,10 @@ export const AdminKeyList = Type.Object({ keys: Type.Array(KeyMetadata) })
 export const AdminRevoked = Type.Object({ id: Uuid(), is_revoked: Type.Literal(true), revoked_at: Timestamp, already_revoked: Type.Boolean() })
 
 export const AdminConsumerBody = Type.Object(
-  { email: Email, company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), tier: Tier },
+  { email: Email, company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), tier: Plan },
   { additionalProperties: false },
 )
-export const AdminConsumerPatch = Type.Object({ tier: Type.Optional(Tier), active: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 })
+export const AdminConsumerPatch = Type.Object({ tier: Type.Optional(Plan), active: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 })
 export const AdminConsumer = Type.Object({
   consumer_id: Uuid(),
   created: Type.Boolean({ description: 'false when the e-mail already had an account (returned unchanged)' }),

@@ -1,12 +1,12 @@
 /** Consumers, API keys, browser sessions, magic links, issuance tokens and the mail outbox. */
 import type { Sql } from './db.ts'
-import type { Tier } from '../domain/access/types.ts'
+import type { Plan } from '../domain/access/types.ts'
 
 export interface ConsumerRow {
   id: string
   email: string
   company_name: string | null
-  tier: Tier
+  tier: Plan
   active: boolean
   created_at: Date
 }
@@ -30,7 +30,7 @@ export interface KeyPrincipalRow {
   consumer_id: string
   scopes: string[]
   status: 'live' | 'revoked' | 'consumer_inactive'
-  tier: Tier
+  tier: Plan
   test: boolean
 }
 
@@ -47,7 +47,7 @@ export async function findConsumer(sql: Sql, id: string): Promise<ConsumerRow | 
 }
 
 /** Creates the consumer, or returns the existing one with that e-mail (sign-up races included). */
-export async function upsertConsumer(sql: Sql, email: string, companyName: string | null, tier: Tier = 'free'): Promise<{ consumer: ConsumerRow; created: boolean }> {
+export async function upsertConsumer(sql: Sql, email: string, companyName: string | null, tier: Plan = 'free'): Promise<{ consumer: ConsumerRow; created: boolean }> {
   const [inserted] = await sql<ConsumerRow[]>`
     insert into consumers (email, company_name, tier) values (${email}, ${companyName}, ${tier})
     on conflict (email) do nothing
@@ -56,7 +56,7 @@ export async function upsertConsumer(sql: Sql, email: string, companyName: strin
   return { consumer: (await findConsumerByEmail(sql, email))!, created: false }
 }
 
-export async function updateConsumer(sql: Sql, id: string, patch: { tier?: Tier; active?: boolean }): Promise<ConsumerRow | null> {
+export async function updateConsumer(sql: Sql, id: string, patch: { tier?: Plan; active?: boolean }): Promise<ConsumerRow | null> {
   const [row] = await sql<ConsumerRow[]>`
     update consumers set
       tier = coalesce(${patch.tier ?? null}, tier),
@@ -142,7 +142,7 @@ export interface SessionRow {
   id: string
   consumer_id: string
   csrf_token: string
-  tier: Tier
+  tier: Plan
   active: boolean
 }
 

@@ -29,9 +29,9 @@ export async function credit(sql: Sql, consumerId: string, amountOre: number, ki
 
 export interface ChargeRequest {
   consumerId: string
-  /** the key the call came with: the charge counts only while it is live with this tier */
+  /** the key the call came with: the charge counts only while it is live with this plan */
   keyId: string
-  tier: string
+  plan: string
   cost: number
   operationId: string
   correlationId: string
@@ -40,7 +40,7 @@ export interface ChargeRequest {
 }
 
 export interface ChargeOutcome {
-  /** false when the key was revoked, its consumer deactivated or its tier changed: nothing counted or charged */
+  /** false when the key was revoked, its consumer deactivated or its plan changed: nothing counted or charged */
   keyLive: boolean
   /** the call's count in each of its windows, after it (empty when the key was not live) */
   hits: number[]
@@ -78,10 +78,10 @@ export async function chargeBatch(sql: Sql, reqs: ChargeRequest[]): Promise<Char
   })
   const rows = await sql<{ i: string; live: boolean; balance_ore: string; spent: string; ledger_id: string | null; hold_id: string | null; hits: number[] | null }[]>`
     with calls as (
-      select c.*, key_is_live(c.key_id, c.consumer_id, c.tier) as live
-      from unnest(${reqs.map((r) => r.consumerId)}::uuid[], ${reqs.map((r) => r.keyId)}::uuid[], ${reqs.map((r) => r.tier)}::text[],
+      select c.*, key_is_live(c.key_id, c.consumer_id, c.plan) as live
+      from unnest(${reqs.map((r) => r.consumerId)}::uuid[], ${reqs.map((r) => r.keyId)}::uuid[], ${reqs.map((r) => r.plan)}::text[],
                   ${reqs.map((r) => r.cost)}::bigint[], ${reqs.map((r) => r.operationId)}::text[], ${reqs.map((r) => r.correlationId)}::text[])
-        with ordinality as c(consumer_id, key_id, tier, cost, operation_id, correlation_id, i)
+        with ordinality as c(consumer_id, key_id, plan, cost, operation_id, correlation_id, i)
     ), cw as (
       select w.* from unnest(${wi}::int[], ${wb}::text[], ${ws}::timestamptz[], ${we}::timestamptz[], ${wm}::int[])
         with ordinality as w(i, bucket, window_start, expires_at, max, j)

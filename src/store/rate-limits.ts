@@ -5,11 +5,11 @@ export interface WindowHit {
   hits: number
 }
 
-/** A key whose liveness the count must confirm: counted only while it is unrevoked, its consumer active and of this tier. */
+/** A key whose liveness the count must confirm: counted only while it is unrevoked, its consumer active and of this plan. */
 export interface LiveKey {
   keyId: string
   consumerId: string
-  tier: string
+  plan: string
 }
 
 /**
@@ -22,7 +22,7 @@ export async function hit(sql: Sql, windows: { bucket: string; start: Date; expi
   const starts = windows.map((w) => w.start.toISOString())
   const expires = windows.map((w) => w.expires.toISOString())
   const live = key
-    ? sql`key_is_live(${key.keyId}, ${key.consumerId}, ${key.tier})`
+    ? sql`key_is_live(${key.keyId}, ${key.consumerId}, ${key.plan})`
     : sql`true`
   const rows = await sql<{ live: boolean; bucket: string | null; hits: number | null }[]>`
     with live as (select ${live} as ok), up as (

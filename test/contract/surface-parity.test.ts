@@ -28,7 +28,7 @@ const PER_KEY_PATH = '/api/v1/test/parity/per-key'
 
 const parityExtension: Extension = {
   operations: [
-    op({ id: 'testParityProfessional', method: 'GET', path: PLAN_PATH, category: 'B', format: 'envelope', tag: 'Test', summary: 'professional-plan test read', scope: 'read:register', tierMinimum: 'professional', mcpTool: 'test_parity_professional', response: Type.Object({ ok: Type.Boolean() }) }),
+    op({ id: 'testParityProfessional', method: 'GET', path: PLAN_PATH, category: 'B', format: 'envelope', tag: 'Test', summary: 'professional-plan test read', scope: 'read:register', planMinimum: 'professional', mcpTool: 'test_parity_professional', response: Type.Object({ ok: Type.Boolean() }) }),
     op({ id: 'testParityPerKey', method: 'GET', path: PER_KEY_PATH, category: 'B', format: 'envelope', tag: 'Test', summary: 'once an hour per key', scope: 'read:register', limits: [{ per: 'key', max: 1, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], mcpTool: 'test_parity_per_key', response: Type.Object({ ok: Type.Boolean() }) }),
   ],
   handlers: { testParityProfessional: () => ({ data: { ok: true } }), testParityPerKey: () => ({ data: { ok: true } }) },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
 import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
 import { METERED_PATH, PROFESSIONAL_PATH, testExtension } from '../test-operations.ts'
-import { TIER_LIMITS } from '../../src/domain/access/limits.ts'
+import { PLAN_LIMITS } from '../../src/domain/access/limits.ts'
 
 // Two instances on one database: what one does, the other must see on the very next request.
 let a: TestApp
@@ -168,9 +168,9 @@ describe('rate limits', () => {
   test('enterprise keys are not limited per minute: more calls than the highest other tier’s ceiling all pass', async () => {
     const c = await createConsumer(a, 'enterprise')
     const { key } = await createKey(a, c.id)
-    const ceilings = Object.entries(TIER_LIMITS).filter(([tier]) => tier !== 'enterprise').map(([, l]) => l.per_minute!)
+    const ceilings = Object.entries(PLAN_LIMITS).filter(([tier]) => tier !== 'enterprise').map(([, l]) => l.per_minute!)
     const calls = Math.max(...ceilings) + 1
-    expect(calls).toBe(TIER_LIMITS.professional.per_minute! + 1)
+    expect(calls).toBe(PLAN_LIMITS.professional.per_minute! + 1)
     const statuses: number[] = []
     // In batches across both instances: enough at once to be quick, few enough not to queue on the pool.
     for (let sent = 0; sent < calls; sent += 50) {

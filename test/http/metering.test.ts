@@ -27,7 +27,7 @@ async function customer(credit: number, tier: 'free' | 'enterprise' = 'enterpris
 const call = (c: { id: string; keyId: string; tier: string }, correlationId: string, windows: ChargeRequest['windows'] = []): ChargeRequest => ({
   consumerId: c.id,
   keyId: c.keyId,
-  tier: c.tier,
+  plan: c.tier,
   cost: 50,
   operationId: 'testMetered',
   correlationId,
@@ -327,7 +327,7 @@ describe('fail closed', () => {
     const err = await countAndCharge(new ChargeBatcher(db.sql), [], () => ({}), {
       consumerId: crypto.randomUUID(),
       keyId: crypto.randomUUID(),
-      tier: 'enterprise',
+      plan: 'enterprise',
       costOre: 50,
       operationId: 'testMetered',
       correlationId: 'closed-db',

@@ -13,7 +13,7 @@ const Query = Type.Object({ q: Type.Optional(Type.String()) })
 describe('impliedErrors', () => {
   test('a key: missing, invalid, inactive consumer, the tier ceilings, and a test key where no synthetic answer exists; scope and tier minimum when declared', () => {
     expect(op({ ...base, id: 'k', category: 'B' }).errors.sort()).toEqual(['AUTH_CONSUMER_INACTIVE', 'AUTH_INVALID_KEY', 'AUTH_MISSING', 'RATE_LIMIT_EXCEEDED', 'TEST_KEY_PRODUCTION_ONLY'])
-    const scoped = op({ ...base, id: 'ks', category: 'B', scope: 'read:register', tierMinimum: 'professional' })
+    const scoped = op({ ...base, id: 'ks', category: 'B', scope: 'read:register', planMinimum: 'professional' })
     expect(scoped.errors).toContain('SCOPE_INSUFFICIENT')
     expect(scoped.errors).toContain('PLAN_INSUFFICIENT')
     // A scope on a keyless operation names what its MCP tool needs; nothing refuses with it.

@@ -19,10 +19,10 @@ afterAll(async () => {
   await db.close()
 })
 
-type Tier = 'free' | 'starter' | 'enterprise'
+type Plan = 'free' | 'starter' | 'enterprise'
 
 /** A consumer with credit and a live key, made through the operator API. */
-async function customer(credit: number, tier: Tier = 'enterprise') {
+async function customer(credit: number, tier: Plan = 'enterprise') {
   const c = await createConsumer(app, tier)
   if (credit > 0) await addCredits(app, c.id, credit)
   const { id: keyId } = await createKey(app, c.id)
@@ -37,7 +37,7 @@ const freshBucket = () => `store-credits:${crypto.randomUUID()}`
 const call = (c: { id: string; keyId: string; tier: string }, correlationId: string, bucket = freshBucket()): ChargeRequest => ({
   consumerId: c.id,
   keyId: c.keyId,
-  tier: c.tier,
+  plan: c.tier,
   cost: 50,
   operationId: 'testMetered',
   correlationId,
@@ -162,22 +162,22 @@ describe('hit', () => {
     const c = await customer(0, 'free')
     expect((await app.send('DELETE', `/api/v1/admin/keys/${c.keyId}`, undefined, admin)).status).toBe(200)
     const bucket = freshBucket()
-    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, tier: 'free' })).toBeNull()
+    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, plan: 'free' })).toBeNull()
     expect(await db.sql`select bucket from rate_limit_windows where bucket like ${bucket + '%'}`).toHaveLength(0)
   })
 
   test('with a key whose tier changed counts nothing and returns null', async () => {
     const c = await customer(0, 'starter')
     const bucket = freshBucket()
-    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, tier: 'free' })).toBeNull()
+    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, plan: 'free' })).toBeNull()
     expect(await db.sql`select bucket from rate_limit_windows where bucket like ${bucket + '%'}`).toHaveLength(0)
   })
 
   test('with a live key counts the hit in every window and returns the counts', async () => {
     const c = await customer(0, 'free')
     const bucket = freshBucket()
-    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, tier: 'free' })).toEqual([1, 1])
-    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, tier: 'free' })).toEqual([2, 2])
+    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, plan: 'free' })).toEqual([1, 1])
+    expect(await hit(db.sql, windows(bucket), { keyId: c.keyId, consumerId: c.id, plan: 'free' })).toEqual([2, 2])
     expect(await windowHits(db.sql, `${bucket}:minute`, START)).toBe(2)
   })
 })

@@ -1,12 +1,12 @@
 /**
  * The operator's changes to accounts. Each change and its audit row are one transaction: an
- * account never exists, or changes tier, without the row that says who did it.
+ * account never exists, or changes plan, without the row that says who did it.
  */
 import type { Sql } from '../../store/db.ts'
 import * as accounts from '../../store/accounts.ts'
 import { appendAudit } from '../../store/audit.ts'
 import { normaliseEmail } from './signin.ts'
-import type { Tier } from './types.ts'
+import type { Plan } from './types.ts'
 
 export interface AuditActor {
   actor: string
@@ -14,7 +14,7 @@ export interface AuditActor {
 }
 
 /** Creates the account, or finds the one with this e-mail (then nothing changes and nothing is audited). */
-export function createConsumer(sql: Sql, c: { email: string; companyName: string | null; tier: Tier }, by: AuditActor): Promise<{ consumer: accounts.ConsumerRow; created: boolean }> {
+export function createConsumer(sql: Sql, c: { email: string; companyName: string | null; tier: Plan }, by: AuditActor): Promise<{ consumer: accounts.ConsumerRow; created: boolean }> {
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql
     const out = await accounts.upsertConsumer(t, normaliseEmail(c.email), c.companyName, c.tier)
@@ -23,8 +23,8 @@ export function createConsumer(sql: Sql, c: { email: string; companyName: string
   }) as Promise<{ consumer: accounts.ConsumerRow; created: boolean }>
 }
 
-/** Changes tier or active state; null when there is no such account. */
-export function updateConsumer(sql: Sql, id: string, patch: { tier?: Tier; active?: boolean }, by: AuditActor): Promise<accounts.ConsumerRow | null> {
+/** Changes plan or active state; null when there is no such account. */
+export function updateConsumer(sql: Sql, id: string, patch: { tier?: Plan; active?: boolean }, by: AuditActor): Promise<accounts.ConsumerRow | null> {
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql
     const c = await accounts.updateConsumer(t, id, patch)

@@ -1,9 +1,9 @@
 /**
  * Keys resolved by this process, so a keyed request needs no lookup of its own. The cache is never
  * the authority: the request's first write — its rate-limit count (store/rate-limits.ts) or its
- * charge (store/credits.ts) — only counts while the key is still live with the cached tier, and a
+ * charge (store/credits.ts) — only counts while the key is still live with the cached plan, and a
  * refusal is only given after a fresh lookup (pipeline/key-confirmation.ts). So a revocation, a deactivated
- * consumer or a tier change takes effect on the very next request on every instance, cache or not.
+ * consumer or a plan change takes effect on the very next request on every instance, cache or not.
  */
 import type { KeyPrincipal } from './types.ts'
 
@@ -21,7 +21,7 @@ export class KeyCache {
     this.byHash.set(hash, { ...principal, confirmed: false })
   }
 
-  /** Forgets a key (rare: it was found revoked, inactive or re-tiered), wherever it is cached. */
+  /** Forgets a key (rare: it was found revoked, inactive or re-planned), wherever it is cached. */
   forget(keyId: string): void {
     for (const [hash, p] of this.byHash) if (p.keyId === keyId) this.byHash.delete(hash)
   }
@@ -31,9 +31,9 @@ export class KeyCache {
   }
 }
 
-/** The key was revoked, its consumer deactivated or its tier changed since it was resolved: nothing was counted or charged. */
+/** The key was revoked, its consumer deactivated or its plan changed since it was resolved: nothing was counted or charged. */
 export class KeyNotLive extends Error {
   constructor() {
-    super('the key is no longer live with the tier it was resolved with')
+    super('the key is no longer live with the plan it was resolved with')
   }
 }

@@ -12,7 +12,7 @@ import {
   MAX_ACTIVE_KEYS,
   RESERVED_SCOPE_PREFIXES,
   type KeyPrincipal,
-  type Tier,
+  type Plan,
 } from './types.ts'
 import type { KeyCache } from './key-cache.ts'
 
@@ -35,9 +35,9 @@ export function checkScopes(scopes: string[]): string[] {
   return out
 }
 
-export function keyPrefixFor(tier: Tier, test = false): string {
+export function keyPrefixFor(plan: Plan, test = false): string {
   if (test) return KEY_PREFIX.test
-  return tier === 'free' ? KEY_PREFIX.free : KEY_PREFIX.live
+  return plan === 'free' ? KEY_PREFIX.free : KEY_PREFIX.live
 }
 
 export interface MintedKey {
@@ -140,7 +140,7 @@ export type KeyStatus = { status: 'live'; principal: KeyPrincipal } | { status: 
 function statusOf(row: accounts.KeyPrincipalRow | null): KeyStatus {
   if (!row) return { status: 'unknown' }
   if (row.status !== 'live') return { status: row.status }
-  return { status: 'live', principal: { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, tier: row.tier, test: row.test, confirmed: true } }
+  return { status: 'live', principal: { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, plan: row.tier, test: row.test, confirmed: true } }
 }
 
 /** The answer to a key that is not live: an unknown or revoked key is told apart from nothing (spec: API key states). */

@@ -1,6 +1,6 @@
 /**
  * Rate limits as fixed windows counted in PostgreSQL (one upsert per request), so they hold across
- * instances. Category B keys get their tier's per-minute and per-day ceilings; operations declare
+ * instances. Category B keys get their plan's per-minute and per-day ceilings; operations declare
  * further limits (per IP, per key, per consumer).
  */
 import { AppError } from '../../errors/app-error.ts'
@@ -8,10 +8,10 @@ import type { ErrorCode } from '../../errors/catalogue/index.ts'
 import type { Sql } from '../../store/db.ts'
 import { hit, type LiveKey } from '../../store/rate-limits.ts'
 import { KeyNotLive } from './key-cache.ts'
-import type { Tier } from './types.ts'
+import type { Plan } from './types.ts'
 
 /** Per-day ceilings are our choice (the spec leaves them open); they reset at 00:00 UTC. */
-export const TIER_LIMITS: Record<Tier, { per_minute: number | null; per_day: number | null }> = {
+export const PLAN_LIMITS: Record<Plan, { per_minute: number | null; per_day: number | null }> = {
   free: { per_minute: 30, per_day: 1_000 },
   starter: { per_minute: 150, per_day: 20_000 },
   professional: { per_minute: 300, per_day: 100_000 },
@@ -34,9 +34,9 @@ export function windowStart(now: Date, window: WindowName): Date {
   return new Date(Math.floor(now.getTime() / ms) * ms)
 }
 
-/** An unlimited tier is still counted (usage shows it), never refused. */
-export function tierLimits(bucket: string, tier: Tier): Limit[] {
-  const t = TIER_LIMITS[tier]
+/** An unlimited plan is still counted (usage shows it), never refused. */
+export function planLimits(bucket: string, plan: Plan): Limit[] {
+  const t = PLAN_LIMITS[plan]
   return [
     { bucket, max: t.per_minute ?? Number.POSITIVE_INFINITY, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' },
     { bucket, max: t.per_day ?? Number.POSITIVE_INFINITY, window: 'day', code: 'RATE_LIMIT_EXCEEDED' },

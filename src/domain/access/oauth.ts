@@ -134,7 +134,7 @@ export async function principalForToken(sql: Sql, verify: Verifier, token: strin
     const consumer = await accounts.findConsumer(sql, live.consumer_id!)
     if (key && !key.revoked_at && consumer) {
       if (!consumer.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
-      return { kind: 'key', keyId: key.id, consumerId: consumer.id, scopes: key.scopes, tier: consumer.tier, test: key.test, confirmed: true }
+      return { kind: 'key', keyId: key.id, consumerId: consumer.id, scopes: key.scopes, plan: consumer.tier, test: key.test, confirmed: true }
     }
   }
   // A pending connection takes what the newest token says about its holder, so a host that

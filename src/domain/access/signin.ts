@@ -88,7 +88,7 @@ export async function sessionPrincipal(sql: Sql, sessionToken: string, now: Date
   const row = await accounts.findSession(sql, hashSecret(sessionToken), now)
   if (!row) return null
   if (!row.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
-  return { kind: 'session' as const, sessionId: row.id, consumerId: row.consumer_id, tier: row.tier, csrfToken: row.csrf_token }
+  return { kind: 'session' as const, sessionId: row.id, consumerId: row.consumer_id, plan: row.tier, csrfToken: row.csrf_token }
 }
 
 export async function signOut(sql: Sql, sessionId: string, consumerId: string, correlationId: string): Promise<void> {

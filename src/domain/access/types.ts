@@ -1,9 +1,9 @@
 /** Who is calling, as the access pipeline established it. */
-export const TIERS = ['free', 'starter', 'professional', 'enterprise'] as const
-export type Tier = (typeof TIERS)[number]
+export const PLANS = ['free', 'starter', 'professional', 'enterprise'] as const
+export type Plan = (typeof PLANS)[number]
 
-export function tierAtLeast(tier: Tier, minimum: Tier): boolean {
-  return TIERS.indexOf(tier) >= TIERS.indexOf(minimum)
+export function planAtLeast(plan: Plan, minimum: Plan): boolean {
+  return PLANS.indexOf(plan) >= PLANS.indexOf(minimum)
 }
 
 /**
@@ -16,14 +16,14 @@ export type KeyPrincipal = {
   readonly keyId: string
   readonly consumerId: string
   readonly scopes: readonly string[]
-  readonly tier: Tier
+  readonly plan: Plan
   readonly test: boolean
   readonly confirmed: boolean
 }
 
 export type Principal =
   | KeyPrincipal
-  | { kind: 'session'; sessionId: string; consumerId: string; tier: Tier; csrfToken: string }
+  | { kind: 'session'; sessionId: string; consumerId: string; plan: Plan; csrfToken: string }
   | { kind: 'admin' }
   | { kind: 'anonymous' }
   /** a sandbox caller: writes live in `namespace` (the synthetic bearer's suffix, a real key's consumer, or `anonymous`) */

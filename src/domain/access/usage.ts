@@ -1,8 +1,8 @@
 import type { Sql } from '../../store/db.ts'
 import * as accounts from '../../store/accounts.ts'
 import { windowHits } from '../../store/rate-limits.ts'
-import { TIER_LIMITS, windowStart } from './limits.ts'
-import type { Tier } from './types.ts'
+import { PLAN_LIMITS, windowStart } from './limits.ts'
+import type { Plan } from './types.ts'
 
 export interface KeyUsage {
   key_id: string
@@ -11,13 +11,13 @@ export interface KeyUsage {
   day: { used: number; resets_at: string; description: string }
 }
 
-/** Ceilings of the tier and each key's use of the current minute and UTC day. */
-export async function usageOf(sql: Sql, tier: Tier, keys: accounts.KeyRow[], now: Date): Promise<{ tier: Tier; ceilings: (typeof TIER_LIMITS)[Tier]; keys: KeyUsage[] }> {
+/** Ceilings of the plan and each key's use of the current minute and UTC day. */
+export async function usageOf(sql: Sql, tier: Plan, keys: accounts.KeyRow[], now: Date): Promise<{ tier: Plan; ceilings: (typeof PLAN_LIMITS)[Plan]; keys: KeyUsage[] }> {
   const minute = windowStart(now, 'minute')
   const day = windowStart(now, 'day')
   return {
     tier,
-    ceilings: TIER_LIMITS[tier],
+    ceilings: PLAN_LIMITS[tier],
     keys: await Promise.all(
       keys.map(async (k) => ({
         key_id: k.id,

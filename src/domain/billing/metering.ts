@@ -107,11 +107,11 @@ export async function countAndCharge(
   charger: ChargeBatcher,
   windows: CountedWindow[],
   judge: (counts: number[]) => Record<string, string>,
-  p: { consumerId: string; keyId: string; tier: string; costOre: number; operationId: string; correlationId: string; baseUrl: string },
+  p: { consumerId: string; keyId: string; plan: string; costOre: number; operationId: string; correlationId: string; baseUrl: string },
 ): Promise<{ charge: Charge; headers: Record<string, string> }> {
   let charged: Charged
   try {
-    charged = await charger.charge({ consumerId: p.consumerId, keyId: p.keyId, tier: p.tier, cost: p.costOre, operationId: p.operationId, correlationId: p.correlationId, windows })
+    charged = await charger.charge({ consumerId: p.consumerId, keyId: p.keyId, plan: p.plan, cost: p.costOre, operationId: p.operationId, correlationId: p.correlationId, windows })
   } catch (cause) {
     throw unavailable(cause)
   }

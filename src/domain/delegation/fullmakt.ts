@@ -31,8 +31,8 @@ import {
 import { appendChanges } from '../../store/changes.ts'
 import { delegationDecided } from '../changes/observed.ts'
 import type { DigitalAgency, SystemUserRequest } from '../../upstream/digital-agency/port.ts'
-import type { Tier } from '../access/types.ts'
-import { ACCESS_PACKAGES, checkDelegationScopes, tierBaseline } from './scopes.ts'
+import type { Plan } from '../access/types.ts'
+import { ACCESS_PACKAGES, checkDelegationScopes, planBaseline } from './scopes.ts'
 import { signDelegationReceipt, type DelegationEvent, type DelegationReceipt } from './receipts.ts'
 
 export interface DelegationEnv {
@@ -41,7 +41,7 @@ export interface DelegationEnv {
   /** the consumer's receipt key (domain/actions/receipt.ts consumerReceiptKey) */
   signing: { key: Uint8Array; key_id: string }
   consumerId: string
-  tier: Tier
+  plan: Plan
   now: () => Date
   logger: Logger
   /** where the agency sends the person back after deciding (the return page); none: the agency's own default */
@@ -314,7 +314,7 @@ export async function revokePrincipal(env: DelegationEnv, principalId: string, r
 
 export type OverallStatus = 'full' | 'partial' | 'none'
 
-/** full: the tier baseline is delegated and active; partial: something is active; none: nothing is. */
+/** full: the plan baseline is delegated and active; partial: something is active; none: nothing is. */
 export function overallStatus(activeScopes: readonly string[], baseline: readonly string[]): OverallStatus {
   if (activeScopes.length === 0) return 'none'
   return baseline.every((s) => activeScopes.includes(s)) ? 'full' : 'partial'
@@ -324,4 +324,4 @@ export function activeScopesOf(grants: readonly DelegationRow[]): string[] {
   return [...new Set(grants.filter((g) => g.status === 'active').flatMap((g) => g.scopes))].sort()
 }
 
-export { tierBaseline }
+export { planBaseline }

@@ -55,8 +55,8 @@ async function ask(deps: RefreshDeps, g: DelegationRow): Promise<boolean> {
     agency: deps.digitalAgency,
     signing: consumerReceiptKey(deps.serverKeys.receipts, g.consumer_id),
     consumerId: g.consumer_id,
-    // the tier decides a snapshot's baseline; recording the agency's answer reads none
-    tier: 'free' as const,
+    // the plan decides a snapshot's baseline; recording the agency's answer reads none
+    plan: 'free' as const,
     now: () => deps.clock.now(),
     logger: deps.logger,
   }

@@ -4,7 +4,7 @@
  * maps to the access package the digital agency knows (reference/flows.md §7).
  */
 import { AppError, validationError, type FieldIssue } from '../../errors/app-error.ts'
-import { RESERVED_SCOPE_PREFIXES, type Tier } from '../access/types.ts'
+import { RESERVED_SCOPE_PREFIXES, type Plan } from '../access/types.ts'
 import { ACTION_SCOPES } from '../actions/dry-run.ts'
 
 export const ACCESS_PACKAGES: Record<string, string> = {
@@ -18,7 +18,7 @@ export const DELEGABLE_SCOPES = Object.keys(ACCESS_PACKAGES)
  * The scopes a tier's work needs delegated: a `full` snapshot has them all. Free and starter keys
  * can file VAT only; professional and enterprise keys are sold for payroll reporting too.
  */
-export function tierBaseline(tier: Tier): string[] {
+export function planBaseline(tier: Plan): string[] {
   return tier === 'professional' || tier === 'enterprise' ? [...DELEGABLE_SCOPES] : [ACTION_SCOPES.mva_melding]
 }
 

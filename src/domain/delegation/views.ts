@@ -5,7 +5,7 @@
  */
 import { listPrincipalsForOrg } from '../../store/delegations.ts'
 import type { DelegationRow } from '../../store/delegations.ts'
-import { ACCESS_PACKAGES, tierBaseline } from './scopes.ts'
+import { ACCESS_PACKAGES, planBaseline } from './scopes.ts'
 import { activeScopesOf, currentGrants, overallStatus, type DelegationEnv, type OverallStatus } from './fullmakt.ts'
 
 const STEPS_NONE = [
@@ -29,7 +29,7 @@ function fixSteps(status: OverallStatus, pending: readonly DelegationRow[], miss
 export async function fullmaktState(env: DelegationEnv, org: string) {
   const principals = await listPrincipalsForOrg(env.sql, env.consumerId, org)
   const grants = await currentGrants(env, org, false)
-  const baseline = tierBaseline(env.tier)
+  const baseline = planBaseline(env.plan)
   const open = grants.filter((g) => g.status === 'active' || g.status === 'pending')
   const active = activeScopesOf(open)
   const status = overallStatus(active, baseline)
@@ -62,7 +62,7 @@ export async function fullmaktState(env: DelegationEnv, org: string) {
 
 export async function permissionsSnapshot(env: DelegationEnv, org: string) {
   const grants = await currentGrants(env, org, true)
-  const baseline = tierBaseline(env.tier)
+  const baseline = planBaseline(env.plan)
   const active = grants.filter((g) => g.status === 'active')
   const activeScopes = activeScopesOf(active)
   const status = overallStatus(activeScopes, baseline)

@@ -131,7 +131,7 @@ function capabilityOf(op: Operation & { auth: keyof typeof AUTH }, input: Capabi
     description_nb: c?.description_nb ?? op.description ?? op.summary,
     endpoint: { method: op.method, path: openApiPath(op.path) },
     auth: AUTH[op.auth],
-    tier_minimum: op.tierMinimum ?? (op.auth === 'key' || op.auth === 'key_or_session' ? ('free' as const) : null),
+    tier_minimum: op.planMinimum ?? (op.auth === 'key' || op.auth === 'key_or_session' ? ('free' as const) : null),
     category: categoryOf(op),
     openapi_operation_id: op.id,
     mcp_tool: op.mcpTool,

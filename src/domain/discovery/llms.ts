@@ -81,7 +81,7 @@ const AUTH_TEXT: Record<Operation['auth'], string> = {
 }
 
 function operationLine(op: Operation): string {
-  const facts = [AUTH_TEXT[op.auth], op.scope ? `scope ${op.scope}` : null, op.tierMinimum ? `tier ${op.tierMinimum}` : null, op.costOre ? `${op.costOre} øre` : null, op.mcpTool ? `MCP ${op.mcpTool}` : null]
+  const facts = [AUTH_TEXT[op.auth], op.scope ? `scope ${op.scope}` : null, op.planMinimum ? `tier ${op.planMinimum}` : null, op.costOre ? `${op.costOre} øre` : null, op.mcpTool ? `MCP ${op.mcpTool}` : null]
   return `- \`${op.method} ${openApiPath(op.path)}\` (${op.id}; ${facts.filter((f) => f).join(', ')}): ${op.summary}`
 }
 

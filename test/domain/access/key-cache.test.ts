@@ -5,12 +5,12 @@ import type { KeyPrincipal } from '../../../src/domain/access/types.ts'
 import type { Sql } from '../../../src/store/db.ts'
 import { hashSecret } from '../../../src/lib/tokens.ts'
 
-const principal = (keyId: string, tier: KeyPrincipal['tier'] = 'free'): KeyPrincipal => ({
+const principal = (keyId: string, plan: KeyPrincipal['plan'] = 'free'): KeyPrincipal => ({
   kind: 'key',
   keyId,
   consumerId: `consumer-of-${keyId}`,
   scopes: ['read:*'],
-  tier,
+  plan,
   test: false,
   confirmed: true,
 })
@@ -65,7 +65,7 @@ describe('KeyCache', () => {
     cache.set('h2', principal('k2'))
     cache.set('h1', principal('k1', 'starter'))
     expect(cache.size).toBe(2)
-    expect(cache.get('h1')!.tier).toBe('starter')
+    expect(cache.get('h1')!.plan).toBe('starter')
     expect(cache.get('h2')!.keyId).toBe('k2')
   })
 

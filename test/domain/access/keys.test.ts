@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { checkScopes, keyPrefixFor } from '../../../src/domain/access/keys.ts'
 import { enforceLimits } from '../../../src/domain/access/limits.ts'
-import { scopeGranted, tierAtLeast } from '../../../src/domain/access/types.ts'
+import { scopeGranted, planAtLeast } from '../../../src/domain/access/types.ts'
 import { AppError } from '../../../src/errors/app-error.ts'
 import { displayPrefix, newSecret, randomBase62 } from '../../../src/lib/tokens.ts'
 import { testDatabase } from '../../helpers.ts'
@@ -62,8 +62,8 @@ describe('scopes', () => {
   })
 
   test('tiers are ordered free < starter < professional < enterprise', () => {
-    expect(tierAtLeast('professional', 'starter')).toBe(true)
-    expect(tierAtLeast('starter', 'professional')).toBe(false)
+    expect(planAtLeast('professional', 'starter')).toBe(true)
+    expect(planAtLeast('starter', 'professional')).toBe(false)
     expect(keyPrefixFor('free')).toBe('svc_free_')
     expect(keyPrefixFor('enterprise')).toBe('svc_live_')
   })
