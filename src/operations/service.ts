@@ -46,7 +46,7 @@ export const serviceOperations = [
     summary: 'This instance’s metrics, Prometheus text exposition format',
     description:
       'Guarded by `METRICS_TOKEN`, sent as `Authorization: Bearer <token>` (Prometheus: `authorization: { credentials: <token> }` in the scrape config); unset → every scrape is refused. With `METRICS_PORT` the same answer is served on that port too. ' +
-      'Requests by operation and status with latency histograms (`plikt_http_*`), outside systems by outcome with durations and breaker states (`plikt_upstream_*`), register reads served from cache, live or stale (`plikt_upstream_cache_reads_total`), credits charged and refunded (`plikt_credits_ore_total`), job ticks and durations (`plikt_job_*`), webhook deliveries by outcome (`plikt_webhook_deliveries_total`). Per instance: scrape every instance.',
+      'Requests by operation and status with latency histograms by operation and status class (`plikt_http_*`), the process (resident memory, heap, CPU, open files, event-loop lag: `plikt_process_*`, `plikt_nodejs_*`), outside systems by outcome with durations and breaker states (`plikt_upstream_*`), register reads served from cache, live or stale (`plikt_upstream_cache_reads_total`), credits charged and refunded (`plikt_credits_ore_total`), job ticks and durations (`plikt_job_*`), webhook deliveries by outcome (`plikt_webhook_deliveries_total`). Per instance: scrape every instance.',
     response: null,
   }),
   op({
