@@ -144,7 +144,7 @@ function freePort(taken: number[] = []): number {
 }
 
 /** The guide's haproxy.cfg block, listening on `proxy`, its servers a and b on local ports, with a stats socket. */
-function guideHaproxy(proxy: number, a: number, b: number, socket: string): string {
+export function guideHaproxy(proxy: number, a: number, b: number, socket: string): string {
   const guide = readFileSync(GUIDE, 'utf8')
   const block = /`\/etc\/haproxy\/haproxy\.cfg`[^\n]*\n\n```\n([\s\S]*?)```/.exec(guide)?.[1]
   if (!block) throw new Error('docs/deploy.md has no haproxy.cfg block')
