@@ -106,6 +106,8 @@ async function main() {
     // memory are written, and the database closes (which releases the embedded lock).
     deps.lifecycle.draining = true
     logger.info('draining', { signal, deadline_ms: config.drainTimeoutMs, grace_ms: config.drainGraceMs })
+    const tooShort = deps.lifecycle.graceWarning(config.drainGraceMs)
+    if (tooShort) logger.warn(tooShort)
     const jobsStopped = jobs.stop()
     // Still serving, not ready: a proxy checking readiness stops sending before the listener closes.
     if (config.drainGraceMs > 0) await Bun.sleep(config.drainGraceMs)

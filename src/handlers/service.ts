@@ -33,6 +33,7 @@ export const serviceHandlers = {
    * READY_PROBE_TIMEOUT_MS, well inside a proxy's check timeout (docs/deploy.md §4).
    */
   getReadiness: (async ({ deps, now }) => {
+    deps.lifecycle.readinessChecked()
     const latency = await pingDatabase(deps.sql, READY_PROBE_TIMEOUT_MS)
     const missing = latency === null ? null : await missingMigrations(deps.sql, await deps.lifecycle.knownMigrations()).catch(() => null)
     const draining = deps.lifecycle.draining

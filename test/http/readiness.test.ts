@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { Lifecycle } from '../../src/pipeline/lifecycle.ts'
 import { migrate, loadMigrations } from '../../src/store/migrate.ts'
 import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
 
@@ -61,3 +62,19 @@ test('an instance whose database is down stays ready (the outage is every instan
     await orphan.stop()
   }
 }, 60_000)
+
+test('a grace shorter than two intervals of the checks seen is warned about at SIGTERM; enough grace, or no checker, is not', () => {
+  const l = new Lifecycle()
+  expect(l.graceWarning(0, 1_000)).toBeNull() // nobody checks: nothing to wait for
+  for (const t of [1_000, 1_500, 2_000]) l.readinessChecked(t)
+  expect(l.graceWarning(0, 2_100)).toContain('every 500 ms, but DRAIN_GRACE_MS is 0')
+  expect(l.graceWarning(999, 2_100)).toContain('DRAIN_GRACE_MS is 999')
+  expect(l.graceWarning(2_000, 2_100)).toBeNull() // the guide's (fall + 1) × inter
+  expect(l.graceWarning(0, 70_000)).toBeNull() // the checker went away a minute ago
+})
+
+test('the readiness route tells the lifecycle it was checked', async () => {
+  await app.get('/api/health/ready')
+  await app.get('/api/health/ready')
+  expect(app.deps.lifecycle.graceWarning(0)).toContain('DRAIN_GRACE_MS is 0')
+})
