@@ -25,8 +25,11 @@ function postgresBin(): string | null {
 }
 
 const BIN = postgresBin()
-const missing = [!HAPROXY_BIN && 'haproxy', !BIN && 'PostgreSQL server binaries (initdb, pg_ctl)'].filter(Boolean)
-if (missing.length) process.stderr.write(`database-restart.test.ts: skipped, ${missing.join(' and ')} not installed\n`)
+// initdb refuses to run as root: as root the cluster is run by the `postgres` user
+const AS_ROOT = process.getuid?.() === 0
+const POSTGRES_USER = !AS_ROOT || (Bun.spawnSync(['id', '-u', 'postgres']).exitCode === 0 && Bun.which('runuser') !== null)
+const missing = [!HAPROXY_BIN && 'haproxy', !BIN && 'PostgreSQL server binaries (initdb, pg_ctl)', !POSTGRES_USER && 'a postgres user (with runuser) to run PostgreSQL as, since this runs as root'].filter(Boolean)
+if (missing.length) process.stderr.write(`database-restart.test.ts: skipped, no ${missing.join(', no ')}\n`)
 
 /**
  * A throwaway cluster. initdb and the server refuse to run as root: as root they run as the
@@ -36,7 +39,7 @@ class Cluster {
   readonly dir = mkdtempSync(join(tmpdir(), 'plikt-pg-'))
   readonly data = join(this.dir, 'data')
   readonly port = freePort()
-  private readonly asUser = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : []
+  private readonly asUser = AS_ROOT ? ['runuser', '-u', 'postgres', '--'] : []
 
   private run(args: string[]): void {
     const r = Bun.spawnSync([...this.asUser, ...args], { stdout: 'pipe', stderr: 'pipe' })
