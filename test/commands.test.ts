@@ -92,7 +92,7 @@ describe('backup and restore', () => {
     } finally {
       await restored.stop()
     }
-  }, 120_000)
+  }, 180_000)
 })
 
 describe('a backup is whole', () => {
@@ -174,7 +174,7 @@ describe('a backup is whole', () => {
     expect(refused.code).toBe(1)
     expect(refused.err).toContain('another server secret')
     expect(existsSync(join(target, 'pgdata'))).toBe(false)
-  }, 60_000)
+  }, 180_000)
 })
 
 describe('a backup file', () => {
