@@ -3,10 +3,14 @@
  * `export --to postgres://…`. Each reads the same configuration as the service, answers `--help`,
  * and exits 2 on a bad argument, 1 when it could not do its work, 0 when it did.
  */
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { writeFileExclusively } from './lib/exclusive-file.ts'
 import { sha256Hex } from './lib/hash.ts'
+import { packBackup, unpackBackup } from './lib/backup-archive.ts'
+import { readInstanceFile } from './lib/instance-file.ts'
+import { readSecretFile, secretFingerprint, writeSecretFile } from './lib/server-secret.ts'
 import { DatabaseLockedError, DataDirError, openEmbedded, openPostgres, RestoreRefusedError, restoreEmbedded, type Database } from './store/db.ts'
 import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
 import { copyTable, isEmptyDatabase, resetIdentities, tableSum, tablesInDependencyOrder } from './store/transfer.ts'
@@ -35,12 +39,16 @@ async function openForCommand(config: Config): Promise<Database> {
   }
 }
 
-/** Asks the instance serving DATA_DIR for the copy, through the operator API. */
-async function backupFromRunningInstance(config: Config, file: string): Promise<{ bytes: number; sha256: string }> {
+/**
+ * Asks the instance serving DATA_DIR for the copy, through the operator API, at the address it
+ * wrote into DATA_DIR (lib/instance-file.ts), else at BASE_URL.
+ */
+async function backupFromRunningInstance(config: Config): Promise<Blob> {
   if (!config.adminToken) {
     throw new CommandFailed(`an instance is serving ${config.dataDir} and holds its lock: set ADMIN_TOKEN (the one it runs with) so the backup can be taken through its operator API`)
   }
-  const url = `${config.baseUrl}/api/v1/admin/backup`
+  const base = readInstanceFile(config.dataDir)?.url ?? config.baseUrl
+  const url = `${base}/api/v1/admin/backup`
   let res: Response
   try {
     res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${config.adminToken}` } })
@@ -48,7 +56,25 @@ async function backupFromRunningInstance(config: Config, file: string): Promise<
     throw new CommandFailed(`an instance holds ${config.dataDir}, but ${url} does not answer (${(e as Error).message}); set BASE_URL to the address it listens on`)
   }
   if (res.status !== 200) throw new CommandFailed(`the running instance refused the backup: ${res.status} ${(await res.text()).slice(0, 300)}`)
-  return writeAtomically(file, await res.blob())
+  return res.blob()
+}
+
+/**
+ * The secret the service on DATA_DIR signs with, which the backup must carry: SERVER_SECRET when
+ * set, else DATA_DIR/server-secret; checked against the fingerprint a running instance wrote.
+ */
+function secretToKeep(config: Config, running: boolean): string {
+  const secret = config.serverSecret ?? readSecretFile(config.dataDir)
+  if (secret === null) {
+    throw new CommandFailed(`${config.dataDir} holds no server-secret and SERVER_SECRET is unset: run backup with the SERVER_SECRET the service runs with, so the backup carries it (receipts and fnr digests depend on it)`)
+  }
+  const instance = running ? readInstanceFile(config.dataDir) : null
+  if (instance && instance.server_secret_fingerprint !== secretFingerprint(secret)) {
+    throw new CommandFailed(
+      `the instance serving ${config.dataDir} signs with a different server secret than ${config.serverSecret ? 'SERVER_SECRET' : `${config.dataDir}/server-secret`}: run backup with the SERVER_SECRET it runs with`,
+    )
+  }
+  return secret
 }
 
 /**
@@ -60,6 +86,17 @@ async function writeAtomically(file: string, blob: Blob): Promise<{ bytes: numbe
   const bytes = new Uint8Array(await blob.arrayBuffer())
   writeFileExclusively(file, bytes)
   return { bytes: bytes.length, sha256: sha256Hex(bytes) }
+}
+
+function readSuppliedSecret(path: string): string {
+  let secret: string
+  try {
+    secret = readFileSync(path, 'utf8').trim()
+  } catch (e) {
+    throw new UsageError(`--server-secret-file: ${(e as Error).message}`)
+  }
+  if (secret.length < 32) throw new UsageError(`--server-secret-file ${path} holds fewer than 32 characters: it is not a server secret`)
+  return secret
 }
 
 const embeddedOnly = (config: Config, what: string) => {
@@ -84,8 +121,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   backup: {
     usage: 'plikt backup <file>',
-    summary: 'a consistent copy of the embedded database, as a gzipped tarball',
-    help: 'Copies the embedded database in DATA_DIR to <file> (written as <file>.partial — created exclusively, never through a symlink, mode 0600, fsynced — and renamed when complete). When an instance is serving DATA_DIR it holds the lock, and the copy is taken by that instance through its operator API (POST /api/v1/admin/backup with ADMIN_TOKEN, at BASE_URL); otherwise the command opens the directory itself. The copy is of one instant. Restore it with `plikt restore <file>` into an empty DATA_DIR.',
+    summary: 'a consistent copy of the embedded database and the server secret, as a gzipped tarball',
+    help: 'Copies the embedded database in DATA_DIR, with the server secret receipts and fnr digests depend on (SERVER_SECRET, else DATA_DIR/server-secret), to <file>: a gzipped tar of plikt-backup.json, server-secret and database.tar.gz, written as <file>.partial — created exclusively, never through a symlink, mode 0600, fsynced — and renamed when complete. Keep it as private as the secret. When an instance is serving DATA_DIR it holds the lock, and the copy is taken by that instance through its operator API (POST /api/v1/admin/backup with ADMIN_TOKEN), at the address it wrote into DATA_DIR/instance.json (else BASE_URL); otherwise the command opens the directory itself. The copy is of one instant. Restore it with `plikt restore <file>` into an empty DATA_DIR.',
     positionals: 1,
     async run(config, [file]) {
       embeddedOnly(config, 'backup')
@@ -95,31 +132,65 @@ export const COMMANDS: Record<string, Command> = {
       } catch (e) {
         if (!(e instanceof DatabaseLockedError)) throw e
       }
-      const written = db
-        ? await db.dumpDataDir!().then((blob) => writeAtomically(file!, blob)).finally(() => db!.close())
-        : await backupFromRunningInstance(config, file!)
+      let secret: string
+      try {
+        secret = secretToKeep(config, db === null)
+      } catch (e) {
+        await db?.close()
+        throw e
+      }
+      const database = db ? await db.dumpDataDir!().finally(() => db!.close()) : await backupFromRunningInstance(config)
+      const bytes = new Uint8Array(await database.arrayBuffer())
+      const now = new Date()
+      const archive = packBackup({ format: 'plikt-backup', version: 1, created_at: now.toISOString(), server_secret_fingerprint: secretFingerprint(secret), database_sha256: sha256Hex(bytes) }, secret, bytes, now)
+      const written = await writeAtomically(file!, new Blob([archive]))
       say(`backup of ${config.dataDir} written to ${file}: ${written.bytes} bytes, sha256 ${written.sha256}`)
     },
   },
   restore: {
-    usage: 'plikt restore <file>',
+    usage: 'plikt restore <file> [--server-secret-file <file>]',
     summary: 'fill an empty DATA_DIR from a backup',
-    help: 'Loads a backup made by `plikt backup` into DATA_DIR, which must be empty (or not exist yet). Start the service on it afterwards; migrations newer than the backup are applied at start.',
+    help: 'Loads a backup made by `plikt backup` into DATA_DIR, which must be empty (or not exist yet), and puts the backup\'s server secret into DATA_DIR/server-secret, so receipts and fnr digests made before still verify. Start the service on it afterwards; migrations newer than the backup are applied at start. A backup from before the secret was carried (a database only) is refused unless the secret is supplied: --server-secret-file <the old DATA_DIR/server-secret>, or SERVER_SECRET as the service ran with. SERVER_SECRET set to another secret than the backup\'s is refused.',
+    options: { 'server-secret-file': { type: 'string' } },
     positionals: 1,
-    async run(config, [file]) {
+    async run(config, [file], values) {
       embeddedOnly(config, 'restore')
       const backup = Bun.file(file!)
       if (!(await backup.exists())) throw new UsageError(`no such file: ${file}`)
+      let unpacked
       try {
-        await restoreEmbedded(config.dataDir, backup)
+        unpacked = unpackBackup(new Uint8Array(await backup.arrayBuffer()))
+      } catch (e) {
+        throw new CommandFailed(`${file} could not be read as a Plikt backup: ${(e as Error).message}`)
+      }
+      const supplied = typeof values['server-secret-file'] === 'string' ? readSuppliedSecret(values['server-secret-file']) : config.serverSecret
+      let secret: string
+      if (unpacked.kind === 'whole') {
+        if (secretFingerprint(unpacked.secret) !== unpacked.manifest.server_secret_fingerprint) throw new CommandFailed(`${file} is damaged: its server-secret does not match its manifest`)
+        if (supplied !== null && supplied !== unpacked.secret) {
+          throw new CommandFailed(`${file} carries another server secret than the one supplied (${typeof values['server-secret-file'] === 'string' ? '--server-secret-file' : 'SERVER_SECRET'}): receipts and fnr digests in it verify only under its own; restore without supplying one`)
+        }
+        secret = unpacked.secret
+      } else {
+        if (supplied === null) {
+          throw new CommandFailed(
+            `${file} holds the database but not the server secret (a backup made before backups carried it), and receipts and fnr digests in it verify only under that secret. ` +
+              'Supply it: --server-secret-file <the DATA_DIR/server-secret of the instance it was taken from>, or SERVER_SECRET=<the SERVER_SECRET it ran with>. Nothing was restored.',
+          )
+        }
+        secret = supplied
+      }
+      try {
+        await restoreEmbedded(config.dataDir, new Blob([unpacked.database]))
       } catch (e) {
         if (e instanceof RestoreRefusedError || e instanceof DatabaseLockedError || e instanceof DataDirError) throw new CommandFailed(e.message)
         throw new CommandFailed(`${file} could not be loaded as a Plikt backup: ${(e as Error).message}`)
       }
+      writeSecretFile(config.dataDir, secret)
       const db = await openEmbedded(config.dataDir)
       try {
         const [row] = await db.sql<{ n: number }[]>`select count(*)::int as n from schema_migrations`
-        say(`restored ${file} into ${config.dataDir} (${row!.n} migrations recorded)`)
+        say(`restored ${file} into ${config.dataDir} (${row!.n} migrations recorded; server secret ${secretFingerprint(secret)} in ${config.dataDir}/server-secret)`)
       } finally {
         await db.close()
       }

@@ -7,7 +7,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { composeDeps, createHandler } from './app.ts'
 import { SERVE_OPTIONS } from './http/server.ts'
 import { systemClock } from './lib/clock.ts'
-import { secretFromDataDir } from './lib/server-secret.ts'
+import { secretFingerprint, secretFromDataDir } from './lib/server-secret.ts'
+import { localUrl, removeInstanceFile, writeInstanceFile } from './lib/instance-file.ts'
 import { bufferedStdout, createLogger } from './lib/log.ts'
 import { DatabaseLockedError, DataDirError, openDatabase } from './store/db.ts'
 import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
@@ -81,6 +82,8 @@ async function main() {
         fetch: (req, srv) => (new URL(req.url).pathname === '/metrics' ? handler(req, srv) : new Response('only /metrics is served on this port\n', { status: 404 })),
       })
     : null
+  // `plikt backup` finds this instance from DATA_DIR alone (lib/instance-file.ts)
+  if (db.kind === 'embedded') writeInstanceFile(config.dataDir, { url: localUrl(config.host, server.port!), pid: process.pid, server_secret_fingerprint: secretFingerprint(config.serverSecret!) })
   const jobs = startJobs(deps)
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
   logger.info('listening', { url: where, database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL' })
@@ -103,6 +106,8 @@ async function main() {
     // memory are written, and the database closes (which releases the embedded lock).
     deps.lifecycle.draining = true
     logger.info('draining', { signal, deadline_ms: config.drainTimeoutMs, grace_ms: config.drainGraceMs })
+    const tooShort = deps.lifecycle.graceWarning(config.drainGraceMs)
+    if (tooShort) logger.warn(tooShort)
     const jobsStopped = jobs.stop()
     // Still serving, not ready: a proxy checking readiness stops sending before the listener closes.
     if (config.drainGraceMs > 0) await Bun.sleep(config.drainGraceMs)
@@ -122,6 +127,7 @@ async function main() {
     await jobsStopped
     const unsettled = await deps.settler.settle(config.drainTimeoutMs)
     if (unsettled > 0) logger.error('credit holds left unsettled at shutdown: the expiry sweep will refund their batches', { unsettled })
+    if (db.kind === 'embedded') removeInstanceFile(config.dataDir)
     await db.close()
     await stopFixtures()
     logger.info('stopped', { signal, drained })

@@ -5,10 +5,13 @@
  * verified table by table and served from there; bad arguments refused with exit code 2.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createHmac } from 'node:crypto'
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
+import { unpackBackup } from '../src/lib/backup-archive.ts'
+import { serverKeys } from '../src/lib/server-secret.ts'
 import { freeFixedPort } from './support/service-process.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'plikt-commands-'))
@@ -89,7 +92,89 @@ describe('backup and restore', () => {
     } finally {
       await restored.stop()
     }
-  }, 120_000)
+  }, 180_000)
+})
+
+describe('a backup is whole', () => {
+  const KEYLESS_SECRET = { SERVER_SECRET: '' } // the secret generated into DATA_DIR, as on a laptop
+
+  test('found from DATA_DIR alone, it carries the server secret: restored, the consumer’s receipt key and the fnr key are the ones before', async () => {
+    const source = join(root, 'whole-source')
+    const file = join(root, 'whole.tar.gz')
+    const instance = await serve({ DATA_DIR: source, ...KEYLESS_SECRET })
+    let state
+    let receiptKey
+    try {
+      state = await populate(instance.url)
+      receiptKey = (await (await fetch(`${instance.url}/api/v1/auth/receipt-key`, { headers: { authorization: `Bearer ${state.key}` } })).json()).data
+      expect(receiptKey.key_hex).toMatch(/^[0-9a-f]{64}$/)
+      // neither PORT nor BASE_URL: the instance is found from DATA_DIR/instance.json
+      const backup = await run(['backup', file], { DATA_DIR: source, ...KEYLESS_SECRET })
+      expect([backup.code, backup.err]).toEqual([0, ''])
+    } finally {
+      expect(await instance.stop()).toBe(0)
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    const listing = Bun.spawnSync(['tar', '-tzf', file]).stdout.toString().trim().split('\n')
+    expect(listing).toEqual(['plikt-backup.json', 'server-secret', 'database.tar.gz'])
+
+    const target = join(root, 'whole-restored')
+    const restore = await run(['restore', file], { DATA_DIR: target, ...KEYLESS_SECRET })
+    expect([restore.code, restore.err]).toEqual([0, ''])
+    const before = readFileSync(join(source, 'server-secret'), 'utf8').trim()
+    const after = readFileSync(join(target, 'server-secret'), 'utf8').trim()
+    expect(after).toBe(before)
+    expect(statSync(join(target, 'server-secret')).mode & 0o777).toBe(0o600)
+    // an fnr digest made before matches the one made after
+    const fnr = '01010112345'
+    const digest = (secret: string) => createHmac('sha256', serverKeys(secret).fnr).update(fnr).digest('hex')
+    expect(digest(after)).toBe(digest(before))
+    const restored = await serve({ DATA_DIR: target, ...KEYLESS_SECRET })
+    try {
+      expect(await balance(restored.url, state.key)).toBe(state.balance)
+      // receipts signed before verify after: the consumer's receipt key is the same
+      const again = (await (await fetch(`${restored.url}/api/v1/auth/receipt-key`, { headers: { authorization: `Bearer ${state.key}` } })).json()).data
+      expect([again.key_id, again.key_hex]).toEqual([receiptKey.key_id, receiptKey.key_hex])
+    } finally {
+      await restored.stop()
+    }
+  }, 180_000)
+
+  test('a backup without the secret (made before backups carried it) is refused, saying where the secret comes from; restored with --server-secret-file', async () => {
+    const source = join(root, 'legacy-source')
+    expect((await run(['migrate'], { DATA_DIR: source, ...KEYLESS_SECRET })).code).toBe(0)
+    writeFileSync(join(source, 'server-secret'), 'legacy-server-secret-0123456789abcdef0123456789\n', { mode: 0o600 })
+    const whole = join(root, 'legacy-whole.tar.gz')
+    expect((await run(['backup', whole], { DATA_DIR: source, ...KEYLESS_SECRET })).code).toBe(0)
+    const unpacked = unpackBackup(new Uint8Array(readFileSync(whole)))
+    if (unpacked.kind !== 'whole') throw new Error('expected a whole backup')
+    const legacy = join(root, 'legacy.tar.gz')
+    writeFileSync(legacy, unpacked.database) // what `plikt backup` wrote before: the database alone
+
+    const target = join(root, 'legacy-restored')
+    const refused = await run(['restore', legacy], { DATA_DIR: target, ...KEYLESS_SECRET })
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain('--server-secret-file')
+    expect(refused.err).toContain('SERVER_SECRET')
+    expect(existsSync(join(target, 'pgdata'))).toBe(false)
+
+    const restored = await run(['restore', legacy, '--server-secret-file', join(source, 'server-secret')], { DATA_DIR: target, ...KEYLESS_SECRET })
+    expect([restored.code, restored.err]).toEqual([0, ''])
+    expect(readFileSync(join(target, 'server-secret'), 'utf8').trim()).toBe('legacy-server-secret-0123456789abcdef0123456789')
+  }, 180_000)
+
+  test('a SERVER_SECRET other than the backup’s is refused: nothing is restored', async () => {
+    const source = join(root, 'other-source')
+    expect((await run(['migrate'], { DATA_DIR: source, ...KEYLESS_SECRET })).code).toBe(0)
+    writeFileSync(join(source, 'server-secret'), 'other-server-secret-0123456789abcdef0123456789\n', { mode: 0o600 })
+    const file = join(root, 'other.tar.gz')
+    expect((await run(['backup', file], { DATA_DIR: source, ...KEYLESS_SECRET })).code).toBe(0)
+    const target = join(root, 'other-restored')
+    const refused = await run(['restore', file], { DATA_DIR: target, SERVER_SECRET: 'another-server-secret-0123456789abcdef012345' })
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain('another server secret')
+    expect(existsSync(join(target, 'pgdata'))).toBe(false)
+  }, 180_000)
 })
 
 describe('a backup file', () => {

@@ -4,6 +4,8 @@ import { missingMigrations, pingDatabase } from '../store/health.ts'
 
 /** How long health waits for the database before calling it down. */
 const DB_PROBE_TIMEOUT_MS = 2000
+/** How long readiness waits for the database: it only reports it, and must answer inside a proxy's check timeout. */
+const READY_PROBE_TIMEOUT_MS = 250
 
 export const serviceHandlers = {
   getHealth: (async ({ deps, now }) => {
@@ -22,11 +24,20 @@ export const serviceHandlers = {
     }
   }) satisfies Handler,
 
+  /**
+   * Readiness means "send me traffic". The database is shared by every instance, so its outage is
+   * every instance's: an instance that cannot reach it still answers keyless reads and memoised
+   * answers, and answers the rest with a clear, retryable 503 — better than a proxy's "no server
+   * is available". So the database's state is reported, not counted; what takes an instance out
+   * is draining (SIGTERM) or a schema this build knows to be behind. The probe waits at most
+   * READY_PROBE_TIMEOUT_MS, well inside a proxy's check timeout (docs/deploy.md §4).
+   */
   getReadiness: (async ({ deps, now }) => {
-    const latency = await pingDatabase(deps.sql, DB_PROBE_TIMEOUT_MS)
+    deps.lifecycle.readinessChecked()
+    const latency = await pingDatabase(deps.sql, READY_PROBE_TIMEOUT_MS)
     const missing = latency === null ? null : await missingMigrations(deps.sql, await deps.lifecycle.knownMigrations()).catch(() => null)
     const draining = deps.lifecycle.draining
-    const ready = latency !== null && missing !== null && missing.length === 0 && !draining
+    const ready = !draining && (missing === null || missing.length === 0)
     return {
       status: ready ? 200 : 503,
       headers: (ready ? {} : { 'retry-after': '5' }) as Record<string, string>,

@@ -53,3 +53,27 @@ export function secretFromDataDir(dataDir: string): { secret: string; created: b
   chmodSync(file, 0o600)
   return { secret, created: true }
 }
+
+/**
+ * A short name for a secret that says nothing about it (HMAC under the secret, like every derived
+ * key): backups and the instance file carry it, so a secret that does not match is told apart.
+ */
+export function secretFingerprint(secret: string): string {
+  return deriveKey(secret, 'fingerprint').subarray(0, 8).toString('hex')
+}
+
+/** The secret kept in DATA_DIR, or null when there is none (a DATA_DIR served only with SERVER_SECRET). */
+export function readSecretFile(dataDir: string): string | null {
+  const file = join(resolve(dataDir), 'server-secret')
+  if (!existsSync(file)) return null
+  const secret = readFileSync(file, 'utf8').trim()
+  if (secret.length < 32) throw new Error(`${file} holds fewer than 32 characters`)
+  return secret
+}
+
+/** Puts a restored secret into DATA_DIR/server-secret (0600; refuses to replace one). */
+export function writeSecretFile(dataDir: string, secret: string): void {
+  const file = join(resolve(dataDir), 'server-secret')
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' })
+  chmodSync(file, 0o600)
+}

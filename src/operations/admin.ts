@@ -113,7 +113,7 @@ export const adminOperations = [
     tag: 'Operator',
     summary: 'A consistent copy of the embedded database (what `plikt backup <file>` asks a running instance for)',
     description:
-      'Answers `application/gzip`: the embedded data directory as a tarball of one instant, which `plikt restore <file>` loads into an empty DATA_DIR. On PostgreSQL (DATABASE_URL set) it answers 404 `NOT_FOUND`: use pg_dump.',
+      'Answers `application/gzip`: the embedded data directory as a tarball of one instant, without the server secret, which `plikt backup <file>` (on the same machine) packs with the secret into a backup that `plikt restore <file>` loads into an empty DATA_DIR. On PostgreSQL (DATABASE_URL set) it answers 404 `NOT_FOUND`: use pg_dump.',
     response: null,
     errors: ['NOT_FOUND'],
   }),

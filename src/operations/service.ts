@@ -12,7 +12,9 @@ export const serviceOperations = [
     format: 'json',
     tag: 'Service',
     summary: 'Liveness and database check',
-    description: 'Plain JSON outside the envelope. 200 when the database answers, 503 when it does not.',
+    description:
+      'Plain JSON outside the envelope. Any answer means the process is alive; 200 `ok` when the database answers, 503 `degraded` when it ' +
+      'does not (alert on it; restarting the instance does not help). For a load balancer use `/api/health/ready`.',
     response: Health,
   }),
   op({
@@ -25,10 +27,12 @@ export const serviceOperations = [
     tag: 'Service',
     summary: 'Readiness: whether this instance should get traffic',
     description:
-      'Plain JSON outside the envelope, for load balancers (HAProxy `option httpchk GET /api/health/ready`). 200 `ready` when the ' +
-      'database answers, every migration this build knows is applied, and the instance is not draining; otherwise 503 ' +
-      '`not_ready` with `Retry-After` and the check that failed. On SIGTERM an instance turns not ready first, then stops ' +
-      'accepting connections and lets requests in flight finish. `/api/health` stays liveness.',
+      'Plain JSON outside the envelope, for load balancers (HAProxy `option httpchk GET /api/health/ready`): whether this instance ' +
+      'should get traffic. 200 `ready` unless the instance drains or a migration this build needs is missing; then 503 `not_ready` ' +
+      'with `Retry-After` and the check that failed. The database is reported (`checks.database`), not counted: it is shared by every ' +
+      'instance, so an outage is every instance’s, and an instance that cannot reach it still answers keyless reads and memoised ' +
+      'answers, and the rest with a retryable 503. On SIGTERM an instance turns not ready first, keeps accepting for DRAIN_GRACE_MS, ' +
+      'then stops accepting and lets requests in flight finish. Liveness is `/api/health`.',
     response: Readiness,
   }),
   op({
@@ -42,7 +46,7 @@ export const serviceOperations = [
     summary: 'This instance’s metrics, Prometheus text exposition format',
     description:
       'Guarded by `METRICS_TOKEN`, sent as `Authorization: Bearer <token>` (Prometheus: `authorization: { credentials: <token> }` in the scrape config); unset → every scrape is refused. With `METRICS_PORT` the same answer is served on that port too. ' +
-      'Requests by operation and status with latency histograms (`plikt_http_*`), outside systems by outcome with durations and breaker states (`plikt_upstream_*`), register reads served from cache, live or stale (`plikt_upstream_cache_reads_total`), credits charged and refunded (`plikt_credits_ore_total`), job ticks and durations (`plikt_job_*`), webhook deliveries by outcome (`plikt_webhook_deliveries_total`). Per instance: scrape every instance.',
+      'Requests by operation and status with latency histograms by operation and status class (`plikt_http_*`), the process (resident memory, heap, CPU, open files, event-loop lag: `plikt_process_*`, `plikt_nodejs_*`), outside systems by outcome with durations and breaker states (`plikt_upstream_*`), register reads served from cache, live or stale (`plikt_upstream_cache_reads_total`), credits charged and refunded (`plikt_credits_ore_total`), job ticks and durations (`plikt_job_*`), webhook deliveries by outcome (`plikt_webhook_deliveries_total`). Per instance: scrape every instance.',
     response: null,
   }),
   op({

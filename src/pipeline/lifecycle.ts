@@ -8,6 +8,28 @@ import { loadMigrations } from '../store/migrate.ts'
 export class Lifecycle {
   draining = false
   private known: Promise<number[]> | null = null
+  /** when the readiness route last answered (performance.now() ms), and the shortest gap seen between two */
+  private lastCheck: number | null = null
+  private shortestGap = Number.POSITIVE_INFINITY
+
+  /** The readiness route calls this on every check: a proxy's checks show its interval. */
+  readinessChecked(nowMs: number = performance.now()): void {
+    if (this.lastCheck !== null) this.shortestGap = Math.min(this.shortestGap, nowMs - this.lastCheck)
+    this.lastCheck = nowMs
+  }
+
+  /**
+   * At SIGTERM: a warning when something has been checking readiness (within the last minute, at
+   * least twice) and the grace is shorter than two of its intervals — the least any `fall` needs to
+   * take the instance out before its listener closes (docs/deploy.md §4: (fall + 1) × inter); null
+   * when the grace is enough or nobody checks.
+   */
+  graceWarning(graceMs: number, nowMs: number = performance.now()): string | null {
+    if (this.lastCheck === null || nowMs - this.lastCheck > 60_000 || !Number.isFinite(this.shortestGap)) return null
+    const interval = Math.round(this.shortestGap)
+    if (graceMs >= 2 * this.shortestGap) return null
+    return `readiness is checked about every ${interval} ms, but DRAIN_GRACE_MS is ${graceMs}: the proxy may send requests after this instance stops accepting; set DRAIN_GRACE_MS to at least (fall + 1) × inter of its checks (docs/deploy.md §4)`
+  }
 
   /** The migration versions this build knows, read once (they are part of the build). */
   knownMigrations(): Promise<number[]> {

@@ -4,19 +4,36 @@
  * nothing per request touches the database or the disk. Gauges of state (breakers) are read when
  * scraped.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { UpstreamClient } from '../upstream/http.ts'
 import type { WebhookAttemptOutcome } from '../domain/webhooks/sweep.ts'
 
 /** Request latency buckets, seconds: from a cached public read to an 8-second filing budget. */
 const LATENCY = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
+/**
+ * The process's own series, from prom-client's default collectors: memory (`plikt_process_resident_memory_bytes`,
+ * `plikt_nodejs_heap_size_used_bytes` …), CPU, open files and event-loop lag (`plikt_nodejs_eventloop_lag_*`,
+ * sampled by a timer). One per process, started by the first scrape, since they describe the process
+ * and not an instance of the app (a test process builds many).
+ */
+let processRegistry: Registry | null = null
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry()
+    collectDefaultMetrics({ register: processRegistry, prefix: 'plikt_' })
+  }
+  return processRegistry
+}
+
+const STATUS_CLASS: Record<number, string> = { 1: '1xx', 2: '2xx', 3: '3xx', 4: '4xx', 5: '5xx' }
+
 export class Metrics {
   readonly registry = new Registry()
   private readonly upstreams: UpstreamClient[] = []
 
   private readonly requests = new Counter({ name: 'plikt_http_requests_total', help: 'HTTP requests answered, by registry operation, method and status', labelNames: ['operation', 'method', 'status'] as const, registers: [this.registry] })
-  private readonly latency = new Histogram({ name: 'plikt_http_request_duration_seconds', help: 'Time from the request arriving to its answer, by registry operation', labelNames: ['operation'] as const, buckets: LATENCY, registers: [this.registry] })
+  private readonly latency = new Histogram({ name: 'plikt_http_request_duration_seconds', help: 'Time from the request arriving to its answer, by registry operation and status class (2xx, 3xx, 4xx, 5xx)', labelNames: ['operation', 'status'] as const, buckets: LATENCY, registers: [this.registry] })
   private readonly upstreamCalls = new Counter({ name: 'plikt_upstream_calls_total', help: 'Calls to outside systems, by system and outcome (ok, http_4xx, http_5xx, circuit, attempts, budget)', labelNames: ['system', 'outcome'] as const, registers: [this.registry] })
   private readonly upstreamLatency = new Histogram({ name: 'plikt_upstream_call_duration_seconds', help: 'Time an outside system took, retries included, by system', labelNames: ['system'] as const, buckets: LATENCY, registers: [this.registry] })
   private readonly cacheReads = new Counter({ name: 'plikt_upstream_cache_reads_total', help: 'Register reads by how they were served: cache (fresh), live, or stale (the upstream failed and an older answer was served)', labelNames: ['system', 'served'] as const, registers: [this.registry] })
@@ -42,7 +59,8 @@ export class Metrics {
   request(operation: string | null, method: string, status: number, seconds: number): void {
     const op = operation ?? 'unmatched'
     this.requests.inc({ operation: op, method, status: String(status) })
-    this.latency.observe({ operation: op }, seconds)
+    // the class, not the code: four series of buckets per operation at most
+    this.latency.observe({ operation: op, status: STATUS_CLASS[Math.floor(status / 100)] ?? 'other' }, seconds)
   }
 
   /** Counts the client's calls and reports its breaker from now on. */
@@ -75,8 +93,8 @@ export class Metrics {
     this.webhookAttempts.inc({ outcome })
   }
 
-  exposition(): Promise<string> {
-    return this.registry.metrics()
+  async exposition(): Promise<string> {
+    return `${await this.registry.metrics()}\n${await processMetrics().metrics()}`
   }
 
   get contentType(): string {

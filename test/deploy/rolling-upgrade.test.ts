@@ -38,7 +38,7 @@ describe.skipIf(!PG || (!HAPROXY && !process.env.CI))('two instances behind HAPr
   test('a rolling restart under metered load: no failed request, ledgers equal balances, each tick once', async () => {
     const url = await freshDatabase()
     const { DATABASE_URL: _own, ...env } = process.env
-    const run = Bun.spawn(['bun', 'scripts/rolling-upgrade.ts', '--seconds', '10'], { env: { ...env, DATABASE_URL: url }, stdout: 'pipe', stderr: 'pipe' })
+    const run = Bun.spawn(['bun', 'scripts/rolling-upgrade.ts', 'rehearse', '--seconds', '10'], { env: { ...env, DATABASE_URL: url }, stdout: 'pipe', stderr: 'pipe' })
     const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited])
     const summary = JSON.parse(out.trim().split('\n').at(-1)!)
     expect([code, summary.error ?? null, err]).toEqual([0, null, ''])

@@ -75,7 +75,8 @@ test('requests, outside systems, register reads, credits and job ticks are count
   expect(latency.type).toBe('HISTOGRAM')
   // (this parser folds a labelled histogram's series into one bucket map; the raw line says per operation)
   expect(Object.keys(latency.metrics[0]!.buckets!)).toContain('+Inf')
-  expect(raw).toMatch(/^plikt_http_request_duration_seconds_count\{operation="getCompanySummary"\} [1-9]/m)
+  expect(raw).toMatch(/^plikt_http_request_duration_seconds_count\{operation="getCompanySummary",status="2xx"\} [1-9]/m)
+  expect(raw).toMatch(/^plikt_http_request_duration_seconds_count\{operation="getCompanySummary",status="5xx"\} [1-9]/m)
 
   const calls = family(m, 'plikt_upstream_calls_total').metrics
   expect(calls.some((s) => s.labels?.system === 'Enhetsregisteret' && s.labels.outcome === 'ok')).toBe(true)
@@ -94,6 +95,18 @@ test('requests, outside systems, register reads, credits and job ticks are count
 
   const jobs = family(m, 'plikt_job_runs_total').metrics
   expect(jobs.find((s) => s.labels?.job === 'expiry-sweep' && s.labels.outcome === 'ok')).toBeDefined()
+})
+
+test('the process is described: resident memory, heap, event-loop lag', async () => {
+  await scrape()
+  await Bun.sleep(100) // the lag monitor, started by the first scrape, has samples
+  const m = await scrape()
+  expect(Number(family(m, 'plikt_process_resident_memory_bytes').metrics[0]!.value)).toBeGreaterThan(10_000_000)
+  expect(Number(family(m, 'plikt_nodejs_heap_size_used_bytes').metrics[0]!.value)).toBeGreaterThan(0)
+  expect(family(m, 'plikt_nodejs_eventloop_lag_p99_seconds').type).toBe('GAUGE')
+  // each family once, though the app's and the process's series are two registries
+  const names = raw.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2])
+  expect(new Set(names).size).toBe(names.length)
 })
 
 test('webhook deliveries are counted by outcome: delivered, and retrying when the receiver fails', async () => {

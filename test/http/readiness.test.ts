@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { Lifecycle } from '../../src/pipeline/lifecycle.ts'
 import { migrate, loadMigrations } from '../../src/store/migrate.ts'
 import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
 
@@ -42,16 +43,38 @@ test('an instance whose database lacks a migration this build needs is not ready
   }
 }, 60_000)
 
-test('an instance whose database is gone is not ready', async () => {
+test('an instance whose database is down stays ready (the outage is every instance’s), reporting the database down, quickly', async () => {
   const db = await scratchDatabase()
   await migrate(db.sql, await loadMigrations())
   const orphan = await startApp({ db })
   await db.close()
   try {
+    const t0 = performance.now()
     const res = await orphan.get('/api/health/ready')
-    expect(res.status).toBe(503)
-    expect((await res.json()).checks.database.status).toBe('down')
+    const waited = performance.now() - t0
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ status: 'ready', checks: { database: { status: 'down', latency_ms: null }, migrations: { status: 'unknown' }, draining: false } })
+    // the probe gives the database 250 ms, so a proxy's check never times out waiting for it (the health route waits 2 s)
+    expect(waited).toBeLessThan(1500)
+    orphan.deps.lifecycle.draining = true
+    expect((await orphan.get('/api/health/ready')).status).toBe(503)
   } finally {
     await orphan.stop()
   }
 }, 60_000)
+
+test('a grace shorter than two intervals of the checks seen is warned about at SIGTERM; enough grace, or no checker, is not', () => {
+  const l = new Lifecycle()
+  expect(l.graceWarning(0, 1_000)).toBeNull() // nobody checks: nothing to wait for
+  for (const t of [1_000, 1_500, 2_000]) l.readinessChecked(t)
+  expect(l.graceWarning(0, 2_100)).toContain('every 500 ms, but DRAIN_GRACE_MS is 0')
+  expect(l.graceWarning(999, 2_100)).toContain('DRAIN_GRACE_MS is 999')
+  expect(l.graceWarning(2_000, 2_100)).toBeNull() // the guide's (fall + 1) × inter
+  expect(l.graceWarning(0, 70_000)).toBeNull() // the checker went away a minute ago
+})
+
+test('the readiness route tells the lifecycle it was checked', async () => {
+  await app.get('/api/health/ready')
+  await app.get('/api/health/ready')
+  expect(app.deps.lifecycle.graceWarning(0)).toContain('DRAIN_GRACE_MS is 0')
+})
