@@ -1,12 +1,14 @@
 /**
- * The commands of the binary besides `serve`: `migrate`, `backup <file>`, `restore <file>` and
- * `export --to postgres://…`. Each reads the same configuration as the service, answers `--help`,
+ * The commands of the binary besides `serve`: `migrate`, `backup <file>`, `restore <file>`,
+ * `export --to postgres://…` and `rotate-receipt-key [--valid-from …]`. Each reads the same configuration as the service, answers `--help`,
  * and exits 2 on a bad argument, 1 when it could not do its work, 0 when it did.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { writeFileExclusively } from './lib/exclusive-file.ts'
+import { secretFromDataDir, serverKeys } from './lib/server-secret.ts'
+import { ROTATION_LEAD_MS, rotateReceiptKeys } from './domain/actions/receipt-keys.ts'
 import { sha256Hex } from './lib/hash.ts'
 import { packBackup, unpackBackup } from './lib/backup-archive.ts'
 import { readInstanceFile } from './lib/instance-file.ts'
@@ -101,6 +103,15 @@ function readSuppliedSecret(path: string): string {
 
 const embeddedOnly = (config: Config, what: string) => {
   if (config.databaseUrl) throw new UsageError(`${what} is for the embedded database; with DATABASE_URL set, use PostgreSQL's own tools (pg_dump, pg_restore)`)
+}
+
+/** A rotation's first instant: `now`, an RFC 3339 date-time, or (absent) ROTATION_LEAD_MS from now. */
+function validFromOf(value: string | boolean | undefined, now: Date): Date {
+  if (value === undefined) return new Date(now.getTime() + ROTATION_LEAD_MS)
+  if (value === 'now') return now
+  const at = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ? new Date(value) : null
+  if (!at || Number.isNaN(at.getTime())) throw new UsageError('--valid-from must be `now` or an RFC 3339 date-time with its offset, e.g. 2026-12-01T00:00:00Z')
+  return at
 }
 
 export const COMMANDS: Record<string, Command> = {
@@ -231,6 +242,27 @@ export const COMMANDS: Record<string, Command> = {
       } finally {
         await target?.close()
         await source.close()
+      }
+    },
+  },
+  'rotate-receipt-key': {
+    usage: 'plikt rotate-receipt-key [--valid-from <date-time>|now]',
+    summary: 'make a new Ed25519 receipt-signing key; the current one signs until it takes over',
+    help: 'Generates a new Ed25519 key, seals its private half under the server secret (SERVER_SECRET, or the one in DATA_DIR) and stores it with the window it signs in: from --valid-from (default: ten minutes from now, so caches of /.well-known/receipt-keys.json — five minutes — hold it before its first receipt; `now` for a key you must retire at once). The current key signs until then and stays published with its window, so every receipt it signed keeps verifying. Instances pick the new key up by themselves. With the embedded database, stop the instance first (it holds DATA_DIR); with DATABASE_URL it runs beside the service.',
+    options: { 'valid-from': { type: 'string' } },
+    positionals: 0,
+    async run(config, _positionals, values) {
+      const now = new Date()
+      const validFrom = validFromOf(values['valid-from'], now)
+      const secret = config.serverSecret ?? secretFromDataDir(config.dataDir).secret
+      const db = await openForCommand(config)
+      try {
+        await migrate(db.sql, await loadMigrations())
+        const done = await rotateReceiptKeys(db.sql, serverKeys(secret).receiptEd25519, validFrom, now)
+        if ('refused' in done) throw new CommandFailed(done.refused)
+        say(`new receipt key ${done.kid} signs from ${done.valid_from.toISOString()}${done.retired ? `; ${done.retired} signs until then and stays published` : ''}`)
+      } finally {
+        await db.close()
       }
     },
   },

@@ -277,3 +277,25 @@ describe('arguments', () => {
     expect(r.err).toContain('pg_dump')
   }, 30_000)
 })
+
+describe('rotate-receipt-key', () => {
+  test('adds a key that signs from ten minutes on by default and keeps the previous one listed with its window; a bad --valid-from exits 2', async () => {
+    const dir = join(root, 'receipt-keys')
+    const first = await run(['rotate-receipt-key', '--valid-from', 'now'], { DATA_DIR: dir })
+    expect([first.code, first.err]).toEqual([0, ''])
+    const firstKid = /^new receipt key (\S+) signs from/.exec(first.out)![1]!
+    const before = Date.now()
+    const second = await run(['rotate-receipt-key'], { DATA_DIR: dir })
+    expect([second.code, second.err]).toEqual([0, ''])
+    const [, kid, from, retired] = /^new receipt key (\S+) signs from (\S+); (\S+) signs until then and stays published/.exec(second.out)!
+    expect(retired).toBe(firstKid)
+    expect(kid).not.toBe(firstKid)
+    expect(Date.parse(from!) - before).toBeGreaterThanOrEqual(10 * 60_000 - 1000)
+    const bad = await run(['rotate-receipt-key', '--valid-from', 'tomorrow'], { DATA_DIR: dir })
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain('--valid-from must be')
+    const past = await run(['rotate-receipt-key', '--valid-from', '2020-01-01T00:00:00Z'], { DATA_DIR: dir })
+    expect(past.code).toBe(1)
+    expect(past.err).toContain('in the past')
+  }, 120_000)
+})

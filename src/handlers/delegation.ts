@@ -10,7 +10,8 @@ import { checkDelegationScopes } from '../domain/delegation/scopes.ts'
 import { DELEGATION_RETURN_PATH } from '../domain/delegation/refresh.ts'
 import { productionEnv, productionFacts } from '../domain/actions/production.ts'
 import { parsePeriod } from '../domain/actions/period.ts'
-import { consumerReceiptKey } from '../domain/actions/receipt.ts'
+import { consumerReceiptKey, type ConsumerSigning } from '../domain/actions/receipt.ts'
+import { receiptSigner } from '../domain/actions/receipt-keys.ts'
 import { requireLegalEntity } from '../domain/company/register.ts'
 import { requestFullmakt, revokePrincipal, type DelegationEnv } from '../domain/delegation/fullmakt.ts'
 import { fullmaktState, permissionsSnapshot } from '../domain/delegation/views.ts'
@@ -28,8 +29,8 @@ function keyOf(ctx: HandlerContext): KeyPrincipal {
   return ctx.principal
 }
 
-function signingOf(ctx: HandlerContext, consumerId: string) {
-  return consumerReceiptKey(ctx.deps.serverKeys.receipts, consumerId)
+function signingOf(ctx: HandlerContext, consumerId: string): ConsumerSigning {
+  return { ...consumerReceiptKey(ctx.deps.serverKeys.receipts, consumerId), ed25519: receiptSigner(ctx.deps.sql, ctx.deps.serverKeys.receiptEd25519, () => ctx.deps.clock.now()) }
 }
 
 function delegationEnv(ctx: HandlerContext): DelegationEnv {
@@ -105,7 +106,7 @@ export const delegationHandlers = {
 
   getReceiptKey: ((ctx) => {
     const p = keyOf(ctx)
-    const { key, key_id } = signingOf(ctx, p.consumerId)
+    const { key, key_id } = consumerReceiptKey(ctx.deps.serverKeys.receipts, p.consumerId)
     return { data: { key_id, key_hex: key.toString('hex'), signature_algorithm: 'HMAC-SHA256-v1', recipe_url: `${ctx.deps.config.baseUrl}/docs/receipt-signature` } }
   }) satisfies Handler,
 
@@ -172,6 +173,6 @@ export const delegationTools: Record<string, ToolBinding> = {
       return { body: { org_number, action_type: 'mva_melding', period, payload }, query: dry ? { dry_run: 'true' } : {} }
     },
     justification: (r: { dry_run: boolean }) =>
-      r.dry_run ? 'Dry run: the five checks of a VAT return; nothing was submitted.' : 'Filed: the approval token was spent, the portal accepted the return, and the receipt is signed with your receipt key.',
+      r.dry_run ? 'Dry run: the five checks of a VAT return; nothing was submitted.' : 'Filed: the approval token was spent, the portal accepted the return, and the receipt is signed with your receipt key and with Plikt’s published Ed25519 key.',
   },
 }

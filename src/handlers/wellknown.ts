@@ -9,6 +9,7 @@ import { COMPARISON_METHODOLOGY, COMPARISON_SOURCE, DIMENSIONS } from '../domain
 import { serviceLinks } from '../domain/wellknown/links.ts'
 import { readinessReport, type ReadinessSource } from '../domain/wellknown/readiness.ts'
 import { APPROVAL_TOKEN_LIFETIME_MS } from '../domain/actions/approval.ts'
+import { publishedReceiptKeys, receiptSigner } from '../domain/actions/receipt-keys.ts'
 import { MAGIC_LINK_TTL_MS, SESSION_TTL_MS } from '../domain/access/signin.ts'
 import { allOperations, isKeyless } from '../operations/index.ts'
 import { IDEMPOTENCY_TTL_MS } from '../pipeline/idempotency.ts'
@@ -101,6 +102,16 @@ export const wellknownHandlers = {
   getDataSovereignty: (({ deps }) => ({ data: undefined, document: documents(deps).dataSovereignty })) satisfies Handler,
 
   getApiCatalog: (({ deps }) => ({ data: undefined, document: documents(deps).apiCatalog })) satisfies Handler,
+
+  /** Read per request (a rotation adds a key); the first key is made here if no receipt has needed one yet. */
+  getReceiptKeys: (async ({ deps }) => {
+    let set = await publishedReceiptKeys(deps.sql)
+    if (set.keys.length === 0) {
+      await receiptSigner(deps.sql, deps.serverKeys.receiptEd25519, () => deps.clock.now()).keyAt(deps.clock.now())
+      set = await publishedReceiptKeys(deps.sql)
+    }
+    return { data: set }
+  }) satisfies Handler,
 
   getAgentReadiness: (({ deps, now }) => {
     const tokenService = deps.government.tokenService

@@ -15,12 +15,14 @@ import { join, resolve } from 'node:path'
 export interface ServerKeys {
   /** HMAC-SHA-256 key for fnr (personal identity numbers): they are stored and compared only as its digest */
   fnr: Buffer
-  /** root of the per-consumer receipt keys (domain/actions/receipt-keys.ts) */
+  /** root of the per-consumer HMAC receipt keys (consumerReceiptKey in domain/actions/receipt.ts) */
   receipts: Buffer
   /** HMAC-SHA-256 key for the CSRF tokens of forms that have no session (the mock agency's approval page) */
   forms: Buffer
   /** AES-256-GCM key webhook secrets are kept under (domain/webhooks/secrets.ts) */
   webhookSecrets: Buffer
+  /** AES-256-GCM key the Ed25519 receipt keys' private halves are kept under (domain/actions/receipt-keys.ts) */
+  receiptEd25519: Buffer
 }
 
 /** The key for one purpose: HMAC-SHA-256(secret, "plikt-key-v1:" + purpose). */
@@ -34,6 +36,7 @@ export function serverKeys(secret: string): ServerKeys {
     receipts: deriveKey(secret, 'receipt-signing'),
     forms: deriveKey(secret, 'form-tokens'),
     webhookSecrets: deriveKey(secret, 'webhook-secrets'),
+    receiptEd25519: deriveKey(secret, 'receipt-ed25519-keys'),
   }
 }
 

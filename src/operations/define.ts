@@ -163,6 +163,12 @@ export const CACHE = {
    * once a day and an anchor its timestamp once. A copy that lacks the newest is still true.
    */
   anchors: { maxAge: 300, staleWhileRevalidate: 3600, vary: null },
+  /**
+   * The receipt-signing public keys: five minutes, never stale. A rotation publishes the new key
+   * ten minutes before it signs (ROTATION_LEAD_MS in domain/actions/receipt-keys.ts), longer than
+   * this, so a verifier's copy holds a key before the first receipt it signs.
+   */
+  receiptKeys: { maxAge: 300, staleWhileRevalidate: null, vary: null },
 } as const satisfies Record<string, CachePolicy>
 
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */

@@ -117,7 +117,7 @@ export const delegationOperations = [
     scope: null,
     summary: 'Your key for verifying production receipts offline',
     description:
-      'Production receipts (filings and delegations) are signed with HMAC-SHA-256 under a key of your own, derived from the service secret: with it you verify them offline (docs/receipt-signature.md). No other consumer’s key verifies your receipts. Treat it as a secret.',
+      'Production receipts (filings and delegations) are signed with HMAC-SHA-256 under a key of your own, derived from the service secret: with it you verify them offline (docs/receipt-signature.md). No other consumer’s key verifies your receipts. Treat it as a secret. Whoever holds it can also make receipts that verify, so to prove a receipt to someone else use its `signature_ed25519`, which anyone checks with the public keys at /.well-known/receipt-keys.json.',
     response: D.ReceiptKey,
   }),
   op({

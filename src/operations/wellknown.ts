@@ -73,6 +73,20 @@ export const wellknownOperations = [
     response: W.ApiCatalog,
   }),
   op({
+    id: 'getReceiptKeys',
+    cache: CACHE.receiptKeys,
+    summaryNb: 'De offentlige Ed25519-nøklene som signerer kvitteringer (JWK-sett), med gyldighetsvindu; gamle nøkler blir stående',
+    method: 'GET',
+    path: '/.well-known/receipt-keys.json',
+    category: 'discovery',
+    format: 'json',
+    tag: 'Discovery',
+    summary: 'The public Ed25519 keys that sign receipts (a JWK Set) with their validity windows; retired keys stay listed',
+    description:
+      'Every production receipt — a live filing’s and a delegation receipt — carries `signature_ed25519` by one of these keys (named by `signature_ed25519_key_id`, the key’s `kid`) over the RFC 8785 canonical JSON of the receipt without `signature_ed25519`. Anyone can check it offline with the key alone: docs/receipt-signature.md. A key signs receipts whose `timestamp` lies in [`valid_from`, `valid_until`); a rotation lists the next key ten minutes before it signs. Sandbox receipts carry no Ed25519 signature: they prove nothing was filed.',
+    response: W.ReceiptKeys,
+  }),
+  op({
     id: 'getAgentReadiness',
     summaryNb: 'Per arbeidsflytklasse: andelen vellykkede kall og p95-svartid de siste minuttene, og kretsbryteren til tokentjenesten',
     method: 'GET',

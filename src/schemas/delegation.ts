@@ -31,6 +31,17 @@ const Warnings = Type.Array(
   { description: 'non-empty: the delegation exists upstream (or is revoked) but a local follow-up degraded — reconcile with GET /api/v1/fullmakt/{org}, never blind-retry with a new principal' },
 )
 
+/** The service's Ed25519 signature over a whole receipt (domain/actions/receipt-keys.ts). */
+const Ed25519KeyId = Type.String({
+  pattern: '^[A-Za-z0-9_-]{43}$',
+  description: 'the `kid` of the published key that made `signature_ed25519` (/.well-known/receipt-keys.json): its RFC 7638 thumbprint',
+})
+const Ed25519Signature = Type.String({
+  pattern: '^[A-Za-z0-9_-]{86}$',
+  description:
+    'Ed25519 over the UTF-8 of the RFC 8785 canonical JSON of this receipt without `signature_ed25519`, base64url without padding; anyone can check it with the public key at /.well-known/receipt-keys.json (docs/receipt-signature.md). Absent only on delegation receipts issued before Ed25519 signing began.',
+})
+
 export const DelegationReceipt = Type.Object({
   receipt_id: Type.String({ format: 'uuid' }),
   event: Lit(['delegation_granted', 'delegation_revoked'] as const),
@@ -45,6 +56,8 @@ export const DelegationReceipt = Type.Object({
   key_id: Type.String({ description: 'which of your receipt keys signed it (GET /api/v1/auth/receipt-key)' }),
   signature: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC-SHA-256; see docs/receipt-signature.md' }),
   signature_algorithm: Type.Literal('HMAC-SHA256-v1'),
+  signature_ed25519_key_id: Type.Optional(Ed25519KeyId),
+  signature_ed25519: Type.Optional(Ed25519Signature),
 })
 
 export const DelegationGrant = Type.Object({
@@ -175,6 +188,8 @@ export const ExecuteReceipt = Type.Object({
   government_response_raw: Type.Object({}, { additionalProperties: true }),
   signature: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC-SHA-256 with your receipt key; see docs/receipt-signature.md' }),
   signature_algorithm: Type.Literal('HMAC-SHA256-v1'),
+  signature_ed25519_key_id: Ed25519KeyId,
+  signature_ed25519: Ed25519Signature,
 })
 
 export const ExecuteResult = Type.Union([

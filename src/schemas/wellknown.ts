@@ -109,3 +109,25 @@ export const Comparison = Type.Object({
   methodology_nb: Type.String(),
   source: Type.String(),
 })
+
+export const ReceiptKeys = Type.Object(
+  {
+    keys: Type.Array(
+      Type.Object(
+        {
+          kty: Type.Literal('OKP'),
+          crv: Type.Literal('Ed25519'),
+          x: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'the 32-byte public key, base64url without padding (RFC 8037)' }),
+          kid: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'RFC 7638 thumbprint (SHA-256, base64url); a receipt names it in `signature_ed25519_key_id`' }),
+          use: Type.Literal('sig'),
+          alg: Type.Literal('EdDSA'),
+          valid_from: Type.String({ format: 'date-time', description: 'the key signs receipts whose `timestamp` is at or after this (UTC)' }),
+          valid_until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'and before this; null: the current (or announced next) key. A retired key stays listed so the receipts it signed keep verifying.' }),
+        },
+        Open,
+      ),
+      { description: 'every key that has signed or will sign receipts, oldest window first' },
+    ),
+  },
+  { ...Open, description: 'JWK Set (RFC 7517) of the Ed25519 keys that sign receipts, with their validity windows' },
+)

@@ -3,8 +3,9 @@
  * subscription a consumer asks about names the consumer, so another consumer's id is not found.
  *
  * A delivery is claimed with FOR UPDATE SKIP LOCKED in one statement that also counts the attempt
- * and moves `next_attempt_at` to the end of a lease: any number of instances sweep at once without
- * sending one attempt twice, and a sweeper that dies leaves the row due again when the lease ends.
+ * and moves `next_attempt_at` and `lease_until` to the end of a lease: any number of instances
+ * sweep at once without sending one attempt twice, a sweeper that dies leaves the row due again
+ * when the lease ends, and the leases in force bound what is in flight to one subscription.
  * An attempt's outcome is recorded in one statement too (the attempt row, the delivery's state,
  * the subscription's 4xx streak), by the claimant of that attempt only.
  */
@@ -118,29 +119,72 @@ interface ClaimedRow extends Omit<ClaimedDelivery, 'change'> {
   c_source_snapshot_id: string | null
 }
 
-/** Claims up to `limit` due deliveries, oldest due first, leasing each until `leaseUntil`. */
-export async function claimDueDeliveries(sql: Sql, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
-  const rows = await sql<ClaimedRow[]>`
-    with claimed as (
-      update webhook_deliveries d set attempts = d.attempts + 1, next_attempt_at = ${leaseUntil}
-      from (
-        select id from webhook_deliveries
+/**
+ * Claims up to `limit` due deliveries, oldest due first, leasing each until `leaseUntil`, and never
+ * more than `perTarget` in flight to one subscription across every instance.
+ *
+ * In one transaction: (1) the subscriptions with due deliveries that are not at their bound, oldest
+ * due first; (2) a transaction-scoped advisory lock on each, in id order, so claimers of one
+ * subscription take turns (for milliseconds: a claim, not an attempt) and none sees a count another
+ * is about to change; (3) after the locks, a fresh count of each one's deliveries in flight
+ * (pending, `lease_until` ahead) and the claim of its oldest due ones up to the bound, each row with
+ * FOR UPDATE SKIP LOCKED. Since claimers of one subscription are serialised, a skipped row is one
+ * another kind of writer holds (a cancellation, or code from before the lease column), never a
+ * reason for a sweeper to find nothing while deliveries are due to a subscription below its bound.
+ */
+export async function claimDueDeliveries(sql: Sql, now: Date, leaseUntil: Date, limit: number, perTarget: number): Promise<ClaimedDelivery[]> {
+  if (limit <= 0) return []
+  return sql.begin(async (tx) => {
+    const targets = await tx<{ subscription_id: string }[]>`
+      with due as (
+        select subscription_id, min(next_attempt_at) as due_at from webhook_deliveries
         where status = 'pending' and next_attempt_at <= ${now}
-        order by next_attempt_at
-        limit ${limit}
-        for update skip locked
-      ) due
-      where d.id = due.id
-      returning d.id, d.subscription_id, d.change_id, d.event_type, d.attempts
-    )
-    select cl.id as delivery_id, cl.subscription_id, cl.event_type, cl.attempts as attempt_number,
-      s.webhook_url, s.secret_ciphertext, s.active as subscription_active,
-      c.seq::text as c_seq, c.id as c_id, c.source as c_source, c.entity_type as c_entity_type, c.entity_id as c_entity_id,
-      c.change_type as c_change_type, c.field_path as c_field_path, c.before_value as c_before_value, c.after_value as c_after_value,
-      c.diff as c_diff, c.detected_at as c_detected_at, c.source_snapshot_id as c_source_snapshot_id
-    from claimed cl
-    join webhook_subscriptions s on s.id = cl.subscription_id
-    left join changes c on c.id = cl.change_id`
+        group by subscription_id
+      ), busy as (
+        select subscription_id, count(*)::int as n from webhook_deliveries
+        where status = 'pending' and lease_until > ${now} and subscription_id in (select subscription_id from due)
+        group by subscription_id
+      )
+      select due.subscription_id from due left join busy on busy.subscription_id = due.subscription_id
+      where coalesce(busy.n, 0) < ${perTarget}
+      order by due.due_at, due.subscription_id
+      limit ${limit}`
+    if (targets.length === 0) return []
+    const ids = targets.map((t) => t.subscription_id).sort()
+    for (const id of ids) await tx`select pg_advisory_xact_lock(hashtextextended(${`webhook-target:${id}`}, 0))`
+    return tx<ClaimedRow[]>`
+      with busy as (
+        select subscription_id, count(*)::int as n from webhook_deliveries
+        where subscription_id = any(${ids}::uuid[]) and status = 'pending' and lease_until > ${now}
+        group by subscription_id
+      ), ranked as (
+        select d.id, d.next_attempt_at, row_number() over (partition by d.subscription_id order by d.next_attempt_at, d.id) + coalesce(b.n, 0) as slot
+        from webhook_deliveries d left join busy b on b.subscription_id = d.subscription_id
+        where d.subscription_id = any(${ids}::uuid[]) and d.status = 'pending' and d.next_attempt_at <= ${now}
+      ), chosen as (
+        select id from ranked where slot <= ${perTarget} order by next_attempt_at, id limit ${limit}
+      ), claimed as (
+        update webhook_deliveries d set attempts = d.attempts + 1, next_attempt_at = ${leaseUntil}, lease_until = ${leaseUntil}
+        from (
+          select w.id from webhook_deliveries w join chosen c on c.id = w.id
+          where w.status = 'pending' and w.next_attempt_at <= ${now}
+          for update of w skip locked
+        ) due
+        where d.id = due.id
+        returning d.id, d.subscription_id, d.change_id, d.event_type, d.attempts
+      )
+      select cl.id as delivery_id, cl.subscription_id, cl.event_type, cl.attempts as attempt_number,
+        s.webhook_url, s.secret_ciphertext, s.active as subscription_active,
+        c.seq::text as c_seq, c.id as c_id, c.source as c_source, c.entity_type as c_entity_type, c.entity_id as c_entity_id,
+        c.change_type as c_change_type, c.field_path as c_field_path, c.before_value as c_before_value, c.after_value as c_after_value,
+        c.diff as c_diff, c.detected_at as c_detected_at, c.source_snapshot_id as c_source_snapshot_id
+      from claimed cl
+      join webhook_subscriptions s on s.id = cl.subscription_id
+      left join changes c on c.id = cl.change_id`
+  }).then((rows) => claimedOf(rows as ClaimedRow[]))
+}
+
+function claimedOf(rows: ClaimedRow[]): ClaimedDelivery[] {
   return rows.map((r) => ({
     delivery_id: r.delivery_id,
     subscription_id: r.subscription_id,
@@ -199,7 +243,7 @@ export async function recordAttempt(sql: Sql, a: AttemptRecord): Promise<{ deact
       insert into webhook_attempts (delivery_id, attempt_number, correlation_id, attempted_at, http_status, error_class, response_time_ms)
       values (${a.deliveryId}, ${a.attemptNumber}, ${a.correlationId}, ${a.attemptedAt}, ${a.httpStatus}, ${a.errorClass}, ${a.responseTimeMs})
     ), delivery as (
-      update webhook_deliveries set status = ${a.status}, next_attempt_at = ${a.nextAttemptAt}, finished_at = ${finished}
+      update webhook_deliveries set status = ${a.status}, next_attempt_at = ${a.nextAttemptAt}, finished_at = ${finished}, lease_until = null
       where id = ${a.deliveryId} and status = 'pending' and attempts = ${a.attemptNumber}
     )
     update webhook_subscriptions set

@@ -1,14 +1,14 @@
 /**
  * The delivery sweep (jobs/webhook-deliveries.ts → domain/webhooks/sweep.ts) against a real local
  * receiver that checks signatures independently, on a clock the tests move: the schedule to the
- * seventh attempt, the 4xx streak that deactivates, cancellation, a lease that runs out, and two
- * instances sweeping one queue at once. Subscriptions are made through the API; changes are
+ * seventh attempt, the 4xx streak that deactivates, cancellation, a lease that runs out, two
+ * instances sweeping one queue at once, and a slow receiver that delays only itself. Subscriptions are made through the API; changes are
  * appended as the diff appends them (store/changes.ts), which queues their deliveries.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { runWebhookDeliveries } from '../../jobs/webhook-deliveries.ts'
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/domain/webhooks/schedule.ts'
-import { LEASE_MS, sweepDeliveries, type SweepDeps } from '../../src/domain/webhooks/sweep.ts'
+import { CONCURRENCY, LEASE_MS, PER_TARGET, sweepDeliveries, type SweepDeps } from '../../src/domain/webhooks/sweep.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { appendChanges } from '../../src/store/changes.ts'
@@ -244,7 +244,7 @@ describe('at least once, across sweepers', () => {
     const sub = await newSubscription()
     const [changeId] = await queueChanges()
     // a sweeper claims it and dies before sending
-    const claimed = await claimDueDeliveries(app.deps.sql, clock.now(), new Date(clock.now().getTime() + LEASE_MS), 1000)
+    const claimed = await claimDueDeliveries(app.deps.sql, clock.now(), new Date(clock.now().getTime() + LEASE_MS), 1000, PER_TARGET)
     expect(claimed.map((c) => c.change?.id)).toContain(changeId)
     await sweepDeliveries(sweepDeps())
     expect(mine(sub.id)).toHaveLength(0) // leased
@@ -272,3 +272,97 @@ describe('at least once, across sweepers', () => {
   })
 })
 
+
+/** Polls until `ready()` holds (the sweep runs on its own meanwhile); no assertion on how long it took. */
+async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await ready()) return
+    await Bun.sleep(50)
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+describe('concurrency', () => {
+  test('a receiver that holds its answers delays only its own deliveries: the other subscription’s all arrive meanwhile, and it never has more than PER_TARGET in flight', async () => {
+    await retireSubscribers(app)
+    const slow = await subscriber(app)
+    const slowSub = await subscribe(slow, `${receiver.url}/slow`)
+    receiver.secrets.set(slowSub.id, slowSub.secret)
+    const fast = await newSubscription()
+    // The slow receiver answers nothing until the test lets it (it stands for one taking its full 10 s).
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let inFlight = 0
+    let most = 0
+    receiver.answer = (a) => {
+      if (a.path !== '/slow') return { status: 200 }
+      most = Math.max(most, ++inFlight)
+      return { status: 200, hold: held.then(() => void inFlight--) }
+    }
+    // more than a batch of the old sweep (50), which waited for its whole batch before the next
+    const n = 30
+    await queueChanges(n)
+    const sweep = sweepDeliveries(sweepDeps())
+    await until(async () => mine(slowSub.id).length >= PER_TARGET && (await deliveriesOf(fast.id)).filter((d) => d.status === 'delivered').length === n, 'the fast subscription’s deliveries')
+    // every fast one delivered while the slow receiver still holds its first answers
+    expect(mine(slowSub.id)).toHaveLength(PER_TARGET)
+    expect((await deliveriesOf(slowSub.id)).filter((d) => d.status === 'delivered')).toHaveLength(0)
+    release()
+    const result = await sweep
+    expect(result.delivered).toBe(2 * n)
+    expect(most).toBe(PER_TARGET)
+    for (const id of [fast.id, slowSub.id]) {
+      expect(new Set(mine(id).map((a) => a.json.change.id)).size).toBe(n)
+      expect(mine(id).every((a) => a.verified && a.json.attempt_number === 1)).toBe(true)
+      expect((await deliveriesOf(id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true)
+    }
+  }, 60_000)
+
+  test('two instances sweeping at once keep one subscription to PER_TARGET in flight between them, and deliver each once', async () => {
+    await retireSubscribers(app)
+    const sub = await newSubscription()
+    let inFlight = 0
+    let most = 0
+    receiver.answer = () => {
+      most = Math.max(most, ++inFlight)
+      return { status: 200, hold: Bun.sleep(5).then(() => void inFlight--) }
+    }
+    const ids = await queueChanges(40)
+    const second = await secondInstanceSql()
+    try {
+      const [a, b] = await Promise.all([sweepDeliveries(sweepDeps()), sweepDeliveries(sweepDeps(second.sql))])
+      expect(a.delivered + b.delivered).toBe(ids.length)
+      expect(most).toBeLessThanOrEqual(PER_TARGET)
+      expect(mine(sub.id).map((x) => x.json.change.id).sort()).toEqual([...ids].sort())
+      expect((await deliveriesOf(sub.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true)
+    } finally {
+      await second.close()
+    }
+  }, 60_000)
+
+  test('claims racing on two instances’ connections take PER_TARGET of one subscription’s due deliveries in all, and the next after one settles', async () => {
+    await retireSubscribers(app)
+    const sub = await newSubscription()
+    await queueChanges(12)
+    const second = await secondInstanceSql()
+    try {
+      const lease = new Date(clock.now().getTime() + LEASE_MS)
+      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => claimDueDeliveries(i % 2 ? second.sql : app.deps.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)))
+      const claimed = claims.flat().filter((c) => c.subscription_id === sub.id)
+      expect(claimed).toHaveLength(PER_TARGET)
+      expect(new Set(claimed.map((c) => c.delivery_id)).size).toBe(PER_TARGET)
+      // none more while they are in flight
+      expect((await claimDueDeliveries(app.deps.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)).filter((c) => c.subscription_id === sub.id)).toHaveLength(0)
+      // one settles: one more may go
+      await app.deps.sql`update webhook_deliveries set status = 'delivered', next_attempt_at = null, finished_at = ${clock.now()}, lease_until = null where id = ${claimed[0]!.delivery_id}`
+      expect((await claimDueDeliveries(second.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)).filter((c) => c.subscription_id === sub.id)).toHaveLength(1)
+      // a lease that ran out frees its slot: the deliveries are due again and claimable
+      clock.advance(LEASE_MS)
+      const again = (await claimDueDeliveries(app.deps.sql, clock.now(), new Date(clock.now().getTime() + LEASE_MS), CONCURRENCY, PER_TARGET)).filter((c) => c.subscription_id === sub.id)
+      expect(again).toHaveLength(PER_TARGET)
+    } finally {
+      await second.close()
+      await app.deps.sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, lease_until = null where subscription_id = ${sub.id} and status = 'pending'`
+    }
+  })
+})

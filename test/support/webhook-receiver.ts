@@ -28,6 +28,8 @@ export interface Answer {
   headers?: Record<string, string>
   /** wait this long before answering */
   delayMs?: number
+  /** answer once this settles (a receiver that takes as long as the test wants) */
+  hold?: Promise<unknown>
 }
 
 export interface Receiver {
@@ -88,7 +90,8 @@ export async function startReceiver(opts: { host?: string; tls?: { key: string; 
         res.writeHead(a.status ?? 200, a.headers ?? {})
         res.end(a.body ?? '')
       }
-      if (a.delayMs) setTimeout(send, a.delayMs)
+      if (a.hold) void a.hold.then(send, send)
+      else if (a.delayMs) setTimeout(send, a.delayMs)
       else send()
     })
   }

@@ -125,6 +125,8 @@ export async function executeLive(env: ExecuteEnv, input: ActionInput, idempoten
     throw preconditionsFailed(input, facts, failed, outcome.validation.checks, env.refusals)
   }
   const filing: ApprovedFiling = { input, action_id, idempotency_key: idempotencyKey }
+  // The Ed25519 key is found before anything is filed: a key that cannot be read fails harmlessly here.
+  const ed25519 = env.signing.ed25519 ? await env.signing.ed25519.keyAt(env.at) : null
   const prepared = env.submitter.prepare ? await env.submitter.prepare(filing) : null
   try {
     await approved.spend()
@@ -144,6 +146,7 @@ export async function executeLive(env: ExecuteEnv, input: ActionInput, idempoten
     { altinn_receipt_id: submission.receipt_id, audit_log_id: env.auditId(filing), org_number: input.org_number, filing_type: input.action_type, timestamp: osloTimestamp(env.at) },
     submission.government_response_raw,
     env.signing,
+    ed25519,
   )
   await env.audit('submit_mva', receipt.audit_log_id, { ...base, receipt_id: receipt.altinn_receipt_id, ...submission.audit_details })
   return receipt

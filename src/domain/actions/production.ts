@@ -23,6 +23,7 @@ import { ACTION_SCOPES, type ActionFacts, type ActionInput } from './dry-run.ts'
 import type { ApprovalGate } from './approval.ts'
 import { PRODUCTION_REFUSALS, type ExecuteEnv, type FilingSubmitter } from './execute.ts'
 import type { ActionType } from './period.ts'
+import type { ConsumerSigning } from './receipt.ts'
 
 /** Total time for every upstream call of one filing. */
 export const EXECUTION_BUDGET_MS = 8_000
@@ -162,7 +163,7 @@ export interface ProductionExecute {
   gov: Government
   caller: ProductionCaller
   approval: ApprovalGate
-  signing: { key: Uint8Array; key_id: string }
+  signing: ConsumerSigning
   /** the organisation filed for: its audit rows name it */
   org: string
   today: LocalDate
@@ -175,7 +176,7 @@ export function productionEnv(p: ProductionExecute): ExecuteEnv {
     facts: (input: ActionInput) => productionFacts(p.reads, p.delegation, input.org_number),
     approval: p.approval,
     submitter: productionSubmitter(p.sql, p.gov, p.caller, p.now),
-    signing: { key: p.signing.key, rule_version: RULEBOOK_VERSION },
+    signing: { key: p.signing.key, rule_version: RULEBOOK_VERSION, ed25519: p.signing.ed25519 },
     auditId: (f) => auditIdOf(p.caller.consumerId, f.idempotency_key, f.action_id),
     audit: (action, id, details) =>
       appendAuditAt(p.sql, { id, occurredAt: at, consumerId: p.caller.consumerId, actor: p.caller.actor, action, orgNumber: p.org, correlationId: p.caller.correlationId, details }),

@@ -7,7 +7,11 @@
  * Sandbox receipts are not real, so their key is public and clients can verify them offline.
  * Production receipts are signed with a key of the consumer's own, derived from the server
  * secret: the consumer reads it once (GET /api/v1/auth/receipt-key) and verifies offline, and no
- * consumer's key verifies (or forges) another's receipts.
+ * consumer's key verifies (or forges) another's receipts. Since the account can therefore make
+ * receipts that verify as ours, production receipts also carry an Ed25519 signature over the whole
+ * receipt by a key of the service's, which anyone can check with the published public key
+ * (receipt-keys.ts). Sandbox receipts do not: they prove nothing was filed, and a signature a third
+ * party trusts must never stand on one.
  */
 import { createHmac } from 'node:crypto'
 import { canonicalJson } from '../../lib/canonical-json.ts'
@@ -16,6 +20,7 @@ import { osloTimestamp } from '../../lib/oslo-time.ts'
 import { uuidV5 } from '../../lib/uuid-v5.ts'
 import { actionIdOf } from './action-id.ts'
 import type { ActionType } from './period.ts'
+import { signEd25519, type Ed25519Fields, type Ed25519Signer, type Ed25519SigningKey } from './receipt-keys.ts'
 
 export const RECEIPT_SIGNATURE_PREFIX = 'PLIKT-RECEIPT-v1'
 export const RECEIPT_SIGNATURE_ALGORITHM = 'HMAC-SHA256-v1'
@@ -45,6 +50,9 @@ export interface Receipt extends SignedReceiptFields {
   signature: string
   signature_algorithm: typeof RECEIPT_SIGNATURE_ALGORITHM
 }
+
+/** A production receipt: the HMAC-signed receipt and the Ed25519 signature over all of it. */
+export type SignedReceipt = Receipt & Ed25519Fields
 
 export interface SandboxGovernmentResponse {
   _sandbox_marker: typeof SANDBOX_MARKER
@@ -85,6 +93,8 @@ export function verifyReceiptSignature(receipt: SignedReceiptFields & { signatur
 export interface ReceiptSigning {
   key: string | Uint8Array
   rule_version: string
+  /** production's Ed25519 keys; null in the sandbox, whose receipts carry the HMAC signature only */
+  ed25519: Ed25519Signer | null
 }
 
 /** Identifies the derivation, so a rotated derivation can be told apart in receipts. */
@@ -96,17 +106,28 @@ export function consumerReceiptKey(root: Uint8Array, consumerId: string): { key:
   return { key, key_id: `${RECEIPT_KEY_ID_PREFIX}${createHmac('sha256', key).update('key-id', 'utf8').digest('hex').slice(0, 16)}` }
 }
 
-export const SANDBOX_SIGNING: ReceiptSigning = { key: SANDBOX_RECEIPT_KEY, rule_version: SANDBOX_RULE_VERSION }
+/** How a consumer's production receipts are signed: their own HMAC key and the service's Ed25519 keys. */
+export interface ConsumerSigning {
+  key: Uint8Array
+  key_id: string
+  ed25519: Ed25519Signer
+}
 
-/** A receipt: the five signed fields, the government's answer verbatim, and the signature over the five. */
-export function issueReceipt(signed: SignedReceiptFields & { filing_type: ActionType }, government_response_raw: Record<string, unknown>, signing: ReceiptSigning): Receipt {
-  return {
+export const SANDBOX_SIGNING: ReceiptSigning = { key: SANDBOX_RECEIPT_KEY, rule_version: SANDBOX_RULE_VERSION, ed25519: null }
+
+/**
+ * A receipt: the five signed fields, the government's answer verbatim, and the HMAC signature over
+ * the five; with an Ed25519 key (production), its key id and its signature over all of that.
+ */
+export function issueReceipt(signed: SignedReceiptFields & { filing_type: ActionType }, government_response_raw: Record<string, unknown>, signing: ReceiptSigning, ed25519: Ed25519SigningKey | null = null): Receipt | SignedReceipt {
+  const receipt: Receipt = {
     ...signed,
     rule_version: signing.rule_version,
     government_response_raw,
     signature: signReceipt(signed, signing.key),
     signature_algorithm: RECEIPT_SIGNATURE_ALGORITHM,
   }
+  return ed25519 ? signEd25519(receipt, ed25519) : receipt
 }
 
 /**

@@ -33,13 +33,14 @@ import { delegationDecided } from '../changes/observed.ts'
 import type { DigitalAgency, SystemUserRequest } from '../../upstream/digital-agency/port.ts'
 import type { Plan } from '../access/types.ts'
 import { ACCESS_PACKAGES, checkDelegationScopes, planBaseline } from './scopes.ts'
+import type { ConsumerSigning } from '../actions/receipt.ts'
 import { signDelegationReceipt, type DelegationEvent, type DelegationReceipt } from './receipts.ts'
 
 export interface DelegationEnv {
   sql: Sql
   agency: DigitalAgency
-  /** the consumer's receipt key (domain/actions/receipt.ts consumerReceiptKey) */
-  signing: { key: Uint8Array; key_id: string }
+  /** the consumer's receipt key (domain/actions/receipt.ts consumerReceiptKey) and the service's Ed25519 keys */
+  signing: ConsumerSigning
   consumerId: string
   plan: Plan
   now: () => Date
@@ -79,7 +80,7 @@ function principalConflict(reason: string, principalId: string): AppError {
 
 async function receiptFor(env: DelegationEnv, event: DelegationEvent, g: DelegationRow, status: string, systemUserId: string | null): Promise<DelegationReceipt> {
   const at = env.now()
-  const receipt = signDelegationReceipt(
+  const receipt = await signDelegationReceipt(
     {
       event,
       at,

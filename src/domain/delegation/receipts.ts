@@ -2,10 +2,12 @@
  * Signed delegation receipts: proof that at time T the consumer had (or gave up) a scoped
  * delegation from an organisation through a system user. HMAC-SHA256-v1 like the filing receipt
  * (docs/receipt-signature.md is the recipe for both), with its own prefix so a filing receipt's
- * signature can never pass for a delegation receipt's.
+ * signature can never pass for a delegation receipt's. Like a production filing receipt it also
+ * carries the service's Ed25519 signature over the whole receipt (actions/receipt-keys.ts).
  */
 import { osloTimestamp } from '../../lib/oslo-time.ts'
-import { hmacSignature, RECEIPT_SIGNATURE_ALGORITHM, signingString } from '../actions/receipt.ts'
+import { hmacSignature, RECEIPT_SIGNATURE_ALGORITHM, signingString, type ConsumerSigning } from '../actions/receipt.ts'
+import { signEd25519, type Ed25519Fields } from '../actions/receipt-keys.ts'
 
 export const DELEGATION_SIGNATURE_PREFIX = 'PLIKT-DELEGATION-v1'
 
@@ -27,7 +29,8 @@ export interface DelegationReceiptFields {
   delegation_status: string
 }
 
-export interface DelegationReceipt extends DelegationReceiptFields {
+export interface DelegationReceipt extends DelegationReceiptFields, Ed25519Fields {
+  /** the consumer's HMAC receipt key that made `signature` */
   key_id: string
   signature: string
   signature_algorithm: typeof RECEIPT_SIGNATURE_ALGORITHM
@@ -39,13 +42,14 @@ export function delegationSigningString(f: DelegationReceiptFields): string {
   return signingString(DELEGATION_SIGNATURE_PREFIX, SIGNED.map((k) => f[k]))
 }
 
-export function signDelegationReceipt(f: Omit<DelegationReceiptFields, 'receipt_id' | 'timestamp'> & { at: Date }, signing: { key: Uint8Array; key_id: string }): DelegationReceipt {
+export async function signDelegationReceipt(f: Omit<DelegationReceiptFields, 'receipt_id' | 'timestamp'> & { at: Date }, signing: ConsumerSigning): Promise<DelegationReceipt> {
   const { at, ...rest } = f
   const fields: DelegationReceiptFields = { receipt_id: crypto.randomUUID(), timestamp: osloTimestamp(at), ...rest }
-  return {
+  const hmacSigned: Omit<DelegationReceipt, keyof Ed25519Fields> = {
     ...fields,
     key_id: signing.key_id,
     signature: hmacSignature(delegationSigningString(fields), signing.key),
     signature_algorithm: RECEIPT_SIGNATURE_ALGORITHM,
   }
+  return signEd25519(hmacSigned, await signing.ed25519.keyAt(at))
 }

@@ -19,6 +19,7 @@ import type { Sql } from '../../store/db.ts'
 import { claimDueGrants, type AskCadence, type DelegationRow } from '../../store/delegations.ts'
 import type { DigitalAgency } from '../../upstream/digital-agency/port.ts'
 import { consumerReceiptKey } from '../actions/receipt.ts'
+import { receiptSigner } from '../actions/receipt-keys.ts'
 import { refreshGrant } from './fullmakt.ts'
 
 /** Where the agency sends the person back after deciding (operations/pages.ts names the same path). */
@@ -53,7 +54,7 @@ async function ask(deps: RefreshDeps, g: DelegationRow): Promise<boolean> {
   const env = {
     sql: deps.sql,
     agency: deps.digitalAgency,
-    signing: consumerReceiptKey(deps.serverKeys.receipts, g.consumer_id),
+    signing: { ...consumerReceiptKey(deps.serverKeys.receipts, g.consumer_id), ed25519: receiptSigner(deps.sql, deps.serverKeys.receiptEd25519, () => deps.clock.now()) },
     consumerId: g.consumer_id,
     // the plan decides a snapshot's baseline; recording the agency's answer reads none
     plan: 'free' as const,

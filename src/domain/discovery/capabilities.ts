@@ -52,6 +52,7 @@ const DISCOVERY_DOCUMENTS: Record<string, string> = {
   security_txt: PATHS.security_txt,
   data_sovereignty: PATHS.data_sovereignty,
   api_catalog: PATHS.api_catalog,
+  receipt_keys: PATHS.receipt_keys,
   workflows: PATHS.workflows,
   recipes: PATHS.recipes,
   capabilities: PATHS.capabilities,

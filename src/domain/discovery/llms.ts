@@ -62,7 +62,7 @@ export function llmsTxt(base: string): string {
     ...doc('api_reference', 'API reference', 'interactive, for people'),
     ...doc('error_registry', 'Error registry', 'every error code with retry advice and fix hints'),
     link(base, operationOf('getErrorDocs').path, 'Error explanations', 'each code explained in Norwegian and English'),
-    link(base, operationOf('getReceiptDocs').path, 'Receipt signatures', 'how to verify a filing receipt offline'),
+    link(base, operationOf('getReceiptDocs').path, 'Receipt signatures', 'how anyone verifies a receipt offline with the published Ed25519 key, and you with your HMAC key'),
     ...Object.entries(docs)
       .filter(([name, path]) => path.startsWith('/.well-known/') && name !== 'mcp_manifest')
       .map(([name, path]) => link(base, path, name.replaceAll('_', ' '), 'well-known discovery document')),
@@ -96,6 +96,7 @@ export function llmsFullTxt(base: string): string {
     `- REST base: ${base}/api/v1. JSON in, JSON out. Success: \`{"success": true, "data": …, "_meta": …}\`. Failure: \`{"success": false, "error_code": …, "explanation": …, "retryable": …, "fix_hint": …, "docs_url": …}\`. Branch on \`error_code\`; \`retryable: true\` means the same call may succeed after a backoff (wait \`Retry-After\` on 429).`,
     '- `_meta` carries `rulebook_version`, `data_freshness`, `source`, `schema_version`, `response_timestamp` and `response_hash` (`sha256:` of the RFC 8785 canonical JSON of `data`).',
     '- Writes that may be retried take `Idempotency-Key: <uuid>`: the same key and body replay the first answer without running it again. A filing also needs `X-Approval-Token`, minted for exactly that action by a person; it is spent only once every check passed.',
+    `- Receipts (a live filing's, and each delegation request, approval and revocation) are signed twice: \`signature\` (HMAC-SHA256-v1 with your account's key, \`GET ${base}${operationOf('getReceiptKey').path}\`: only you can check it) and \`signature_ed25519\` by the key \`signature_ed25519_key_id\` names, over the RFC 8785 canonical JSON of the receipt without \`signature_ed25519\`, which anyone checks with the public keys at ${base}${operationOf('getReceiptKeys').path} (keys rotate; old ones stay listed with their validity window). Recipe: ${base}${operationOf('getReceiptDocs').path}. Sandbox receipts carry the HMAC only, under a public key: they prove nothing was filed.`,
     `- MCP: JSON-RPC 2.0 over streamable HTTP at ${base}/api/mcp (\`Accept: application/json, text/event-stream\`); the same key as REST in \`Authorization\`. Without a key only the keyless tools are listed; under \`${SANDBOX_BEARER_PREFIX}<suffix>\` the company tools answer from the sandbox.`,
     `- Sandbox: ${base}/api/v1/sandbox (any key or none; \`${SANDBOX_BEARER_PREFIX}<suffix>\` namespaces your writes), deterministic synthetic companies, e.g. ${sandboxOrg}; the public mirror ${base}/api/v1/sandbox/public serves ${PUBLIC_SANDBOX_ORG} only. Catalogue: ${base}/api/v1/sandbox/fixtures.`,
     '',

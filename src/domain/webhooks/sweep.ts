@@ -1,7 +1,9 @@
 /**
  * The delivery sweep (jobs/webhook-deliveries.ts runs it every second on every instance): claim
- * due deliveries in batches (store/webhooks.ts: FOR UPDATE SKIP LOCKED, with a lease), send each
- * batch at once, record each attempt. Delivery is at least once: a sweeper that dies after sending
+ * due deliveries (store/webhooks.ts: FOR UPDATE SKIP LOCKED, with a lease), keep up to CONCURRENCY
+ * attempts in flight — at most PER_TARGET to one subscription, counted across every instance by
+ * the leases in force — and claim again as slots free, so a receiver that takes its full 10 s
+ * delays only its own deliveries; record each attempt. Delivery is at least once: a sweeper that dies after sending
  * and before recording leaves the delivery to be claimed again when its lease ends, and then sent
  * again with a higher attempt_number (receivers key their side effects on `change.id`).
  *
@@ -23,9 +25,23 @@ import { decryptSecret } from './secrets.ts'
 export const MAX_CONSECUTIVE_4XX = 6
 /** How long a claimed delivery is left to its sweeper: well above an attempt's 10 s. */
 export const LEASE_MS = 60_000
-export const CLAIM_BATCH = 50
+/** Attempts one sweeper keeps in flight at once (the old sweep's whole batch). */
+export const CONCURRENCY = 50
+/**
+ * A sweeper with attempts in flight claims again once this many slots are free (or when its idle
+ * wait ends): claims come in handfuls, not one statement per settled attempt.
+ */
+export const CLAIM_AT_LEAST = 10
+/** …of which at most this many to one subscription, across every instance: a slow receiver holds up no other. */
+export const PER_TARGET = 4
 /** A run ends after this much wall time, so that shutdown and the scheduler's next tick are not held up by a long queue. */
 export const RUN_BUDGET_MS = 20_000
+/**
+ * While attempts are in flight and nothing more could be claimed, the sweeper looks again after
+ * this long (the job's own period) as well as whenever an attempt settles: a delivery that falls
+ * due while a slow receiver is being waited on is not held up by it.
+ */
+export const IDLE_CLAIM_MS = 1_000
 
 export interface SweepDeps extends DeliveryEnv {
   sql: Sql
@@ -53,15 +69,52 @@ export interface SweepResult {
   deactivated: number
 }
 
+/** Resolves after `ms`, or at once when `cancel` is called: the idle wait must not outlive the run. */
+function idle(ms: number): { done: Promise<void>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let wake: () => void = () => {}
+  const done = new Promise<void>((resolve) => {
+    wake = resolve
+    timer = setTimeout(resolve, ms)
+  })
+  return { done, cancel: () => (clearTimeout(timer), wake()) }
+}
+
+/**
+ * Delivers concurrently: claims as many as it has free slots (the claim holds each subscription to
+ * PER_TARGET in flight), starts each attempt, and claims again once CLAIM_AT_LEAST slots are free,
+ * or after IDLE_CLAIM_MS with nothing settled. New claims stop after RUN_BUDGET_MS; the run returns
+ * once what it claimed is settled. An attempt that fails to settle (its record could not be
+ * written) is left to its lease.
+ */
 export async function sweepDeliveries(deps: SweepDeps): Promise<SweepResult> {
   const result: SweepResult = { delivered: 0, retrying: 0, abandoned: 0, cancelled: 0, deactivated: 0 }
   const started = performance.now()
-  while (performance.now() - started < RUN_BUDGET_MS) {
-    const now = deps.clock.now()
-    const batch = await claimDueDeliveries(deps.sql, now, new Date(now.getTime() + LEASE_MS), CLAIM_BATCH)
-    if (batch.length === 0) break
-    await Promise.all(batch.map((d) => deliverClaimed(deps, d, result)))
-    if (batch.length < CLAIM_BATCH) break
+  const running = new Set<Promise<void>>()
+  let idled = false
+  for (;;) {
+    const claiming = performance.now() - started < RUN_BUDGET_MS
+    const free = CONCURRENCY - running.size
+    if (claiming && free > 0 && (free >= CLAIM_AT_LEAST || running.size === 0 || idled)) {
+      const inFlight = running.size
+      const now = deps.clock.now()
+      const claimed = await claimDueDeliveries(deps.sql, now, new Date(now.getTime() + LEASE_MS), free, PER_TARGET)
+      for (const d of claimed) {
+        const p: Promise<void> = deliverClaimed(deps, d, result)
+          .catch((e: unknown) => deps.logger.error('webhook delivery failed to settle; its lease will bring it back', { delivery_id: d.delivery_id, error: String(e) }))
+          .finally(() => running.delete(p))
+        running.add(p)
+      }
+      idled = false
+      if (claimed.length > 0) continue
+      // Nothing claimed may mean only that this sweeper's own attempts held their subscriptions'
+      // bound; if they settled meanwhile, ask again before concluding there is nothing left.
+      if (running.size === 0 && inFlight > 0) continue
+    }
+    if (running.size === 0) break
+    const wait = idle(claiming ? IDLE_CLAIM_MS : RUN_BUDGET_MS)
+    idled = await Promise.race([...[...running].map((p) => p.then(() => false)), wait.done.then(() => true)])
+    wait.cancel()
   }
   if (result.delivered + result.retrying + result.abandoned + result.cancelled > 0) deps.logger.info('webhook deliveries', { ...result })
   return result

@@ -30,6 +30,7 @@ export function serviceLinks(baseUrl: string) {
     security_txt: `${baseUrl}/.well-known/security.txt`,
     data_sovereignty: `${baseUrl}/.well-known/data-sovereignty`,
     api_catalog: `${baseUrl}/.well-known/api-catalog`,
+    receipt_keys: `${baseUrl}/.well-known/receipt-keys.json`,
     oauth_resource_metadata: `${baseUrl}/.well-known/oauth-protected-resource/api/mcp`,
   }
 }

@@ -34,7 +34,7 @@ async function env(input: ActionInput, over: { facts?: ActionFacts; token?: stri
         return { receipt_id: `MOCK-${f.action_id.slice(4, 20)}`, government_response_raw: { status: 'ACCEPTED' } }
       },
     },
-    signing: { key: KEY, rule_version: '2026.1' },
+    signing: { key: KEY, rule_version: '2026.1', ed25519: null },
     auditId: () => '7d0c2c1e-0000-4000-8000-000000000001',
     audit: async (action, _id, details) => void audited.push([action, details]),
     today: '2026-01-01',
