@@ -13,7 +13,8 @@ import { loadMigrations, migrate } from '../src/store/migrate.ts'
 import { startFixtureServers, type FixtureServers } from '../fixtures/servers/index.ts'
 import { SERVE_OPTIONS } from '../src/http/server.ts'
 
-export const PINNED_NOW = '2026-03-14T09:30:00.000Z'
+import { PINNED_NOW } from './support/pinned.ts'
+export { FIXTURE_PEOPLE, PINNED_NOW } from './support/pinned.ts'
 export const onPostgres = Boolean(process.env.DATABASE_URL)
 
 let shared: Promise<Database> | undefined

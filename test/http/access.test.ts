@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApp, type TestApp } from '../helpers.ts'
+import { startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
 import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
 import { METERED_PATH, PROFESSIONAL_PATH, testExtension } from '../test-operations.ts'
 import { PLAN_LIMITS } from '../../src/domain/access/limits.ts'
@@ -161,7 +161,7 @@ describe('rate limits', () => {
       clock.set('2026-03-14T10:01:00.000Z')
       expect((await a.get(BALANCE, { headers: bearer(key) })).status).toBe(200)
     } finally {
-      clock.set('2026-03-14T09:30:00.000Z')
+      clock.set(PINNED_NOW)
     }
   })
 

@@ -5,7 +5,7 @@ import { AppError } from '../../src/errors/app-error.ts'
 import { chargeBatch, ledgerSum, readBalance, releaseHolds, type ChargeRequest } from '../../src/store/credits.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
-import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
+import { scratchDatabase, startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
 import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
 import { closeGate, gate, METERED_PATH, testExtension } from '../test-operations.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
@@ -154,7 +154,7 @@ describe('group commit', () => {
   test('one batch charges several accounts and several calls of one account in order, never below zero', async () => {
     const a = await customer(120)
     const b = await customer(1000)
-    const w = (bucket: string) => [{ bucket, start: new Date('2026-03-14T09:30:00Z'), expires: new Date('2026-03-14T09:31:00Z'), max: 2 }]
+    const w = (bucket: string) => [{ bucket, start: new Date(PINNED_NOW), expires: new Date('2026-03-14T09:31:00Z'), max: 2 }]
     const bucket = `unit-batch:${crypto.randomUUID()}`
     const out = await chargeBatch(app.deps.sql, [
       call(a, 'c1'),

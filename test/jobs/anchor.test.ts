@@ -15,7 +15,7 @@ import type { Database } from '../../src/store/db.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import { liveTimestampAuthority } from '../../src/upstream/timestamp-authority/live.ts'
 import { readTimeStampResponse } from '../../src/upstream/timestamp-authority/map.ts'
-import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
+import { scratchDatabase, startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
 import { importDocSnippet } from '../support/doc-snippet.ts'
 import { hasOpenssl, startLocalTsa, type LocalTsa } from '../support/tsa.ts'
 import { verifyInclusion } from '../support/rfc9162.ts'
@@ -84,7 +84,7 @@ describe('the daily anchor', () => {
   })
 
   test('each complete day gets one anchor whose root is RFC 6962’s over its snapshots', async () => {
-    const r = await runAnchors(deps('2026-03-14T09:30:00.000Z'))
+    const r = await runAnchors(deps(PINNED_NOW))
     expect(r.anchored.map((a) => a.day)).toEqual(['2026-03-12', '2026-03-13'])
     const twelfth = await expectedRoot('2026-03-12')
     const thirteenth = await expectedRoot('2026-03-13')

@@ -2,9 +2,10 @@
 import { expect, test } from 'bun:test'
 import { checkFormToken, formToken } from '../../src/lib/form-token.ts'
 import { deriveKey } from '../../src/lib/server-secret.ts'
+import { PINNED_NOW } from '../support/pinned.ts'
 
 const KEY = deriveKey('a'.repeat(40), 'form-tokens')
-const NOW = new Date('2026-03-14T09:30:00Z')
+const NOW = new Date(PINNED_NOW)
 const EXPIRES = new Date('2026-03-14T10:30:00Z')
 const token = formToken(KEY, 'decide', 'request-1', EXPIRES)
 

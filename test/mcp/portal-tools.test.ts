@@ -10,10 +10,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { connectMcp, toolBody } from './client.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { FIXTURE_PEOPLE } from '../support/pinned.ts'
 
 const POSTEN = '984661185'
 /** Posten's general manager, born 12 April 1968. */
-const DAGL_FNR = '12046823441'
+const DAGL_FNR = FIXTURE_PEOPLE.postenGeneralManager
 /** The same with its first control digit wrong. */
 const WRONG_CONTROL = '12046823451'
 const SENT = [DAGL_FNR, WRONG_CONTROL]

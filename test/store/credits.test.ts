@@ -3,7 +3,7 @@ import { chargeBatch, readBalance, refundDebit, refundStaleHolds, type ChargeReq
 import { hit, windowHits } from '../../src/store/rate-limits.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import type { Database } from '../../src/store/db.ts'
-import { scratchDatabase, startApp, type TestApp } from '../helpers.ts'
+import { scratchDatabase, startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
 import { addCredits, admin, createConsumer, createKey } from '../access-helpers.ts'
 
 // A database of its own: the hold sweep and the hold counts below see every hold in it.
@@ -29,7 +29,7 @@ async function customer(credit: number, tier: Plan = 'enterprise') {
   return { id: c.id, keyId, tier: tier as string }
 }
 
-const START = new Date('2026-03-14T09:30:00Z')
+const START = new Date(PINNED_NOW)
 const END = new Date('2026-03-14T09:31:00Z')
 const freshBucket = () => `store-credits:${crypto.randomUUID()}`
 

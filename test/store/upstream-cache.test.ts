@@ -7,7 +7,7 @@ import { sha256Hex } from '../../src/lib/hash.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
 import { archiveAnswer, cacheId, invalidateOrganisations, purgeOrganisation, readCached, readCachedMany, readFeedCursor, writeFeedCursor } from '../../src/store/upstream-cache.ts'
 import type { RawResponse, UpstreamSystem } from '../../src/upstream/raw.ts'
-import { testDatabase } from '../helpers.ts'
+import { testDatabase, PINNED_NOW } from '../helpers.ts'
 
 /** A random organisation number with a valid MOD-11 check digit. */
 function randomOrg(): string {
@@ -17,7 +17,7 @@ function randomOrg(): string {
   }
 }
 
-const T0 = new Date('2026-03-14T09:30:00.000Z')
+const T0 = new Date(PINNED_NOW)
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000)
 
 function unitAnswer(org: string, fetchedAt: Date, extra: Record<string, unknown> = {}, system: UpstreamSystem = 'enhetsregisteret'): RawResponse {

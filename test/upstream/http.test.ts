@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { AppError } from '../../src/errors/app-error.ts'
 import { fixedClock, systemClock } from '../../src/lib/clock.ts'
 import { parseRetryAfter, UpstreamClient, UpstreamGaveUp, type UpstreamPolicy } from '../../src/upstream/http.ts'
+import { PINNED_NOW } from '../support/pinned.ts'
 
 // A real HTTP server with failure modes on demand, counting what it receives per path.
 const hits = new Map<string, number>()
@@ -101,7 +102,7 @@ describe('retries', () => {
 
 describe('circuit breaker', () => {
   test('opens after repeated failed calls and then refuses without calling, with Retry-After', async () => {
-    const clock = fixedClock('2026-03-14T09:30:00Z')
+    const clock = fixedClock(PINNED_NOW)
     const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, clock)
     reset('/down')
     for (let i = 0; i < 3; i++) await client.request(`${base}/down`).catch(() => {})
@@ -113,7 +114,7 @@ describe('circuit breaker', () => {
   })
 
   test('after the open period one call is tried: success closes the breaker, failure re-opens it', async () => {
-    const clock = fixedClock('2026-03-14T09:30:00Z')
+    const clock = fixedClock(PINNED_NOW)
     const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, clock)
     for (let i = 0; i < 3; i++) await client.request(`${base}/down`).catch(() => {})
     clock.advance(30_001)
@@ -126,7 +127,7 @@ describe('circuit breaker', () => {
   })
 
   test('a success resets the count of failures', async () => {
-    const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, fixedClock('2026-03-14T09:30:00Z'))
+    const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, fixedClock(PINNED_NOW))
     for (let i = 0; i < 2; i++) await client.request(`${base}/down`).catch(() => {})
     await client.request(`${base}/ok`)
     for (let i = 0; i < 2; i++) await client.request(`${base}/down`).catch(() => {})
@@ -138,7 +139,7 @@ describe('breaker state and why a call gave up', () => {
   const gaveUp = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as UpstreamGaveUp)
 
   test('the breaker reads closed, then open, then half_open once the open period is over', async () => {
-    const clock = fixedClock('2026-03-14T09:30:00Z')
+    const clock = fixedClock(PINNED_NOW)
     const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, clock)
     expect(client.state).toBe('closed')
     for (let i = 0; i < 3; i++) await client.request(`${base}/down`).catch(() => {})
@@ -148,7 +149,7 @@ describe('breaker state and why a call gave up', () => {
   })
 
   test('an open breaker gives up at once, reason circuit, no attempt made', async () => {
-    const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, fixedClock('2026-03-14T09:30:00Z'))
+    const client = new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, fixedClock(PINNED_NOW))
     for (let i = 0; i < 3; i++) await client.request(`${base}/down`).catch(() => {})
     const e = await gaveUp(client.request(`${base}/down`))
     expect(e).toBeInstanceOf(UpstreamGaveUp)
@@ -178,7 +179,7 @@ describe('breaker state and why a call gave up', () => {
 })
 
 test('Retry-After is read as seconds or as an HTTP date', () => {
-  const now = new Date('2026-03-14T09:30:00Z')
+  const now = new Date(PINNED_NOW)
   expect(parseRetryAfter('7', now)).toBe(7000)
   expect(parseRetryAfter('Sat, 14 Mar 2026 09:30:10 GMT', now)).toBe(10_000)
   expect(parseRetryAfter('soon', now)).toBeNull()

@@ -1,6 +1,6 @@
 /** The Ed25519 receipt keys' storage: one first key however many instances ask at once, private halves sealed under the server secret. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { scratchDatabase } from '../../helpers.ts'
+import { scratchDatabase, PINNED_NOW } from '../../helpers.ts'
 import { loadMigrations, migrate } from '../../../src/store/migrate.ts'
 import { receiptSigner, signEd25519, ed25519Message } from '../../../src/domain/actions/receipt-keys.ts'
 import { serverKeys } from '../../../src/lib/server-secret.ts'
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => db.close())
 
 const wrap = serverKeys('receipt-keys-test-secret-0123456789abcdef0123').receiptEd25519
-const at = new Date('2026-03-14T09:30:00.000Z')
+const at = new Date(PINNED_NOW)
 
 test('ten signers asking at once for the first key make one key, and all sign with it', async () => {
   const keys = await Promise.all(Array.from({ length: 10 }, () => receiptSigner(db.sql, wrap, () => at).keyAt(at)))

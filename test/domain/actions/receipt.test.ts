@@ -6,6 +6,7 @@ import {
   verifyReceiptSignature,
   type SandboxReceiptInput,
 } from '../../../src/domain/actions/receipt.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const input: SandboxReceiptInput = {
   namespace: 'sandbox:test',
@@ -14,7 +15,7 @@ const input: SandboxReceiptInput = {
   action_type: 'mva_melding',
   period: '2026-T1',
   payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 },
-  timestamp: new Date('2026-03-14T09:30:00.000Z'),
+  timestamp: new Date(PINNED_NOW),
 }
 
 // Computed independently with Python (hashlib, hmac, uuid.uuid5, json.dumps sorted/compact) from the

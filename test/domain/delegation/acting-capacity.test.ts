@@ -11,17 +11,18 @@ import { AppError } from '../../../src/errors/app-error.ts'
 import { actingCapacity, sealFnr } from '../../../src/domain/delegation/acting-capacity.ts'
 import type { CompanyReads, Provenance } from '../../../src/domain/sources.ts'
 import type { AuthorityLookup, Role, RegisterUnit } from '../../../src/upstream/business-register/map.ts'
+import { FIXTURE_PEOPLE } from '../../support/pinned.ts'
 
 const KEY = Buffer.alloc(32, 7)
 
 /** Born 12 April 1968 (individual number 234). */
-const DAGL_FNR = '12046823441'
+const DAGL_FNR = FIXTURE_PEOPLE.postenGeneralManager
 /** The same person's D-number (day + 40). */
 const DAGL_D_NUMBER = '52046823435'
 /** Born 3 November 1959. */
-const LEDE_FNR = '03115934650'
+const LEDE_FNR = FIXTURE_PEOPLE.postenChair
 /** Born 19 February 1971. */
-const NEST_FNR = '19027145615'
+const NEST_FNR = FIXTURE_PEOPLE.postenDeputyChair
 /** Born 1 January 1980: two board members share the day. */
 const TWINS_FNR = '01018000055'
 /** Born 14 May 1988. */

@@ -11,9 +11,10 @@ import type { ResolvedAddress } from '../../../src/domain/webhooks/target.ts'
 import { liveWebhookTransport } from '../../../src/upstream/webhooks/live.ts'
 import type { WebhookPost, WebhookTransport } from '../../../src/upstream/webhooks/port.ts'
 import { independentVerify, selfSignedCertificate, startReceiver, type Receiver } from '../../support/webhook-receiver.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const SECRET = 'whsec_' + '5e'.repeat(32)
-const AT = new Date('2026-03-14T09:30:00.000Z')
+const AT = new Date(PINNED_NOW)
 const NOW_S = Math.floor(AT.getTime() / 1000)
 
 let plain: Receiver

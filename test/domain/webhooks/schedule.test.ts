@@ -1,8 +1,9 @@
 /** The retry schedule (spec: Events): its delays, the ±10 % jitter bounds, and the seventh attempt as the last. */
 import { expect, test } from 'bun:test'
 import { JITTER, MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from '../../../src/domain/webhooks/schedule.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
-const AT = new Date('2026-03-14T09:30:00.000Z')
+const AT = new Date(PINNED_NOW)
 const MIN = 60_000
 const after = (attempt: number, random: number) => nextAttemptAt(attempt, AT, () => random)!.getTime() - AT.getTime()
 

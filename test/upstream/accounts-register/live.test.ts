@@ -7,6 +7,7 @@ import { fixedClock, systemClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient, type UpstreamPolicy } from '../../../src/upstream/http.ts'
 import { LiveAccountsRegister } from '../../../src/upstream/accounts-register/live.ts'
 import { mapAccounts } from '../../../src/upstream/accounts-register/map.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const body = await Bun.file(`${import.meta.dir}/fixtures/regnskap-selskap.json`).text()
 const FILED = '912345688'
@@ -35,7 +36,7 @@ beforeEach(() => {
 })
 
 const policy: UpstreamPolicy = { timeoutMs: 2000, attempts: 1, backoffMs: 1, budgetMs: 3000, breakerThreshold: 100, breakerOpenMs: 1000 }
-const clock = fixedClock('2026-03-14T09:30:00Z')
+const clock = fixedClock(PINNED_NOW)
 const register = () => new LiveAccountsRegister(base, new UpstreamClient('Regnskapsregisteret', policy, systemClock), clock)
 
 test('asks GET /regnskapsregisteret/regnskap/{org} as JSON, with no query', async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { mapAccounts, type AccountsRecord } from '../../../src/upstream/accounts-register/map.ts'
 import { MalformedUpstream, type RawResponse } from '../../../src/upstream/raw.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const fixture = (name: string) => Bun.file(`${dir}/${name}`).text()
@@ -16,7 +17,7 @@ function raw(body: string, status = 200): RawResponse {
     status,
     contentType: status === 404 ? null : 'application/json',
     body,
-    fetchedAt: new Date('2026-03-14T09:30:00Z'),
+    fetchedAt: new Date(PINNED_NOW),
   }
 }
 

@@ -9,6 +9,7 @@ import { fixedClock, systemClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient, type UpstreamPolicy } from '../../../src/upstream/http.ts'
 import { BRREG_BASE_URL, LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
 import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, mapUpdates } from '../../../src/upstream/business-register/map.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const files = {
@@ -72,7 +73,7 @@ beforeEach(() => {
 })
 
 const policy: UpstreamPolicy = { timeoutMs: 2000, attempts: 1, backoffMs: 1, budgetMs: 3000, breakerThreshold: 100, breakerOpenMs: 1000 }
-const clock = fixedClock('2026-03-14T09:30:00Z')
+const clock = fixedClock(PINNED_NOW)
 const register = () =>
   new LiveBusinessRegister(base, new UpstreamClient('Enhetsregisteret', policy, systemClock), new UpstreamClient('Fullmakttjenesten', policy, systemClock), clock)
 

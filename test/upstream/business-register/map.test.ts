@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, mapUpdates, unitFromObject, type RegisterSubUnit, type RegisterUnit } from '../../../src/upstream/business-register/map.ts'
 import { MalformedUpstream, type RawResponse, type UpstreamSystem } from '../../../src/upstream/raw.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const fixture = (name: string) => Bun.file(`${dir}/${name}`).text()
@@ -21,7 +22,7 @@ function raw(body: string, status = 200, system: UpstreamSystem = 'enhetsregiste
     status,
     contentType: status === 404 ? null : 'application/vnd.brreg.enhetsregisteret.enhet.v2+json;charset=UTF-8',
     body,
-    fetchedAt: new Date('2026-03-14T09:30:00Z'),
+    fetchedAt: new Date(PINNED_NOW),
   }
 }
 

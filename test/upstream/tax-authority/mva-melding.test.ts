@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { child, childrenNamed, childText, parseXml } from '../../../src/lib/xml.ts'
 import { INNSENDING_NS, konvoluttXml, meldingOf, MVA_MELDING_NS, mvaMeldingXml, skattleggingsperiode } from '../../../src/upstream/tax-authority/mva-melding.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const vat = (payload: Record<string, unknown>, period = '2026-T2') => ({ org_number: '984661185', period, payload })
 
@@ -82,7 +83,7 @@ describe('documents', () => {
   })
 
   test('the envelope: the organisation, the period, the category, and the return as its one attachment', () => {
-    const root = parseXml(konvoluttXml(meldingOf(vat({ total_revenue_nok: 1 }, '2026-03')), 'Plikt', new Date('2026-03-14T09:30:00Z')))
+    const root = parseXml(konvoluttXml(meldingOf(vat({ total_revenue_nok: 1 }, '2026-03')), 'Plikt', new Date(PINNED_NOW)))
     expect(root.ns).toBe(INNSENDING_NS)
     expect(childText(child(root, 'norskIdentifikator')!, 'organisasjonsnummer')).toBe('984661185')
     expect(childText(child(child(root, 'skattleggingsperiode')!, 'periode')!, 'skattleggingsperiodeMaaned')).toBe('mars')

@@ -1,9 +1,10 @@
 /** The token service's answers, in its documented shapes: a token response and its error bodies. */
 import { expect, test } from 'bun:test'
 import { mapTokenError, mapTokenResponse } from '../../../src/upstream/token-service/map.ts'
+import { PINNED_NOW } from '../../support/pinned.ts'
 
 const read = (name: string) => Bun.file(`${import.meta.dir}/fixtures/${name}`).text()
-const now = new Date('2026-03-14T09:30:00.000Z')
+const now = new Date(PINNED_NOW)
 
 test('a token response: the token, its scopes, and when it expires (expires_in from now)', async () => {
   const t = mapTokenResponse(await read('token.json'), now)

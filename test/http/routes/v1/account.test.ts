@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../../../src/lib/hash.ts'
-import { startApp, type TestApp } from '../../../helpers.ts'
+import { startApp, type TestApp, PINNED_NOW } from '../../../helpers.ts'
 import { admin, bearer, createConsumer, createKey, freshIp, lastMailTo, magicToken, postForm, signIn, uniqueEmail } from '../../../access-helpers.ts'
 
 let app: TestApp
@@ -131,7 +131,7 @@ describe('magic link', () => {
     try {
       expect((await postForm(app, '/auth/magic', { token }, ip)).status).toBe(400)
     } finally {
-      app.clock.set('2026-03-14T09:30:00.000Z')
+      app.clock.set(PINNED_NOW)
     }
   })
 

@@ -11,19 +11,20 @@ import { byScenario } from '../../../../fixtures/data/companies.ts'
 import { readBalance } from '../../../../src/store/credits.ts'
 import { startApp, type TestApp } from '../../../helpers.ts'
 import { bearer, createConsumer, createKey, freshIp } from '../../../access-helpers.ts'
+import { FIXTURE_PEOPLE } from '../../../support/pinned.ts'
 
 const PATH = '/api/v1/portal/list-acting-capacity'
 const POSTEN = '984661185'
 /** Posten's general manager, born 12 April 1968. */
-const DAGL_FNR = '12046823441'
+const DAGL_FNR = FIXTURE_PEOPLE.postenGeneralManager
 /** Posten's chair, born 3 November 1959. */
-const LEDE_FNR = '03115934650'
+const LEDE_FNR = FIXTURE_PEOPLE.postenChair
 /** Posten's deputy chair, born 19 February 1971. */
-const NEST_FNR = '19027145615'
+const NEST_FNR = FIXTURE_PEOPLE.postenDeputyChair
 /** The register-magic companies' chair, born 1 January 1970. */
-const MAGIC_LEDE_FNR = '01017000027'
+const MAGIC_LEDE_FNR = FIXTURE_PEOPLE.magicChair
 /** DAGL_FNR with its last control digit wrong. */
-const WRONG_CONTROL = '12046823442'
+const WRONG_CONTROL = `${FIXTURE_PEOPLE.postenGeneralManager.slice(0, 10)}2`
 
 /** Every number this file sends: none may appear in a log line, an error body or the database. */
 const SENT = [DAGL_FNR, LEDE_FNR, NEST_FNR, MAGIC_LEDE_FNR, WRONG_CONTROL]

@@ -4,7 +4,7 @@ import { PublicDeadlines, PublicObligations } from '../../../../src/schemas/rule
 import { canonicalJson } from '../../../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../../../src/lib/hash.ts'
 import { createConsumer, createKey } from '../../../access-helpers.ts'
-import { startApp, type TestApp } from '../../../helpers.ts'
+import { startApp, type TestApp, PINNED_NOW } from '../../../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -27,7 +27,7 @@ describe('GET /api/v1/public/deadlines', () => {
     try {
       expect((await (await app.get('/api/v1/public/deadlines')).json()).data.year).toBe(2027)
     } finally {
-      app.clock.set('2026-03-14T09:30:00.000Z')
+      app.clock.set(PINNED_NOW)
     }
   })
 
