@@ -109,6 +109,8 @@ export function composeDeps(
   const accounts = new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret'), base.clock)
   const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
   const { digitalAgency: liveAgency, ...government } = { ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)), ...overrides.government }
+  const charger = new ChargeBatcher(base.chargeSql ?? base.sql)
+  metrics.watchCharges(charger)
   const reads = new UpstreamReads({ sql: base.sql, clock: base.clock, logger: base.logger, register, accounts, centralBank, metrics })
   const deps = {
     ...base,
@@ -116,7 +118,7 @@ export function composeDeps(
     mailer,
     payments: null,
     settler,
-    charger: new ChargeBatcher(base.chargeSql ?? base.sql),
+    charger,
     keyCache: new KeyCache(),
     softLimiter: new SoftLimiter(),
     refusals: new RefusalBudget(),

@@ -56,6 +56,12 @@ export class Metrics {
     })
   }
 
+  /** Reports the charge batcher's queue and the batches it is writing, read when scraped. */
+  watchCharges(batcher: { readonly queued: number; readonly writing: number }): void {
+    new Gauge({ name: 'plikt_charge_queue', help: 'Metered calls waiting for the charge batcher to write their charge', registers: [this.registry], collect() { this.set(batcher.queued) } })
+    new Gauge({ name: 'plikt_charge_batches_in_flight', help: 'Charge batches being written now (at most two per instance)', registers: [this.registry], collect() { this.set(batcher.writing) } })
+  }
+
   request(operation: string | null, method: string, status: number, seconds: number): void {
     const op = operation ?? 'unmatched'
     this.requests.inc({ operation: op, method, status: String(status) })

@@ -97,6 +97,16 @@ test('requests, outside systems, register reads, credits and job ticks are count
   expect(jobs.find((s) => s.labels?.job === 'expiry-sweep' && s.labels.outcome === 'ok')).toBeDefined()
 })
 
+test('the charge batcher is described: metered calls waiting for their charge, and batches being written', async () => {
+  const m = await scrape()
+  for (const name of ['plikt_charge_queue', 'plikt_charge_batches_in_flight']) {
+    const gauge = family(m, name)
+    expect(gauge.type).toBe('GAUGE')
+    // read when scraped: between requests nothing waits and nothing is written
+    expect(Number(gauge.metrics[0]!.value)).toBe(0)
+  }
+})
+
 test('the process is described: resident memory, heap, event-loop lag', async () => {
   await scrape()
   await Bun.sleep(100) // the lag monitor, started by the first scrape, has samples

@@ -59,6 +59,16 @@ export class ChargeBatcher {
     private readonly maxBatch = 128,
   ) {}
 
+  /** charges waiting for a batch (the metrics read it when scraped) */
+  get queued(): number {
+    return this.queue.length
+  }
+
+  /** batches being written now, at most `maxInFlight` */
+  get writing(): number {
+    return this.inFlight
+  }
+
   charge(req: credits.ChargeRequest): Promise<Charged> {
     return new Promise((resolve, reject) => {
       this.queue.push({ req, resolve, reject })
