@@ -23,7 +23,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 async function minted(namespace = ns()) {
   const { sql } = await testDatabase()
-  const { token, expires_at } = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW)
+  const { token, expires_at } = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW, { confirmation: 'automatic' })
   return { sql, namespace, token, expires_at, target: { namespace, token, org_number: ORG, action_id: ACTION } }
 }
 
@@ -39,14 +39,14 @@ test('a minted token is apt_ and a 190-bit secret, expiring after the lifetime',
 
 test('a valid token checks out and is not consumed by the check', async () => {
   const { sql, target } = await minted()
-  const id = await checkApprovalToken(sql, target, NOW)
-  expect(await checkApprovalToken(sql, target, at(1000))).toBe(id)
+  const id = await checkApprovalToken(sql, target, NOW, null)
+  expect(await checkApprovalToken(sql, target, at(1000), null)).toBe(id)
 })
 
 describe('a token is refused', () => {
   test.each([[null], [undefined], ['']])('as REQUIRED when it is %p', async (token) => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, token }, NOW))).toBe('APPROVAL_TOKEN_REQUIRED')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, token }, NOW, null))).toBe('APPROVAL_TOKEN_REQUIRED')
   })
 
   test.each([
@@ -56,63 +56,63 @@ describe('a token is refused', () => {
     ['an over-long token', `apt_${'x'.repeat(500)}`],
   ])('as INVALID when it is %s', async (_what, token) => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, token }, NOW))).toBe('APPROVAL_TOKEN_INVALID')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, token }, NOW, null))).toBe('APPROVAL_TOKEN_INVALID')
   })
 
   test('as INVALID when presented in another namespace', async () => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, namespace: ns() }, NOW))).toBe('APPROVAL_TOKEN_INVALID')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, namespace: ns() }, NOW, null))).toBe('APPROVAL_TOKEN_INVALID')
   })
 
   test('as INVALID when one character differs from the issued one', async () => {
     const { sql, target } = await minted()
     const altered = `${target.token.slice(0, -1)}${target.token.endsWith('a') ? 'b' : 'a'}`
-    expect(await codeOf(checkApprovalToken(sql, { ...target, token: altered }, NOW))).toBe('APPROVAL_TOKEN_INVALID')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, token: altered }, NOW, null))).toBe('APPROVAL_TOKEN_INVALID')
   })
 
   test('as EXPIRED at the end of its lifetime, and not a millisecond before', async () => {
     const { sql, target } = await minted()
-    await checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS - 1))
-    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS)))).toBe('APPROVAL_TOKEN_EXPIRED')
+    await checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS - 1), null)
+    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS), null))).toBe('APPROVAL_TOKEN_EXPIRED')
   })
 
   test('as MISMATCH for another organisation', async () => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, org_number: '923609016' }, NOW))).toBe('APPROVAL_TOKEN_MISMATCH')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, org_number: '923609016' }, NOW, null))).toBe('APPROVAL_TOKEN_MISMATCH')
   })
 
   test('as MISMATCH for another action', async () => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW))).toBe('APPROVAL_TOKEN_MISMATCH')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW, null))).toBe('APPROVAL_TOKEN_MISMATCH')
   })
 
   test('as USED after consumption, whatever it is presented for', async () => {
     const { sql, target } = await minted()
-    expect(await consumeApprovalToken(sql, await checkApprovalToken(sql, target, NOW), NOW)).toBe(true)
-    expect(await codeOf(checkApprovalToken(sql, target, NOW))).toBe('APPROVAL_TOKEN_USED')
-    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW))).toBe('APPROVAL_TOKEN_USED')
-    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS * 2)))).toBe('APPROVAL_TOKEN_USED')
+    expect(await consumeApprovalToken(sql, await checkApprovalToken(sql, target, NOW, null), NOW, null)).toBe(true)
+    expect(await codeOf(checkApprovalToken(sql, target, NOW, null))).toBe('APPROVAL_TOKEN_USED')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW, null))).toBe('APPROVAL_TOKEN_USED')
+    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS * 2), null))).toBe('APPROVAL_TOKEN_USED')
   })
 })
 
 describe('consumption', () => {
   test('happens once: a second consume of the same token loses', async () => {
     const { sql, target } = await minted()
-    const id = await checkApprovalToken(sql, target, NOW)
-    expect(await consumeApprovalToken(sql, id, NOW)).toBe(true)
-    expect(await consumeApprovalToken(sql, id, NOW)).toBe(false)
+    const id = await checkApprovalToken(sql, target, NOW, null)
+    expect(await consumeApprovalToken(sql, id, NOW, null)).toBe(true)
+    expect(await consumeApprovalToken(sql, id, NOW, null)).toBe(false)
   })
 
   test('of a token that expired after its check fails', async () => {
     const { sql, target } = await minted()
-    const id = await checkApprovalToken(sql, target, NOW)
-    expect(await consumeApprovalToken(sql, id, at(APPROVAL_TOKEN_LIFETIME_MS))).toBe(false)
+    const id = await checkApprovalToken(sql, target, NOW, null)
+    expect(await consumeApprovalToken(sql, id, at(APPROVAL_TOKEN_LIFETIME_MS), null)).toBe(false)
   })
 
   test('by 10 parallel requests lets exactly one win', async () => {
     const { sql, target } = await minted()
-    const id = await checkApprovalToken(sql, target, NOW)
-    const results = await Promise.all(Array.from({ length: 10 }, () => consumeApprovalToken(sql, id, NOW)))
+    const id = await checkApprovalToken(sql, target, NOW, null)
+    const results = await Promise.all(Array.from({ length: 10 }, () => consumeApprovalToken(sql, id, NOW, null)))
     expect(results.filter(Boolean)).toHaveLength(1)
   })
 
@@ -120,7 +120,7 @@ describe('consumption', () => {
     const { sql, target } = await minted()
     // A loser either passes the check and loses the update, or checks after the winner consumed.
     const attempt = async () => {
-      if (await consumeApprovalToken(sql, await checkApprovalToken(sql, target, NOW), NOW)) return 'won'
+      if (await consumeApprovalToken(sql, await checkApprovalToken(sql, target, NOW, null), NOW, null)) return 'won'
       return 'APPROVAL_TOKEN_USED'
     }
     const outcomes = await Promise.all(Array.from({ length: 10 }, () => attempt().catch((e: AppError) => e.code)))
@@ -131,6 +131,6 @@ describe('consumption', () => {
 
 test('minting refuses a malformed organisation number or action id', async () => {
   const { sql } = await testDatabase()
-  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: '98466118', action_id: ACTION }, NOW))).toBe('VALIDATION_FAILED')
-  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: ORG, action_id: 'act_XYZ' }, NOW))).toBe('VALIDATION_FAILED')
+  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: '98466118', action_id: ACTION }, NOW, { confirmation: 'automatic' }))).toBe('VALIDATION_FAILED')
+  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: ORG, action_id: 'act_XYZ' }, NOW, { confirmation: 'automatic' }))).toBe('VALIDATION_FAILED')
 })

@@ -19,6 +19,8 @@ export const AMELDING = 'altinn:a-melding'
 
 export interface Agent {
   consumerId: string
+  /** the account's e-mail: its owner signs in with it to confirm a filing (test/approval-helpers.ts) */
+  email: string
   key: string
   keyId: string
   auth: Record<string, string>
@@ -27,7 +29,7 @@ export interface Agent {
 export async function agent(app: TestApp, tier: 'free' | 'starter' | 'professional' | 'enterprise' = 'free'): Promise<Agent> {
   const c = await createConsumer(app, tier)
   const k = await createKey(app, c.id)
-  return { consumerId: c.id, key: k.key, keyId: k.id, auth: { authorization: `Bearer ${k.key}` } }
+  return { consumerId: c.id, email: c.email, key: k.key, keyId: k.id, auth: { authorization: `Bearer ${k.key}` } }
 }
 
 export async function requestFullmakt(app: TestApp, a: Agent, body: { agent_principal_id?: string; org_number?: string; scopes?: string[] } = {}, headers: Record<string, string> = {}) {
