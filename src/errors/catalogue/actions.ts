@@ -203,7 +203,7 @@ export const ACTIONS_CATALOGUE = {
       legal_basis: null,
       handover: {
         who: 'company_admin',
-        where: 'confirmation_url (/approvals/{id})',
+        where: 'confirmation_url (a page at /approvals/ for the signed-in account owner)',
         what: 'Logg inn, se gjennom handlingen og bekreft den hvis den er riktig.',
         what_en: 'Sign in, review the action and confirm it if it is right.',
         why: 'En ekte innsending har rettslige følger for virksomheten, og en agent kan ikke bekrefte den selv.',
