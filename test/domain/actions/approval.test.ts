@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { actionIdOf } from '../../../src/domain/actions/action-id.ts'
 import { APPROVAL_TOKEN_LIFETIME_MS, checkApprovalToken, consumeApprovalToken, mintApprovalToken } from '../../../src/domain/actions/approval.ts'
+import { decideApprovalToken } from '../../../src/store/approval-tokens.ts'
 import { AppError } from '../../../src/errors/app-error.ts'
 import { PINNED_NOW, testDatabase } from '../../helpers.ts'
 
@@ -133,4 +134,66 @@ test('minting refuses a malformed organisation number or action id', async () =>
   const { sql } = await testDatabase()
   expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: '98466118', action_id: ACTION }, NOW, { confirmation: 'automatic' }))).toBe('VALIDATION_FAILED')
   expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: ORG, action_id: 'act_XYZ' }, NOW, { confirmation: 'automatic' }))).toBe('VALIDATION_FAILED')
+})
+
+describe('a token a person must confirm (production)', () => {
+  const PERSON = { url: (id: string) => `https://plikt.example/approvals/${id}` }
+  const CONTENT = { org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 1 } }
+
+  async function awaiting() {
+    const { sql } = await testDatabase()
+    const namespace = ns()
+    const m = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW, { confirmation: 'person', action: CONTENT })
+    return { sql, namespace, id: m.id, minted: m, target: { namespace, token: m.token, org_number: ORG, action_id: ACTION } }
+  }
+
+  test('is minted awaiting, with the content the person will see', async () => {
+    const { sql, id, minted } = await awaiting()
+    expect(minted.confirmation).toBe('awaiting')
+    const [row] = await sql`select confirmation, action from approval_tokens where id = ${id}`
+    expect(row!.confirmation).toBe('awaiting')
+    expect(row!.action).toEqual(CONTENT)
+  })
+
+  test('is UNCONFIRMED, naming its page, until decided; the sandbox’s gate (null) does not ask', async () => {
+    const { sql, id, target } = await awaiting()
+    const e = await checkApprovalToken(sql, target, NOW, PERSON).catch((x: AppError) => x)
+    expect(e).toBeInstanceOf(AppError)
+    expect((e as AppError).code).toBe('APPROVAL_TOKEN_UNCONFIRMED')
+    expect((e as AppError).options.extra).toMatchObject({ confirmation_url: `https://plikt.example/approvals/${id}`, confirmation_state: 'awaiting_confirmation' })
+    expect(await checkApprovalToken(sql, target, NOW, null)).toBe(id)
+  })
+
+  test('cannot be spent unconfirmed, even by a caller that skipped the check', async () => {
+    const { sql, id } = await awaiting()
+    expect(await consumeApprovalToken(sql, id, NOW, PERSON)).toBe(false)
+    const [row] = await sql`select consumed_at from approval_tokens where id = ${id}`
+    expect(row!.consumed_at).toBeNull()
+  })
+
+  test('confirmed, it checks and spends once; a decline that lands after the check stops the spend', async () => {
+    const confirmed = await awaiting()
+    await decideApprovalToken(confirmed.sql, { namespace: confirmed.namespace, id: confirmed.id, decision: 'confirmed', by: 'session:s1', now: NOW })
+    expect(await consumeApprovalToken(confirmed.sql, await checkApprovalToken(confirmed.sql, confirmed.target, NOW, PERSON), NOW, PERSON)).toBe(true)
+
+    const raced = await awaiting()
+    await decideApprovalToken(raced.sql, { namespace: raced.namespace, id: raced.id, decision: 'confirmed', by: 'session:s1', now: NOW })
+    const id = await checkApprovalToken(raced.sql, raced.target, NOW, PERSON)
+    // (the owner cannot decline a confirmed token through the page; the row is changed here to show the spend's own condition)
+    await raced.sql`update approval_tokens set confirmation = 'declined' where id = ${id}`
+    expect(await consumeApprovalToken(raced.sql, id, NOW, PERSON)).toBe(false)
+    expect(await codeOf(checkApprovalToken(raced.sql, raced.target, NOW, PERSON))).toBe('APPROVAL_TOKEN_DECLINED')
+  })
+
+  test('is decided once: a second decision finds nothing open', async () => {
+    const { sql, namespace, id } = await awaiting()
+    expect(await decideApprovalToken(sql, { namespace, id, decision: 'declined', by: 'session:s1', now: NOW })).not.toBeNull()
+    expect(await decideApprovalToken(sql, { namespace, id, decision: 'confirmed', by: 'session:s2', now: NOW })).toBeNull()
+    expect(await decideApprovalToken(sql, { namespace: ns(), id, decision: 'confirmed', by: 'session:s3', now: NOW })).toBeNull()
+  })
+
+  test('the database refuses a decision without who and when', async () => {
+    const { sql, id } = await awaiting()
+    await expect(sql`update approval_tokens set confirmation = 'confirmed' where id = ${id}`).rejects.toThrow(/check/i)
+  })
 })
