@@ -93,3 +93,11 @@ export async function decideApprovalToken(
     returning ${sql(COLUMNS)}`
   return row ?? null
 }
+
+/** The tokens of a namespace still waiting for a person (unexpired, unconsumed), newest first. */
+export async function awaitingApprovalTokens(sql: Sql, namespace: string, now: Date, limit = 20): Promise<ApprovalTokenRow[]> {
+  return sql<ApprovalTokenRow[]>`
+    select ${sql(COLUMNS)} from approval_tokens
+    where namespace = ${namespace} and confirmation = 'awaiting' and consumed_at is null and expires_at > ${now}
+    order by created_at desc, id limit ${limit}`
+}

@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../errors/app-error.ts'
 import { appendAuditAt } from '../../store/audit.ts'
-import { decideApprovalToken, findApprovalTokenById, type ApprovalTokenRow } from '../../store/approval-tokens.ts'
+import { awaitingApprovalTokens, decideApprovalToken, findApprovalTokenById, type ApprovalTokenRow } from '../../store/approval-tokens.ts'
 import type { Sql } from '../../store/db.ts'
 import type { LocalDate } from '../../lib/local-date.ts'
 import type { CompanyReads } from '../sources.ts'
@@ -109,4 +109,9 @@ export async function decideConfirmation(
   if (decided) return { kind: 'decided', token: decided }
   const now = (await confirmableToken(sql, d.consumerId, d.id)) ?? before
   return { kind: 'not_open', token: now, state: stateOf(now, d.now) }
+}
+
+/** The account's filings waiting for its owner's confirmation: what the dashboard lists. */
+export function awaitingConfirmation(sql: Sql, consumerId: string, now: Date): Promise<ApprovalTokenRow[]> {
+  return awaitingApprovalTokens(sql, `consumer:${consumerId}`, now)
 }

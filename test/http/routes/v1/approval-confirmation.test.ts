@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { auditFor } from '../../../../src/store/audit.ts'
-import { postForm, signIn } from '../../../access-helpers.ts'
+import { admin, bearer, createConsumer, postForm, signIn } from '../../../access-helpers.ts'
 import { confirmedToken, decideOnPage, formCsrf, mintForAction, ownerSession } from '../../../approval-helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
 import { ORG, agent, delegatedAgent, type Agent } from './delegation-helpers.ts'
@@ -134,6 +134,17 @@ describe('before a person confirms', () => {
 })
 
 describe('the confirmation page', () => {
+  test('a signed-in owner finds the filings awaiting them on the dashboard, linked to their pages', async () => {
+    const a = await agent(app)
+    const t = await minted(a, action('2026-07'))
+    const s = await ownerSession(app, a.email)
+    const html = await (await app.get('/dashboard', { headers: { cookie: s.cookie } })).text()
+    expect(html).toContain('id="approvals"')
+    expect(html).toContain(`href="${new URL(t.confirmation_url).pathname}"`)
+    await decideOnPage(app, s.cookie, t.confirmation_url, 'decline')
+    expect(await (await app.get('/dashboard', { headers: { cookie: s.cookie } })).text()).not.toContain('id="approvals"')
+  })
+
   test('shows the organisation, the action, the period, the amounts and the five checks run now', async () => {
     const a = await delegatedAgent(app)
     const t = await minted(a, action('2026-10'))
@@ -247,5 +258,38 @@ describe('the helper confirms as a person does', () => {
     expect(token).toMatch(/^apt_/)
     expect(row!.confirmation).toBe('confirmed')
     expect(row!.decided_by).toMatch(/^session:/)
+  })
+})
+
+describe('the sandbox keeps its automatic path', () => {
+  const SANDBOX_VAT = { org_number: '818000006', action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 } }
+
+  async function rehearse(auth: Record<string, string>) {
+    const plan = await (await app.send('POST', '/api/v1/sandbox/actions/plan', SANDBOX_VAT, auth)).json()
+    const minted = await app.send('POST', '/api/v1/sandbox/auth/approval-token', { org_number: SANDBOX_VAT.org_number, action_id: plan.data.action_id }, auth)
+    expect(minted.status).toBe(201)
+    const data = (await minted.json()).data
+    expect(data.confirmation_url).toBeUndefined()
+    const filed = await app.send('POST', '/api/v1/sandbox/actions/execute', SANDBOX_VAT, { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': data.approval_token })
+    return filed
+  }
+
+  test('a production key’s sandbox token files its rehearsal at once, with no person', async () => {
+    const a = await agent(app)
+    expect((await rehearse(a.auth)).status).toBe(200)
+  })
+
+  test('so does a test key’s; a test key mints no production token', async () => {
+    const c = await createConsumer(app)
+    const { data } = await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, test: true }, admin)).json()
+    const auth = bearer(data.plaintext_key)
+    expect((await rehearse(auth)).status).toBe(200)
+    const refused = await app.send('POST', '/api/v1/auth/approval-token', { ...action(), action_id: `act_${'0'.repeat(32)}` }, auth)
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).error_code).toBe('TEST_KEY_PRODUCTION_ONLY')
+  })
+
+  test('the synthetic bearer’s token files at once', async () => {
+    expect((await rehearse({ authorization: `Bearer svc_sandbox_test_confirm${crypto.randomUUID().slice(0, 8)}` })).status).toBe(200)
   })
 })
