@@ -7,7 +7,8 @@
  * execute.test.ts: 984661185 months 2026-03…12, 996501205 2026-T2, 993718807 months;
  * tier2.test.ts: 984661185 2026-T1; delegation-flow.e2e: 984661185 2026-T3; mcp/delegation-tools:
  * 984661185 2026-T6; execute-live-government: 923609016 and 996501205 2026-T1;
- * execute-conflict-lock: 996501205 2026-T3…T6; execute-lock-kill: 923609016 2026-T2.
+ * execute-conflict-lock: 996501205 2026-T3…T6; execute-lock-kill: 923609016 2026-T2;
+ * approval-confirmation: 984661185 2026-T4 and 2026-T5.
  */
 import { decideMockRequest } from '../../../../src/store/mock-agency.ts'
 import { createConsumer, createKey } from '../../../access-helpers.ts'
