@@ -29,6 +29,7 @@ import { oauthHandlers } from './http/pages/oauth.ts'
 import { returnSweeps } from './domain/delegation/refresh.ts'
 import { ProofCache } from './domain/anchors/proof-cache.ts'
 import { delegationApprovalHandlers } from './http/pages/delegation-approval.ts'
+import { approvalConfirmationHandlers } from './http/pages/approval-confirmation.ts'
 import { delegationReturnHandlers } from './http/pages/delegation-return.ts'
 import { coreHandlers, toolBindings } from './handlers/index.ts'
 import { discoveryDocumentHandlers } from './handlers/discovery.ts'
@@ -72,6 +73,7 @@ export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
   ...pageHandlers,
   ...oauthHandlers,
   ...delegationApprovalHandlers,
+  ...approvalConfirmationHandlers,
   ...delegationReturnHandlers,
   ...discoveryHandlers,
   // the MCP surface's tools list, which handlers cannot import, handed in here

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { AppError, validationError } from '../errors/app-error.ts'
 import { actionIdOf } from '../domain/actions/action-id.ts'
-import { mintApprovalToken } from '../domain/actions/approval.ts'
+import { confirmationPath, mintApprovalToken } from '../domain/actions/approval.ts'
 import { dryRun, type ActionInput } from '../domain/actions/dry-run.ts'
 import { executeLive } from '../domain/actions/execute.ts'
 import { delegateTarget } from '../domain/delegation/delegate.ts'
@@ -10,12 +10,12 @@ import { checkDelegationScopes } from '../domain/delegation/scopes.ts'
 import { DELEGATION_RETURN_PATH } from '../domain/delegation/refresh.ts'
 import { productionEnv, productionFacts } from '../domain/actions/production.ts'
 import { parsePeriod } from '../domain/actions/period.ts'
-import { consumerReceiptKey, type ConsumerSigning } from '../domain/actions/receipt.ts'
-import { receiptSigner } from '../domain/actions/receipt-keys.ts'
+import { consumerReceiptKey, consumerSigning, type ConsumerSigning } from '../domain/actions/receipt.ts'
 import { requireLegalEntity } from '../domain/company/register.ts'
 import { requestFullmakt, revokePrincipal, type DelegationEnv } from '../domain/delegation/fullmakt.ts'
 import { fullmaktState, permissionsSnapshot } from '../domain/delegation/views.ts'
-import { osloDate } from '../lib/oslo-time.ts'
+import { osloDate, osloTimestamp } from '../lib/oslo-time.ts'
+import { appendAuditAt } from '../store/audit.ts'
 import { receiptsPage } from '../store/delegations.ts'
 import type { KeyPrincipal } from '../domain/access/types.ts'
 import * as D from '../schemas/delegation.ts'
@@ -30,7 +30,7 @@ function keyOf(ctx: HandlerContext): KeyPrincipal {
 }
 
 function signingOf(ctx: HandlerContext, consumerId: string): ConsumerSigning {
-  return { ...consumerReceiptKey(ctx.deps.serverKeys.receipts, consumerId), ed25519: receiptSigner(ctx.deps.sql, ctx.deps.serverKeys.receiptEd25519, () => ctx.deps.clock.now()) }
+  return consumerSigning(ctx.deps.sql, ctx.deps.serverKeys, consumerId, () => ctx.deps.clock.now())
 }
 
 function delegationEnv(ctx: HandlerContext): DelegationEnv {
@@ -110,11 +110,47 @@ export const delegationHandlers = {
     return { data: { key_id, key_hex: key.toString('hex'), signature_algorithm: 'HMAC-SHA256-v1', recipe_url: `${ctx.deps.config.baseUrl}/docs/receipt-signature` } }
   }) satisfies Handler,
 
+  /**
+   * The token is minted awaiting a person's confirmation of exactly this content (its digest is
+   * the action id): the answer says where the account's owner confirms it and what to ask them.
+   */
   createApprovalToken: (async (ctx) => {
     const p = keyOf(ctx)
-    const minted = await mintApprovalToken(ctx.deps.sql, { namespace: `consumer:${p.consumerId}`, org_number: ctx.body.org_number, action_id: ctx.body.action_id }, ctx.deps.clock.now())
+    const { org_number, action_id, action_type, period, payload } = ctx.body
+    const action = { org_number, action_type, period, payload }
+    checkActionInput(action, 'validate_action')
+    if (actionIdOf(action) !== action_id) {
+      throw validationError([{ field: 'action_id', message: 'is not the digest of this org_number, action_type, period and payload: send the dry run’s action exactly as it was dry-run' }])
+    }
+    const now = ctx.deps.clock.now()
+    const minted = await mintApprovalToken(ctx.deps.sql, { namespace: `consumer:${p.consumerId}`, org_number, action_id }, now, { confirmation: 'person', action })
+    await appendAuditAt(ctx.deps.sql, {
+      id: crypto.randomUUID(),
+      occurredAt: now,
+      consumerId: p.consumerId,
+      actor: `key:${p.keyId}`,
+      action: 'approval_token_minted',
+      orgNumber: org_number,
+      correlationId: ctx.state.correlationId,
+      details: { token_id: minted.id, action_id, action_type, period, confirmation: 'awaiting', expires_at: minted.expires_at.toISOString() },
+    })
+    const url = `${ctx.deps.config.baseUrl}${confirmationPath(minted.id)}`
+    const until = osloTimestamp(minted.expires_at)
     return {
-      data: { approval_token: minted.token, header: 'X-Approval-Token', org_number: ctx.body.org_number, action_id: ctx.body.action_id, expires_at: minted.expires_at.toISOString(), single_use: true },
+      data: {
+        approval_token: minted.token,
+        header: 'X-Approval-Token',
+        org_number,
+        action_id,
+        expires_at: minted.expires_at.toISOString(),
+        single_use: true,
+        confirmation_state: 'awaiting_confirmation',
+        confirmation_url: url,
+        ask_the_person: {
+          nb: `Åpne ${url}, logg inn på Plikt-kontoen, se gjennom innsendingen (${action_type} for ${org_number}, periode ${period}) og bekreft den hvis den er riktig. Bekreftelsen må gis før ${until}.`,
+          en: `Open ${url}, sign in to the Plikt account, review the filing (${action_type} for ${org_number}, period ${period}) and confirm it if it is right. Confirm before ${until}.`,
+        },
+      },
       status: 201,
     }
   }) satisfies Handler<{ body: typeof D.ApprovalTokenBody }>,

@@ -64,7 +64,7 @@ function writeArguments(op: Operation): Record<string, TSchema> {
     out[IDEMPOTENCY_ARGUMENT] = op.idempotency === 'required' ? key : Type.Optional(key)
   }
   if (op.approval) {
-    out[APPROVAL_ARGUMENT] = Type.Optional(Type.String({ maxLength: 128, description: 'the single-use approval token a person obtained for exactly this action (X-Approval-Token on REST); spent only when the checks pass' }))
+    out[APPROVAL_ARGUMENT] = Type.Optional(Type.String({ maxLength: 128, description: 'the single-use approval token for exactly this action (X-Approval-Token on REST); in production usable only once the account’s owner has confirmed it at the mint answer’s confirmation_url; spent only when the checks pass' }))
   }
   return out
 }

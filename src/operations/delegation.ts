@@ -128,7 +128,9 @@ export const delegationOperations = [
     path: '/api/v1/auth/approval-token',
     scope: 'read:actions',
     summary: 'Mint a single-use approval token for one action of one organisation (a person confirms)',
-    description: 'Shown once; valid 15 minutes; bound to `action_id` (from the dry run) and `org_number`. Send it as `X-Approval-Token` on the live execute.',
+    description:
+      'Shown once; valid 15 minutes; bound to `action_id` (from the dry run) and `org_number`. Send the dry run’s `action_type`, `period` and `payload` with them (they must hash to `action_id`; 400 `VALIDATION_FAILED` otherwise): they are what a person confirms. ' +
+      'The token is minted **awaiting confirmation** (`confirmation_state`): it is unusable — the live execute answers 403 `APPROVAL_TOKEN_UNCONFIRMED` and spends nothing — until the account’s owner, signed in to Plikt, opens `confirmation_url`, sees the organisation, the action, the period, the amounts and the five checks, and confirms. Give the person `confirmation_url` (`ask_the_person` says it in bokmål and English), then send the live execute with `X-Approval-Token`; a declined token is 403 `APPROVAL_TOKEN_DECLINED` for good. An agent with a key cannot confirm: the page needs the owner’s browser session. The sandbox’s token (`/api/v1/sandbox/auth/approval-token`) is usable at once: the sandbox never files.',
     request: { body: D.ApprovalTokenBody },
     response: D.ApprovalToken,
     successStatus: 201,
@@ -142,7 +144,7 @@ export const delegationOperations = [
     scope: 'read:actions',
     summary: 'Dry-run (`?dry_run=true`) or file an action for an organisation',
     description:
-      'Dry run: the five checks, nothing submitted, both action types. Live: only `mva_melding` (`a_melding` → 403 `PLAN_INSUFFICIENT`); needs `Idempotency-Key` and `X-Approval-Token`; a failed check is 422 and leaves the token usable; the token is spent once every check passed and the conflict lock, the government token and the tax authority’s validation are in hand; one 8-second budget covers every upstream call. ' +
+      'Dry run: the five checks, nothing submitted, both action types. Live: only `mva_melding` (`a_melding` → 403 `PLAN_INSUFFICIENT`); needs `Idempotency-Key` and `X-Approval-Token` — a token the account’s owner has confirmed at its `confirmation_url` (before that 403 `APPROVAL_TOKEN_UNCONFIRMED` naming the page, after a decline 403 `APPROVAL_TOKEN_DECLINED`; either spends nothing); a failed check is 422 and leaves the token usable; the token is spent once every check passed and the conflict lock, the government token and the tax authority’s validation are in hand; one 8-second budget covers every upstream call. ' +
       'The lock (VAT return: 600 s) lets one agent at a time file an organisation’s period: another gets 409 `EXECUTION_CONFLICT` with `Retry-After`. The receipt is signed with your receipt key (GET /api/v1/auth/receipt-key). The body, payload included, is bounded by the write-body cap (256 KB); the 64 KiB payload cap is `validate_action`’s (spec Limits).' +
       ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { query: D.ExecuteQuery, body: D.ActionBody },
@@ -162,6 +164,8 @@ export const delegationOperations = [
     errors: [
       'ORG_NUMBER_INVALID_CHECKSUM',
       'IDEMPOTENCY_KEY_REQUIRED',
+      'APPROVAL_TOKEN_UNCONFIRMED',
+      'APPROVAL_TOKEN_DECLINED',
       'PLAN_INSUFFICIENT',
       'COMPANY_NOT_FOUND',
       'ORG_NUMBER_IS_SUB_UNIT',

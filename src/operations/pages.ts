@@ -1,4 +1,4 @@
-/** Pages for people: sign-in, the magic link, the dashboard and its forms, top-up approval, the mock digital agency's approval page. */
+/** Pages for people: sign-in, the magic link, the dashboard and its forms, top-up approval, confirming a filing, the mock digital agency's approval page. */
 import * as A from '../schemas/access.ts'
 import * as P from '../schemas/pages.ts'
 import { ACCOUNT_WRITES, OAUTH_KEY_REVOKE, SIGN_IN_MAILS } from './account.ts'
@@ -137,6 +137,34 @@ export const pagesOperations = [
     summary: 'Approve a top-up and start card checkout (503 BILLING_NOT_CONFIGURED without a payment provider)',
     response: null,
     request: { params: A.IdParam, body: P.CsrfForm },
+    bodyType: 'form',
+    limits: [ACCOUNT_WRITES],
+  }),
+  op({
+    id: 'approvalConfirmationPage',
+    method: 'GET',
+    path: '/approvals/:id',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Confirm a filing: the page of a production approval token (its confirmation_url)',
+    description:
+      'For the account’s owner, signed in (anyone else is sent to sign in; another account’s token is a 404 page). Shows what the token would let an agent file — organisation, action, period, the payload’s amounts — and the five checks run now, with a form to confirm or decline it.',
+    response: null,
+    request: { params: A.IdParam },
+  }),
+  op({
+    id: 'approvalConfirmationDecide',
+    method: 'POST',
+    path: '/approvals/:id/decision',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Confirm or decline a production approval token (form)',
+    description:
+      'The signed-in owner’s decision, with the session’s CSRF token: `confirm` makes the token usable once, until it expires; `decline` makes it unusable for good. Decided once; the audit log names the session and the instant.',
+    response: null,
+    request: { params: A.IdParam, body: P.ApprovalDecisionForm },
     bodyType: 'form',
     limits: [ACCOUNT_WRITES],
   }),

@@ -147,16 +147,28 @@ export const ReceiptKey = Type.Object({
 })
 
 export const ApprovalTokenBody = Type.Object(
-  { org_number: OrgNumber, action_id: Type.String({ pattern: '^act_[0-9a-f]{32}$', description: 'the dry run’s action id: a digest of org_number, action_type, period and payload' }) },
+  {
+    org_number: OrgNumber,
+    action_id: Type.String({ pattern: '^act_[0-9a-f]{32}$', description: 'the dry run’s action id: a digest of org_number, action_type, period and payload' }),
+    action_type: Type.Union([Type.Literal('mva_melding'), Type.Literal('a_melding')], { description: 'the dry run’s action_type: the person confirming sees it' }),
+    period: Type.String({ minLength: 1, maxLength: 20, description: 'the dry run’s period: the person confirming sees it', examples: ['2026-T1'] }),
+    payload: Type.Object({}, { additionalProperties: true, description: 'the dry run’s payload, at most 64 KiB of UTF-8 JSON: the person confirming sees its amounts. With org_number and action_type it must hash to action_id.', examples: [{ total_revenue_nok: 125000, output_vat_nok: 31250 }] }),
+  },
   { additionalProperties: false },
 )
 export const ApprovalToken = Type.Object({
-  approval_token: Type.String({ description: 'shown once; send it as `X-Approval-Token`' }),
+  approval_token: Type.String({ description: 'shown once; send it as `X-Approval-Token` once the person has confirmed' }),
   header: Type.Literal('X-Approval-Token'),
   org_number: Type.String(),
   action_id: Type.String(),
-  expires_at: UtcTime('15 minutes after minting'),
+  expires_at: UtcTime('15 minutes after minting; the person confirms before then'),
   single_use: Type.Literal(true),
+  confirmation_state: Type.Literal('awaiting_confirmation', { description: 'the token is unusable (403 `APPROVAL_TOKEN_UNCONFIRMED`) until the account’s owner confirms at `confirmation_url`' }),
+  confirmation_url: Type.String({ format: 'uri', description: 'the page where the account’s owner, signed in, sees this action (organisation, period, amounts, the five checks) and confirms or declines it; give it to the person' }),
+  ask_the_person: Type.Object(
+    { nb: Type.String(), en: Type.String() },
+    { description: 'what to tell the person, in bokmål and English' },
+  ),
 })
 
 export const ExecuteQuery = Type.Object({ dry_run: Type.Optional(Type.String({ maxLength: 10, description: '`true` runs the five checks and submits nothing; anything else is live mode' })) }, { additionalProperties: false })

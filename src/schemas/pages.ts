@@ -34,3 +34,12 @@ export const AgencyDecisionForm = Type.Object(
   },
   { additionalProperties: false },
 )
+
+/** A person's decision on a production approval token (the confirmation page's form). */
+export const ApprovalDecisionForm = Type.Object(
+  {
+    csrf_token: Type.String({ maxLength: 128 }),
+    decision: Type.Union([Type.Literal('confirm'), Type.Literal('decline')]),
+  },
+  { additionalProperties: false },
+)

@@ -5,7 +5,8 @@
  * tools/list (the MCP SDK's own client), and every script on /recipes runs with real curl and
  * succeeds — from GET /llms.txt alone to a signed sandbox receipt and a metered production answer.
  * The one step no agent can take, a person following a magic link to get a key, is the operator
- * API here (llms.txt names both); a person approving a delegation is the mock agency's page.
+ * API here (llms.txt names both); a person approving a delegation is the mock agency's page, and
+ * the account's owner confirming a filing signs in by magic link and confirms on its page.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -16,6 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { listeningAddress } from '../support/service-process.ts'
 import { allOperations } from '../../src/operations/index.ts'
 import { forAgents } from '../../src/domain/discovery/capabilities.ts'
+import { decideOverHttp } from '../approval-helpers.ts'
 
 const ADMIN = 'walk-admin-token-0123456789abcdef0123456789'
 const SECRET = 'walk-server-secret-0123456789abcdef0123456789ab'
@@ -93,8 +95,8 @@ async function admin(path: string, body: unknown): Promise<any> {
 }
 
 /** What a person does after signing up and topping up: here the operator mints the key and adds credits. */
-async function keyFor(tier: 'free' | 'professional', scopes: string[]): Promise<string> {
-  const consumer = (await admin('/api/v1/admin/consumers', { email: `walk-${tier}-${crypto.randomUUID()}@example.no`, tier })).consumer_id
+async function keyFor(tier: 'free' | 'professional', scopes: string[], email = `walk-${tier}-${crypto.randomUUID()}@example.no`): Promise<string> {
+  const consumer = (await admin('/api/v1/admin/consumers', { email, tier })).consumer_id
   await admin('/api/v1/admin/credits', { consumer_id: consumer, amount_ore: 5000, reason: 'walk' })
   return (await admin('/api/v1/admin/keys', { consumer_id: consumer, scopes })).plaintext_key
 }
@@ -225,9 +227,10 @@ describe('every recipe runs against a fresh service', () => {
     expect(out).toContain('"obligations"')
   }, 60_000)
 
-  test('file a VAT return: the reads and the delegation request, a person approves, then dry run, approval and a signed receipt', async () => {
+  test('file a VAT return: the reads and the delegation request, a person approves, then dry run and approval token, its owner confirms, a signed receipt', async () => {
     const scripts = await recipeScripts()
-    const key = await keyFor('free', ['read:*', 'read:actions'])
+    const email = `walk-free-${crypto.randomUUID()}@example.no`
+    const key = await keyFor('free', ['read:*', 'read:actions'], email)
     const first = await run(scripts.get('file-vat-return-1')!, { PLIKT_KEY: key })
     const delegationUrl = /"delegation_url":"([^"]+)"/.exec(first)![1]!
     const page = await (await fetch(delegationUrl)).text()
@@ -240,7 +243,13 @@ describe('every recipe runs against a fresh service', () => {
       redirect: 'manual',
     })
     expect(decided.status).toBeLessThan(400)
-    const out = await run(scripts.get('file-vat-return-2')!, { PLIKT_KEY: key })
+    const minted = await run(scripts.get('file-vat-return-2')!, { PLIKT_KEY: key })
+    expect(minted).toContain('"confirmation_state":"awaiting_confirmation"')
+    const token = /"approval_token":"([^"]+)"/.exec(minted)![1]!
+    const confirmationUrl = /"confirmation_url":"([^"]+)"/.exec(minted)![1]!
+    // The account's owner signs in and confirms on the page (the one step no agent can take).
+    expect((await decideOverHttp(base, ADMIN, email, confirmationUrl)).status).toBe(200)
+    const out = await run(scripts.get('file-vat-return-3')!, { PLIKT_KEY: key, TOKEN: token })
     expect(out).toContain('"receipt":')
   }, 60_000)
 

@@ -49,8 +49,8 @@ describe('error catalogue', () => {
     expect(SPEC_CODES.filter((c) => !(ERROR_CODES as string[]).includes(c))).toEqual([])
   })
 
-  test('only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), DELEGATION_REQUESTS_LIMIT (over 100 open delegation requests for one organisation, 409), EXECUTION_CONFLICT (another agent holds the filing lock, 409), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder\'s identity, 403), TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403), ORG_NUMBER_IS_SUB_UNIT (a delegation or filing for a sub-unit\'s number, 422) and SUB_UNIT_DELETED (a deleted sub-unit naming no parent, 404) beyond the spec', () => {
-    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual(['AGENT_PRINCIPAL_CONFLICT', 'AGENT_PRINCIPAL_REVOKED', 'AUTH_SESSION_REQUIRED', 'COMPANY_INACTIVE', 'DELEGATION_REQUESTS_LIMIT', 'EXECUTION_CONFLICT', 'METHOD_NOT_ALLOWED', 'OAUTH_IDENTITY_MISMATCH', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'TEST_KEY_PRODUCTION_ONLY'])
+  test('only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), DELEGATION_REQUESTS_LIMIT (over 100 open delegation requests for one organisation, 409), EXECUTION_CONFLICT (another agent holds the filing lock, 409), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder\'s identity, 403), TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403), ORG_NUMBER_IS_SUB_UNIT (a delegation or filing for a sub-unit\'s number, 422) and SUB_UNIT_DELETED (a deleted sub-unit naming no parent, 404), APPROVAL_TOKEN_UNCONFIRMED and APPROVAL_TOKEN_DECLINED (a production token its owner has not confirmed, or declined, 403) beyond the spec', () => {
+    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual(['AGENT_PRINCIPAL_CONFLICT', 'AGENT_PRINCIPAL_REVOKED', 'APPROVAL_TOKEN_DECLINED', 'APPROVAL_TOKEN_UNCONFIRMED', 'AUTH_SESSION_REQUIRED', 'COMPANY_INACTIVE', 'DELEGATION_REQUESTS_LIMIT', 'EXECUTION_CONFLICT', 'METHOD_NOT_ALLOWED', 'OAUTH_IDENTITY_MISMATCH', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'TEST_KEY_PRODUCTION_ONLY'])
     expect(CATALOGUE.ORG_NUMBER_IS_SUB_UNIT.status).toBe(422)
     expect(CATALOGUE.SUB_UNIT_DELETED.status).toBe(404)
     expect(CATALOGUE.TEST_KEY_PRODUCTION_ONLY.status).toBe(403)
@@ -59,6 +59,9 @@ describe('error catalogue', () => {
     expect(CATALOGUE.AUTH_SESSION_REQUIRED.status).toBe(401)
     expect(CATALOGUE.OAUTH_IDENTITY_MISMATCH.status).toBe(403)
     expect(CATALOGUE.COMPANY_INACTIVE.status).toBe(422)
+    // a production approval token no person has confirmed, or one the person declined (issue 31 item 10)
+    expect(CATALOGUE.APPROVAL_TOKEN_UNCONFIRMED.status).toBe(403)
+    expect(CATALOGUE.APPROVAL_TOKEN_DECLINED.status).toBe(403)
   })
 
   test('uses the HTTP status the spec gives', () => {

@@ -15,6 +15,7 @@ import { openEmbedded, type Database } from '../../src/store/db.ts'
 import { admin, bearer } from '../access-helpers.ts'
 import { ADMIN_TOKEN, liveGovernmentEnv, onPostgres, PINNED_NOW, SERVER_SECRET, startApp, testDatabase } from '../helpers.ts'
 import { MVA } from './routes/v1/delegation-helpers.ts'
+import { decideOverHttp } from '../approval-helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-lock-kill-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -27,19 +28,21 @@ const BODY = { org_number: ORG, action_type: 'mva_melding', period: PERIOD, payl
 const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' })
 
 /** Request, approve at the Altinn fixture, see it active, dry-run and mint a token: a key ready to file. */
-async function readyToFile(base: string, altinnUrl: string, key: string, body: Record<string, unknown> = BODY): Promise<string> {
+async function readyToFile(base: string, altinnUrl: string, key: string, email: string, body: Record<string, unknown> = BODY): Promise<string> {
   const req = await (await fetch(`${base}/api/v1/fullmakt/request`, { method: 'POST', headers: json(bearer(key)), body: JSON.stringify({ agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] }) })).json()
   const state = await (await fetch(`${altinnUrl}/__control/state`)).json()
   const request = state.requests.find((r: { externalRef: string }) => r.externalRef === req.data.delegation_id)
   await fetch(`${altinnUrl}/__control/systemuser-requests/${request.id}`, { method: 'POST', headers: json({}), body: JSON.stringify({ status: 'Accepted' }) })
   expect((await (await fetch(`${base}/api/v1/auth/permissions/${ORG}`, { headers: bearer(key) })).json()).data.active_scopes).toContain(MVA)
-  return tokenFor(base, key, body)
+  return tokenFor(base, key, email, body)
 }
 
-async function tokenFor(base: string, key: string, body: Record<string, unknown>): Promise<string> {
+async function tokenFor(base: string, key: string, email: string, body: Record<string, unknown>): Promise<string> {
   const dry = await (await fetch(`${base}/api/v1/actions/execute?dry_run=true`, { method: 'POST', headers: json(bearer(key)), body: JSON.stringify(body) })).json()
   expect(dry.data.validation.all_passed).toBe(true)
-  const minted = await (await fetch(`${base}/api/v1/auth/approval-token`, { method: 'POST', headers: json(bearer(key)), body: JSON.stringify({ org_number: ORG, action_id: dry.data.action_id }) })).json()
+  const minted = await (await fetch(`${base}/api/v1/auth/approval-token`, { method: 'POST', headers: json(bearer(key)), body: JSON.stringify({ ...body, action_id: dry.data.action_id }) })).json()
+  // The account's owner confirms it on its page.
+  expect((await decideOverHttp(base, ADMIN_TOKEN, email, minted.data.confirmation_url)).status).toBe(200)
   return minted.data.approval_token
 }
 
@@ -76,9 +79,10 @@ test('a filing killed while the tax authority validates leaves its lock until it
       text += new TextDecoder().decode(value)
     }
     const base = `http://127.0.0.1:${/ready (\d+)/.exec(text)![1]}`
-    const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: json(admin), body: JSON.stringify({ email: `lock-kill-${crypto.randomUUID()}@example.no`, tier: 'professional' }) })).json()).data.consumer_id
+    const email = `lock-kill-${crypto.randomUUID()}@example.no`
+    const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: json(admin), body: JSON.stringify({ email, tier: 'professional' }) })).json()).data.consumer_id
     const key = (await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: json(admin), body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
-    const token = await readyToFile(base, fixtures.altinnUrl, key)
+    const token = await readyToFile(base, fixtures.altinnUrl, key, email)
 
     // The tax authority holds its answer: the attempt has its lock and waits there when killed.
     await fetch(`${fixtures.skatteetatenUrl}/__control/faults`, { method: 'POST', headers: json({}), body: JSON.stringify({ match: '/valider', mode: 'timeout' }) })
@@ -103,10 +107,11 @@ test('a filing killed while the tax authority validates leaves its lock until it
     const clock = fixedClock(new Date(left!.expires_at.getTime() - 1_000).toISOString())
     const app = await startApp({ db, government: 'live', clock })
     try {
-      const other = (await (await app.send('POST', '/api/v1/admin/consumers', { email: `lock-kill-b-${crypto.randomUUID()}@example.no`, tier: 'professional' }, admin)).json()).data.consumer_id
+      const otherEmail = `lock-kill-b-${crypto.randomUUID()}@example.no`
+      const other = (await (await app.send('POST', '/api/v1/admin/consumers', { email: otherEmail, tier: 'professional' }, admin)).json()).data.consumer_id
       const otherKey = (await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: other }, admin)).json()).data.plaintext_key
-      const otherToken = await readyToFile(app.url, app.fixtures.altinnUrl, otherKey)
-      const rejectedToken = await tokenFor(app.url, otherKey, REJECTED)
+      const otherToken = await readyToFile(app.url, app.fixtures.altinnUrl, otherKey, otherEmail)
+      const rejectedToken = await tokenFor(app.url, otherKey, otherEmail, REJECTED)
       const early = await file(app.url, otherKey, otherToken)
       expect(early.status).toBe(409)
       expect((await early.json()).error_code).toBe('EXECUTION_CONFLICT')

@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { connectMcp, toolBody } from './client.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { createConsumer, createKey } from '../access-helpers.ts'
+import { decideOnPage, mintForAction, ownerSession } from '../approval-helpers.ts'
 import { agent, decide, MVA, ORG, receiptKey } from '../http/routes/v1/delegation-helpers.ts'
 
 let app: TestApp
@@ -43,8 +44,14 @@ describe('delegation tools', () => {
     expect(validated.body.result.validation.all_passed).toBe(true)
     const actionId = validated.body.result.action_id
 
-    const minted = await app.send('POST', '/api/v1/auth/approval-token', { org_number: ORG, action_id: actionId }, a.auth)
-    const token = (await minted.json()).data.approval_token
+    const minted = (await (await mintForAction(app, a, { org_number: ORG, action_type: 'mva_melding', period: '2026-T6', payload: PAYLOAD })).json()).data
+    expect(minted.action_id).toBe(actionId)
+    const token = minted.approval_token
+    // Unconfirmed, the tool files nothing and names the page the account's owner confirms on.
+    const early = await call(mcp, 'submit_vat_return', { org_number: ORG, period: '2026-T6', payload: PAYLOAD, approval_token: token, idempotency_key: crypto.randomUUID() })
+    expect(early.isError).toBe(true)
+    expect(early.body).toMatchObject({ result: null, metadata: { error_code: 'APPROVAL_TOKEN_UNCONFIRMED', confirmation_url: minted.confirmation_url } })
+    expect((await decideOnPage(app, (await ownerSession(app, a.email)).cookie, minted.confirmation_url)).status).toBe(200)
 
     const filed = await call(mcp, 'submit_vat_return', { org_number: ORG, period: '2026-T6', payload: PAYLOAD, approval_token: token, idempotency_key: crypto.randomUUID() })
     expect(filed.isError).toBe(false)

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isIdentityNumber } from '../../src/lib/fnr'
 import { listeningAddress } from '../support/service-process.ts'
+import { decideOverHttp } from '../approval-helpers.ts'
 
 const ADMIN = 'secrets-scan-admin-token-0123456789abcdef01'
 const SECRET = 'secrets-scan-server-secret-0123456789abcdef0123'
@@ -50,8 +51,13 @@ test('a representative run writes no key, token, secret or fnr to its logs', asy
 
     const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T6', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
     const dry = (await (await fetch(`${url}/api/v1/actions/execute?dry_run=true`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()).data
-    const approval = (await (await fetch(`${url}/api/v1/auth/approval-token`, { method: 'POST', headers: auth, body: JSON.stringify({ org_number: ORG, action_id: dry.action_id }) })).json()).data.approval_token
+    const minted = (await (await fetch(`${url}/api/v1/auth/approval-token`, { method: 'POST', headers: auth, body: JSON.stringify({ ...body, action_id: dry.action_id }) })).json()).data
+    const approval = minted.approval_token
     handled.push(approval)
+    // The account's owner confirms it on its page: the session and its form token are secrets too.
+    const owner = await decideOverHttp(url, ADMIN, 'scan@example.no', minted.confirmation_url)
+    expect(owner.status).toBe(200)
+    handled.push(owner.cookie.split('=')[1]!, owner.csrf)
     const filed = await fetch(`${url}/api/v1/actions/execute`, { method: 'POST', headers: { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval }, body: JSON.stringify(body) })
     expect(filed.status).toBe(200)
     await fetch(`${url}/api/v1/actions/execute`, { method: 'POST', headers: { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval }, body: JSON.stringify(body) })

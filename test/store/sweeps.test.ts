@@ -11,7 +11,7 @@ const ACTION = `act_${'b'.repeat(32)}`
 
 async function token(sql: Awaited<ReturnType<typeof testDatabase>>['sql'], expiresAt: Date): Promise<string> {
   const createdAt = new Date(expiresAt.getTime() - 15 * 60_000)
-  return insertApprovalToken(sql, { namespace: `sandbox:${crypto.randomUUID()}`, tokenHash: sha256Hex(crypto.randomUUID()), orgNumber: '818000006', actionId: ACTION, createdAt, expiresAt })
+  return insertApprovalToken(sql, { namespace: `sandbox:${crypto.randomUUID()}`, tokenHash: sha256Hex(crypto.randomUUID()), orgNumber: '818000006', actionId: ACTION, createdAt, expiresAt, confirmation: 'automatic', action: null })
 }
 
 test('approval tokens are deleted a day after they expire, not before', async () => {

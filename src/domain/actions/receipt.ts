@@ -20,7 +20,8 @@ import { osloTimestamp } from '../../lib/oslo-time.ts'
 import { uuidV5 } from '../../lib/uuid-v5.ts'
 import { actionIdOf } from './action-id.ts'
 import type { ActionType } from './period.ts'
-import { signEd25519, type Ed25519Fields, type Ed25519Signer, type Ed25519SigningKey } from './receipt-keys.ts'
+import { receiptSigner, signEd25519, type Ed25519Fields, type Ed25519Signer, type Ed25519SigningKey } from './receipt-keys.ts'
+import type { Sql } from '../../store/db.ts'
 
 export const RECEIPT_SIGNATURE_PREFIX = 'PLIKT-RECEIPT-v1'
 export const RECEIPT_SIGNATURE_ALGORITHM = 'HMAC-SHA256-v1'
@@ -111,6 +112,11 @@ export interface ConsumerSigning {
   key: Uint8Array
   key_id: string
   ed25519: Ed25519Signer
+}
+
+/** How a consumer's receipts are signed: with its own HMAC key and the service's Ed25519 keys. */
+export function consumerSigning(sql: Sql, keys: { receipts: Buffer; receiptEd25519: Buffer }, consumerId: string, now: () => Date): ConsumerSigning {
+  return { ...consumerReceiptKey(keys.receipts, consumerId), ed25519: receiptSigner(sql, keys.receiptEd25519, now) }
 }
 
 export const SANDBOX_SIGNING: ReceiptSigning = { key: SANDBOX_RECEIPT_KEY, rule_version: SANDBOX_RULE_VERSION, ed25519: null }

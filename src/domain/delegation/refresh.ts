@@ -18,8 +18,7 @@ import type { ServerKeys } from '../../lib/server-secret.ts'
 import type { Sql } from '../../store/db.ts'
 import { claimDueGrants, type AskCadence, type DelegationRow } from '../../store/delegations.ts'
 import type { DigitalAgency } from '../../upstream/digital-agency/port.ts'
-import { consumerReceiptKey } from '../actions/receipt.ts'
-import { receiptSigner } from '../actions/receipt-keys.ts'
+import { consumerSigning } from '../actions/receipt.ts'
 import { refreshGrant } from './fullmakt.ts'
 
 /** Where the agency sends the person back after deciding (operations/pages.ts names the same path). */
@@ -54,7 +53,7 @@ async function ask(deps: RefreshDeps, g: DelegationRow): Promise<boolean> {
   const env = {
     sql: deps.sql,
     agency: deps.digitalAgency,
-    signing: { ...consumerReceiptKey(deps.serverKeys.receipts, g.consumer_id), ed25519: receiptSigner(deps.sql, deps.serverKeys.receiptEd25519, () => deps.clock.now()) },
+    signing: consumerSigning(deps.sql, deps.serverKeys, g.consumer_id, () => deps.clock.now()),
     consumerId: g.consumer_id,
     // the plan decides a snapshot's baseline; recording the agency's answer reads none
     plan: 'free' as const,

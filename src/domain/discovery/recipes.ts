@@ -3,8 +3,8 @@
  * stands against a fresh service — the sandbox ones with no setup at all, the production ones once
  * `PLIKT_KEY` holds a key. Every call's method and path come from the workflow step's registry
  * entry, and every MCP call names the step's tool, so a recipe cannot name what does not exist.
- * A workflow with a person's step in the middle (a delegation approved at `delegation_url`) is
- * split there into two scripts.
+ * A workflow with a person's step in the middle (a delegation approved at `delegation_url`, a
+ * filing confirmed at `confirmation_url`) is split there into scripts.
  */
 import { osloDate } from '../../lib/oslo-time.ts'
 import { PUBLIC_SANDBOX_ORG } from '../../../fixtures/sandbox/companies.ts'
@@ -158,14 +158,23 @@ function fileVatReturn(now: Date): RecipeScript[] {
       `PRINCIPAL=${NEW_UUID}`,
       curl('requestFullmakt', { auth, body: { agent_principal_id: v('PRINCIPAL'), org_number: v('ORG'), scopes: ['skatteetaten:mva-melding'] } }),
     ], 'A person with signing authority for the company opens the delegation_url in the answer and approves.'),
-    script('Check the delegation, dry-run, approve and file', ['PLIKT_KEY'], [
+    script(
+      'Check the delegation, dry-run, and mint the approval token a person confirms',
+      ['PLIKT_KEY'],
+      [
+        `ORG=${org}`,
+        curl('getPermissions', { params: { org: '$ORG' }, auth }),
+        `DRY_RUN=$(${curl('executeAction', { query: 'dry_run=true', auth, body })})`,
+        'echo "$DRY_RUN"',
+        `ACTION_ID=$(echo "$DRY_RUN" | ${field('action_id')})`,
+        `# single use, bound to the action id, and unusable until the account's owner confirms it:`,
+        `# the answer's confirmation_url is the page they confirm on, ask_the_person what to tell them`,
+        curl('createApprovalToken', { auth, body: { ...body, action_id: v('ACTION_ID') } }),
+      ],
+      'Put the answer’s approval_token in TOKEN (export TOKEN=apt_…). The account’s owner opens its confirmation_url, signs in to Plikt, checks the organisation, period, amounts and the five checks, and presses «Bekreft innsendingen / Confirm the filing» — within 15 minutes. Until then the live execute answers 403 APPROVAL_TOKEN_UNCONFIRMED and spends nothing.',
+    ),
+    script('File the confirmed return', ['PLIKT_KEY', 'TOKEN'], [
       `ORG=${org}`,
-      curl('getPermissions', { params: { org: '$ORG' }, auth }),
-      `DRY_RUN=$(${curl('executeAction', { query: 'dry_run=true', auth, body })})`,
-      'echo "$DRY_RUN"',
-      `ACTION_ID=$(echo "$DRY_RUN" | ${field('action_id')})`,
-      `# a person confirms exactly this filing: the token is single use and bound to its action id`,
-      `TOKEN=$(${curl('createApprovalToken', { auth, body: { org_number: v('ORG'), action_id: v('ACTION_ID') } })} | ${field('approval_token')})`,
       curl('executeAction', { auth, headers: [`idempotency-key: ${NEW_UUID}`, 'x-approval-token: $TOKEN'], body }),
     ]),
   ]

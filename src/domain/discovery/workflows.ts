@@ -6,7 +6,7 @@
 import { allOperations, openApiPath, type Operation, type OperationId } from '../../operations/index.ts'
 
 /** `/workflows.json`'s own version: minor for a new workflow or step, major when a step changes or goes. */
-export const WORKFLOWS_VERSION = '1.0.0'
+export const WORKFLOWS_VERSION = '2.0.0'
 
 export interface StepDef {
   step: string
@@ -75,7 +75,8 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
     id: 'file-vat-return',
     title_en: 'File a VAT return for a company',
     title_nb: 'Send inn mva-melding for en virksomhet',
-    summary_en: 'Orient, verify, find the obligation and its deadline, get a delegation approved by the signing authority, dry-run, have a person approve, and file — a signed receipt at the end.',
+    summary_en:
+      'Orient, verify, find the obligation and its deadline, get a delegation approved by the signing authority, dry-run, mint an approval token, have the account’s owner confirm it at its confirmation_url (signed in: an agent cannot), and file — a signed receipt at the end.',
     environment: 'production',
     steps: [
       { step: 'orient', op: 'getCompanyContext', purpose_en: 'who the company is, from the open register' },
@@ -85,8 +86,14 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
       { step: 'delegate', op: 'requestFullmakt', purpose_en: 'asks for a system user with the VAT scope; the signing authority approves at delegation_url', person: true },
       { step: 'check-delegation', op: 'getPermissions', purpose_en: 'whether the delegation is in force' },
       { step: 'dry-run', op: 'executeAction', purpose_en: 'the five checks with ?dry_run=true; nothing is submitted' },
-      { step: 'approve', op: 'createApprovalToken', purpose_en: 'a person confirms exactly this filing: a single-use approval token', person: true },
-      { step: 'file', op: 'executeAction', purpose_en: 'files it with Idempotency-Key and X-Approval-Token; a signed receipt' },
+      { step: 'approval-token', op: 'createApprovalToken', purpose_en: 'a single-use token for exactly this filing (send the dry run’s action with its action_id), minted awaiting confirmation: the answer’s confirmation_url and ask_the_person say what to ask the person' },
+      {
+        step: 'confirm',
+        op: 'approvalConfirmationPage',
+        purpose_en: 'the account’s owner, signed in to Plikt, opens confirmation_url, sees the organisation, period, amounts and the five checks, and confirms (or declines); until then the token is refused with APPROVAL_TOKEN_UNCONFIRMED',
+        person: true,
+      },
+      { step: 'file', op: 'executeAction', purpose_en: 'files it with Idempotency-Key and X-Approval-Token once confirmed; a signed receipt' },
     ],
   },
   {

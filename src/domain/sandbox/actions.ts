@@ -71,12 +71,14 @@ export function sandboxPlan(c: SandboxCompany, input: ActionInput, date: LocalDa
 }
 
 /**
+ * The sandbox's automatic path: its token is usable as minted, with no person's confirmation,
+ * because the sandbox rehearses and never files (production's tokens wait for one: approval.ts).
  * The token lives on the real clock (an agent needs real minutes); its audit row, like every
  * sandbox audit row, is dated on the sandbox's pinned clock (the effective date), so the trail and
  * the receipts tell one timeline.
  */
 export async function mintSandboxApproval(sql: Sql, namespace: string, org: string, actionId: string, now: Date, date: LocalDate) {
-  const minted = await mintApprovalToken(sql, { namespace, org_number: org, action_id: actionId }, now)
+  const minted = await mintApprovalToken(sql, { namespace, org_number: org, action_id: actionId }, now, { confirmation: 'automatic' })
   await appendSandboxAudit(sql, namespace, {
     id: crypto.randomUUID(),
     org_number: org,

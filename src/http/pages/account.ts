@@ -1,6 +1,6 @@
 /**
- * Pages for people: sign-in by magic link, the dashboard (keys, issuance tokens, usage, credits)
- * and top-up approval. Every state-changing form carries the session's CSRF token.
+ * Pages for people: sign-in by magic link, the dashboard (filings awaiting the owner's
+ * confirmation, keys, issuance tokens, usage, credits) and top-up approval. Every state-changing form carries the session's CSRF token.
  */
 import { AppError } from '../../errors/app-error.ts'
 import { mintKey, revokeKey } from '../../domain/access/keys.ts'
@@ -8,6 +8,8 @@ import { mintIssuanceToken, revokeIssuanceToken } from '../../domain/access/issu
 import { completeMagicLink, requestMagicLink, SESSION_TTL_MS, signOut } from '../../domain/access/signin.ts'
 import { MAX_ACTIVE_KEYS, MAX_OUTSTANDING_ISSUANCE_TOKENS, type Principal } from '../../domain/access/types.ts'
 import { usageOf } from '../../domain/access/usage.ts'
+import { awaitingConfirmation } from '../../domain/actions/confirmation.ts'
+import { confirmationPath } from '../../domain/actions/approval.ts'
 import * as accounts from '../../store/accounts.ts'
 import * as credits from '../../store/credits.ts'
 import * as oauthStore from '../../store/oauth.ts'
@@ -107,6 +109,7 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
   const balance = await credits.readBalance(deps.sql, s.consumerId)
   const topups = await credits.listTopups(deps.sql, s.consumerId)
   const connections = await oauthStore.activeConnectionsOf(deps.sql, s.consumerId)
+  const awaiting = await awaitingConfirmation(deps.sql, s.consumerId, now)
   const tokenStatus = (t: accounts.IssuanceTokenRow) =>
     t.redeemed_at ? bi('innløst', 'redeemed') : t.revoked_at ? bi('trukket tilbake', 'revoked') : t.expires_at <= now ? bi('utløpt', 'expired') : bi('gyldig', 'valid')
   const keyRows = keys
@@ -129,11 +132,18 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
     .map((c) => `<tr><td><code>${esc(c.issuer)}</code></td><td><code>${esc(c.subject)}</code></td><td>${osloTime(c.approved_at)}</td>
 <td><form method="post" action="/dashboard/oauth-connections/${esc(c.id)}/disconnect">${csrfField(s.csrfToken)}<button class="secondary" type="submit">Koble fra / Disconnect</button></form></td></tr>`)
     .join('')
+  const awaitingRows = awaiting
+    .map((t) => `<tr><td><code>${esc(t.org_number)}</code></td><td>${esc(t.action?.action_type ?? '')} ${esc(t.action?.period ?? '')}</td><td>${osloTime(t.expires_at)}</td><td><a href="${esc(confirmationPath(t.id))}">Se og bekreft / Review and confirm</a></td></tr>`)
+    .join('')
   const per = (n: number | null) => (n === null ? 'ubegrenset / unlimited' : String(n))
   return page(
     'Dashbord',
     `<h1>${bi('Dashbord', 'Dashboard')}</h1>${flash}
 <p>${esc(consumer.company_name ?? consumer.email)} · ${esc(consumer.email)} · ${bi('plan', 'plan')}: <strong>${esc(consumer.tier)}</strong></p>
+
+${awaiting.length > 0 ? `<h2 id="approvals">${bi('Innsendinger som venter på din bekreftelse', 'Filings awaiting your confirmation')}</h2>
+<p class="note">${bi('En agent med en nøkkel på kontoen ber om å sende inn disse. Ingenting sendes inn før du har bekreftet.', 'An agent with a key of this account asks to file these. Nothing is filed until you confirm.')}</p>
+${table(`<th>${bi('Org.nr.', 'Org. no.')}</th><th>${bi('Handling', 'Action')}</th><th>${bi('Utløper', 'Expires')}</th>${ACTIONS_TH}`, awaitingRows, '', '', 4)}` : ''}
 
 <h2 id="keys">${bi('API-nøkler', 'API keys')}</h2>
 <p class="note">${bi(`Høyst ${MAX_ACTIVE_KEYS} aktive nøkler. Bytt nøkkel slik: lag en ny, ta den i bruk, og trekk tilbake den gamle.`, `At most ${MAX_ACTIVE_KEYS} active keys. To rotate: mint a new one, switch to it, then revoke the old one.`)}</p>

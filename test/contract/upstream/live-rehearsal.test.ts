@@ -14,6 +14,7 @@ import type { Exchange } from '../../../fixtures/servers/harness.ts'
 import { activeEmployees } from '../../../fixtures/servers/aareg.ts'
 import { addCredits } from '../../access-helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
+import { confirmedToken } from '../../approval-helpers.ts'
 import { agent, MVA } from '../../http/routes/v1/delegation-helpers.ts'
 import { jsonSchemaJudge } from './json-schema.ts'
 import { SKATTEETATEN_XSD, xsdErrorsOf } from './xsd.ts'
@@ -102,7 +103,7 @@ test('delegate → approve → Tier 2 read → validate → file → feedback, e
   const body = { org_number: ORG, action_type: 'mva_melding', period: PERIOD, payload: PAYLOAD }
   const dry = (await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()).data
   expect(dry.validation.all_passed).toBe(true)
-  const approval = (await (await app.send('POST', '/api/v1/auth/approval-token', { org_number: ORG, action_id: dry.action_id }, a.auth)).json()).data.approval_token
+  const approval = await confirmedToken(app, a, body)
   const filed = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval })
   expect(filed.status).toBe(200)
   expect((await filed.json()).data.receipt.altinn_receipt_id).not.toStartWith('MOCK-')

@@ -20,13 +20,13 @@ const AUTHORISED: ActionFacts = { company: { exists: true, active: true }, syste
 async function env(input: ActionInput, over: { facts?: ActionFacts; token?: string | null; rejects?: boolean } = {}) {
   const { sql } = await testDatabase()
   const namespace = `consumer:${crypto.randomUUID()}`
-  const { token } = await mintApprovalToken(sql, { namespace, org_number: input.org_number, action_id: actionIdOf(input) }, NOW)
+  const { token } = await mintApprovalToken(sql, { namespace, org_number: input.org_number, action_id: actionIdOf(input) }, NOW, { confirmation: 'automatic' })
   const submitted: ApprovedFiling[] = []
   const audited: [ExecuteAuditAction, Record<string, unknown>][] = []
   let spent = 0
   const e: ExecuteEnv = {
     facts: async () => over.facts ?? AUTHORISED,
-    approval: approvalGate(sql, namespace, over.token === undefined ? token : over.token, () => NOW, () => spent++),
+    approval: approvalGate(sql, namespace, over.token === undefined ? token : over.token, () => NOW, () => spent++, null),
     submitter: {
       async submit(f) {
         submitted.push(f)

@@ -5,10 +5,18 @@ import { allOperations } from '../../../src/operations/index.ts'
 import { PINNED_NOW } from '../../helpers.ts'
 
 describe('workflows', () => {
-  test('the filing workflow goes orient → verify → obligations → deadlines → delegate → dry-run → approve → file', () => {
+  test('the filing workflow goes orient → verify → obligations → deadlines → delegate → dry-run → approval-token → confirm → file', () => {
     const steps = WORKFLOWS.find((w) => w.id === 'file-vat-return')!.steps.map((s) => s.step)
-    const order = ['orient', 'verify', 'obligations', 'deadlines', 'delegate', 'dry-run', 'approve', 'file']
+    const order = ['orient', 'verify', 'obligations', 'deadlines', 'delegate', 'dry-run', 'approval-token', 'confirm', 'file']
     expect(steps.filter((s) => order.includes(s))).toEqual(order)
+  })
+
+  test('in production the agent mints the token and a person confirms it on its page; the sandbox’s token needs no one else', () => {
+    const doc = workflowsDocument('https://plikt.example')
+    const steps = doc.workflows.find((w) => w.id === 'file-vat-return')!.steps
+    expect(steps.find((s) => s.step === 'approval-token')).toMatchObject({ operation_id: 'createApprovalToken', person: false })
+    expect(steps.find((s) => s.step === 'confirm')).toMatchObject({ operation_id: 'approvalConfirmationPage', method: 'GET', path: '/approvals/{id}', person: true })
+    expect(steps.find((s) => s.step === 'approval-token')!.purpose_en).toContain('confirmation_url')
   })
 
   test('there is a workflow to monitor changes and one to rehearse in the sandbox', () => {

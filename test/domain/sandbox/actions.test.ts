@@ -45,7 +45,7 @@ async function rejected(p: Promise<unknown>): Promise<AppError> {
 async function prepared(input: ActionInput, over: { approvalToken?: string | null; now?: Date; date?: LiveExecute['date'] } = {}) {
   const { sql } = await testDatabase()
   const namespace = ns()
-  const { token } = await mintApprovalToken(sql, { namespace, org_number: input.org_number, action_id: actionIdOf(input) }, NOW)
+  const { token } = await mintApprovalToken(sql, { namespace, org_number: input.org_number, action_id: actionIdOf(input) }, NOW, { confirmation: 'automatic' })
   let consumed = 0
   const now = over.now ?? NOW
   const x: LiveExecute = {
@@ -53,11 +53,11 @@ async function prepared(input: ActionInput, over: { approvalToken?: string | nul
     idempotencyKey: crypto.randomUUID(),
     approval: approvalGate(sql, namespace, over.approvalToken === undefined ? token : over.approvalToken, () => now, () => {
       consumed++
-    }),
+    }, null),
     input,
     date: over.date ?? '2026-01-01',
   }
-  return { sql, namespace, token, x, consumedCalls: () => consumed, stillChecks: (at = NOW) => checkApprovalToken(sql, { namespace, token, org_number: input.org_number, action_id: actionIdOf(input) }, at) }
+  return { sql, namespace, token, x, consumedCalls: () => consumed, stillChecks: (at = NOW) => checkApprovalToken(sql, { namespace, token, org_number: input.org_number, action_id: actionIdOf(input) }, at, null) }
 }
 
 describe('effectiveInstant: the first millisecond of the effective date in Oslo', () => {
@@ -199,8 +199,8 @@ describe('live execution with an explicit now', () => {
     const namespace = ns()
     const idempotencyKey = crypto.randomUUID()
     const once = async () => {
-      const { token } = await mintApprovalToken(sql, { namespace, org_number: '818000006', action_id: actionIdOf(vat()) }, NOW)
-      return sandboxExecute(sql, HEALTHY, { namespace, idempotencyKey, approval: approvalGate(sql, namespace, token, () => NOW, () => {}), input: vat(), date: '2026-01-01' })
+      const { token } = await mintApprovalToken(sql, { namespace, org_number: '818000006', action_id: actionIdOf(vat()) }, NOW, { confirmation: 'automatic' })
+      return sandboxExecute(sql, HEALTHY, { namespace, idempotencyKey, approval: approvalGate(sql, namespace, token, () => NOW, () => {}, null), input: vat(), date: '2026-01-01' })
     }
     expect((await once()).receipt).toEqual((await once()).receipt)
   })

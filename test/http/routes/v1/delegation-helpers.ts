@@ -8,7 +8,7 @@
  * tier2.test.ts: 984661185 2026-T1; delegation-flow.e2e: 984661185 2026-T3; mcp/delegation-tools:
  * 984661185 2026-T6; execute-live-government: 923609016 and 996501205 2026-T1;
  * execute-conflict-lock: 996501205 2026-T3…T6; execute-lock-kill: 923609016 2026-T2;
- * receipt-ed25519: 923609016 2026-T4.
+ * receipt-ed25519: 923609016 2026-T4; approval-confirmation: 984661185 2026-T4 and 2026-T5.
  */
 import { decideMockRequest } from '../../../../src/store/mock-agency.ts'
 import { createConsumer, createKey } from '../../../access-helpers.ts'
@@ -20,6 +20,8 @@ export const AMELDING = 'altinn:a-melding'
 
 export interface Agent {
   consumerId: string
+  /** the account's e-mail: its owner signs in with it to confirm a filing (test/approval-helpers.ts) */
+  email: string
   key: string
   keyId: string
   auth: Record<string, string>
@@ -28,7 +30,7 @@ export interface Agent {
 export async function agent(app: TestApp, tier: 'free' | 'starter' | 'professional' | 'enterprise' = 'free'): Promise<Agent> {
   const c = await createConsumer(app, tier)
   const k = await createKey(app, c.id)
-  return { consumerId: c.id, key: k.key, keyId: k.id, auth: { authorization: `Bearer ${k.key}` } }
+  return { consumerId: c.id, email: c.email, key: k.key, keyId: k.id, auth: { authorization: `Bearer ${k.key}` } }
 }
 
 export async function requestFullmakt(app: TestApp, a: Agent, body: { agent_principal_id?: string; org_number?: string; scopes?: string[] } = {}, headers: Record<string, string> = {}) {

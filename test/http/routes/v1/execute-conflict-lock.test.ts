@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../../../helpers.ts'
+import { confirmedToken } from '../../../approval-helpers.ts'
 import { delegatedAgent, MVA, type Agent } from './delegation-helpers.ts'
 
 let app: TestApp
@@ -24,10 +25,7 @@ const rejected = (n: number) => ({ total_revenue_nok: 125000, output_vat_nok: 99
 async function approve(a: Agent, body: Record<string, unknown>): Promise<string> {
   const dry = await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()
   expect(dry.data.validation.all_passed).toBe(true)
-  const res = await app.send('POST', '/api/v1/auth/approval-token', { org_number: ORG, action_id: dry.data.action_id }, a.auth)
-  const json = await res.json()
-  if (res.status !== 201) throw new Error(`approval token: ${res.status} ${JSON.stringify(json)}`)
-  return json.data.approval_token
+  return confirmedToken(app, a, body as Parameters<typeof confirmedToken>[2])
 }
 
 async function file(a: Agent, body: Record<string, unknown>, token: string): Promise<{ status: number; code: string | null }> {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
+import { confirmedToken } from '../../../approval-helpers.ts'
 import { agent, MVA, type Agent } from './delegation-helpers.ts'
 
 let app: TestApp
@@ -39,7 +40,7 @@ async function delegated(org: string): Promise<Agent> {
 async function token(a: Agent, body: Record<string, unknown>): Promise<string> {
   const { data } = await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()
   expect(data.validation.all_passed).toBe(true)
-  return (await (await app.send('POST', '/api/v1/auth/approval-token', { org_number: body.org_number, action_id: data.action_id }, a.auth)).json()).data.approval_token
+  return confirmedToken(app, a, body as Parameters<typeof confirmedToken>[2])
 }
 
 function file(a: Agent, body: unknown, approval: string) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { PINNED_NOW, startApp, type TestApp } from '../../../helpers.ts'
 import { addCredits } from '../../../access-helpers.ts'
+import { confirmedToken } from '../../../approval-helpers.ts'
 import { ORG, agent, delegatedAgent, receiptKey, type Agent } from './delegation-helpers.ts'
 
 let app: TestApp
@@ -27,11 +28,9 @@ async function dryRun(a: Agent, body: unknown) {
   return app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)
 }
 
-async function approve(a: Agent, body: ReturnType<typeof action>): Promise<string> {
-  const { data } = await (await dryRun(a, body)).json()
-  const res = await app.send('POST', '/api/v1/auth/approval-token', { org_number: body.org_number, action_id: data.action_id }, a.auth)
-  expect(res.status).toBe(201)
-  return (await res.json()).data.approval_token
+/** A token the account's owner has confirmed on its page (test/approval-helpers.ts). */
+function approve(a: Agent, body: ReturnType<typeof action>): Promise<string> {
+  return confirmedToken(app, a, body)
 }
 
 function file(a: Agent, body: unknown, token: string, idem = crypto.randomUUID()) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mockEmployeeCount } from '../../../../src/upstream/labour-register/mock.ts'
 import { addCredits } from '../../../access-helpers.ts'
 import { startApp, type TestApp } from '../../../helpers.ts'
+import { confirmedToken } from '../../../approval-helpers.ts'
 import { ORG, agent, delegatedAgent, type Agent } from './delegation-helpers.ts'
 
 let app: TestApp
@@ -68,8 +69,7 @@ test('the tier_2 summary marks a period filed through Plikt as filed', async () 
   expect(before.upgrade_path).toBeNull()
   const entry = (s: { deadlines: { obligation_id: string; period_label: string; filing_status: string }[] }) => s.deadlines.find((d) => d.obligation_id === 'mva-termin' && d.period_label === '2026-T1')
   expect(entry(before)!.filing_status).toBe('upcoming')
-  const { data } = await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()
-  const token = (await (await app.send('POST', '/api/v1/auth/approval-token', { org_number: ORG, action_id: data.action_id }, a.auth)).json()).data.approval_token
+  const token = await confirmedToken(app, a, body)
   const filed = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
   expect(filed.status).toBe(200)
   expect(entry(await summary(a))!.filing_status).toBe('filed')
