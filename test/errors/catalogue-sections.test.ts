@@ -10,6 +10,7 @@ import { explain } from '../../src/errors/explain.ts'
 import { registryEntries } from '../../src/errors/registry.ts'
 import { buildOpenApi } from '../../src/http/openapi.ts'
 import { discoveryHandlers } from '../../src/http/discovery.ts'
+import { Documents } from '../../src/pipeline/caching.ts'
 
 const SRC = join(import.meta.dir, '../../src')
 const DIR = join(SRC, 'errors/catalogue')
@@ -86,7 +87,7 @@ describe('codes not yet thrown', () => {
   test('`awaits` is bookkeeping: no public rendering of the catalogue shows it', async () => {
     const awaited = [...new Set(ERROR_CODES.map((code) => entry(code).awaits).filter((a) => a !== undefined))]
     expect(awaited.length).toBeGreaterThan(0)
-    const docs = await (discoveryHandlers.getErrorDocs as unknown as () => { document: { blob: Blob } })().document.blob.text()
+    const docs = await (discoveryHandlers.getErrorDocs as unknown as (ctx: { deps: { documents: Documents } }) => { document: { blob: Blob } })({ deps: { documents: new Documents() } }).document.blob.text()
     const rendered = [
       JSON.stringify(registryEntries('https://plikt.test')),
       JSON.stringify(ERROR_CODES.map((code) => explain(code))),
