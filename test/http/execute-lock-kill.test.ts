@@ -14,13 +14,13 @@ import { fixedClock } from '../../src/lib/clock.ts'
 import { openEmbedded, type Database } from '../../src/store/db.ts'
 import { admin, bearer } from '../access-helpers.ts'
 import { ADMIN_TOKEN, liveGovernmentEnv, onPostgres, PINNED_NOW, SERVER_SECRET, startApp, testDatabase } from '../helpers.ts'
-import { MVA } from './routes/v1/delegation-helpers.ts'
+import { MVA } from '../handlers/delegation-helpers.ts'
 import { decideOverHttp } from '../approval-helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-lock-kill-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** Registered in routes/v1/delegation-helpers.ts' list: this pair is this file's. */
+/** Registered in test/handlers/delegation-helpers.ts' list: this pair is this file's. */
 const ORG = '923609016'
 const PERIOD = '2026-T2'
 const BODY = { org_number: ORG, action_type: 'mva_melding', period: PERIOD, payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }

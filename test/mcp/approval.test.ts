@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { connectMcp, toolBody } from './client.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
-import { approve, as, ownAudit, live, vat, type HeaderMap } from '../http/routes/sandbox/write-helpers.ts'
+import { approve, as, ownAudit, live, vat, type HeaderMap } from '../handlers/sandbox/write-helpers.ts'
 import { SANDBOX_RECEIPT_KEY, verifyReceiptSignature } from '../../src/domain/actions/receipt.ts'
 
 let app: TestApp

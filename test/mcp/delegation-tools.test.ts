@@ -11,7 +11,7 @@ import { connectMcp, toolBody } from './client.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 import { createConsumer, createKey } from '../access-helpers.ts'
 import { decideOnPage, mintForAction, ownerSession } from '../approval-helpers.ts'
-import { agent, decide, MVA, ORG, receiptKey } from '../http/routes/v1/delegation-helpers.ts'
+import { agent, decide, MVA, ORG, receiptKey } from '../handlers/delegation-helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import { activeEmployees } from '../../../fixtures/servers/aareg.ts'
 import { addCredits } from '../../access-helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { confirmedToken } from '../../approval-helpers.ts'
-import { agent, MVA } from '../../http/routes/v1/delegation-helpers.ts'
+import { agent, MVA } from '../../handlers/delegation-helpers.ts'
 import { jsonSchemaJudge } from './json-schema.ts'
 import { SKATTEETATEN_XSD, xsdErrorsOf } from './xsd.ts'
 

@@ -20,7 +20,7 @@ import type { LabourRegister } from '../../../src/upstream/labour-register/port.
 import type { RawResponse } from '../../../src/upstream/raw.ts'
 import { createConsumer } from '../../access-helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { ORG, agent, decide, delegatedAgent, requestFullmakt } from '../../http/routes/v1/delegation-helpers.ts'
+import { ORG, agent, decide, delegatedAgent, requestFullmakt } from '../../handlers/delegation-helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { freshIp, lastMailTo, magicToken } from '../../access-helpers.ts'
-import { agent, ORG, MVA, receiptKey } from '../routes/v1/delegation-helpers.ts'
+import { agent, ORG, MVA, receiptKey } from '../../handlers/delegation-helpers.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 
