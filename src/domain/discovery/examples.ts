@@ -98,7 +98,7 @@ interface SchemaLike {
   minProperties?: number
 }
 
-function valueOf(name: string, schema: TSchema, w: Where, op: Operation): unknown {
+function exampleValueOf(name: string, schema: TSchema, w: Where, op: Operation): unknown {
   const s = schema as SchemaLike
   if (s.examples?.length) return s.examples[0]
   if (s.default !== undefined) return s.default
@@ -114,7 +114,7 @@ function objectOf(schema: SchemaLike, w: Where, op: Operation): Record<string, u
   const out: Record<string, unknown> = {}
   // an object of optional members that must hold some (a PATCH) gets its first ones
   const names = schema.required?.length ? schema.required : Object.keys(schema.properties ?? {}).slice(0, schema.minProperties ?? 0)
-  for (const name of names) out[name] = valueOf(name, schema.properties![name]!, w, op)
+  for (const name of names) out[name] = exampleValueOf(name, schema.properties![name]!, w, op)
   return out
 }
 

@@ -125,7 +125,7 @@ describe('failures', () => {
   test('a return the app finds invalid (409 "Ugyldig mva-melding") is GOVERNMENT_VALIDATION_REJECTED with the validation result', async () => {
     const e = await failure(submitter().submitVatReturn(filing({ payload: { total_revenue_nok: 125_000, output_vat_nok: 1_000 } }), token, 8000))
     expect(e?.code).toBe('GOVERNMENT_VALIDATION_REJECTED')
-    const upstream = (e?.options.extra as { upstream: { http_status: number; valideringsresultat: { avvikVedMeldingslevering: string } } }).upstream
+    const upstream = (e!.options.extra as { upstream: { http_status: number; valideringsresultat: { avvikVedMeldingslevering: string } } }).upstream
     expect(upstream.http_status).toBe(409)
     expect(upstream.valideringsresultat.avvikVedMeldingslevering).toBe('ugyldig skattemelding')
   })
