@@ -38,7 +38,12 @@ async function seed(db: Database) {
 
 async function scenario(label: string, env: Record<string, string>): Promise<string[]> {
   const fixtures = await startFixtures()
-  const service = await startService({ ...env, UPSTREAM_MODE: 'live', BRREG_BASE_URL: fixtures.brregUrl, NORGES_BANK_BASE_URL: fixtures.norgesBankUrl })
+  const service = await startService({
+    ...env,
+    UPSTREAM_MODE: 'live',
+    BRREG_BASE_URL: fixtures.brregUrl,
+    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+  })
   try {
     const idle = service.rssMb()
     let rss = sampleRss(service.pid)
@@ -46,7 +51,10 @@ async function scenario(label: string, env: Record<string, string>): Promise<str
     const firstPeak = rss.stop()
     for (let i = 0; i < FILINGS; i++) {
       const org = String(800000000 + Math.floor((i * COMPANIES) / FILINGS))
-      const res = await fetch(`${fixtures.brregUrl}/__control/accounts/${org}`, { method: 'POST', body: '{"year":2025}' })
+      const res = await fetch(`${fixtures.brregUrl}/__control/accounts/${org}`, {
+        method: 'POST',
+        body: '{"year":2025}',
+      })
       if (res.status !== 201) throw new Error(`filing ${org}: ${res.status}`)
     }
     rss = sampleRss(service.pid)
@@ -55,7 +63,10 @@ async function scenario(label: string, env: Record<string, string>): Promise<str
     // a run that outlived its request (over a minute) reports no counts: every company was asked
     const row = (name: string, r: typeof first, peak: number) =>
       `| ${label} | ${name} | ${r.result?.observed ?? COMPANIES} | ${r.result?.baselined ?? '—'} | ${r.result?.changes ?? '—'} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round((r.result?.observed ?? COMPANIES) / (r.ms / 1000))} | ${idle.toFixed(0)} → ${peak.toFixed(0)} MB |`
-    const rows = [row('1: first observation', first, firstPeak), row(`2: daily diff, ${FILINGS} new filings`, second, secondPeak)]
+    const rows = [
+      row('1: first observation', first, firstPeak),
+      row(`2: daily diff, ${FILINGS} new filings`, second, secondPeak),
+    ]
     console.log(rows.join('\n'))
     return rows
   } finally {
@@ -80,10 +91,12 @@ try {
 const admin = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const name = `plikt_bench_diff_${Date.now()}`
 const root = postgres(admin, { max: 1, onnotice: () => {} })
-const pgReady = only !== 'embedded' && await root.unsafe(`create database ${name}`).then(
-  () => true,
-  (e) => (console.log(`PostgreSQL skipped: ${String(e)}`), false),
-)
+const pgReady =
+  only !== 'embedded' &&
+  (await root.unsafe(`create database ${name}`).then(
+    () => true,
+    (e) => (console.log(`PostgreSQL skipped: ${String(e)}`), false),
+  ))
 if (pgReady) {
   const url = new URL(admin)
   url.pathname = `/${name}`

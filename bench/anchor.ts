@@ -38,7 +38,8 @@ async function measure(env: Record<string, string>) {
     const run = await runJob(service.url, 'anchor')
     const peak = rss.stop()
     const big = run.result.anchored.find((a: { day: string }) => a.day === DAY)
-    if (!big || big.leaf_count !== LEAVES) throw new Error(`the anchor of ${DAY} is missing or short: ${JSON.stringify(run.result).slice(0, 300)}`)
+    if (!big || big.leaf_count !== LEAVES)
+      throw new Error(`the anchor of ${DAY} is missing or short: ${JSON.stringify(run.result).slice(0, 300)}`)
     return { ms: run.ms, idle, peak, days: run.result.anchored.length }
   } finally {
     await service.stop()
@@ -53,7 +54,9 @@ try {
   await db.close()
   const r = await measure({ DATA_DIR: dir })
   console.log('embedded', r)
-  rows.push(`| embedded PGlite (in the service process) | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(LEAVES / (r.ms / 1000)).toLocaleString('en')} | ${r.idle.toFixed(0)} → ${r.peak.toFixed(0)} MB |`)
+  rows.push(
+    `| embedded PGlite (in the service process) | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(LEAVES / (r.ms / 1000)).toLocaleString('en')} | ${r.idle.toFixed(0)} → ${r.peak.toFixed(0)} MB |`,
+  )
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
@@ -77,7 +80,9 @@ if (pgReady) {
     await db.close()
     const r = await measure({ DATABASE_URL: url.toString() })
     console.log('postgres', r)
-    rows.push(`| PostgreSQL (separate process) | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(LEAVES / (r.ms / 1000)).toLocaleString('en')} | ${r.idle.toFixed(0)} → ${r.peak.toFixed(0)} MB |`)
+    rows.push(
+      `| PostgreSQL (separate process) | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(LEAVES / (r.ms / 1000)).toLocaleString('en')} | ${r.idle.toFixed(0)} → ${r.peak.toFixed(0)} MB |`,
+    )
   } finally {
     await root.unsafe(`drop database if exists ${name} with (force)`)
   }

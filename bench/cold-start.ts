@@ -17,7 +17,10 @@ async function startTimed(dir: string) {
   const t0 = performance.now()
   const service = await startService({ DATA_DIR: dir, UPSTREAM_MODE: 'live', TRUST_PROXY: 'true' }, { binary: BINARY })
   for (;;) {
-    const ok = await fetch(`${service.url}/api/health`).then((r) => r.ok, () => false)
+    const ok = await fetch(`${service.url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) return { service, ms: performance.now() - t0 }
   }
 }
@@ -44,9 +47,13 @@ try {
     await service.stop()
   }
   const sorted = [...restarts].sort((a, b) => a - b)
-  rows.push(`| restart on the existing data directory, median of ${restarts.length} | ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms (all: ${restarts.map((m) => m.toFixed(0)).join(', ')}) |`)
+  rows.push(
+    `| restart on the existing data directory, median of ${restarts.length} | ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms (all: ${restarts.map((m) => m.toFixed(0)).join(', ')}) |`,
+  )
   rows.push(`| RSS idle, 2 s after start | ${idle.toFixed(0)} MB |`)
-  rows.push(`| RSS at the end of ${seconds} s of load (public deadlines, ${connections} connections) | ${loaded.toFixed(0)} MB |`)
+  rows.push(
+    `| RSS at the end of ${seconds} s of load (public deadlines, ${connections} connections) | ${loaded.toFixed(0)} MB |`,
+  )
 } finally {
   data.remove()
 }

@@ -40,7 +40,9 @@ function wrk(o: LoadOptions): LoadResult {
     o.bearers?.length ? '  i = (i % #keys) + 1\n  h["Authorization"] = "Bearer " .. keys[i]\n' : '',
     o.manyIps ? '  h["X-Forwarded-For"] = "10.0." .. math.random(0, 15) .. "." .. math.random(0, 255)\n' : '',
   ].join('')
-  const request = perRequest ? `${keys}request = function()\n  local h = {}\n  for k, v in pairs(wrk.headers) do h[k] = v end\n${perRequest}  return wrk.format(nil, nil, h)\nend\n` : ''
+  const request = perRequest
+    ? `${keys}request = function()\n  local h = {}\n  for k, v in pairs(wrk.headers) do h[k] = v end\n${perRequest}  return wrk.format(nil, nil, h)\nend\n`
+    : ''
   const method = o.body === undefined ? '' : `wrk.method = "POST"\nwrk.body = ${JSON.stringify(o.body)}\n`
   const script = `${method}${request}done = function(summary, latency, requests)
   io.write(string.format('{"rps":%f,"p50":%f,"p99":%f,"non2xx":%d}\\n',
@@ -57,9 +59,24 @@ end`
 }
 
 async function cannon(o: LoadOptions): Promise<LoadResult> {
-  const requests = o.bearers?.map((b) => ({ method: 'GET' as const, headers: { ...o.headers, authorization: `Bearer ${b}` } })) ??
-    (o.manyIps ? Array.from({ length: 256 }, (_, i) => ({ method: 'GET' as const, headers: { ...o.headers, 'x-forwarded-for': `10.0.${i}.1` } })) : undefined)
-  const r = await autocannon({ url: o.url, headers: o.headers, duration: o.seconds, connections: o.connections, ...(o.body === undefined ? {} : { method: 'POST' as const, body: o.body }), ...(requests ? { requests: requests.map((q) => (o.body === undefined ? q : { ...q, method: 'POST' as const, body: o.body })) } : {}) })
+  const requests =
+    o.bearers?.map((b) => ({ method: 'GET' as const, headers: { ...o.headers, authorization: `Bearer ${b}` } })) ??
+    (o.manyIps
+      ? Array.from({ length: 256 }, (_, i) => ({
+          method: 'GET' as const,
+          headers: { ...o.headers, 'x-forwarded-for': `10.0.${i}.1` },
+        }))
+      : undefined)
+  const r = await autocannon({
+    url: o.url,
+    headers: o.headers,
+    duration: o.seconds,
+    connections: o.connections,
+    ...(o.body === undefined ? {} : { method: 'POST' as const, body: o.body }),
+    ...(requests
+      ? { requests: requests.map((q) => (o.body === undefined ? q : { ...q, method: 'POST' as const, body: o.body })) }
+      : {}),
+  })
   return { tool: 'autocannon', rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx }
 }
 
@@ -67,7 +84,10 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
   return hasWrk ? wrk(o) : cannon(o)
 }
 
-export async function startServer(script: string, env: Record<string, string> = {}): Promise<{ port: number; pid: number; stop(): void }> {
+export async function startServer(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ port: number; pid: number; stop(): void }> {
   const proc = Bun.spawn(['bun', script], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
   const reader = proc.stdout.getReader()
   let text = ''
@@ -93,7 +113,7 @@ export function cpuBusy(): () => number {
   const a = read()
   return () => {
     const b = read()
-    return (100 * (1 - (b.idle - a.idle) / (b.total - a.total)))
+    return 100 * (1 - (b.idle - a.idle) / (b.total - a.total))
   }
 }
 
@@ -106,16 +126,31 @@ export function machine(): string {
  * sent, for each case of request headers (`$ETAG` in a value is replaced by the response's ETag).
  * Returns a Markdown section.
  */
-export async function compareWithBare(title: string, command: string, path: string, cases: [string, Record<string, string>][]): Promise<string> {
+export async function compareWithBare(
+  title: string,
+  command: string,
+  path: string,
+  cases: [string, Record<string, string>][],
+): Promise<string> {
   const fixtures = await startFixtures()
   const data = dataDir()
-  const svc = await startService({ UPSTREAM_MODE: 'live', BRREG_BASE_URL: fixtures.brregUrl, NORGES_BANK_BASE_URL: fixtures.norgesBankUrl, TRUST_PROXY: 'true', DATA_DIR: data.path })
+  const svc = await startService({
+    UPSTREAM_MODE: 'live',
+    BRREG_BASE_URL: fixtures.brregUrl,
+    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    TRUST_PROXY: 'true',
+    DATA_DIR: data.path,
+  })
   const plikt = { port: Number(new URL(svc.url).port) }
   const sample = await fetch(`http://127.0.0.1:${plikt.port}${path}`)
   const etag = sample.headers.get('etag') ?? ''
   const bodyFile = `/tmp/plikt-bench-${process.pid}.json`
   writeFileSync(bodyFile, new Uint8Array(await sample.arrayBuffer()))
-  const bare = await startServer('bench/servers/bare.ts', { BODY_FILE: bodyFile, ETAG: etag, CACHE_CONTROL: sample.headers.get('cache-control') ?? '' })
+  const bare = await startServer('bench/servers/bare.ts', {
+    BODY_FILE: bodyFile,
+    ETAG: etag,
+    CACHE_CONTROL: sample.headers.get('cache-control') ?? '',
+  })
   const rows: string[] = []
   try {
     for (const [name, raw] of cases) {

@@ -19,7 +19,14 @@ const LINES = Number(process.env.BENCH_LOG_LINES ?? 1_000_000)
 if (process.argv[2] === '--child') {
   const kind = process.argv[3]!
   const { formatLine, bufferedStdout } = await import('../src/lib/log.ts')
-  const fields = () => ({ method: 'GET', route: '/api/v1/public/deadlines', status: 200, duration_ms: 0.53, correlation_id: crypto.randomUUID(), consumer_id: null })
+  const fields = () => ({
+    method: 'GET',
+    route: '/api/v1/public/deadlines',
+    status: 200,
+    duration_ms: 0.53,
+    correlation_id: crypto.randomUUID(),
+    consumer_id: null,
+  })
   let write: (fields: Record<string, unknown>) => void
   let finish: () => Promise<void>
   if (kind === 'none') {
@@ -36,7 +43,14 @@ if (process.argv[2] === '--child') {
   } else {
     const { default: pino } = await import('pino')
     const dest = pino.destination({ dest: 1, sync: false, minLength: 4096 })
-    const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } }, dest)
+    const logger = pino(
+      {
+        base: null,
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label: string) => ({ level: label }) },
+      },
+      dest,
+    )
     write = (f) => logger.info(f, 'request')
     finish = () => new Promise<void>((resolve) => dest.flush(() => resolve()))
   }
@@ -53,12 +67,17 @@ if (process.argv[2] === '--child') {
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-logbench-'))
 const KINDS = ['none', 'shipped', 'filesink', 'pino'] as const
-const results: Record<string, { written: number; flushed: number; bytes: number }[]> = Object.fromEntries(KINDS.map((k) => [k, []]))
+const results: Record<string, { written: number; flushed: number; bytes: number }[]> = Object.fromEntries(
+  KINDS.map((k) => [k, []]),
+)
 try {
   for (let r = 0; r < rounds; r++) {
     for (const kind of KINDS) {
       const file = join(dir, `${kind}-${r}.log`)
-      const proc = Bun.spawn([process.execPath, import.meta.path, '--child', kind], { stdout: Bun.file(file), stderr: 'pipe' })
+      const proc = Bun.spawn([process.execPath, import.meta.path, '--child', kind], {
+        stdout: Bun.file(file),
+        stderr: 'pipe',
+      })
       const err = await new Response(proc.stderr).text()
       if ((await proc.exited) !== 0) throw new Error(`${kind}: ${err}`)
       const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).length

@@ -15,18 +15,34 @@ import { dataDir, mintKeys, startFixtures, startService } from './service.ts'
 const ORG = '984661185'
 const fixtures = await startFixtures()
 const data = dataDir()
-const service = await startService({ UPSTREAM_MODE: 'live', BRREG_BASE_URL: fixtures.brregUrl, NORGES_BANK_BASE_URL: fixtures.norgesBankUrl, TRUST_PROXY: 'true', DATA_DIR: data.path })
+const service = await startService({
+  UPSTREAM_MODE: 'live',
+  BRREG_BASE_URL: fixtures.brregUrl,
+  NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+  TRUST_PROXY: 'true',
+  DATA_DIR: data.path,
+})
 let table: string
 try {
   const [key] = await mintKeys(service.url, 1, 'mcp-bench')
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+  const headers = {
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  }
   const rest = { url: `${service.url}/api/v1/company/${ORG}/summary`, headers, connections, manyIps: true }
-  const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company_summary', arguments: { org_number: ORG } } })
+  const rpc = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_company_summary', arguments: { org_number: ORG } },
+  })
   const mcp = { url: `${service.url}/api/mcp`, headers, connections, manyIps: true, body: rpc }
   const warm = await fetch(rest.url, { headers })
   if (!warm.ok) throw new Error(`warming the summary failed: ${warm.status} ${await warm.text()}`)
   const called = await (await fetch(mcp.url, { method: 'POST', headers, body: rpc })).json()
-  if (!called.result || called.result.isError) throw new Error(`the tool call failed: ${JSON.stringify(called).slice(0, 500)}`)
+  if (!called.result || called.result.isError)
+    throw new Error(`the tool call failed: ${JSON.stringify(called).slice(0, 500)}`)
   await load({ ...rest, seconds: 2 })
   await load({ ...mcp, seconds: 2 })
   const runs: { r: LoadResult; m: LoadResult; ratio: number }[] = []
@@ -43,7 +59,10 @@ try {
     '',
     '| round | REST req/s | REST p50 / p99 ms | MCP req/s | MCP p50 / p99 ms | ratio | non-2xx (REST / MCP) |',
     '|---|---|---|---|---|---|---|',
-    ...runs.map((x, i) => `| ${i + 1}${x === mid ? ' (median)' : ''} | ${x.r.rps.toFixed(0)} | ${x.r.p50_ms.toFixed(2)} / ${x.r.p99_ms.toFixed(2)} | ${x.m.rps.toFixed(0)} | ${x.m.p50_ms.toFixed(2)} / ${x.m.p99_ms.toFixed(2)} | ${(x.ratio * 100).toFixed(0)} % | ${x.r.non2xx} / ${x.m.non2xx} |`),
+    ...runs.map(
+      (x, i) =>
+        `| ${i + 1}${x === mid ? ' (median)' : ''} | ${x.r.rps.toFixed(0)} | ${x.r.p50_ms.toFixed(2)} / ${x.r.p99_ms.toFixed(2)} | ${x.m.rps.toFixed(0)} | ${x.m.p50_ms.toFixed(2)} / ${x.m.p99_ms.toFixed(2)} | ${(x.ratio * 100).toFixed(0)} % | ${x.r.non2xx} / ${x.m.non2xx} |`,
+    ),
     '',
     `Median ratio ${(mid.ratio * 100).toFixed(0)} % (target ≥ 60 %).`,
     '',

@@ -38,7 +38,12 @@ export async function meteredVsCommits(b: MeteredBench): Promise<string> {
   const dbUrl = url.toString()
   const fixtures = await startFixtures()
   const data = dataDir()
-  const upstreams = { UPSTREAM_MODE: 'live', BRREG_BASE_URL: fixtures.brregUrl, NORGES_BANK_BASE_URL: fixtures.norgesBankUrl, TRUST_PROXY: 'true' }
+  const upstreams = {
+    UPSTREAM_MODE: 'live',
+    BRREG_BASE_URL: fixtures.brregUrl,
+    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    TRUST_PROXY: 'true',
+  }
   const sections: string[] = []
   try {
     const service = await startService({ ...upstreams, DATABASE_URL: dbUrl, DATA_DIR: data.path })
@@ -93,7 +98,10 @@ export async function meteredVsCommits(b: MeteredBench): Promise<string> {
           '',
           `| round | GET ${b.path} req/s (${c.keys === 1 ? 'one key' : `${c.keys} keys, one consumer each`}) | p50 / p99 ms | non-2xx | raw commits/s (mean of the runs before and after) | ratio |`,
           '|---|---|---|---|---|---|',
-          ...rs.map((x, i) => `| ${i + 1}${x === mid ? ' (median)' : ''} | ${x.r.rps.toFixed(0)} | ${x.r.p50_ms.toFixed(2)} / ${x.r.p99_ms.toFixed(2)} | ${x.r.non2xx} | ${x.commits.toFixed(0)} | ${(ratio(x) * 100).toFixed(0)} % |`),
+          ...rs.map(
+            (x, i) =>
+              `| ${i + 1}${x === mid ? ' (median)' : ''} | ${x.r.rps.toFixed(0)} | ${x.r.p50_ms.toFixed(2)} / ${x.r.p99_ms.toFixed(2)} | ${x.r.non2xx} | ${x.commits.toFixed(0)} | ${(ratio(x) * 100).toFixed(0)} % |`,
+          ),
           '',
           `What one request does: ${b.label}. Median ratio ${(ratio(mid) * 100).toFixed(0)} % (target ≥ ${b.target.ratio * 100} %), its p99 ${mid.r.p99_ms.toFixed(1)} ms (target ≤ ${b.target.p99_ms} ms), non-2xx over all rounds ${rs.reduce((n, x) => n + x.r.non2xx, 0)} (target 0).`,
           '',
@@ -112,9 +120,12 @@ export async function meteredVsCommits(b: MeteredBench): Promise<string> {
       const rows: string[] = []
       for (const c of b.cases) {
         const rs: LoadResult[] = []
-        for (let i = 0; i < rounds; i++) rs.push(await load({ url: etarget, bearers: ekeys.slice(0, c.keys), seconds, connections, manyIps: true }))
+        for (let i = 0; i < rounds; i++)
+          rs.push(await load({ url: etarget, bearers: ekeys.slice(0, c.keys), seconds, connections, manyIps: true }))
         const m = median(rs, (r) => r.rps)
-        rows.push(`| ${c.keys === 1 ? 'one key' : `${c.keys} keys`} | ${m.rps.toFixed(0)} (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')}) | ${m.p50_ms.toFixed(2)} / ${m.p99_ms.toFixed(2)} | ${rs.reduce((n, r) => n + r.non2xx, 0)} |`)
+        rows.push(
+          `| ${c.keys === 1 ? 'one key' : `${c.keys} keys`} | ${m.rps.toFixed(0)} (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')}) | ${m.p50_ms.toFixed(2)} / ${m.p99_ms.toFixed(2)} | ${rs.reduce((n, r) => n + r.non2xx, 0)} |`,
+        )
       }
       await embedded.stop()
       sections.push(

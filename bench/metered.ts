@@ -10,7 +10,8 @@ import { meteredVsCommits } from './metered-vs-commits.ts'
 
 const table = await meteredVsCommits({
   path: '/api/v1/company/984661185/summary',
-  label: 'Metered company summary (key, limits, debit and ledger row, the cached register answer, the rulebook, the envelope, the access log line)',
+  label:
+    'Metered company summary (key, limits, debit and ledger row, the cached register answer, the rulebook, the envelope, the access log line)',
   command: 'npm run bench -- metered',
   cases: [{ keys: 1 }, { keys: 200 }],
   target: { ratio: 0.5, p99_ms: 25 },

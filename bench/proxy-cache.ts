@@ -19,12 +19,23 @@ const fixtures = await startFixtures()
 const data = dataDir()
 // The load client's X-Forwarded-For stands for the clients' own proxy and HAProxy appends its
 // peer: two hops, so per-IP limits see the 4 096 client addresses, as in production.
-const svc = await startService({ UPSTREAM_MODE: 'live', BRREG_BASE_URL: fixtures.brregUrl, NORGES_BANK_BASE_URL: fixtures.norgesBankUrl, TRUST_PROXY: 'true', TRUSTED_PROXY_HOPS: '2', DATA_DIR: data.path })
+const svc = await startService({
+  UPSTREAM_MODE: 'live',
+  BRREG_BASE_URL: fixtures.brregUrl,
+  NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+  TRUST_PROXY: 'true',
+  TRUSTED_PROXY_HOPS: '2',
+  DATA_DIR: data.path,
+})
 const origin = new URL(svc.url).host
 const sample = await fetch(`${svc.url}${PATH}`)
 const bodyFile = `/tmp/plikt-bench-${process.pid}.json`
 writeFileSync(bodyFile, new Uint8Array(await sample.arrayBuffer()))
-const bare = await startServer('bench/servers/bare.ts', { BODY_FILE: bodyFile, ETAG: sample.headers.get('etag') ?? '', CACHE_CONTROL: sample.headers.get('cache-control') ?? '' })
+const bare = await startServer('bench/servers/bare.ts', {
+  BODY_FILE: bodyFile,
+  ETAG: sample.headers.get('etag') ?? '',
+  CACHE_CONTROL: sample.headers.get('cache-control') ?? '',
+})
 const [cachedPort, plainPort] = [freePort(), freePort()]
 const cached = await startHaproxy(localConfig(cachedPort, [origin]), cachedPort)
 const plain = await startHaproxy(localConfig(plainPort, [origin], { cache: false }), plainPort)
@@ -39,7 +50,8 @@ const load1 = () => Number(/^([\d.]+)/.exec(readFileSync('/proc/loadavg', 'utf8'
 const loadBefore = load1()
 try {
   for (const [, url] of cases) await load({ url, seconds: 2, connections, manyIps: true }) // warm-up (and fills the cache)
-  for (let i = 0; i < rounds; i++) for (const [name, url] of cases) results.get(name)!.push(await load({ url, seconds, connections, manyIps: true }))
+  for (let i = 0; i < rounds; i++)
+    for (const [name, url] of cases) results.get(name)!.push(await load({ url, seconds, connections, manyIps: true }))
 } finally {
   await cached.stop()
   await plain.stop()

@@ -2,7 +2,9 @@
 import { readdirSync } from 'node:fs'
 
 const skip = new Set(['run.ts', 'harness.ts', 'metered-vs-commits.ts', 'service.ts'])
-const all = readdirSync('bench').filter((f) => f.endsWith('.ts') && !skip.has(f)).map((f) => f.slice(0, -3))
+const all = readdirSync('bench')
+  .filter((f) => f.endsWith('.ts') && !skip.has(f))
+  .map((f) => f.slice(0, -3))
 const args = process.argv.slice(2)
 const chosen = args.filter((a) => !a.startsWith('--'))
 const flags = args.filter((a) => a.startsWith('--'))

@@ -70,8 +70,14 @@ export async function startService(env: Record<string, string>, opts: { binary?:
  * that a benchmark's service RSS is the service's alone: the fixture keeps a log of every request.
  */
 export async function startFixtures(): Promise<{ brregUrl: string; norgesBankUrl: string; stop(): Promise<void> }> {
-  const ports = Object.fromEntries(['BRREG', 'NORGES_BANK', 'MASKINPORTEN', 'ALTINN', 'SKATTEETATEN', 'AAREG'].map((n) => [`FIXTURE_${n}_PORT`, '0']))
-  const proc = Bun.spawn([process.execPath, 'fixtures/servers/main.ts'], { env: { ...process.env, ...ports }, stdout: 'pipe', stderr: 'inherit' })
+  const ports = Object.fromEntries(
+    ['BRREG', 'NORGES_BANK', 'MASKINPORTEN', 'ALTINN', 'SKATTEETATEN', 'AAREG'].map((n) => [`FIXTURE_${n}_PORT`, '0']),
+  )
+  const proc = Bun.spawn([process.execPath, 'fixtures/servers/main.ts'], {
+    env: { ...process.env, ...ports },
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
   const reader = proc.stdout.getReader()
   let text = ''
   for (;;) {
@@ -122,14 +128,19 @@ export const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-t
  * outcome is read from the job list once the manual tick has finished.
  */
 export async function runJob(base: string, name: string): Promise<{ ms: number; result: any }> {
-  const listed = async () => ((await (await fetch(`${base}/api/v1/admin/jobs`, { headers: adminHeaders })).json()) as any).data.jobs.find((j: { name: string }) => j.name === name).last_runs as any[]
+  const listed = async () =>
+    ((await (await fetch(`${base}/api/v1/admin/jobs`, { headers: adminHeaders })).json()) as any).data.jobs.find(
+      (j: { name: string }) => j.name === name,
+    ).last_runs as any[]
   const asked = Date.now()
   const out = await fetch(`${base}/api/v1/admin/jobs/${name}/run`, { method: 'POST', headers: adminHeaders })
     .then(async (r) => ((await r.json()) as any).data)
     .catch(() => null)
   if (out && !out.ok) throw new Error(`job ${name}: ${JSON.stringify(out)}`)
   for (;;) {
-    const tick = (await listed()).find((r) => (out ? r.tick === out.tick : r.manual && Date.parse(r.claimed_at) >= asked - 1000))
+    const tick = (await listed()).find((r) =>
+      out ? r.tick === out.tick : r.manual && Date.parse(r.claimed_at) >= asked - 1000,
+    )
     if (tick?.finished_at) {
       if (tick.error) throw new Error(`job ${name}: ${tick.error}`)
       return { ms: Date.parse(tick.finished_at) - Date.parse(tick.claimed_at), result: out?.result ?? null }
@@ -145,11 +156,33 @@ export async function runJob(base: string, name: string): Promise<{ ms: number; 
 export async function mintKeys(base: string, n: number, tag = 'bench'): Promise<string[]> {
   const keys: string[] = []
   for (let i = 0; i < n; i++) {
-    const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ email: `${tag}-${Date.now()}-${i}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
+    const consumer = (
+      await (
+        await fetch(`${base}/api/v1/admin/consumers`, {
+          method: 'POST',
+          headers: adminHeaders,
+          body: JSON.stringify({ email: `${tag}-${Date.now()}-${i}@example.no`, tier: 'enterprise' }),
+        })
+      ).json()
+    ).data.consumer_id
     // The largest single credit the operator route takes: 2 million calls at 50 øre, more than a run makes.
-    const credited = await fetch(`${base}/api/v1/admin/credits`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ consumer_id: consumer, amount_ore: 100_000_000, reason: 'benchmark' }) })
+    const credited = await fetch(`${base}/api/v1/admin/credits`, {
+      method: 'POST',
+      headers: adminHeaders,
+      body: JSON.stringify({ consumer_id: consumer, amount_ore: 100_000_000, reason: 'benchmark' }),
+    })
     if (!credited.ok) throw new Error(`crediting a benchmark account failed: ${await credited.text()}`)
-    keys.push((await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key)
+    keys.push(
+      (
+        await (
+          await fetch(`${base}/api/v1/admin/keys`, {
+            method: 'POST',
+            headers: adminHeaders,
+            body: JSON.stringify({ consumer_id: consumer }),
+          })
+        ).json()
+      ).data.plaintext_key,
+    )
   }
   return keys
 }

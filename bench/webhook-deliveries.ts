@@ -26,7 +26,8 @@ const PER_CONSUMER = 10
 const SUBSCRIPTIONS = CONSUMERS * PER_CONSUMER
 
 const secrets = new Map<string, string>()
-let round: { ids: Set<string>; first: number; last: number; bad: number; expected: number; done: () => void } | null = null
+let round: { ids: Set<string>; first: number; last: number; bad: number; expected: number; done: () => void } | null =
+  null
 const receiver = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
@@ -39,7 +40,9 @@ const receiver = Bun.serve({
     const t = /t=(\d+)/.exec(header)?.[1]
     const v1 = /v1=([0-9a-f]{64})/.exec(header)?.[1]
     const secret = secrets.get(msg.subscription_id)
-    const ok = !!(t && v1 && secret) && timingSafeEqual(Buffer.from(v1!, 'hex'), createHmac('sha256', secret!).update(`${t}.${body}`).digest())
+    const ok =
+      !!(t && v1 && secret) &&
+      timingSafeEqual(Buffer.from(v1!, 'hex'), createHmac('sha256', secret!).update(`${t}.${body}`).digest())
     if (!ok) r.bad++
     const now = performance.now()
     if (r.ids.size === 0) r.first = now
@@ -62,11 +65,23 @@ const db = await openPostgres(dbUrl, 4)
 const results: { instances: number; rate: number; bad: number; busy: number }[] = []
 try {
   await migrate(db.sql, await loadMigrations())
-  const env = { sql: db.sql, transport: liveWebhookTransport(), policy: { allowLoopback: true }, secretKey: serverKeys(SERVER_SECRET).webhookSecrets }
+  const env = {
+    sql: db.sql,
+    transport: liveWebhookTransport(),
+    policy: { allowLoopback: true },
+    secretKey: serverKeys(SERVER_SECRET).webhookSecrets,
+  }
   for (let c = 0; c < CONSUMERS; c++) {
-    const [consumer] = await db.sql<{ id: string }[]>`insert into consumers (email, tier) values (${`bench-hooks-${c}@example.no`}, 'professional') returning id`
+    const [consumer] = await db.sql<
+      { id: string }[]
+    >`insert into consumers (email, tier) values (${`bench-hooks-${c}@example.no`}, 'professional') returning id`
     for (let s = 0; s < PER_CONSUMER; s++) {
-      const sub = await createSubscription(env, consumer!.id, { webhook_url: `http://127.0.0.1:${receiver.port}/hook/${c}/${s}` }, new Date())
+      const sub = await createSubscription(
+        env,
+        consumer!.id,
+        { webhook_url: `http://127.0.0.1:${receiver.port}/hook/${c}/${s}` },
+        new Date(),
+      )
       secrets.set(sub.id, sub.secret)
     }
   }
@@ -75,23 +90,39 @@ try {
   const plan = Array.from({ length: rounds }, () => [1, 2]).flat()
   for (const instances of plan) {
     const dirs = Array.from({ length: instances }, () => dataDir())
-    const services: Service[] = await Promise.all(dirs.map((d) => startService({ DATABASE_URL: dbUrl, DATA_DIR: d.path, WEBHOOK_ALLOW_LOOPBACK: 'true' })))
+    const services: Service[] = await Promise.all(
+      dirs.map((d) => startService({ DATABASE_URL: dbUrl, DATA_DIR: d.path, WEBHOOK_ALLOW_LOOPBACK: 'true' })),
+    )
     try {
       const finished = new Promise<void>((resolve) => {
         round = { ids: new Set(), first: 0, last: 0, bad: 0, expected: changesPerRound * SUBSCRIPTIONS, done: resolve }
       })
       const now = new Date()
       const changes: NewChange[] = Array.from({ length: changesPerRound }, () => ({
-        source: 'register', entity_type: 'annual_accounts', entity_id: String(org++), change_type: 'updated', field_path: '/last_accounts_year',
-        before_value: 2024, after_value: 2025, diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }], detected_at: now, source_snapshot_id: null, event_type: 'accounts.updated',
+        source: 'register',
+        entity_type: 'annual_accounts',
+        entity_id: String(org++),
+        change_type: 'updated',
+        field_path: '/last_accounts_year',
+        before_value: 2024,
+        after_value: 2025,
+        diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }],
+        detected_at: now,
+        source_snapshot_id: null,
+        event_type: 'accounts.updated',
       }))
       await db.sql.begin((tx) => appendChanges(tx as unknown as Sql, changes, now))
       const busy = cpuBusy()
-      await Promise.race([finished, Bun.sleep(600_000).then(() => Promise.reject(new Error(`round timed out at ${round!.ids.size}`)))])
+      await Promise.race([
+        finished,
+        Bun.sleep(600_000).then(() => Promise.reject(new Error(`round timed out at ${round!.ids.size}`))),
+      ])
       const r = round!
       const rate = (r.ids.size - 1) / ((r.last - r.first) / 1000)
       results.push({ instances, rate, bad: r.bad, busy: busy() })
-      console.log(`${instances} instance(s): ${r.ids.size} deliveries at ${rate.toFixed(0)}/s (bad signatures: ${r.bad}; cores ${results.at(-1)!.busy.toFixed(0)} % busy)`)
+      console.log(
+        `${instances} instance(s): ${r.ids.size} deliveries at ${rate.toFixed(0)}/s (bad signatures: ${r.bad}; cores ${results.at(-1)!.busy.toFixed(0)} % busy)`,
+      )
     } finally {
       round = null
       await Promise.all(services.map((s) => s.stop()))
@@ -116,8 +147,14 @@ const table = [
   '',
   '| instances | deliveries/s per round | median | machine busy during the rounds (all cores) |',
   '|---|---|---|---|',
-  `| 1 | ${one.map((r) => r.toFixed(0)).join(', ')} | ${median(one).toFixed(0)} | ${results.filter((r) => r.instances === 1).map((r) => `${r.busy.toFixed(0)} %`).join(', ')} |`,
-  `| 2 | ${two.map((r) => r.toFixed(0)).join(', ')} | ${median(two).toFixed(0)} | ${results.filter((r) => r.instances === 2).map((r) => `${r.busy.toFixed(0)} %`).join(', ')} |`,
+  `| 1 | ${one.map((r) => r.toFixed(0)).join(', ')} | ${median(one).toFixed(0)} | ${results
+    .filter((r) => r.instances === 1)
+    .map((r) => `${r.busy.toFixed(0)} %`)
+    .join(', ')} |`,
+  `| 2 | ${two.map((r) => r.toFixed(0)).join(', ')} | ${median(two).toFixed(0)} | ${results
+    .filter((r) => r.instances === 2)
+    .map((r) => `${r.busy.toFixed(0)} %`)
+    .join(', ')} |`,
   '',
   `Ratio 2 : 1 per round: ${ratios.map((r) => `${r.toFixed(2)} ×`).join(', ')}; median ${median(ratios).toFixed(2)} ×. Bad signatures: ${results.reduce((n, r) => n + r.bad, 0)}. Targets: 1 instance ≥ 1 000/s (${median(one) >= 1000 ? 'met' : 'NOT met'}); 2 instances ≥ 1.7 × (${median(ratios) >= 1.7 ? 'met' : 'NOT met'}).`,
   '',

@@ -13,7 +13,19 @@ const migrations = readdirSync(join(root, 'sql'))
   .map((f) => join(root, 'sql', f))
 
 const outfile = process.argv[2] ?? join(root, 'dist/plikt')
-const args = ['build', '--compile', '--minify-syntax', '--bytecode', '--format=esm', '--sourcemap=none', join(root, 'src/main.ts'), ...migrations, '--asset-naming=[name].[ext]', '--outfile', outfile]
+const args = [
+  'build',
+  '--compile',
+  '--minify-syntax',
+  '--bytecode',
+  '--format=esm',
+  '--sourcemap=none',
+  join(root, 'src/main.ts'),
+  ...migrations,
+  '--asset-naming=[name].[ext]',
+  '--outfile',
+  outfile,
+]
 const proc = Bun.spawn(['bun', ...args], { stdout: 'inherit', stderr: 'inherit', cwd: root })
 const code = await proc.exited
 if (code === 0) console.log(`built ${outfile} (${migrations.length} migrations embedded)`)

@@ -17,7 +17,10 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'postgres')
 const MARK = '/* plikt: forget the query of a closed socket */'
 const edits = [
-  ['    if (initial)\n      return reconnect()\n', `    if (initial)\n      return (query = errorResponse = null, reconnect()) ${MARK}\n`],
+  [
+    '    if (initial)\n      return reconnect()\n',
+    `    if (initial)\n      return (query = errorResponse = null, reconnect()) ${MARK}\n`,
+  ],
   [
     "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
     `    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = errorResponse = null ${MARK}\n`,
@@ -36,7 +39,9 @@ for (const file of ['src/connection.js', 'cjs/src/connection.js']) {
   if (text.includes(MARK)) continue
   for (const [from, to] of edits) {
     if (!text.includes(from)) {
-      console.error(`scripts/patch-postgres.mjs: postgres ${version} ${file} no longer has the code this patch fixes; check whether the upstream fix landed and drop or update the patch.`)
+      console.error(
+        `scripts/patch-postgres.mjs: postgres ${version} ${file} no longer has the code this patch fixes; check whether the upstream fix landed and drop or update the patch.`,
+      )
       process.exit(1)
     }
     text = text.replace(from, to)

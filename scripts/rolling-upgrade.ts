@@ -62,7 +62,11 @@ export async function serverStates(socket: string, backend: string): Promise<Map
  * Restarts server `name` with `restart` and resolves once HAProxy has seen it leave (not UP) and
  * come back (UP), polling every 100 ms; throws after `timeoutMs`.
  */
-export async function rollOne(name: string, restart: () => Promise<void>, opts: { socket: string; backend: string; timeoutMs?: number }): Promise<void> {
+export async function rollOne(
+  name: string,
+  restart: () => Promise<void>,
+  opts: { socket: string; backend: string; timeoutMs?: number },
+): Promise<void> {
   const until = Date.now() + (opts.timeoutMs ?? 120_000)
   let left = false
   let restarted = false
@@ -81,7 +85,10 @@ export async function rollOne(name: string, restart: () => Promise<void>, opts: 
     if (state === undefined) throw new Error(`HAProxy's backend ${opts.backend} has no server ${name}`)
     if (state !== 'UP') left = true
     if (left && restarted && state === 'UP') break
-    if (Date.now() > until) throw new Error(`server ${name} is ${state}${left ? '' : ' and was never taken out'} after ${opts.timeoutMs ?? 120_000} ms`)
+    if (Date.now() > until)
+      throw new Error(
+        `server ${name} is ${state}${left ? '' : ' and was never taken out'} after ${opts.timeoutMs ?? 120_000} ms`,
+      )
     await Bun.sleep(100)
   }
   await done
@@ -95,19 +102,32 @@ async function shell(command: string): Promise<void> {
 }
 
 async function roll(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'stats-socket': { type: 'string' }, backend: { type: 'string', default: 'plikt' }, server: { type: 'string', multiple: true }, 'timeout-seconds': { type: 'string', default: '120' } }, strict: true })
+  const { values } = parseArgs({
+    args,
+    options: {
+      'stats-socket': { type: 'string' },
+      backend: { type: 'string', default: 'plikt' },
+      server: { type: 'string', multiple: true },
+      'timeout-seconds': { type: 'string', default: '120' },
+    },
+    strict: true,
+  })
   const socket = values['stats-socket']
   const servers = (values.server ?? []).map((s) => {
     const eq = s.indexOf('=')
     return eq > 0 ? { name: s.slice(0, eq), command: s.slice(eq + 1) } : null
   })
   if (!socket || servers.length === 0 || servers.some((s) => s === null)) {
-    process.stderr.write("usage: rolling-upgrade.ts roll --stats-socket PATH [--backend plikt] --server 'NAME=RESTART COMMAND' [--server …]\n")
+    process.stderr.write(
+      "usage: rolling-upgrade.ts roll --stats-socket PATH [--backend plikt] --server 'NAME=RESTART COMMAND' [--server …]\n",
+    )
     return 2
   }
   const backend = values.backend!
   const states = await serverStates(socket, backend)
-  const notUp = servers.filter((s) => states.get(s!.name) !== 'UP').map((s) => `${s!.name}: ${states.get(s!.name) ?? 'no such server'}`)
+  const notUp = servers
+    .filter((s) => states.get(s!.name) !== 'UP')
+    .map((s) => `${s!.name}: ${states.get(s!.name) ?? 'no such server'}`)
   if (notUp.length) {
     process.stderr.write(`rolling-upgrade: every server must be UP before a roll starts (${notUp.join(', ')})\n`)
     return 1
@@ -116,9 +136,15 @@ async function roll(args: string[]): Promise<number> {
     const t0 = Date.now()
     process.stderr.write(`rolling-upgrade: restarting ${s!.name}\n`)
     try {
-      await rollOne(s!.name, () => shell(s!.command), { socket, backend, timeoutMs: Number(values['timeout-seconds']) * 1000 })
+      await rollOne(s!.name, () => shell(s!.command), {
+        socket,
+        backend,
+        timeoutMs: Number(values['timeout-seconds']) * 1000,
+      })
     } catch (e) {
-      process.stderr.write(`rolling-upgrade: stopped: ${(e as Error).message}; the servers after ${s!.name} were not touched\n`)
+      process.stderr.write(
+        `rolling-upgrade: stopped: ${(e as Error).message}; the servers after ${s!.name} were not touched\n`,
+      )
       return 1
     }
     process.stderr.write(`rolling-upgrade: ${s!.name} is UP in HAProxy again (${Date.now() - t0} ms)\n`)
@@ -168,7 +194,11 @@ function guideDrainGrace(): string {
 }
 
 async function rehearse(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { seconds: { type: 'string', default: '12' }, bin: { type: 'string' } }, strict: true })
+  const { values } = parseArgs({
+    args,
+    options: { seconds: { type: 'string', default: '12' }, bin: { type: 'string' } },
+    strict: true,
+  })
   const DATABASE_URL = process.env.DATABASE_URL
   if (!DATABASE_URL) {
     process.stderr.write('rolling-upgrade: set DATABASE_URL to an empty PostgreSQL database\n')
@@ -191,7 +221,10 @@ async function rehearse(args: string[]): Promise<number> {
   async function ready(p: number, deadlineMs = 60_000): Promise<void> {
     const until = Date.now() + deadlineMs
     while (Date.now() < until) {
-      const ok = await fetch(`http://127.0.0.1:${p}/api/health/ready`).then((r) => r.status === 200, () => false)
+      const ok = await fetch(`http://127.0.0.1:${p}/api/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
       if (ok) return
       await Bun.sleep(100)
     }
@@ -200,7 +233,19 @@ async function rehearse(args: string[]): Promise<number> {
 
   function startInstance(name: 'a' | 'b'): void {
     instances[name] = Bun.spawn(command, {
-      env: { ...process.env, PORT: String(ports[name]), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${ports.proxy}`, DATABASE_URL, ADMIN_TOKEN: ADMIN, SERVER_SECRET: SECRET, UPSTREAM_MODE: 'fixtures', TRUST_PROXY: 'true', DRAIN_GRACE_MS: grace, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(ports[name]),
+        HOST: '127.0.0.1',
+        BASE_URL: `http://127.0.0.1:${ports.proxy}`,
+        DATABASE_URL,
+        ADMIN_TOKEN: ADMIN,
+        SERVER_SECRET: SECRET,
+        UPSTREAM_MODE: 'fixtures',
+        TRUST_PROXY: 'true',
+        DRAIN_GRACE_MS: grace,
+        LOG_LEVEL: 'warn',
+      },
       stdout: 'ignore',
       stderr: 'ignore',
     })
@@ -226,7 +271,10 @@ async function rehearse(args: string[]): Promise<number> {
     await Promise.all([ready(ports.a), ready(ports.b)])
     const cfg = join(work, 'haproxy.cfg')
     writeFileSync(cfg, guideHaproxy(ports.proxy, ports.a, ports.b, socket))
-    haproxy = Bun.spawn([Bun.which('haproxy') ?? '/usr/sbin/haproxy', '-f', cfg], { stdout: 'ignore', stderr: 'ignore' })
+    haproxy = Bun.spawn([Bun.which('haproxy') ?? '/usr/sbin/haproxy', '-f', cfg], {
+      stdout: 'ignore',
+      stderr: 'ignore',
+    })
     // both servers UP in HAProxy before any load
     for (let i = 0; ; i++) {
       const states = await serverStates(socket, 'plikt').catch(() => new Map<string, string>())
@@ -239,9 +287,29 @@ async function rehearse(args: string[]): Promise<number> {
 
     const consumers: { id: string; key: string }[] = []
     for (let i = 0; i < 4; i++) {
-      const id = (await (await fetch(`${proxy}/api/v1/admin/consumers`, { method: 'POST', headers: admin, body: JSON.stringify({ email: `rolling-${i}-${Date.now()}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
-      await fetch(`${proxy}/api/v1/admin/credits`, { method: 'POST', headers: { ...admin, 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ consumer_id: id, amount_ore: 1_000_000, reason: 'rolling upgrade' }) })
-      const key = (await (await fetch(`${proxy}/api/v1/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: id }) })).json()).data.plaintext_key
+      const id = (
+        await (
+          await fetch(`${proxy}/api/v1/admin/consumers`, {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify({ email: `rolling-${i}-${Date.now()}@example.no`, tier: 'enterprise' }),
+          })
+        ).json()
+      ).data.consumer_id
+      await fetch(`${proxy}/api/v1/admin/credits`, {
+        method: 'POST',
+        headers: { ...admin, 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ consumer_id: id, amount_ore: 1_000_000, reason: 'rolling upgrade' }),
+      })
+      const key = (
+        await (
+          await fetch(`${proxy}/api/v1/admin/keys`, {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify({ consumer_id: id }),
+          })
+        ).json()
+      ).data.plaintext_key
       consumers.push({ id, key })
     }
 
@@ -252,7 +320,9 @@ async function rehearse(args: string[]): Promise<number> {
       for (let i = 0; rolling || Date.now() < until; i++) {
         const c = consumers[(w + i) % consumers.length]!
         try {
-          const r = await fetch(`${proxy}/api/v1/company/${orgs[i % orgs.length]}/summary`, { headers: { authorization: `Bearer ${c.key}`, 'x-forwarded-for': `10.200.${w}.${i & 255}` } })
+          const r = await fetch(`${proxy}/api/v1/company/${orgs[i % orgs.length]}/summary`, {
+            headers: { authorization: `Bearer ${c.key}`, 'x-forwarded-for': `10.200.${w}.${i & 255}` },
+          })
           await r.arrayBuffer()
           if (r.status === 200) ok++
           else failures.push(`HTTP ${r.status}`)
@@ -278,7 +348,9 @@ async function rehearse(args: string[]): Promise<number> {
     }
     const ledgers = []
     for (const c of consumers) {
-      const [bal] = await sql<{ balance: number }[]>`select balance_ore::int as balance from credit_balances where consumer_id = ${c.id}`
+      const [bal] = await sql<
+        { balance: number }[]
+      >`select balance_ore::int as balance from credit_balances where consumer_id = ${c.id}`
       const [l] = await sql<{ sum: number; debits: number; refunds: number }[]>`
         select coalesce(sum(amount_ore), 0)::int as sum, count(*) filter (where kind = 'debit')::int as debits, count(*) filter (where kind = 'refund')::int as refunds
         from credit_ledger where consumer_id = ${c.id}`
@@ -295,7 +367,19 @@ async function rehearse(args: string[]): Promise<number> {
       no_hold_left: holds === 0,
       each_tick_once: twice.length === 0,
     }
-    summary = { requests: ok + failures.length, ok, failed: failures.length, failures: failures.slice(0, 5), rolled: ['a', 'b'], rolled_ms: rolledMs, drain_grace_ms: Number(grace), exit_codes: exits, charged_ore: charged, holds, checks }
+    summary = {
+      requests: ok + failures.length,
+      ok,
+      failed: failures.length,
+      failures: failures.slice(0, 5),
+      rolled: ['a', 'b'],
+      rolled_ms: rolledMs,
+      drain_grace_ms: Number(grace),
+      exit_codes: exits,
+      charged_ore: charged,
+      holds,
+      checks,
+    }
   } catch (e) {
     summary = { error: String((e as Error)?.stack ?? e) }
   } finally {
@@ -314,7 +398,9 @@ if (import.meta.main) {
   if (mode === 'roll') process.exit(await roll(rest))
   else if (mode === 'rehearse') process.exit(await rehearse(rest))
   else {
-    process.stderr.write('usage: rolling-upgrade.ts roll --stats-socket PATH --server NAME=COMMAND …  |  rolling-upgrade.ts rehearse [--seconds N] [--bin PATH]\n')
+    process.stderr.write(
+      'usage: rolling-upgrade.ts roll --stats-socket PATH --server NAME=COMMAND …  |  rolling-upgrade.ts rehearse [--seconds N] [--bin PATH]\n',
+    )
     process.exit(2)
   }
 }

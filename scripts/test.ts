@@ -5,7 +5,11 @@ export {}
  */
 const args = process.argv.slice(2)
 // A fresh embedded database (initdb) can take several seconds on a busy 2-core machine: allow 30 s per test.
-const proc = Bun.spawn(['bun', 'test', '--timeout', '30000', ...args], { stdout: 'inherit', stderr: 'pipe', env: process.env })
+const proc = Bun.spawn(['bun', 'test', '--timeout', '30000', ...args], {
+  stdout: 'inherit',
+  stderr: 'pipe',
+  env: process.env,
+})
 let tail = ''
 const decoder = new TextDecoder()
 for await (const chunk of proc.stderr) {

@@ -58,7 +58,9 @@ import { jobControl } from '../jobs/runner.ts'
  * HandlerContext<B> whatever A and B are (its inputs are conditional types of R, whose variance
  * tsc cannot measure), so comparing two instances would check nothing.
  */
-type ContextFor<K extends OperationId> = { [P in keyof HandlerContext<OperationRequest<K>>]: HandlerContext<OperationRequest<K>>[P] }
+type ContextFor<K extends OperationId> = {
+  [P in keyof HandlerContext<OperationRequest<K>>]: HandlerContext<OperationRequest<K>>[P]
+}
 
 /** The handler of an operation; a handler declared for other inputs is not one. */
 export type HandlerFor<K extends OperationId> = (ctx: ContextFor<K>) => ReturnType<Handler>
@@ -97,8 +99,12 @@ export function composeDeps(
   },
   overrides: Partial<AppDeps> = {},
 ): AppDeps {
-  const mailer = base.config.smtpUrl ? smtpMailer(base.config.smtpUrl, base.config.mailFrom) : outboxMailer(base.sql, base.logger)
-  const settler = new HoldSettler(base.sql, (e) => base.logger.error('settling credit holds failed; trying again in a second', { error: String(e) }))
+  const mailer = base.config.smtpUrl
+    ? smtpMailer(base.config.smtpUrl, base.config.mailFrom)
+    : outboxMailer(base.sql, base.logger)
+  const settler = new HoldSettler(base.sql, (e) =>
+    base.logger.error('settling credit holds failed; trying again in a second', { error: String(e) }),
+  )
   // One client (and so one circuit breaker) per upstream system.
   const policy = { ...READ_POLICY, timeoutMs: base.config.upstreamTimeoutMs }
   const metrics = new Metrics()
@@ -107,13 +113,31 @@ export function composeDeps(
     metrics.watch(c)
     return c
   }
-  const register = overrides.register ?? new LiveBusinessRegister(base.config.brregBaseUrl, client('Enhetsregisteret'), client('Fullmakttjenesten'), base.clock)
+  const register =
+    overrides.register ??
+    new LiveBusinessRegister(
+      base.config.brregBaseUrl,
+      client('Enhetsregisteret'),
+      client('Fullmakttjenesten'),
+      base.clock,
+    )
   const accounts = new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret'), base.clock)
   const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
-  const { digitalAgency: liveAgency, ...government } = { ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)), ...overrides.government }
+  const { digitalAgency: liveAgency, ...government } = {
+    ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)),
+    ...overrides.government,
+  }
   const charger = new ChargeBatcher(base.chargeSql ?? base.sql)
   metrics.watchCharges(charger)
-  const reads = new UpstreamReads({ sql: base.sql, clock: base.clock, logger: base.logger, register, accounts, centralBank, metrics })
+  const reads = new UpstreamReads({
+    sql: base.sql,
+    clock: base.clock,
+    logger: base.logger,
+    register,
+    accounts,
+    centralBank,
+    metrics,
+  })
   const deps = {
     ...base,
     startedAt: base.startedAt ?? new Date(),
@@ -142,13 +166,20 @@ export function composeDeps(
     telemetry: new RequestTelemetry(allOperations),
     backup: base.dumpDataDir ?? null,
     serverKeys: serverKeys(base.config.serverSecret ?? crypto.randomUUID() + crypto.randomUUID()),
-    accountsRegister: new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret (diff)'), base.clock),
+    accountsRegister: new LiveAccountsRegister(
+      base.config.brregBaseUrl,
+      client('Regnskapsregisteret (diff)'),
+      base.clock,
+    ),
     webhooks: { transport: liveWebhookTransport(), policy: { allowLoopback: base.config.webhookAllowLoopback } },
     tsa: base.config.tsaUrl ? liveTimestampAuthority(base.config.tsaUrl) : null,
     anchorProofs: new ProofCache(),
     ...overrides,
   } as Omit<AppDeps, 'jobs' | 'delegationReturns'>
-  const withReturns: Omit<AppDeps, 'jobs'> = { ...deps, delegationReturns: overrides.delegationReturns ?? returnSweeps(deps) }
+  const withReturns: Omit<AppDeps, 'jobs'> = {
+    ...deps,
+    delegationReturns: overrides.delegationReturns ?? returnSweeps(deps),
+  }
   return { ...withReturns, jobs: overrides.jobs ?? jobControl(withReturns) }
 }
 
@@ -157,11 +188,18 @@ export function createApp(deps: AppDeps, extension?: Extension) {
   const operations = extension ? [...allOperations, ...extension.operations] : allOperations
   const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
   const tools = extension ? buildTools(operations, table, { ...toolBindings, ...extension.tools }) : TOOLS
-  return mountRoutes(deps, { operations, handlers: table, mcp: (request, state) => handleMcp(request, deps, state, tools) })
+  return mountRoutes(deps, {
+    operations,
+    handlers: table,
+    mcp: (request, state) => handleMcp(request, deps, state, tools),
+  })
 }
 
 /** The request handler Bun.serve runs: Elysia wrapped in the outer layer (correlation id, limits, logs). */
-export function createHandler(deps: AppDeps, extension?: Extension): (request: Request, server?: { requestIP(r: Request): { address: string } | null }) => Promise<Response> {
+export function createHandler(
+  deps: AppDeps,
+  extension?: Extension,
+): (request: Request, server?: { requestIP(r: Request): { address: string } | null }) => Promise<Response> {
   const app = createApp(deps, extension)
   app.compile()
   return createFetch(app, deps)

@@ -13,7 +13,15 @@ import { sha256Hex } from './lib/hash.ts'
 import { packBackup, unpackBackup } from './lib/backup-archive.ts'
 import { readInstanceFile } from './lib/instance-file.ts'
 import { readSecretFile, secretFingerprint, writeSecretFile } from './lib/server-secret.ts'
-import { DatabaseLockedError, DataDirError, openEmbedded, openPostgres, RestoreRefusedError, restoreEmbedded, type Database } from './store/db.ts'
+import {
+  DatabaseLockedError,
+  DataDirError,
+  openEmbedded,
+  openPostgres,
+  RestoreRefusedError,
+  restoreEmbedded,
+  type Database,
+} from './store/db.ts'
 import { loadMigrations, migrate, MigrationError } from './store/migrate.ts'
 import { copyTable, isEmptyDatabase, resetIdentities, tableSum, tablesInDependencyOrder } from './store/transfer.ts'
 
@@ -36,7 +44,8 @@ async function openForCommand(config: Config): Promise<Database> {
   try {
     return await (config.databaseUrl ? openPostgres(config.databaseUrl, 2) : openEmbedded(config.dataDir))
   } catch (e) {
-    if (e instanceof DatabaseLockedError) throw new CommandFailed(`${e.message} Stop it first: this command needs the database to itself.`)
+    if (e instanceof DatabaseLockedError)
+      throw new CommandFailed(`${e.message} Stop it first: this command needs the database to itself.`)
     throw e
   }
 }
@@ -47,7 +56,9 @@ async function openForCommand(config: Config): Promise<Database> {
  */
 async function backupFromRunningInstance(config: Config): Promise<Blob> {
   if (!config.adminToken) {
-    throw new CommandFailed(`an instance is serving ${config.dataDir} and holds its lock: set ADMIN_TOKEN (the one it runs with) so the backup can be taken through its operator API`)
+    throw new CommandFailed(
+      `an instance is serving ${config.dataDir} and holds its lock: set ADMIN_TOKEN (the one it runs with) so the backup can be taken through its operator API`,
+    )
   }
   const base = readInstanceFile(config.dataDir)?.url ?? config.baseUrl
   const url = `${base}/api/v1/admin/backup`
@@ -55,9 +66,14 @@ async function backupFromRunningInstance(config: Config): Promise<Blob> {
   try {
     res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${config.adminToken}` } })
   } catch (e) {
-    throw new CommandFailed(`an instance holds ${config.dataDir}, but ${url} does not answer (${(e as Error).message}); set BASE_URL to the address it listens on`)
+    throw new CommandFailed(
+      `an instance holds ${config.dataDir}, but ${url} does not answer (${(e as Error).message}); set BASE_URL to the address it listens on`,
+    )
   }
-  if (res.status !== 200) throw new CommandFailed(`the running instance refused the backup: ${res.status} ${(await res.text()).slice(0, 300)}`)
+  if (res.status !== 200)
+    throw new CommandFailed(
+      `the running instance refused the backup: ${res.status} ${(await res.text()).slice(0, 300)}`,
+    )
   return res.blob()
 }
 
@@ -68,7 +84,9 @@ async function backupFromRunningInstance(config: Config): Promise<Blob> {
 function secretToKeep(config: Config, running: boolean): string {
   const secret = config.serverSecret ?? readSecretFile(config.dataDir)
   if (secret === null) {
-    throw new CommandFailed(`${config.dataDir} holds no server-secret and SERVER_SECRET is unset: run backup with the SERVER_SECRET the service runs with, so the backup carries it (receipts and fnr digests depend on it)`)
+    throw new CommandFailed(
+      `${config.dataDir} holds no server-secret and SERVER_SECRET is unset: run backup with the SERVER_SECRET the service runs with, so the backup carries it (receipts and fnr digests depend on it)`,
+    )
   }
   const instance = running ? readInstanceFile(config.dataDir) : null
   if (instance && instance.server_secret_fingerprint !== secretFingerprint(secret)) {
@@ -97,20 +115,30 @@ function readSuppliedSecret(path: string): string {
   } catch (e) {
     throw new UsageError(`--server-secret-file: ${(e as Error).message}`)
   }
-  if (secret.length < 32) throw new UsageError(`--server-secret-file ${path} holds fewer than 32 characters: it is not a server secret`)
+  if (secret.length < 32)
+    throw new UsageError(`--server-secret-file ${path} holds fewer than 32 characters: it is not a server secret`)
   return secret
 }
 
 const embeddedOnly = (config: Config, what: string) => {
-  if (config.databaseUrl) throw new UsageError(`${what} is for the embedded database; with DATABASE_URL set, use PostgreSQL's own tools (pg_dump, pg_restore)`)
+  if (config.databaseUrl)
+    throw new UsageError(
+      `${what} is for the embedded database; with DATABASE_URL set, use PostgreSQL's own tools (pg_dump, pg_restore)`,
+    )
 }
 
 /** A rotation's first instant: `now`, an RFC 3339 date-time, or (absent) ROTATION_LEAD_MS from now. */
 function validFromOf(value: string | boolean | undefined, now: Date): Date {
   if (value === undefined) return new Date(now.getTime() + ROTATION_LEAD_MS)
   if (value === 'now') return now
-  const at = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ? new Date(value) : null
-  if (!at || Number.isNaN(at.getTime())) throw new UsageError('--valid-from must be `now` or an RFC 3339 date-time with its offset, e.g. 2026-12-01T00:00:00Z')
+  const at =
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)
+      ? new Date(value)
+      : null
+  if (!at || Number.isNaN(at.getTime()))
+    throw new UsageError(
+      '--valid-from must be `now` or an RFC 3339 date-time with its offset, e.g. 2026-12-01T00:00:00Z',
+    )
   return at
 }
 
@@ -124,7 +152,11 @@ export const COMMANDS: Record<string, Command> = {
       const db = await openForCommand(config)
       try {
         const result = await migrate(db.sql, await loadMigrations(), (msg) => say(`warning: ${msg}`))
-        say(result.applied.length ? `applied ${result.applied.join(', ')}` : `up to date (${result.skipped} migrations applied before)`)
+        say(
+          result.applied.length
+            ? `applied ${result.applied.join(', ')}`
+            : `up to date (${result.skipped} migrations applied before)`,
+        )
       } finally {
         await db.close()
       }
@@ -153,7 +185,18 @@ export const COMMANDS: Record<string, Command> = {
       const database = db ? await db.dumpDataDir!().finally(() => db!.close()) : await backupFromRunningInstance(config)
       const bytes = new Uint8Array(await database.arrayBuffer())
       const now = new Date()
-      const archive = packBackup({ format: 'plikt-backup', version: 1, created_at: now.toISOString(), server_secret_fingerprint: secretFingerprint(secret), database_sha256: sha256Hex(bytes) }, secret, bytes, now)
+      const archive = packBackup(
+        {
+          format: 'plikt-backup',
+          version: 1,
+          created_at: now.toISOString(),
+          server_secret_fingerprint: secretFingerprint(secret),
+          database_sha256: sha256Hex(bytes),
+        },
+        secret,
+        bytes,
+        now,
+      )
       const written = await writeAtomically(file!, new Blob([archive]))
       say(`backup of ${config.dataDir} written to ${file}: ${written.bytes} bytes, sha256 ${written.sha256}`)
     },
@@ -161,7 +204,7 @@ export const COMMANDS: Record<string, Command> = {
   restore: {
     usage: 'plikt restore <file> [--server-secret-file <file>]',
     summary: 'fill an empty DATA_DIR from a backup',
-    help: 'Loads a backup made by `plikt backup` into DATA_DIR, which must be empty (or not exist yet), and puts the backup\'s server secret into DATA_DIR/server-secret, so receipts and fnr digests made before still verify. Start the service on it afterwards; migrations newer than the backup are applied at start. A backup from before the secret was carried (a database only) is refused unless the secret is supplied: --server-secret-file <the old DATA_DIR/server-secret>, or SERVER_SECRET as the service ran with. SERVER_SECRET set to another secret than the backup\'s is refused.',
+    help: "Loads a backup made by `plikt backup` into DATA_DIR, which must be empty (or not exist yet), and puts the backup's server secret into DATA_DIR/server-secret, so receipts and fnr digests made before still verify. Start the service on it afterwards; migrations newer than the backup are applied at start. A backup from before the secret was carried (a database only) is refused unless the secret is supplied: --server-secret-file <the old DATA_DIR/server-secret>, or SERVER_SECRET as the service ran with. SERVER_SECRET set to another secret than the backup's is refused.",
     options: { 'server-secret-file': { type: 'string' } },
     positionals: 1,
     async run(config, [file], values) {
@@ -174,12 +217,18 @@ export const COMMANDS: Record<string, Command> = {
       } catch (e) {
         throw new CommandFailed(`${file} could not be read as a Plikt backup: ${(e as Error).message}`)
       }
-      const supplied = typeof values['server-secret-file'] === 'string' ? readSuppliedSecret(values['server-secret-file']) : config.serverSecret
+      const supplied =
+        typeof values['server-secret-file'] === 'string'
+          ? readSuppliedSecret(values['server-secret-file'])
+          : config.serverSecret
       let secret: string
       if (unpacked.kind === 'whole') {
-        if (secretFingerprint(unpacked.secret) !== unpacked.manifest.server_secret_fingerprint) throw new CommandFailed(`${file} is damaged: its server-secret does not match its manifest`)
+        if (secretFingerprint(unpacked.secret) !== unpacked.manifest.server_secret_fingerprint)
+          throw new CommandFailed(`${file} is damaged: its server-secret does not match its manifest`)
         if (supplied !== null && supplied !== unpacked.secret) {
-          throw new CommandFailed(`${file} carries another server secret than the one supplied (${typeof values['server-secret-file'] === 'string' ? '--server-secret-file' : 'SERVER_SECRET'}): receipts and fnr digests in it verify only under its own; restore without supplying one`)
+          throw new CommandFailed(
+            `${file} carries another server secret than the one supplied (${typeof values['server-secret-file'] === 'string' ? '--server-secret-file' : 'SERVER_SECRET'}): receipts and fnr digests in it verify only under its own; restore without supplying one`,
+          )
         }
         secret = unpacked.secret
       } else {
@@ -194,14 +243,17 @@ export const COMMANDS: Record<string, Command> = {
       try {
         await restoreEmbedded(config.dataDir, new Blob([unpacked.database]))
       } catch (e) {
-        if (e instanceof RestoreRefusedError || e instanceof DatabaseLockedError || e instanceof DataDirError) throw new CommandFailed(e.message)
+        if (e instanceof RestoreRefusedError || e instanceof DatabaseLockedError || e instanceof DataDirError)
+          throw new CommandFailed(e.message)
         throw new CommandFailed(`${file} could not be loaded as a Plikt backup: ${(e as Error).message}`)
       }
       writeSecretFile(config.dataDir, secret)
       const db = await openEmbedded(config.dataDir)
       try {
         const [row] = await db.sql<{ n: number }[]>`select count(*)::int as n from schema_migrations`
-        say(`restored ${file} into ${config.dataDir} (${row!.n} migrations recorded; server secret ${secretFingerprint(secret)} in ${config.dataDir}/server-secret)`)
+        say(
+          `restored ${file} into ${config.dataDir} (${row!.n} migrations recorded; server secret ${secretFingerprint(secret)} in ${config.dataDir}/server-secret)`,
+        )
       } finally {
         await db.close()
       }
@@ -215,7 +267,8 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 0,
     async run(config, _positionals, values) {
       const to = values.to
-      if (typeof to !== 'string' || !/^postgres(ql)?:\/\//.test(to)) throw new UsageError('--to must name the target, postgres://user@host:5432/database')
+      if (typeof to !== 'string' || !/^postgres(ql)?:\/\//.test(to))
+        throw new UsageError('--to must name the target, postgres://user@host:5432/database')
       embeddedOnly(config, 'export')
       const source = await openForCommand(config)
       let target: Database | null = null
@@ -223,7 +276,8 @@ export const COMMANDS: Record<string, Command> = {
         target = await openPostgres(to, 2).catch((e: Error) => {
           throw new CommandFailed(`cannot connect to the target: ${e.message}`)
         })
-        if (!(await isEmptyDatabase(target.sql))) throw new CommandFailed('the target database holds tables already: export fills an empty database only')
+        if (!(await isEmptyDatabase(target.sql)))
+          throw new CommandFailed('the target database holds tables already: export fills an empty database only')
         const migrations = await loadMigrations()
         await migrate(source.sql, migrations)
         await migrate(target.sql, migrations)
@@ -235,10 +289,14 @@ export const COMMANDS: Record<string, Command> = {
           const [a, b] = [await tableSum(source.sql, t), await tableSum(target.sql, t)]
           const same = a.rows === b.rows && a.checksum === b.checksum
           if (!same) differ.push(t)
-          say(`verified ${t}: ${a.rows} rows, md5 ${a.checksum}${same ? '' : ` — DIFFERS: target ${b.rows} rows, md5 ${b.checksum}`}`)
+          say(
+            `verified ${t}: ${a.rows} rows, md5 ${a.checksum}${same ? '' : ` — DIFFERS: target ${b.rows} rows, md5 ${b.checksum}`}`,
+          )
         }
         if (differ.length) throw new CommandFailed(`verification failed for ${differ.join(', ')}`)
-        say(`exported ${tables.length} tables; every row count and checksum matches. Start the service with DATABASE_URL=${to.replace(/:[^:@/]*@/, ':***@')}`)
+        say(
+          `exported ${tables.length} tables; every row count and checksum matches. Start the service with DATABASE_URL=${to.replace(/:[^:@/]*@/, ':***@')}`,
+        )
       } finally {
         await target?.close()
         await source.close()
@@ -260,7 +318,9 @@ export const COMMANDS: Record<string, Command> = {
         await migrate(db.sql, await loadMigrations())
         const done = await rotateReceiptKeys(db.sql, serverKeys(secret).receiptEd25519, validFrom, now)
         if ('refused' in done) throw new CommandFailed(done.refused)
-        say(`new receipt key ${done.kid} signs from ${done.valid_from.toISOString()}${done.retired ? `; ${done.retired} signs until then and stays published` : ''}`)
+        say(
+          `new receipt key ${done.kid} signs from ${done.valid_from.toISOString()}${done.retired ? `; ${done.retired} signs until then and stays published` : ''}`,
+        )
       } finally {
         await db.close()
       }
@@ -271,7 +331,13 @@ export const COMMANDS: Record<string, Command> = {
 export function usage(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length), 'plikt [serve]'.length)
   const line = (u: string, s: string) => `  ${u.padEnd(width)}  ${s}`
-  return ['usage:', line('plikt [serve]', 'run the service (the default)'), ...Object.values(COMMANDS).map((c) => line(c.usage, c.summary)), '', '`plikt <command> --help` for each; configuration comes from the environment (README).'].join('\n')
+  return [
+    'usage:',
+    line('plikt [serve]', 'run the service (the default)'),
+    ...Object.values(COMMANDS).map((c) => line(c.usage, c.summary)),
+    '',
+    '`plikt <command> --help` for each; configuration comes from the environment (README).',
+  ].join('\n')
 }
 
 /** Runs a command; the exit code. */
@@ -283,12 +349,20 @@ export async function runCommand(name: string, args: string[]): Promise<number> 
     return 2
   }
   try {
-    const { values, positionals } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...command.options }, allowPositionals: true, strict: true })
+    const { values, positionals } = parseArgs({
+      args,
+      options: { help: { type: 'boolean', short: 'h' }, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    })
     if (values.help) {
       say(`usage: ${command.usage}\n\n${command.help}`)
       return 0
     }
-    if (positionals.length !== command.positionals) throw new UsageError(`expects ${command.positionals === 0 ? 'no arguments' : `${command.positionals} argument`} (usage: ${command.usage})`)
+    if (positionals.length !== command.positionals)
+      throw new UsageError(
+        `expects ${command.positionals === 0 ? 'no arguments' : `${command.positionals} argument`} (usage: ${command.usage})`,
+      )
     await command.run(loadConfig(), positionals, values as Record<string, string | boolean | undefined>)
     return 0
   } catch (e) {
@@ -296,9 +370,13 @@ export async function runCommand(name: string, args: string[]): Promise<number> 
       process.stderr.write(`plikt ${name}: ${(e as Error).message}\nusage: ${command.usage}   (--help for more)\n`)
       return 2
     }
-    const known = e instanceof CommandFailed || e instanceof ConfigError || e instanceof MigrationError || e instanceof DatabaseLockedError || e instanceof DataDirError
+    const known =
+      e instanceof CommandFailed ||
+      e instanceof ConfigError ||
+      e instanceof MigrationError ||
+      e instanceof DatabaseLockedError ||
+      e instanceof DataDirError
     process.stderr.write(`plikt ${name}: ${known ? (e as Error).message : String((e as Error)?.stack ?? e)}\n`)
     return 1
   }
 }
-

@@ -91,7 +91,13 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-function int(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+function int(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`)
@@ -106,7 +112,12 @@ function proxyHops(env: Record<string, string | undefined>): number {
   return trust ? int(env, 'TRUSTED_PROXY_HOPS', 1, 1, 16) : 0
 }
 
-function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(
+  env: Record<string, string | undefined>,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   if (!(allowed as readonly string[]).includes(raw)) {
@@ -120,12 +131,15 @@ function oneOf<T extends string>(env: Record<string, string | undefined>, name: 
  * and off otherwise (the embedded quick start); OAUTH_ENABLED=false turns it off explicitly.
  */
 function oauthConfig(env: Record<string, string | undefined>, baseUrl: string): Config['oauth'] {
-  const enabled = oneOf(env, 'OAUTH_ENABLED', ['true', 'false'] as const, env.OAUTH_ISSUER ? 'true' : 'false') === 'true'
+  const enabled =
+    oneOf(env, 'OAUTH_ENABLED', ['true', 'false'] as const, env.OAUTH_ISSUER ? 'true' : 'false') === 'true'
   if (!enabled) return null
   const issuer = env.OAUTH_ISSUER
-  if (!issuer || !/^https?:\/\/\S+$/.test(issuer)) throw new ConfigError('OAUTH_ENABLED=true needs OAUTH_ISSUER, the authorization server’s issuer URL')
+  if (!issuer || !/^https?:\/\/\S+$/.test(issuer))
+    throw new ConfigError('OAUTH_ENABLED=true needs OAUTH_ISSUER, the authorization server’s issuer URL')
   const jwksUrl = env.OAUTH_JWKS_URL || `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`
-  if (!/^https?:\/\/\S+$/.test(jwksUrl)) throw new ConfigError(`OAUTH_JWKS_URL must be an http(s) URL, got "${jwksUrl}"`)
+  if (!/^https?:\/\/\S+$/.test(jwksUrl))
+    throw new ConfigError(`OAUTH_JWKS_URL must be an http(s) URL, got "${jwksUrl}"`)
   return { issuer, jwksUrl, audience: env.OAUTH_AUDIENCE || `${baseUrl}/api/mcp` }
 }
 
@@ -144,9 +158,11 @@ function governmentConfig(env: Record<string, string | undefined>, upstreamMode:
   const mode = oneOf(env, 'GOVERNMENT_MODE', ['mock', 'live'] as const, 'mock')
   const keyPem = env.MASKINPORTEN_KEY_PEM ? env.MASKINPORTEN_KEY_PEM.replaceAll('\\n', '\n') : null
   const keyFile = env.MASKINPORTEN_KEY_FILE || null
-  if (keyPem !== null && keyFile !== null) throw new ConfigError('set MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE, not both')
+  if (keyPem !== null && keyFile !== null)
+    throw new ConfigError('set MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE, not both')
   const systemId = env.ALTINN_SYSTEM_ID || null
-  if (systemId !== null && !/^\d{9}_[\w.-]{1,100}$/.test(systemId)) throw new ConfigError(`ALTINN_SYSTEM_ID must look like <vendor orgno>_<name>, got "${systemId}"`)
+  if (systemId !== null && !/^\d{9}_[\w.-]{1,100}$/.test(systemId))
+    throw new ConfigError(`ALTINN_SYSTEM_ID must look like <vendor orgno>_<name>, got "${systemId}"`)
   const config: GovernmentConfig = {
     mode,
     maskinportenUrl: httpUrl(env, 'MASKINPORTEN_URL', 'https://maskinporten.no'),
@@ -179,7 +195,8 @@ export function missingGovernmentCredentials(g: GovernmentConfig): string[] {
 
 function smtpUrl(raw: string | undefined): string | null {
   if (!raw) return null
-  if (!/^smtps?:\/\/[^/\s]+/.test(raw)) throw new ConfigError('SMTP_URL must look like smtp://user:password@host:587 or smtps://…')
+  if (!/^smtps?:\/\/[^/\s]+/.test(raw))
+    throw new ConfigError('SMTP_URL must look like smtp://user:password@host:587 or smtps://…')
   return raw
 }
 
@@ -203,7 +220,8 @@ function allowOutboxMail(env: Record<string, string | undefined>, smtp: string |
 function securityContact(env: Record<string, string | undefined>, baseUrl: string): string {
   const raw = env.SECURITY_CONTACT
   if (raw === undefined || raw === '') return `mailto:security@${new URL(baseUrl).hostname}`
-  if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(raw)) throw new ConfigError(`SECURITY_CONTACT must be a mailto: address or an https:// URL, got "${raw}"`)
+  if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(raw))
+    throw new ConfigError(`SECURITY_CONTACT must be a mailto: address or an https:// URL, got "${raw}"`)
   return raw
 }
 
@@ -228,7 +246,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const smtp = smtpUrl(env.SMTP_URL)
   const upstreamMode = oneOf(env, 'UPSTREAM_MODE', ['live', 'fixtures'] as const, 'live')
   const metricsToken = env.METRICS_TOKEN || null
-  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters (generate one with `openssl rand -hex 16`)')
+  if (metricsToken !== null && metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters (generate one with `openssl rand -hex 16`)')
   const serverSecret = env.SERVER_SECRET || null
   if (serverSecret !== null && serverSecret.length < 32) {
     throw new ConfigError('SERVER_SECRET must be at least 32 characters (generate one with `openssl rand -hex 32`)')

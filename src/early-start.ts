@@ -6,4 +6,5 @@
 import { pgliteAssets } from './store/embedded-assets.ts'
 
 const command = process.argv[2]
-if (!process.env.DATABASE_URL && (command === undefined || command === 'serve')) void pgliteAssets(false).catch(() => {})
+if (!process.env.DATABASE_URL && (command === undefined || command === 'serve'))
+  void pgliteAssets(false).catch(() => {})

@@ -48,10 +48,14 @@ async function main() {
   const stdout = bufferedStdout()
   const logger = createLogger(config.logLevel, stdout.sink)
   if (config.webhookAllowLoopback) {
-    logger.warn('WEBHOOK_ALLOW_LOOPBACK=true: webhooks may be sent to http://127.0.0.1 and http://localhost on this machine; for development and tests only, never in production')
+    logger.warn(
+      'WEBHOOK_ALLOW_LOOPBACK=true: webhooks may be sent to http://127.0.0.1 and http://localhost on this machine; for development and tests only, never in production',
+    )
   }
   if (!config.smtpUrl && config.baseUrl.startsWith('https://')) {
-    logger.warn('ALLOW_OUTBOX_MAIL=true: sign-in mail to a public address goes to the operator outbox, not by SMTP', { base_url: config.baseUrl })
+    logger.warn('ALLOW_OUTBOX_MAIL=true: sign-in mail to a public address goes to the operator outbox, not by SMTP', {
+      base_url: config.baseUrl,
+    })
   }
   const db = await openDatabase(config)
   try {
@@ -63,15 +67,31 @@ async function main() {
   }
   // Listen first: with PORT=0 the port is known only now, and links must carry it. Nothing is
   // answered by the placeholder, since everything up to the reload is synchronous.
-  const server = Bun.serve({ ...SERVE_OPTIONS, port: config.port, hostname: config.host, fetch: () => new Response(null, { status: 503 }) })
+  const server = Bun.serve({
+    ...SERVE_OPTIONS,
+    port: config.port,
+    hostname: config.host,
+    fetch: () => new Response(null, { status: 503 }),
+  })
   config = { ...loadConfig(process.env, server.port), ...upstreams }
   if (config.serverSecret === null) {
     const kept = secretFromDataDir(config.dataDir)
     config = { ...config, serverSecret: kept.secret }
     if (kept.created) logger.info('generated a server secret', { file: `${config.dataDir}/server-secret` })
-    if (db.kind === 'postgres') logger.warn('SERVER_SECRET is unset: this instance uses the secret kept in its DATA_DIR; every instance on the same database must share one SERVER_SECRET')
+    if (db.kind === 'postgres')
+      logger.warn(
+        'SERVER_SECRET is unset: this instance uses the secret kept in its DATA_DIR; every instance on the same database must share one SERVER_SECRET',
+      )
   }
-  const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock: systemClock, logger, ...(db.dumpDataDir ? { dumpDataDir: db.dumpDataDir } : {}) })
+  const deps = composeDeps({
+    config,
+    sql: db.sql,
+    chargeSql: db.chargeSql,
+    dbKind: db.kind,
+    clock: systemClock,
+    logger,
+    ...(db.dumpDataDir ? { dumpDataDir: db.dumpDataDir } : {}),
+  })
   const handler = createHandler(deps)
   server.reload({ fetch: handler })
   // METRICS_PORT: /metrics (token still required) on a port of its own, for a scraper the public proxy never reaches.
@@ -79,20 +99,33 @@ async function main() {
     ? Bun.serve({
         port: config.metricsPort,
         hostname: config.host,
-        fetch: (req, srv) => (new URL(req.url).pathname === '/metrics' ? handler(req, srv) : new Response('only /metrics is served on this port\n', { status: 404 })),
+        fetch: (req, srv) =>
+          new URL(req.url).pathname === '/metrics'
+            ? handler(req, srv)
+            : new Response('only /metrics is served on this port\n', { status: 404 }),
       })
     : null
   // `plikt backup` finds this instance from DATA_DIR alone (lib/instance-file.ts)
-  if (db.kind === 'embedded') writeInstanceFile(config.dataDir, { url: localUrl(config.host, server.port!), pid: process.pid, server_secret_fingerprint: secretFingerprint(config.serverSecret!) })
+  if (db.kind === 'embedded')
+    writeInstanceFile(config.dataDir, {
+      url: localUrl(config.host, server.port!),
+      pid: process.pid,
+      server_secret_fingerprint: secretFingerprint(config.serverSecret!),
+    })
   const jobs = startJobs(deps)
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
-  logger.info('listening', { url: where, database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL' })
+  logger.info('listening', {
+    url: where,
+    database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL',
+  })
   process.stderr.write(
     `\nPlikt is listening on ${where} (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})\n` +
       `  try:  curl ${where}/api/health\n` +
       `        curl ${where}/api/v1/errors\n` +
       `  docs: ${where}/docs\n` +
-      (config.upstreamMode === 'fixtures' ? `  upstreams: fixture servers (offline): register ${config.brregBaseUrl}, central bank ${config.norgesBankBaseUrl}\n` : '') +
+      (config.upstreamMode === 'fixtures'
+        ? `  upstreams: fixture servers (offline): register ${config.brregBaseUrl}, central bank ${config.norgesBankBaseUrl}\n`
+        : '') +
       `  government systems: ${config.government.mode === 'mock' ? 'mock (GOVERNMENT_MODE=mock)' : `live, token service ${config.government.maskinportenUrl}, portal ${config.government.altinnPlatformUrl}`}\n\n`,
   )
 
@@ -126,7 +159,8 @@ async function main() {
     }
     await jobsStopped
     const unsettled = await deps.settler.settle(config.drainTimeoutMs)
-    if (unsettled > 0) logger.error('credit holds left unsettled at shutdown: the expiry sweep will refund their batches', { unsettled })
+    if (unsettled > 0)
+      logger.error('credit holds left unsettled at shutdown: the expiry sweep will refund their batches', { unsettled })
     if (db.kind === 'embedded') removeInstanceFile(config.dataDir)
     await db.close()
     await stopFixtures()
@@ -144,7 +178,9 @@ if (first === '--help' || first === '-h' || first === 'help') {
 } else if (first !== undefined && first !== 'serve') {
   process.exit(await runCommand(first, rest))
 } else if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
-  process.stdout.write(`usage: plikt [serve]\n\nRuns the service: the API, the pages and the jobs, on PORT (default 3000), with the embedded database in DATA_DIR\nunless DATABASE_URL is set. Configuration comes from the environment (README, "Configuration").\n`)
+  process.stdout.write(
+    `usage: plikt [serve]\n\nRuns the service: the API, the pages and the jobs, on PORT (default 3000), with the embedded database in DATA_DIR\nunless DATABASE_URL is set. Configuration comes from the environment (README, "Configuration").\n`,
+  )
 } else if (rest.length > 0) {
   process.stderr.write(`plikt serve takes no arguments (configuration comes from the environment)\n${usage()}\n`)
   process.exit(2)
@@ -154,7 +190,11 @@ if (first === '--help' || first === '-h' || first === 'help') {
 
 async function serve() {
   await main().catch((e: unknown) => {
-    const known = e instanceof ConfigError || e instanceof DatabaseLockedError || e instanceof DataDirError || e instanceof MigrationError
+    const known =
+      e instanceof ConfigError ||
+      e instanceof DatabaseLockedError ||
+      e instanceof DataDirError ||
+      e instanceof MigrationError
     process.stderr.write(`plikt: cannot start: ${known ? (e as Error).message : String((e as Error)?.stack ?? e)}\n`)
     process.exit(1)
   })

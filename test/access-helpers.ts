@@ -16,21 +16,39 @@ export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${crypto.randomUUID().slice(0, 12)}@example.no`
 }
 
-export async function createConsumer(app: TestApp, tier: 'free' | 'starter' | 'professional' | 'enterprise' = 'free', email = uniqueEmail()): Promise<{ id: string; email: string }> {
+export async function createConsumer(
+  app: TestApp,
+  tier: 'free' | 'starter' | 'professional' | 'enterprise' = 'free',
+  email = uniqueEmail(),
+): Promise<{ id: string; email: string }> {
   const res = await app.send('POST', '/api/v1/admin/consumers', { email, tier, company_name: 'Test AS' }, admin)
   if (res.status !== 201) throw new Error(`createConsumer: ${res.status} ${await res.text()}`)
   return { id: (await res.json()).data.consumer_id, email }
 }
 
-export async function createKey(app: TestApp, consumerId: string, scopes?: string[]): Promise<{ key: string; id: string }> {
-  const res = await app.send('POST', '/api/v1/admin/keys', { consumer_id: consumerId, ...(scopes ? { scopes } : {}) }, admin)
+export async function createKey(
+  app: TestApp,
+  consumerId: string,
+  scopes?: string[],
+): Promise<{ key: string; id: string }> {
+  const res = await app.send(
+    'POST',
+    '/api/v1/admin/keys',
+    { consumer_id: consumerId, ...(scopes ? { scopes } : {}) },
+    admin,
+  )
   if (res.status !== 201) throw new Error(`createKey: ${res.status} ${await res.text()}`)
   const { data } = await res.json()
   return { key: data.plaintext_key, id: data.key.id }
 }
 
 export async function addCredits(app: TestApp, consumerId: string, amountOre: number): Promise<number> {
-  const res = await app.send('POST', '/api/v1/admin/credits', { consumer_id: consumerId, amount_ore: amountOre, reason: 'test' }, admin)
+  const res = await app.send(
+    'POST',
+    '/api/v1/admin/credits',
+    { consumer_id: consumerId, amount_ore: amountOre, reason: 'test' },
+    admin,
+  )
   if (res.status !== 200) throw new Error(`addCredits: ${res.status} ${await res.text()}`)
   return (await res.json()).data.balance_ore
 }
@@ -58,12 +76,25 @@ export function magicToken(mailBody: string): string {
 }
 
 export function form(values: Record<string, string>): { body: string; headers: Record<string, string> } {
-  return { body: new URLSearchParams(values).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+  return {
+    body: new URLSearchParams(values).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  }
 }
 
-export async function postForm(app: TestApp, path: string, values: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export async function postForm(
+  app: TestApp,
+  path: string,
+  values: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const f = form(values)
-  return fetch(app.url + path, { method: 'POST', body: f.body, headers: { ...f.headers, ...headers }, redirect: 'manual' })
+  return fetch(app.url + path, {
+    method: 'POST',
+    body: f.body,
+    headers: { ...f.headers, ...headers },
+    redirect: 'manual',
+  })
 }
 
 export interface Session {
@@ -76,9 +107,18 @@ export interface Session {
 }
 
 /** Signs up (or in) through the real flow: signup → mail job → outbox mail → POST /auth/magic → cookie. */
-export async function signIn(app: TestApp, email = uniqueEmail(), companyName: string | null = 'Testfirma AS'): Promise<Session> {
+export async function signIn(
+  app: TestApp,
+  email = uniqueEmail(),
+  companyName: string | null = 'Testfirma AS',
+): Promise<Session> {
   const ip = freshIp()
-  const res = await app.send('POST', '/api/v1/account/signup', { email, ...(companyName ? { company_name: companyName, consent: true } : {}) }, ip)
+  const res = await app.send(
+    'POST',
+    '/api/v1/account/signup',
+    { email, ...(companyName ? { company_name: companyName, consent: true } : {}) },
+    ip,
+  )
   if (res.status !== 200) throw new Error(`signup: ${res.status} ${await res.text()}`)
   const mail = await lastMailTo(app, email)
   if (!mail) throw new Error(`no mail to ${email}`)

@@ -34,21 +34,38 @@ export function ownerSession(app: TestApp, email: string): Promise<Session> {
 
 /** The CSRF token the confirmation page's own form carries (the decision form's hidden field). */
 export function formCsrf(html: string): string {
-  const m = /<form method="post" action="\/approvals\/[0-9a-f-]+\/decision"><input type="hidden" name="csrf_token" value="([^"]+)">/.exec(html)
+  const m =
+    /<form method="post" action="\/approvals\/[0-9a-f-]+\/decision"><input type="hidden" name="csrf_token" value="([^"]+)">/.exec(
+      html,
+    )
   if (!m) throw new Error(`no decision form on the page: ${html.slice(0, 400)}`)
   return m[1]!
 }
 
 /** Opens the page with the session and posts the decision with the page's form token. */
-export async function decideOnPage(app: TestApp, cookie: string, confirmationUrl: string, decision: 'confirm' | 'decline' = 'confirm'): Promise<Response> {
+export async function decideOnPage(
+  app: TestApp,
+  cookie: string,
+  confirmationUrl: string,
+  decision: 'confirm' | 'decline' = 'confirm',
+): Promise<Response> {
   const path = new URL(confirmationUrl).pathname
   const page = await app.get(path, { headers: { cookie } })
   expect(page.status).toBe(200)
-  return postForm(app, `${path}/decision`, { csrf_token: formCsrf(await page.text()), decision }, { cookie, origin: app.url })
+  return postForm(
+    app,
+    `${path}/decision`,
+    { csrf_token: formCsrf(await page.text()), decision },
+    { cookie, origin: app.url },
+  )
 }
 
 /** The dry run's action id, then the mint with the action's content: the agent's answer, as sent. */
-export async function mintForAction(app: TestApp, a: Keyed, action: { org_number: string; action_type: string; period: string; payload: unknown }): Promise<Response> {
+export async function mintForAction(
+  app: TestApp,
+  a: Keyed,
+  action: { org_number: string; action_type: string; period: string; payload: unknown },
+): Promise<Response> {
   const dry = await app.send('POST', '/api/v1/actions/execute?dry_run=true', action, a.auth)
   expect(dry.status).toBe(200)
   const { action_id } = (await dry.json()).data
@@ -56,7 +73,11 @@ export async function mintForAction(app: TestApp, a: Keyed, action: { org_number
 }
 
 /** A token the owner has confirmed on its page: what a live filing needs. */
-export async function confirmedToken(app: TestApp, a: Keyed, action: { org_number: string; action_type: string; period: string; payload: unknown }): Promise<string> {
+export async function confirmedToken(
+  app: TestApp,
+  a: Keyed,
+  action: { org_number: string; action_type: string; period: string; payload: unknown },
+): Promise<string> {
   const minted = await mintForAction(app, a, action)
   expect(minted.status).toBe(201)
   const { data } = await minted.json()
@@ -72,25 +93,46 @@ export async function confirmedToken(app: TestApp, a: Keyed, action: { org_numbe
  * the operator outbox), open confirmation_url, decide with the page's form. Returns the session's
  * cookie and the form's CSRF token (secrets a log scan looks for).
  */
-export async function decideOverHttp(base: string, adminToken: string, email: string, confirmationUrl: string, decision: 'confirm' | 'decline' = 'confirm'): Promise<{ cookie: string; csrf: string; status: number }> {
+export async function decideOverHttp(
+  base: string,
+  adminToken: string,
+  email: string,
+  confirmationUrl: string,
+  decision: 'confirm' | 'decline' = 'confirm',
+): Promise<{ cookie: string; csrf: string; status: number }> {
   const n = () => Math.floor(Math.random() * 256)
   const ip = { 'x-forwarded-for': `10.${200 + (n() % 50)}.${n()}.${n()}` }
   const admin = { authorization: `Bearer ${adminToken}` }
-  const signup = await fetch(`${base}/api/v1/account/signup`, { method: 'POST', headers: { ...ip, 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+  const signup = await fetch(`${base}/api/v1/account/signup`, {
+    method: 'POST',
+    headers: { ...ip, 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  })
   expect(signup.status).toBe(200)
   expect((await fetch(`${base}/api/v1/admin/jobs/mail-queue/run`, { method: 'POST', headers: admin })).status).toBe(200)
-  const mails = (await (await fetch(`${base}/api/v1/admin/outbox?limit=100`, { headers: admin })).json()).data.emails as { to: string; body: string }[]
+  const mails = (await (await fetch(`${base}/api/v1/admin/outbox?limit=100`, { headers: admin })).json()).data
+    .emails as { to: string; body: string }[]
   const mail = mails.find((m) => m.to === email)
   if (!mail) throw new Error(`no mail to ${email}`)
   const token = /\/auth\/magic\?token=([A-Za-z0-9]+)/.exec(mail.body)![1]!
   const form = (values: Record<string, string>) => new URLSearchParams(values).toString()
-  const done = await fetch(`${base}/auth/magic`, { method: 'POST', headers: { ...ip, origin: base, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ token }), redirect: 'manual' })
+  const done = await fetch(`${base}/auth/magic`, {
+    method: 'POST',
+    headers: { ...ip, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: form({ token }),
+    redirect: 'manual',
+  })
   const cookie = /plikt_session=[^;]+/.exec(done.headers.get('set-cookie') ?? '')?.[0]
   if (!cookie) throw new Error(`no session cookie: ${done.status}`)
   const path = new URL(confirmationUrl).pathname
   const page = await fetch(`${base}${path}`, { headers: { ...ip, cookie } })
   expect(page.status).toBe(200)
   const csrf = formCsrf(await page.text())
-  const res = await fetch(`${base}${path}/decision`, { method: 'POST', headers: { ...ip, cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ csrf_token: csrf, decision }), redirect: 'manual' })
+  const res = await fetch(`${base}${path}/decision`, {
+    method: 'POST',
+    headers: { ...ip, cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: form({ csrf_token: csrf, decision }),
+    redirect: 'manual',
+  })
   return { cookie, csrf, status: res.status }
 }

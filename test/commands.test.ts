@@ -6,7 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
-import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
@@ -21,18 +31,32 @@ const ADMIN = 'commands-test-admin-token-0123456789abcdef'
 const { DATABASE_URL: PG_URL, BASE_URL: _unset, ...inherited } = process.env
 
 function env(extra: Record<string, string>): Record<string, string> {
-  return { ...(inherited as Record<string, string>), ADMIN_TOKEN: ADMIN, UPSTREAM_MODE: 'fixtures', SERVER_SECRET: 'commands-test-server-secret-0123456789abcdef', ...extra }
+  return {
+    ...(inherited as Record<string, string>),
+    ADMIN_TOKEN: ADMIN,
+    UPSTREAM_MODE: 'fixtures',
+    SERVER_SECRET: 'commands-test-server-secret-0123456789abcdef',
+    ...extra,
+  }
 }
 
 async function run(args: string[], extra: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   const proc = Bun.spawn(['bun', 'src/main.ts', ...args], { env: env(extra), stdout: 'pipe', stderr: 'pipe' })
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ])
   return { code, out, err }
 }
 
 async function serve(extra: Record<string, string>): Promise<{ url: string; stop(): Promise<number> }> {
   const port = String(freeFixedPort())
-  const proc = Bun.spawn(['bun', 'src/main.ts'], { env: env({ PORT: port, BASE_URL: `http://127.0.0.1:${port}`, ...extra }), stdout: 'ignore', stderr: 'pipe' })
+  const proc = Bun.spawn(['bun', 'src/main.ts'], {
+    env: env({ PORT: port, BASE_URL: `http://127.0.0.1:${port}`, ...extra }),
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
   const reader = proc.stderr.getReader()
   let text = ''
   while (!/listening on/.test(text)) {
@@ -73,15 +97,40 @@ function migratedDataDir(name: string): string {
 
 /** A consumer with credits, a key, and two metered reads: rows in the ledger, the holds, the audit log. */
 async function populate(url: string): Promise<{ consumer: string; key: string; balance: number }> {
-  const consumer = (await (await fetch(`${url}/api/v1/admin/consumers`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'ops@example.no', tier: 'starter' }) })).json()).data.consumer_id
-  await fetch(`${url}/api/v1/admin/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: consumer, amount_ore: 10_000, reason: 'backup test' }) })
-  const key = (await (await fetch(`${url}/api/v1/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
-  for (const org of ['984661185', '923609016']) expect((await fetch(`${url}/api/v1/company/${org}/summary`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+  const consumer = (
+    await (
+      await fetch(`${url}/api/v1/admin/consumers`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ email: 'ops@example.no', tier: 'starter' }),
+      })
+    ).json()
+  ).data.consumer_id
+  await fetch(`${url}/api/v1/admin/credits`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ consumer_id: consumer, amount_ore: 10_000, reason: 'backup test' }),
+  })
+  const key = (
+    await (
+      await fetch(`${url}/api/v1/admin/keys`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ consumer_id: consumer }),
+      })
+    ).json()
+  ).data.plaintext_key
+  for (const org of ['984661185', '923609016'])
+    expect(
+      (await fetch(`${url}/api/v1/company/${org}/summary`, { headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(200)
   return { consumer, key, balance: await balance(url, key) }
 }
 
 async function balance(url: string, key: string): Promise<number> {
-  return (await (await fetch(`${url}/api/v1/account/credits/balance`, { headers: { authorization: `Bearer ${key}` } })).json()).data.balance_ore
+  return (
+    await (await fetch(`${url}/api/v1/account/credits/balance`, { headers: { authorization: `Bearer ${key}` } })).json()
+  ).data.balance_ore
 }
 
 describe.skipIf(!embeddedRun)('backup and restore', () => {
@@ -125,7 +174,11 @@ describe.skipIf(!embeddedRun)('a backup is whole', () => {
     let receiptKey
     try {
       state = await populate(instance.url)
-      receiptKey = (await (await fetch(`${instance.url}/api/v1/auth/receipt-key`, { headers: { authorization: `Bearer ${state.key}` } })).json()).data
+      receiptKey = (
+        await (
+          await fetch(`${instance.url}/api/v1/auth/receipt-key`, { headers: { authorization: `Bearer ${state.key}` } })
+        ).json()
+      ).data
       expect(receiptKey.key_hex).toMatch(/^[0-9a-f]{64}$/)
       // neither PORT nor BASE_URL: the instance is found from DATA_DIR/instance.json
       const backup = await run(['backup', file], { DATA_DIR: source, ...KEYLESS_SECRET })
@@ -152,7 +205,11 @@ describe.skipIf(!embeddedRun)('a backup is whole', () => {
     try {
       expect(await balance(restored.url, state.key)).toBe(state.balance)
       // receipts signed before verify after: the consumer's receipt key is the same
-      const again = (await (await fetch(`${restored.url}/api/v1/auth/receipt-key`, { headers: { authorization: `Bearer ${state.key}` } })).json()).data
+      const again = (
+        await (
+          await fetch(`${restored.url}/api/v1/auth/receipt-key`, { headers: { authorization: `Bearer ${state.key}` } })
+        ).json()
+      ).data
       expect([again.key_id, again.key_hex]).toEqual([receiptKey.key_id, receiptKey.key_hex])
     } finally {
       await restored.stop()
@@ -176,9 +233,14 @@ describe.skipIf(!embeddedRun)('a backup is whole', () => {
     expect(refused.err).toContain('SERVER_SECRET')
     expect(existsSync(join(target, 'pgdata'))).toBe(false)
 
-    const restored = await run(['restore', legacy, '--server-secret-file', join(source, 'server-secret')], { DATA_DIR: target, ...KEYLESS_SECRET })
+    const restored = await run(['restore', legacy, '--server-secret-file', join(source, 'server-secret')], {
+      DATA_DIR: target,
+      ...KEYLESS_SECRET,
+    })
     expect([restored.code, restored.err]).toEqual([0, ''])
-    expect(readFileSync(join(target, 'server-secret'), 'utf8').trim()).toBe('legacy-server-secret-0123456789abcdef0123456789')
+    expect(readFileSync(join(target, 'server-secret'), 'utf8').trim()).toBe(
+      'legacy-server-secret-0123456789abcdef0123456789',
+    )
   }, 180_000)
 
   test('a SERVER_SECRET other than the backup’s is refused: nothing is restored', async () => {
@@ -187,7 +249,10 @@ describe.skipIf(!embeddedRun)('a backup is whole', () => {
     const file = join(root, 'other.tar.gz')
     expect((await run(['backup', file], { DATA_DIR: source, ...KEYLESS_SECRET })).code).toBe(0)
     const target = join(root, 'other-restored')
-    const refused = await run(['restore', file], { DATA_DIR: target, SERVER_SECRET: 'another-server-secret-0123456789abcdef012345' })
+    const refused = await run(['restore', file], {
+      DATA_DIR: target,
+      SERVER_SECRET: 'another-server-secret-0123456789abcdef012345',
+    })
     expect(refused.code).toBe(1)
     expect(refused.err).toContain('another server secret')
     expect(existsSync(join(target, 'pgdata'))).toBe(false)
@@ -239,12 +304,21 @@ describe.skipIf(!PG_URL)('export to PostgreSQL', () => {
       expect(exported.out).toMatch(/verified credit_ledger: [1-9]\d* rows/)
       expect(exported.out).toMatch(/verified audit_log: [1-9]\d* rows/)
       const refused = await run(['export', '--to', url.toString()], { DATA_DIR: dir })
-      expect([refused.code, refused.err]).toEqual([1, 'plikt export: the target database holds tables already: export fills an empty database only\n'])
+      expect([refused.code, refused.err]).toEqual([
+        1,
+        'plikt export: the target database holds tables already: export fills an empty database only\n',
+      ])
       const onPostgres = await serve({ DATABASE_URL: url.toString(), DATA_DIR: join(root, 'unused') })
       try {
         expect(await balance(onPostgres.url, state.key)).toBe(state.balance)
         // the identity sequence moved past the copied rows: a new charge is written
-        expect((await fetch(`${onPostgres.url}/api/v1/company/984661185/context`, { headers: { authorization: `Bearer ${state.key}` } })).status).toBe(200)
+        expect(
+          (
+            await fetch(`${onPostgres.url}/api/v1/company/984661185/context`, {
+              headers: { authorization: `Bearer ${state.key}` },
+            })
+          ).status,
+        ).toBe(200)
         expect(await balance(onPostgres.url, state.key)).toBe(state.balance - 50)
       } finally {
         await onPostgres.stop()
@@ -258,7 +332,14 @@ describe.skipIf(!PG_URL)('export to PostgreSQL', () => {
 
 describe('arguments', () => {
   test('a missing argument, an unknown option and an unknown command exit 2 with the usage', async () => {
-    for (const args of [['backup'], ['restore', 'a', 'b'], ['export'], ['export', '--to', 'mysql://x'], ['migrate', '--force'], ['frobnicate']]) {
+    for (const args of [
+      ['backup'],
+      ['restore', 'a', 'b'],
+      ['export'],
+      ['export', '--to', 'mysql://x'],
+      ['migrate', '--force'],
+      ['frobnicate'],
+    ]) {
       const r = await run(args, { DATA_DIR: join(root, 'never') })
       expect([args.join(' '), r.code]).toEqual([args.join(' '), 2])
       expect(r.err).toContain('usage')
@@ -302,7 +383,8 @@ describe.skipIf(!embeddedRun)('rotate-receipt-key', () => {
     const before = Date.now()
     const second = await run(['rotate-receipt-key'], { DATA_DIR: dir })
     expect([second.code, second.err]).toEqual([0, ''])
-    const [, kid, from, retired] = /^new receipt key (\S+) signs from (\S+); (\S+) signs until then and stays published/.exec(second.out)!
+    const [, kid, from, retired] =
+      /^new receipt key (\S+) signs from (\S+); (\S+) signs until then and stays published/.exec(second.out)!
     expect(retired).toBe(firstKid)
     expect(kid).not.toBe(firstKid)
     expect(Date.parse(from!) - before).toBeGreaterThanOrEqual(10 * 60_000 - 1000)

@@ -145,7 +145,12 @@ export async function startApp(
   const db = opts.db ?? (await testDatabase())
   // The port is known only once the server listens, and links in e-mails must carry it: listen
   // first, then configure BASE_URL and install the real handler.
-  const server = Bun.serve({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1', fetch: () => new Response('starting', { status: 503 }) })
+  const server = Bun.serve({
+    ...SERVE_OPTIONS,
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: () => new Response('starting', { status: 503 }),
+  })
   const url = `http://127.0.0.1:${server.port}`
   const clock = opts.clock ?? fixedClock(PINNED_NOW)
   // The government fixtures judge token lifetimes and assertion times on the test's clock.
@@ -168,7 +173,19 @@ export async function startApp(
   })
   const logs: string[] = []
   const logger = createLogger('debug', (line) => logs.push(line))
-  const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock, logger, startedAt: new Date(PINNED_NOW), ...(db.dumpDataDir ? { dumpDataDir: db.dumpDataDir } : {}) }, opts.overrides)
+  const deps = composeDeps(
+    {
+      config,
+      sql: db.sql,
+      chargeSql: db.chargeSql,
+      dbKind: db.kind,
+      clock,
+      logger,
+      startedAt: new Date(PINNED_NOW),
+      ...(db.dumpDataDir ? { dumpDataDir: db.dumpDataDir } : {}),
+    },
+    opts.overrides,
+  )
   server.reload({ fetch: createHandler(deps, opts.extension) })
   const address = appAddress()
   const from = (headers?: ConstructorParameters<typeof Headers>[0]): Headers => {

@@ -14,12 +14,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 test('SIGTERM during 200 requests in flight: every one completes, then the process exits 0', async () => {
   const { DATABASE_URL: _ignored, BASE_URL: _unset, ...rest } = process.env
-  const proc = Bun.spawn(['bun', 'src/main.ts'], { env: { ...rest, PORT: '0', DATA_DIR: dir, TRUST_PROXY: 'true', DRAIN_TIMEOUT_MS: '20000' }, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['bun', 'src/main.ts'], {
+    env: { ...rest, PORT: '0', DATA_DIR: dir, TRUST_PROXY: 'true', DRAIN_TIMEOUT_MS: '20000' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   // stdout is read from the start: a log filling the pipe would block the service
   const stdout = new Response(proc.stdout).text()
   const { url } = await listeningAddress(proc.stderr)
   const inFlight = Array.from({ length: 200 }, (_, i) =>
-    fetch(`${url}/api/v1/sandbox/company/818000006/context?simulate_latency=3000`, { headers: { 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` } }).then(async (r) => ({ status: r.status, body: await r.json() })),
+    fetch(`${url}/api/v1/sandbox/company/818000006/context?simulate_latency=3000`, {
+      headers: { 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` },
+    }).then(async (r) => ({ status: r.status, body: await r.json() })),
   )
   // All 200 are accepted and waiting on the knob before the signal arrives.
   await Bun.sleep(1200)
@@ -32,5 +38,8 @@ test('SIGTERM during 200 requests in flight: every one completes, then the proce
   expect(log).toContain('"msg":"draining"')
   expect(log).toMatch(/"msg":"stopped".*"drained":true/)
   // the access log is written through a buffer: every request's line is there, none lost on SIGTERM
-  expect(log.split('\n').filter((l) => l.includes('"msg":"request"') && l.includes('/api/v1/sandbox/company/:org/context')).length).toBe(200)
+  expect(
+    log.split('\n').filter((l) => l.includes('"msg":"request"') && l.includes('/api/v1/sandbox/company/:org/context'))
+      .length,
+  ).toBe(200)
 }, 60_000)

@@ -10,10 +10,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function start(env: Record<string, string>) {
   const { DATABASE_URL: _ignored, BASE_URL: _unset, ...rest } = process.env
-  return Bun.spawn(['bun', 'src/main.ts'], { env: { ...rest, PORT: '0', DATA_DIR: dir, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  return Bun.spawn(['bun', 'src/main.ts'], {
+    env: { ...rest, PORT: '0', DATA_DIR: dir, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
 }
 
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
+async function readUntil(
+  stream: ReadableStream<Uint8Array>,
+  pattern: RegExp,
+  timeoutMs = 60_000,
+): Promise<RegExpExecArray> {
   const reader = stream.getReader()
   const decoder = new TextDecoder()
   let text = ''
@@ -71,7 +79,10 @@ test('refuses to start on invalid configuration, naming the variable', async () 
 test('with UPSTREAM_MODE=fixtures and GOVERNMENT_MODE=live the government systems are the fixture servers, needing no credentials', async () => {
   const proc = start({ UPSTREAM_MODE: 'fixtures', GOVERNMENT_MODE: 'live' })
   try {
-    const [, tokenService] = await readUntil(proc.stderr, /government systems: live, token service (http:\/\/127\.0\.0\.1:\d+),/)
+    const [, tokenService] = await readUntil(
+      proc.stderr,
+      /government systems: live, token service (http:\/\/127\.0\.0\.1:\d+),/,
+    )
     const meta = await (await fetch(`${tokenService}/.well-known/oauth-authorization-server`)).json()
     expect(meta.token_endpoint).toBe(`${tokenService}/token`)
   } finally {
@@ -95,7 +106,9 @@ test('with METRICS_PORT the metrics are served on that port too, and nothing els
   const proc = start({ METRICS_TOKEN: 'main-test-metrics-token-0123', METRICS_PORT: metricsPort })
   try {
     await readUntil(proc.stderr, /listening on (http:\/\/\S+)/)
-    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: 'Bearer main-test-metrics-token-0123' } })
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+      headers: { authorization: 'Bearer main-test-metrics-token-0123' },
+    })
     expect(scrape.status).toBe(200)
     expect(await scrape.text()).toContain('# TYPE plikt_http_requests_total counter')
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(401)

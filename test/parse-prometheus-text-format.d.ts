@@ -7,5 +7,7 @@ declare module 'parse-prometheus-text-format' {
     count?: string
     sum?: string
   }
-  export default function parsePrometheusTextFormat(text: string): { name: string; help: string; type: string; metrics: Sample[] }[]
+  export default function parsePrometheusTextFormat(
+    text: string,
+  ): { name: string; help: string; type: string; metrics: Sample[] }[]
 }

@@ -39,7 +39,11 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       stream.on('error', callback)
       stream.on('end', () => {
         const env = session.envelope
-        messages.push({ from: env.mailFrom ? env.mailFrom.address : '', to: env.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') })
+        messages.push({
+          from: env.mailFrom ? env.mailFrom.address : '',
+          to: env.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        })
         for (const wake of waiters) wake()
         callback()
       })
@@ -83,9 +87,13 @@ export function mailText(raw: string): string {
   const split = raw.search(/\r?\n\r?\n/)
   const head = split < 0 ? raw : raw.slice(0, split)
   const body = split < 0 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '')
-  const encoding = /^content-transfer-encoding:\s*([\w-]+)/im.exec(head.replace(/\r?\n[ \t]+/g, ' '))?.[1]?.toLowerCase()
+  const encoding = /^content-transfer-encoding:\s*([\w-]+)/im
+    .exec(head.replace(/\r?\n[ \t]+/g, ' '))?.[1]
+    ?.toLowerCase()
   if (encoding === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     return Buffer.from(bytes, 'latin1').toString('utf8')
   }
   if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')

@@ -30,7 +30,16 @@ export const testExtension: Extension = {
       summary: 'metered test read',
       scope: 'read:register',
       costOre: 50,
-      request: { query: Type.Object({ outcome: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('fail'), Type.Literal('crash'), Type.Literal('slow')])) }, { additionalProperties: false }) },
+      request: {
+        query: Type.Object(
+          {
+            outcome: Type.Optional(
+              Type.Union([Type.Literal('ok'), Type.Literal('fail'), Type.Literal('crash'), Type.Literal('slow')]),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
       response: Type.Object({ ok: Type.Boolean() }),
     }),
     op({
@@ -49,7 +58,8 @@ export const testExtension: Extension = {
   handlers: {
     testMetered: async ({ query }) => {
       const outcome = (query as { outcome?: string }).outcome ?? 'ok'
-      if (outcome === 'fail') throw new AppError('UPSTREAM_UNAVAILABLE', { context: { upstream_system: 'Enhetsregisteret' } })
+      if (outcome === 'fail')
+        throw new AppError('UPSTREAM_UNAVAILABLE', { context: { upstream_system: 'Enhetsregisteret' } })
       if (outcome === 'crash') throw new Error('unexpected')
       if (outcome === 'slow') await gate.wait
       return { data: { ok: true } }

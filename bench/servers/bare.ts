@@ -8,9 +8,18 @@ const server = Bun.serve({
   port: Number(process.env.PORT ?? 0),
   hostname: '127.0.0.1',
   fetch(req) {
-    if (req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: { etag, 'cache-control': cacheControl, 'x-correlation-id': crypto.randomUUID() } })
+    if (req.headers.get('if-none-match') === etag)
+      return new Response(null, {
+        status: 304,
+        headers: { etag, 'cache-control': cacheControl, 'x-correlation-id': crypto.randomUUID() },
+      })
     return new Response(body, {
-      headers: { 'content-type': 'application/json; charset=utf-8', etag, 'cache-control': cacheControl, 'x-correlation-id': crypto.randomUUID() },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        etag,
+        'cache-control': cacheControl,
+        'x-correlation-id': crypto.randomUUID(),
+      },
     })
   },
 })

@@ -15,12 +15,31 @@ import { AppError } from '../errors/app-error.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Sql } from '../store/db.ts'
-import { archiveAnswer, cacheId, cacheUnarchived, purgeOrganisation, readCached, readCachedMany, type CachedAnswer } from '../store/upstream-cache.ts'
+import {
+  archiveAnswer,
+  cacheId,
+  cacheUnarchived,
+  purgeOrganisation,
+  readCached,
+  readCachedMany,
+  type CachedAnswer,
+} from '../store/upstream-cache.ts'
 import { BatchedLookup } from '../lib/batched-lookup.ts'
 import type { AccountsRegister } from '../upstream/accounts-register/port.ts'
 import { mapAccounts, type AccountsLookup } from '../upstream/accounts-register/map.ts'
 import type { BusinessRegister } from '../upstream/business-register/port.ts'
-import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, type AuthorityLookup, type RolesLookup, type SearchPage, type SubUnitLookup, type UnitLookup } from '../upstream/business-register/map.ts'
+import {
+  mapAuthority,
+  mapRoles,
+  mapSearch,
+  mapSubUnit,
+  mapUnit,
+  type AuthorityLookup,
+  type RolesLookup,
+  type SearchPage,
+  type SubUnitLookup,
+  type UnitLookup,
+} from '../upstream/business-register/map.ts'
 import { MalformedUpstream, SYSTEM_NAMES, type RawResponse, type UpstreamSystem } from '../upstream/raw.ts'
 import type { NorgesBankClient } from '../upstream/central-bank/live.ts'
 import { observationsOf, type RateObservation } from '../upstream/central-bank/map.ts'
@@ -80,12 +99,21 @@ export function upstreamError(system: UpstreamSystem, e: unknown, org: string | 
   const context = { upstream_system: SYSTEM_NAMES[system], ...(org ? { org_number: org } : {}) }
   const extra = { upstream_system: SYSTEM_NAMES[system] }
   if (e instanceof MalformedUpstream) {
-    return new AppError(system === 'enhetsregisteret' ? 'COMPANY_LOOKUP_FAILED' : 'GOVERNMENT_API_ERROR', { context, extra: { ...extra, reason: 'unreadable answer' }, cause: e })
+    return new AppError(system === 'enhetsregisteret' ? 'COMPANY_LOOKUP_FAILED' : 'GOVERNMENT_API_ERROR', {
+      context,
+      extra: { ...extra, reason: 'unreadable answer' },
+      cause: e,
+    })
   }
   if (e instanceof AppError) {
     // The register's outage has its own code (REGISTER_DOWN); the breaker's Retry-After carries over.
     if (system === 'enhetsregisteret' && (e.code === 'UPSTREAM_UNAVAILABLE' || e.code === 'UPSTREAM_TIMEOUT')) {
-      return new AppError('REGISTER_DOWN', { context, extra, ...(e.options.headers ? { headers: e.options.headers } : {}), cause: e })
+      return new AppError('REGISTER_DOWN', {
+        context,
+        extra,
+        ...(e.options.headers ? { headers: e.options.headers } : {}),
+        cause: e,
+      })
     }
     return e
   }
@@ -96,7 +124,10 @@ export function upstreamError(system: UpstreamSystem, e: unknown, org: string | 
  * The register reads the company domain needs. Production passes UpstreamReads; the sandbox its
  * own adapter over synthetic companies — the domain code is the same (ARCHITECTURE.md, the sandbox).
  */
-export type CompanyReads = Pick<UpstreamReads, 'unit' | 'subUnit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'>
+export type CompanyReads = Pick<
+  UpstreamReads,
+  'unit' | 'subUnit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'
+>
 
 /**
  * Read-only from now on, all the way down: a mapped answer is shared by every request that reads
@@ -129,12 +160,24 @@ export class UpstreamReads {
   private readonly cacheReads: BatchedLookup<{ system: UpstreamSystem; key: string; held: string | null }, CachedAnswer>
 
   constructor(private readonly deps: SourceDeps) {
-    this.cacheReads = new BatchedLookup((wanted) => readCachedMany(deps.sql, wanted), (w) => cacheId(w.system, w.key))
+    this.cacheReads = new BatchedLookup(
+      (wanted) => readCachedMany(deps.sql, wanted),
+      (w) => cacheId(w.system, w.key),
+    )
   }
 
   /** A unit answered live tells its VAT-register membership to the change archive (domain/changes/observed.ts). */
   unit(org: string): Promise<Sourced<UnitLookup>> {
-    return this.read('enhetsregisteret', 'unit', `enhet:${org}`, org, () => this.deps.register.unit(org), (raw) => mapUnit(raw, org), (u) => u.kind === 'found', (u, snapshotId) => (u.kind === 'found' ? vatObservation(u.unit, snapshotId) : []))
+    return this.read(
+      'enhetsregisteret',
+      'unit',
+      `enhet:${org}`,
+      org,
+      () => this.deps.register.unit(org),
+      (raw) => mapUnit(raw, org),
+      (u) => u.kind === 'found',
+      (u, snapshotId) => (u.kind === 'found' ? vatObservation(u.unit, snapshotId) : []),
+    )
   }
 
   /**
@@ -142,7 +185,15 @@ export class UpstreamReads {
    * archived, 410 purges); its own key, since a number is a unit or a sub-unit, never both.
    */
   subUnit(org: string): Promise<Sourced<SubUnitLookup>> {
-    return this.read('enhetsregisteret', 'unit', `underenhet:${org}`, org, () => this.deps.register.subUnit(org), (raw) => mapSubUnit(raw, org), (u) => u.kind === 'found')
+    return this.read(
+      'enhetsregisteret',
+      'unit',
+      `underenhet:${org}`,
+      org,
+      () => this.deps.register.subUnit(org),
+      (raw) => mapSubUnit(raw, org),
+      (u) => u.kind === 'found',
+    )
   }
 
   roles(org: string): Promise<Sourced<RolesLookup>> {
@@ -150,28 +201,70 @@ export class UpstreamReads {
   }
 
   signature(org: string): Promise<Sourced<AuthorityLookup>> {
-    return this.read('fullmakt', 'signature', `signatur:${org}`, org, () => this.deps.register.signature(org), mapAuthority)
+    return this.read(
+      'fullmakt',
+      'signature',
+      `signatur:${org}`,
+      org,
+      () => this.deps.register.signature(org),
+      mapAuthority,
+    )
   }
 
   prokura(org: string): Promise<Sourced<AuthorityLookup>> {
-    return this.read('fullmakt', 'signature', `prokura:${org}`, org, () => this.deps.register.prokura(org), mapAuthority)
+    return this.read(
+      'fullmakt',
+      'signature',
+      `prokura:${org}`,
+      org,
+      () => this.deps.register.prokura(org),
+      mapAuthority,
+    )
   }
 
   accounts(org: string): Promise<Sourced<AccountsLookup>> {
-    return this.read('regnskapsregisteret', 'accounts', `regnskap:${org}`, org, () => this.deps.accounts.accounts(org), mapAccounts)
+    return this.read(
+      'regnskapsregisteret',
+      'accounts',
+      `regnskap:${org}`,
+      org,
+      () => this.deps.accounts.accounts(org),
+      mapAccounts,
+    )
   }
 
   search(name: string, size: number): Promise<Sourced<SearchPage>> {
-    return this.read('enhetsregisteret', 'search', `search:${size}:${name.toLowerCase()}`, null, () => this.deps.register.search(name, size), mapSearch)
+    return this.read(
+      'enhetsregisteret',
+      'search',
+      `search:${size}:${name.toLowerCase()}`,
+      null,
+      () => this.deps.register.search(name, size),
+      mapSearch,
+    )
   }
 
   /**
    * Norges Bank's observations of one currency in a window (empty when there are none). A window
    * that ends today, answered live, tells the series' newest value to the change archive.
    */
-  async exchangeRates(currency: string, from: LocalDate, to: LocalDate, today: LocalDate): Promise<Sourced<RateObservation[]>> {
+  async exchangeRates(
+    currency: string,
+    from: LocalDate,
+    to: LocalDate,
+    today: LocalDate,
+  ): Promise<Sourced<RateObservation[]>> {
     const past = to < today
-    return this.read('norges-bank', past ? 'ratesPast' : 'rates', `exr:${currency}:${from}:${to}`, null, () => this.deps.centralBank.exchangeRates([currency], from, to), (raw) => observationsOf(raw, currency), undefined, past ? undefined : (obs, snapshotId) => rateObservation(currency, obs, snapshotId))
+    return this.read(
+      'norges-bank',
+      past ? 'ratesPast' : 'rates',
+      `exr:${currency}:${from}:${to}`,
+      null,
+      () => this.deps.centralBank.exchangeRates([currency], from, to),
+      (raw) => observationsOf(raw, currency),
+      undefined,
+      past ? undefined : (obs, snapshotId) => rateObservation(currency, obs, snapshotId),
+    )
   }
 
   private async read<T>(
@@ -198,30 +291,59 @@ export class UpstreamReads {
       const fresh = cached.raw.status === 200 ? FRESHNESS[kind].fresh : FRESHNESS.notFound.fresh
       if (cachedValue !== undefined && now - cached.raw.fetchedAt.getTime() < fresh) {
         this.deps.metrics?.cacheRead(system, 'cache')
-        return { value: cachedValue, source: { system, snapshotId: cached.snapshotId, fetchedAt: cached.raw.fetchedAt, servedFrom: 'cache', stale: false } }
+        return {
+          value: cachedValue,
+          source: {
+            system,
+            snapshotId: cached.snapshotId,
+            fetchedAt: cached.raw.fetchedAt,
+            servedFrom: 'cache',
+            stale: false,
+          },
+        }
       }
     }
     try {
       const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map, archived, observe)
       this.deps.metrics?.cacheRead(system, 'live')
-      return { value: map(raw), source: { system, snapshotId, fetchedAt: raw.fetchedAt, servedFrom: 'live', stale: false } }
+      return {
+        value: map(raw),
+        source: { system, snapshotId, fetchedAt: raw.fetchedAt, servedFrom: 'live', stale: false },
+      }
     } catch (e) {
       if (e instanceof AppError && !isTransient(e)) throw e
       if (cached && cachedValue !== undefined && now - cached.raw.fetchedAt.getTime() < FRESHNESS[kind].staleLimit) {
-        this.deps.logger.warn('upstream failed; serving a stale cached answer', { system, key, error: e instanceof Error ? e.message : String(e) })
+        this.deps.logger.warn('upstream failed; serving a stale cached answer', {
+          system,
+          key,
+          error: e instanceof Error ? e.message : String(e),
+        })
         this.deps.metrics?.cacheRead(system, 'stale')
-        return { value: cachedValue, source: { system, snapshotId: cached.snapshotId, fetchedAt: cached.raw.fetchedAt, servedFrom: 'cache', stale: true } }
+        return {
+          value: cachedValue,
+          source: {
+            system,
+            snapshotId: cached.snapshotId,
+            fetchedAt: cached.raw.fetchedAt,
+            servedFrom: 'cache',
+            stale: true,
+          },
+        }
       }
       throw upstreamError(system, e, org)
     }
   }
 
   /** The cache row, without the body when this instance has mapped its snapshot already. */
-  private async readCache(system: UpstreamSystem, key: string): Promise<Pick<CachedAnswer, 'raw' | 'snapshotId'> | null> {
+  private async readCache(
+    system: UpstreamSystem,
+    key: string,
+  ): Promise<Pick<CachedAnswer, 'raw' | 'snapshotId'> | null> {
     const held = this.mapped.get(key)?.snapshotId ?? null
     const cached = (await this.cacheReads.get({ system, key, held })) ?? null
     // Left out for a snapshot this instance no longer holds (replaced or pushed out meanwhile): read whole.
-    if (cached?.bodyOmitted && this.mapped.get(key)?.snapshotId !== cached.snapshotId) return readCached(this.deps.sql, system, key)
+    if (cached?.bodyOmitted && this.mapped.get(key)?.snapshotId !== cached.snapshotId)
+      return readCached(this.deps.sql, system, key)
     return cached
   }
 
@@ -237,7 +359,14 @@ export class UpstreamReads {
   }
 
   /** One upstream call per resource at a time; its answer is archived (and cached) before anyone uses it. */
-  private fetchOnce<T>(key: string, org: string | null, fetch: () => Promise<RawResponse>, map: (raw: RawResponse) => T, archived: (value: T) => boolean, observe?: (value: T, snapshotId: string | null) => Observation[]) {
+  private fetchOnce<T>(
+    key: string,
+    org: string | null,
+    fetch: () => Promise<RawResponse>,
+    map: (raw: RawResponse) => T,
+    archived: (value: T) => boolean,
+    observe?: (value: T, snapshotId: string | null) => Observation[],
+  ) {
     const running = this.inflight.get(key)
     if (running) return running
     const p = (async () => {

@@ -2,7 +2,16 @@
  * Turns a catalogue entry into the spec's Explanation, with caller context substituted into the
  * texts. Length bounds are the spec's; substitution could push a text past them, so it is clamped.
  */
-import { CATALOGUE, NEUTRAL_NOUNS, PLACEHOLDERS, isErrorCode, type CatalogueExplanation, type ErrorCode, type Handover, type Placeholder } from './catalogue/index.ts'
+import {
+  CATALOGUE,
+  NEUTRAL_NOUNS,
+  PLACEHOLDERS,
+  isErrorCode,
+  type CatalogueExplanation,
+  type ErrorCode,
+  type Handover,
+  type Placeholder,
+} from './catalogue/index.ts'
 import type { FieldIssue } from './app-error.ts'
 
 export type ExplainContext = Partial<Record<Placeholder, string>>

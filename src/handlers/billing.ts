@@ -21,19 +21,35 @@ export function topupView(t: TopupRow, baseUrl: string) {
 }
 
 /** The price list is a function of the registry and the configuration: made, serialised and hashed once per instance. */
-const prices = perInstance('prices', (deps: AppDeps) => precompute(priceList(allOperations, deps.config.baseUrl, deps.config.topupCeilingOre)))
+const prices = perInstance('prices', (deps: AppDeps) =>
+  precompute(priceList(allOperations, deps.config.baseUrl, deps.config.topupCeilingOre)),
+)
 
 export const billingHandlers = {
   createTopupRequest: (async ({ principal, body, deps, now, state }) => {
     if (principal.kind !== 'key') throw new AppError('AUTH_MISSING')
-    const t = await requestTopup(deps.sql, { consumerId: principal.consumerId, keyId: principal.keyId, amountOre: body.amount_ore, ceilingOre: deps.config.topupCeilingOre }, now, {
-      actor: actorOf(principal),
-      correlationId: state.correlationId,
-    })
+    const t = await requestTopup(
+      deps.sql,
+      {
+        consumerId: principal.consumerId,
+        keyId: principal.keyId,
+        amountOre: body.amount_ore,
+        ceilingOre: deps.config.topupCeilingOre,
+      },
+      now,
+      {
+        actor: actorOf(principal),
+        correlationId: state.correlationId,
+      },
+    )
     return { data: topupView(t, deps.config.baseUrl) }
   }) satisfies Handler<{ body: typeof TopupBody }>,
 
-  getPricing: (({ deps }) => ({ data: undefined, precomputed: prices(deps), meta: { served_from: 'static', data_freshness: deps.startedAt } })) satisfies Handler,
+  getPricing: (({ deps }) => ({
+    data: undefined,
+    precomputed: prices(deps),
+    meta: { served_from: 'static', data_freshness: deps.startedAt },
+  })) satisfies Handler,
 }
 
 export const billingTools: Record<string, ToolBinding> = {

@@ -4,5 +4,7 @@ import type { Handler } from '../pipeline/context.ts'
 import type * as S from '../schemas/changes.ts'
 
 export const changesHandlers = {
-  getChanges: (async ({ query, deps }) => ({ data: await readChanges(deps.sql, query) })) satisfies Handler<{ query: typeof S.ChangesQuery }>,
+  getChanges: (async ({ query, deps }) => ({ data: await readChanges(deps.sql, query) })) satisfies Handler<{
+    query: typeof S.ChangesQuery
+  }>,
 }

@@ -9,7 +9,14 @@ import { accountsSnapshot } from '../domain/company/accounts.ts'
 import { signingAuthority } from '../domain/company/authority.ts'
 import { filingHistory } from '../domain/company/filing-history.ts'
 import { deadlinesOf, obligationsOf, snapshotKey, summaryOf, unitFacts } from '../domain/company/obligations.ts'
-import { companyContext, companyProfile, companyStatuses, requireUnit, searchCompanies, subUnitOf } from '../domain/company/register.ts'
+import {
+  companyContext,
+  companyProfile,
+  companyStatuses,
+  requireUnit,
+  searchCompanies,
+  subUnitOf,
+} from '../domain/company/register.ts'
 import { companySnapshot } from '../domain/company/snapshot.ts'
 import { verifyCompany } from '../domain/company/verify.ts'
 import { submissionsByInstance } from '../store/audit.ts'
@@ -22,14 +29,21 @@ import { metaOf } from '../pipeline/provenance.ts'
 type OrgRoute = { params: typeof C.OrgParams }
 
 const consumerOf = (p: Principal) => (p.kind === 'key' ? p.consumerId : null)
-const tier2Deps = (deps: AppDeps) => ({ sql: deps.sql, clock: deps.clock, logger: deps.logger, reads: deps.reads, tokenService: deps.government.tokenService, labourRegister: deps.government.labourRegister, filingPortal: deps.filingPortal })
+const tier2Deps = (deps: AppDeps) => ({
+  sql: deps.sql,
+  clock: deps.clock,
+  logger: deps.logger,
+  reads: deps.reads,
+  tokenService: deps.government.tokenService,
+  labourRegister: deps.government.labourRegister,
+  filingPortal: deps.filingPortal,
+})
 
 /** How a failed part of an answer is described inside it (degraded sections, bulk rows). */
 function describe(e: AppError) {
   const x = explain(e.code, e.options.context)
   return { error_code: e.code, retryable: CATALOGUE[e.code].retryable, message: x.summary, message_en: x.summary_en }
 }
-
 
 /** The whole days of a date the latest from_date may reach; beyond it the calendar is not meaningful. */
 const MAX_FROM_DATE = '2100-12-31'
@@ -47,20 +61,34 @@ async function tier2Of(deps: AppDeps, principal: Principal, u: Awaited<ReturnTyp
 export const companyHandlers = {
   searchCompanies: (async ({ query, deps }) => {
     const name = query.name.trim().replace(/\s+/g, ' ')
-    if (name.length < 2 || name.length > 100) throw validationError([{ field: 'name', message: 'must be 2 to 100 characters after trimming' }])
+    if (name.length < 2 || name.length > 100)
+      throw validationError([{ field: 'name', message: 'must be 2 to 100 characters after trimming' }])
     const r = await searchCompanies(deps.reads, name)
     return { data: r.data, meta: metaOf(r.sources) }
   }) satisfies Handler<{ query: typeof C.SearchQuery }>,
 
   getCompanyContext: (async ({ params, deps, principal }) => {
     // (asked together: the delegation gate does not depend on the unit, and the two reads overlap)
-    const [unit, delegatedAsked] = await Promise.all([requireUnit(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
+    const [unit, delegatedAsked] = await Promise.all([
+      requireUnit(deps.reads, params.org),
+      deps.grants.delegatedTo(consumerOf(principal), params.org),
+    ])
     // A sub-unit's answer is its legal entity's, and so is the delegation that opens Tier 2.
     const org = unit.value.org_number
     const delegated = unit.subUnit ? await deps.grants.delegatedTo(consumerOf(principal), org) : delegatedAsked
     if (!delegated) return { data: { ...companyContext(unit.value), ...subUnitOf(unit) }, meta: metaOf(unit.sources) }
     const t2 = await tier2Metrics(tier2Deps(deps), org, consumerOf(principal)!)
-    return { data: { ...companyContext(unit.value), data_tier: 'tier_2' as const, tier_2: t2.metrics, upgrade_path: null, upgrade_path_en: null, ...subUnitOf(unit) }, meta: metaOf([...unit.sources, ...t2.provenance]) }
+    return {
+      data: {
+        ...companyContext(unit.value),
+        data_tier: 'tier_2' as const,
+        tier_2: t2.metrics,
+        upgrade_path: null,
+        upgrade_path_en: null,
+        ...subUnitOf(unit),
+      },
+      meta: metaOf([...unit.sources, ...t2.provenance]),
+    }
   }) satisfies Handler<OrgRoute>,
 
   verifyCompany: (async ({ params, deps }) => {
@@ -85,7 +113,10 @@ export const companyHandlers = {
 
   getCompanySummary: (async ({ params, deps, now, principal }) => {
     const fromDate = osloDate(now)
-    const [u, delegatedAsked] = await Promise.all([unitFacts(deps.reads, params.org), deps.grants.delegatedTo(consumerOf(principal), params.org)])
+    const [u, delegatedAsked] = await Promise.all([
+      unitFacts(deps.reads, params.org),
+      deps.grants.delegatedTo(consumerOf(principal), params.org),
+    ])
     // A sub-unit's summary is its legal entity's (named in `sub_unit`), with that entity's delegation.
     const org = u.unit.org_number
     const delegated = u.subUnit ? await deps.grants.delegatedTo(consumerOf(principal), org) : delegatedAsked
@@ -93,11 +124,24 @@ export const companyHandlers = {
       // Tier 2 is the consumer's own answer (its delegation, its filings): never from the shared cache.
       const t2 = await tier2Metrics(tier2Deps(deps), org, consumerOf(principal)!)
       const filed = await filedLookup(deps, org, now)
-      const r = summaryOf({ ...u, facts: withTier2(u.facts, t2.metrics) }, { fromDate, horizonMonths: 12, filed }, 'tier_2')
-      return { data: r.data, meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts, legal_basis: DEADLINE_SHIFT_BASIS } }
+      const r = summaryOf(
+        { ...u, facts: withTier2(u.facts, t2.metrics) },
+        { fromDate, horizonMonths: 12, filed },
+        'tier_2',
+      )
+      return {
+        data: r.data,
+        meta: { ...metaOf([...u.sources, ...t2.provenance]), ...r.counts, legal_basis: DEADLINE_SHIFT_BASIS },
+      }
     }
-    const hit = deps.answers.get(`summary|${snapshotKey(u)}|${fromDate}`, () => summaryOf(u, { fromDate, horizonMonths: 12 }))
-    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: DEADLINE_SHIFT_BASIS } }
+    const hit = deps.answers.get(`summary|${snapshotKey(u)}|${fromDate}`, () =>
+      summaryOf(u, { fromDate, horizonMonths: 12 }),
+    )
+    return {
+      data: hit.data,
+      precomputed: hit.body,
+      meta: { ...metaOf(u.sources), ...hit.counts, legal_basis: DEADLINE_SHIFT_BASIS },
+    }
   }) satisfies Handler<OrgRoute>,
 
   getCompanyObligations: (async ({ params, deps, principal }) => {
@@ -115,31 +159,53 @@ export const companyHandlers = {
   getCompanyDeadlines: (async ({ params, query, deps, now, principal }) => {
     const fromDate = query.from_date ?? osloDate(now)
     const horizonMonths = query.horizon_months ?? 12
-    if (!isLocalDate(fromDate)) throw validationError([{ field: 'from_date', message: 'is not a calendar date (YYYY-MM-DD)' }])
+    if (!isLocalDate(fromDate))
+      throw validationError([{ field: 'from_date', message: 'is not a calendar date (YYYY-MM-DD)' }])
     if (fromDate < '2020-01-01' || addMonths(fromDate, horizonMonths) > MAX_FROM_DATE) {
-      throw validationError([{ field: 'from_date', message: 'must be between 2020-01-01 and a date whose horizon ends by 2100-12-31' }])
+      throw validationError([
+        { field: 'from_date', message: 'must be between 2020-01-01 and a date whose horizon ends by 2100-12-31' },
+      ])
     }
     const u = await unitFacts(deps.reads, params.org)
     const t2 = await tier2Of(deps, principal, u)
     if (t2) {
       const filed = await filedLookup(deps, u.unit.org_number, now)
-      const data = deadlinesOf({ ...u, facts: withTier2(u.facts!, t2.metrics) }, { fromDate, horizonMonths, filed }, 'tier_2')
+      const data = deadlinesOf(
+        { ...u, facts: withTier2(u.facts!, t2.metrics) },
+        { fromDate, horizonMonths, filed },
+        'tier_2',
+      )
       return { data, meta: { ...metaOf([...u.sources, ...t2.provenance]), legal_basis: DEADLINE_SHIFT_BASIS } }
     }
-    const hit = deps.answers.get(`deadlines|${snapshotKey(u)}|${fromDate}|${horizonMonths}`, () => ({ data: deadlinesOf(u, { fromDate, horizonMonths }), counts: null }))
+    const hit = deps.answers.get(`deadlines|${snapshotKey(u)}|${fromDate}|${horizonMonths}`, () => ({
+      data: deadlinesOf(u, { fromDate, horizonMonths }),
+      counts: null,
+    }))
     return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: DEADLINE_SHIFT_BASIS } }
   }) satisfies Handler<OrgRoute & { query: typeof C.DeadlinesQuery }>,
 
   getFilingHistory: (async ({ params, query, deps, now, principal }) => {
     const consumerId = principal.kind === 'key' ? principal.consumerId : null
-    const data = await filingHistory(deps.filingPortal, params.org, { limit: query.limit ?? 20, cursor: query.cursor, offset: query.offset }, now, async (ids) =>
-      consumerId ? submissionsByInstance(deps.sql, consumerId, params.org, ids) : new Map(),
+    const data = await filingHistory(
+      deps.filingPortal,
+      params.org,
+      { limit: query.limit ?? 20, cursor: query.cursor, offset: query.offset },
+      now,
+      async (ids) => (consumerId ? submissionsByInstance(deps.sql, consumerId, params.org, ids) : new Map()),
     )
     return {
       data,
-      meta: { served_from: 'live', data_freshness: now, data_source: deps.filingPortal.mock ? 'Altinn 3 (mock: deterministic fixtures until portal access is approved)' : 'Altinn 3' },
+      meta: {
+        served_from: 'live',
+        data_freshness: now,
+        data_source: deps.filingPortal.mock
+          ? 'Altinn 3 (mock: deterministic fixtures until portal access is approved)'
+          : 'Altinn 3',
+      },
       // RFC 9745: the deprecated parameter was used; `cursor` replaces it.
-      ...(query.offset !== undefined ? { headers: { deprecation: '@1767225600', link: '</docs#tag/company-data>; rel="deprecation"' } } : {}),
+      ...(query.offset !== undefined
+        ? { headers: { deprecation: '@1767225600', link: '</docs#tag/company-data>; rel="deprecation"' } }
+        : {}),
     }
   }) satisfies Handler<OrgRoute & { query: typeof C.FilingHistoryQuery }>,
 
@@ -150,8 +216,12 @@ export const companyHandlers = {
 
   getCompanyStatus: (async ({ query, deps }) => {
     const list = query.org_numbers.split(',').map((s) => s.trim())
-    if (list.some((s) => s === '')) throw validationError([{ field: 'org_numbers', message: 'has an empty entry; separate organisation numbers with single commas' }])
-    if (new Set(list).size > 100) throw validationError([{ field: 'org_numbers', message: 'at most 100 organisation numbers per call' }])
+    if (list.some((s) => s === ''))
+      throw validationError([
+        { field: 'org_numbers', message: 'has an empty entry; separate organisation numbers with single commas' },
+      ])
+    if (new Set(list).size > 100)
+      throw validationError([{ field: 'org_numbers', message: 'at most 100 organisation numbers per call' }])
     const r = await companyStatuses(deps.reads, list, describe)
     return { data: { count: r.rows.length, rows: r.rows }, meta: metaOf(r.sources) }
   }) satisfies Handler<{ query: typeof C.CompanyStatusQuery }>,
@@ -160,14 +230,20 @@ export const companyHandlers = {
 const says = (text: string) => ({ justification: () => text })
 
 export const companyTools: Record<string, ToolBinding> = {
-  getCompanySummary: says('The register unit evaluated by the rulebook: obligations and the next 12 months of deadlines (Tier 1).'),
+  getCompanySummary: says(
+    'The register unit evaluated by the rulebook: obligations and the next 12 months of deadlines (Tier 1).',
+  ),
   getCompanyContext: says('The open register’s Tier 1 fields for the organisation.'),
   getCompanyProfile: says('The profile from Enhetsregisteret, with role codes only.'),
   getCompanyObligations: says('Every rule of the rulebook evaluated on the register’s Tier 1 facts.'),
   getCompanyDeadlines: says('The deadlines of the applicable obligations from today (Europe/Oslo).'),
-  verifyCompany: says('Register status and the visible signing rule decide the verdict; the other signals are for transparency.'),
+  verifyCompany: says(
+    'Register status and the visible signing rule decide the verdict; the other signals are for transparency.',
+  ),
   getCompanyAuthority: says('Signature and procuration as Brønnøysundregistrene register them; not a legal opinion.'),
   getCompanyAccounts: says('The newest approved annual accounts in Regnskapsregisteret.'),
-  getFilingHistory: says('The organisation’s portal submissions, paired with this account’s own submissions where they match.'),
+  getFilingHistory: says(
+    'The organisation’s portal submissions, paired with this account’s own submissions where they match.',
+  ),
   searchCompanies: says('Candidates by name from Enhetsregisteret.'),
 }

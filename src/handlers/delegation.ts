@@ -68,46 +68,99 @@ async function dryRunOf(ctx: HandlerContext, body: ActionInput, payloadCap: 'val
 }
 
 export const delegationHandlers = {
-  getPermissions: (async (ctx) => ({ data: await permissionsSnapshot(delegationEnv(ctx), ctx.params.org) })) satisfies Handler<{ params: typeof D.OrgOnlyParams }>,
+  getPermissions: (async (ctx) => ({
+    data: await permissionsSnapshot(delegationEnv(ctx), ctx.params.org),
+  })) satisfies Handler<{ params: typeof D.OrgOnlyParams }>,
 
   delegateSystemUser: (async (ctx) => {
     const p = keyOf(ctx)
     await requireLegalEntity(ctx.deps.reads, ctx.body.org_number)
-    const target = await delegateTarget(ctx.deps.sql, p.consumerId, ctx.body.org_number, checkDelegationScopes(ctx.body.scopes))
-    return { data: await requestFullmakt(delegationEnv(ctx), { agent_principal_id: target.principalId, org_number: ctx.body.org_number, scopes: target.scopes }), status: 201 }
+    const target = await delegateTarget(
+      ctx.deps.sql,
+      p.consumerId,
+      ctx.body.org_number,
+      checkDelegationScopes(ctx.body.scopes),
+    )
+    return {
+      data: await requestFullmakt(delegationEnv(ctx), {
+        agent_principal_id: target.principalId,
+        org_number: ctx.body.org_number,
+        scopes: target.scopes,
+      }),
+      status: 201,
+    }
   }) satisfies Handler<{ body: typeof D.DelegateBody }>,
 
   requestFullmakt: (async (ctx) => {
     await requireLegalEntity(ctx.deps.reads, ctx.body.org_number)
-    return { data: await requestFullmakt(delegationEnv(ctx), { ...ctx.body, agent_principal_id: ctx.body.agent_principal_id.toLowerCase() }), status: 201 }
+    return {
+      data: await requestFullmakt(delegationEnv(ctx), {
+        ...ctx.body,
+        agent_principal_id: ctx.body.agent_principal_id.toLowerCase(),
+      }),
+      status: 201,
+    }
   }) satisfies Handler<{ body: typeof D.FullmaktRequestBody }>,
 
   listFullmaktReceipts: (async (ctx) => {
     const p = keyOf(ctx)
     const { before, before_id } = ctx.query
-    if ((before === undefined) !== (before_id === undefined)) throw validationError([{ field: before === undefined ? 'before' : 'before_id', message: 'before and before_id go together: both or neither' }])
+    if ((before === undefined) !== (before_id === undefined))
+      throw validationError([
+        {
+          field: before === undefined ? 'before' : 'before_id',
+          message: 'before and before_id go together: both or neither',
+        },
+      ])
     const at = before === undefined ? null : new Date(before)
-    if (at !== null && Number.isNaN(at.getTime())) throw validationError([{ field: 'before', message: 'must be an RFC 3339 date-time' }])
+    if (at !== null && Number.isNaN(at.getTime()))
+      throw validationError([{ field: 'before', message: 'must be an RFC 3339 date-time' }])
     const limit = ctx.query.limit ?? 20
-    const rows = await receiptsPage(ctx.deps.sql, p.consumerId, limit + 1, at && before_id ? { at, id: before_id } : null)
+    const rows = await receiptsPage(
+      ctx.deps.sql,
+      p.consumerId,
+      limit + 1,
+      at && before_id ? { at, id: before_id } : null,
+    )
     const page = rows.slice(0, limit)
     const last = page.at(-1)
     return {
       data: {
-        receipts: page.map((r) => ({ id: r.id, event: r.event, issued_at: r.issued_at.toISOString(), receipt: r.receipt })),
-        pagination: { limit, has_more: rows.length > limit, next_before: rows.length > limit && last ? last.issued_at.toISOString() : null, next_before_id: rows.length > limit && last ? last.id : null },
+        receipts: page.map((r) => ({
+          id: r.id,
+          event: r.event,
+          issued_at: r.issued_at.toISOString(),
+          receipt: r.receipt,
+        })),
+        pagination: {
+          limit,
+          has_more: rows.length > limit,
+          next_before: rows.length > limit && last ? last.issued_at.toISOString() : null,
+          next_before_id: rows.length > limit && last ? last.id : null,
+        },
       },
     }
   }) satisfies Handler<{ query: typeof D.ReceiptsQuery }>,
 
-  getFullmakt: (async (ctx) => ({ data: await fullmaktState(delegationEnv(ctx), ctx.params.org) })) satisfies Handler<{ params: typeof D.OrgOnlyParams }>,
+  getFullmakt: (async (ctx) => ({ data: await fullmaktState(delegationEnv(ctx), ctx.params.org) })) satisfies Handler<{
+    params: typeof D.OrgOnlyParams
+  }>,
 
-  revokeFullmakt: (async (ctx) => ({ data: await revokePrincipal(delegationEnv(ctx), ctx.body.agent_principal_id.toLowerCase(), ctx.body.reason) })) satisfies Handler<{ body: typeof D.FullmaktRevokeBody }>,
+  revokeFullmakt: (async (ctx) => ({
+    data: await revokePrincipal(delegationEnv(ctx), ctx.body.agent_principal_id.toLowerCase(), ctx.body.reason),
+  })) satisfies Handler<{ body: typeof D.FullmaktRevokeBody }>,
 
   getReceiptKey: ((ctx) => {
     const p = keyOf(ctx)
     const { key, key_id } = consumerReceiptKey(ctx.deps.serverKeys.receipts, p.consumerId)
-    return { data: { key_id, key_hex: key.toString('hex'), signature_algorithm: 'HMAC-SHA256-v1', recipe_url: `${ctx.deps.config.baseUrl}/docs/receipt-signature` } }
+    return {
+      data: {
+        key_id,
+        key_hex: key.toString('hex'),
+        signature_algorithm: 'HMAC-SHA256-v1',
+        recipe_url: `${ctx.deps.config.baseUrl}/docs/receipt-signature`,
+      },
+    }
   }) satisfies Handler,
 
   /**
@@ -120,10 +173,21 @@ export const delegationHandlers = {
     const action = { org_number, action_type, period, payload }
     checkActionInput(action, 'validate_action')
     if (actionIdOf(action) !== action_id) {
-      throw validationError([{ field: 'action_id', message: 'is not the digest of this org_number, action_type, period and payload: send the dry run’s action exactly as it was dry-run' }])
+      throw validationError([
+        {
+          field: 'action_id',
+          message:
+            'is not the digest of this org_number, action_type, period and payload: send the dry run’s action exactly as it was dry-run',
+        },
+      ])
     }
     const now = ctx.deps.clock.now()
-    const minted = await mintApprovalToken(ctx.deps.sql, { namespace: `consumer:${p.consumerId}`, org_number, action_id }, now, { confirmation: 'person', action })
+    const minted = await mintApprovalToken(
+      ctx.deps.sql,
+      { namespace: `consumer:${p.consumerId}`, org_number, action_id },
+      now,
+      { confirmation: 'person', action },
+    )
     await appendAuditAt(ctx.deps.sql, {
       id: crypto.randomUUID(),
       occurredAt: now,
@@ -132,7 +196,14 @@ export const delegationHandlers = {
       action: 'approval_token_minted',
       orgNumber: org_number,
       correlationId: ctx.state.correlationId,
-      details: { token_id: minted.id, action_id, action_type, period, confirmation: 'awaiting', expires_at: minted.expires_at.toISOString() },
+      details: {
+        token_id: minted.id,
+        action_id,
+        action_type,
+        period,
+        confirmation: 'awaiting',
+        expires_at: minted.expires_at.toISOString(),
+      },
     })
     const url = `${ctx.deps.config.baseUrl}${confirmationPath(minted.id)}`
     const until = osloTimestamp(minted.expires_at)
@@ -160,7 +231,8 @@ export const delegationHandlers = {
     checkActionInput(ctx.body, 'write_body')
     const p = keyOf(ctx)
     const idempotencyKey = ctx.headers.idempotencyKey
-    if (idempotencyKey === null) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', { extra: { action_id: actionIdOf(ctx.body) } })
+    if (idempotencyKey === null)
+      throw new AppError('IDEMPOTENCY_KEY_REQUIRED', { extra: { action_id: actionIdOf(ctx.body) } })
     const signing = signingOf(ctx, p.consumerId)
     const now = () => ctx.deps.clock.now()
     const env = productionEnv({
@@ -168,7 +240,12 @@ export const delegationHandlers = {
       reads: ctx.deps.reads,
       delegation: delegationEnv(ctx),
       gov: ctx.deps.government,
-      caller: { consumerId: p.consumerId, holder: `key:${p.keyId}`, actor: `key:${p.keyId}`, correlationId: ctx.state.correlationId },
+      caller: {
+        consumerId: p.consumerId,
+        holder: `key:${p.keyId}`,
+        actor: `key:${p.keyId}`,
+        correlationId: ctx.state.correlationId,
+      },
       approval: ctx.approval!,
       signing,
       org: ctx.body.org_number,
@@ -179,17 +256,27 @@ export const delegationHandlers = {
     return { data: { dry_run: false, action_id: actionIdOf(ctx.body), receipt, receipt_key_id: signing.key_id } }
   }) satisfies Handler<{ query: typeof D.ExecuteQuery; body: typeof D.ActionBody }>,
 
-  validateAction: (async (ctx) => dryRunOf(ctx, ctx.body, 'validate_action')) satisfies Handler<{ body: typeof D.ActionBody }>,
+  validateAction: (async (ctx) => dryRunOf(ctx, ctx.body, 'validate_action')) satisfies Handler<{
+    body: typeof D.ActionBody
+  }>,
 }
 
 const says = (text: string) => ({ justification: () => text })
 
 export const delegationTools: Record<string, ToolBinding> = {
-  getPermissions: says('What the organisation has delegated to you, with pending requests asked about at the digital agency first.'),
-  requestFullmakt: says('A system-user request brokered at the digital agency; a person with signing authority approves at delegation_url.'),
+  getPermissions: says(
+    'What the organisation has delegated to you, with pending requests asked about at the digital agency first.',
+  ),
+  requestFullmakt: says(
+    'A system-user request brokered at the digital agency; a person with signing authority approves at delegation_url.',
+  ),
   getFullmakt: says('Your agent principals for the organisation as Plikt recorded them; not a live decision.'),
-  revokeFullmakt: says('The principal is revoked for good; each delegation is superseded by a revocation marker and the agency was told.'),
-  validateAction: says('The five checks of the action against the register and your recorded delegations; nothing was submitted.'),
+  revokeFullmakt: says(
+    'The principal is revoked for good; each delegation is superseded by a revocation marker and the agency was told.',
+  ),
+  validateAction: says(
+    'The five checks of the action against the register and your recorded delegations; nothing was submitted.',
+  ),
   /**
    * Like the sandbox's tool of the same name: without an approval token it is a dry run unless
    * `dry_run: false` says otherwise, so an agent that has no person's confirmation only rehearses.
@@ -200,15 +287,25 @@ export const delegationTools: Record<string, ToolBinding> = {
         org_number: D.ActionBody.properties.org_number,
         period: D.ActionBody.properties.period,
         payload: D.ActionBody.properties.payload,
-        dry_run: Type.Optional(Type.Boolean({ description: 'true: run the five checks and submit nothing; default: true without approval_token, false with it' })),
+        dry_run: Type.Optional(
+          Type.Boolean({
+            description:
+              'true: run the five checks and submit nothing; default: true without approval_token, false with it',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
     toInput: ({ org_number, period, payload, dry_run, approval_token }: Record<string, unknown>): HandlerInput => {
       const dry = typeof dry_run === 'boolean' ? dry_run : approval_token === undefined
-      return { body: { org_number, action_type: 'mva_melding', period, payload }, query: dry ? { dry_run: 'true' } : {} }
+      return {
+        body: { org_number, action_type: 'mva_melding', period, payload },
+        query: dry ? { dry_run: 'true' } : {},
+      }
     },
     justification: (r: { dry_run: boolean }) =>
-      r.dry_run ? 'Dry run: the five checks of a VAT return; nothing was submitted.' : 'Filed: the approval token was spent, the portal accepted the return, and the receipt is signed with your receipt key and with Plikt’s published Ed25519 key.',
+      r.dry_run
+        ? 'Dry run: the five checks of a VAT return; nothing was submitted.'
+        : 'Filed: the approval token was spent, the portal accepted the return, and the receipt is signed with your receipt key and with Plikt’s published Ed25519 key.',
   },
 }

@@ -6,7 +6,11 @@
  * root hands its summary in.
  */
 import { PUBLIC_SANDBOX_ORG } from '../../fixtures/sandbox/companies.ts'
-import { CAPABILITIES_SCHEMA_VERSION, capabilitiesDocument, type McpToolsSummary } from '../domain/discovery/capabilities.ts'
+import {
+  CAPABILITIES_SCHEMA_VERSION,
+  capabilitiesDocument,
+  type McpToolsSummary,
+} from '../domain/discovery/capabilities.ts'
 import { llmsFullTxt, llmsTxt } from '../domain/discovery/llms.ts'
 import { workflowsDocument } from '../domain/discovery/workflows.ts'
 import { MAGIC_VAT } from '../domain/sandbox/actions.ts'
@@ -18,7 +22,8 @@ import { SANDBOX_CATALOGUE } from './sandbox/fixtures.ts'
 import { hasValidCheckDigit } from '../lib/org-number.ts'
 
 /** A Markdown document (llms.txt, a verification recipe), made and tagged once; its Cache-Control is its operation's. */
-export const markdownDocument = (text: string): CachedDocument => cachedDocument(text, { 'content-type': 'text/markdown; charset=utf-8' })
+export const markdownDocument = (text: string): CachedDocument =>
+  cachedDocument(text, { 'content-type': 'text/markdown; charset=utf-8' })
 
 /**
  * The reserved 999000XXX numbers (spec "Capabilities document": these deliberately fail MOD-11), each
@@ -44,16 +49,27 @@ function sandboxBlock(base: string) {
     public_org_number: PUBLIC_SANDBOX_ORG,
     fixtures_url: `${base}/api/v1/sandbox/fixtures`,
     bearer: c.bearer.format,
-    reserved_test_org_numbers: reservedTestOrgNumbers([...c.valid_series.flatMap((s) => s.fixtures).filter((o) => o.startsWith('999000')), ...c.reserved_error_org_numbers.map((r) => r.org_number)]),
-    magic_state_org_numbers: { pattern: '999660XXX', mod11_valid: true, scenarios: c.magic_scenarios.map((m) => ({ org_number: m.org_number, scenario: m.scenario })) },
+    reserved_test_org_numbers: reservedTestOrgNumbers([
+      ...c.valid_series.flatMap((s) => s.fixtures).filter((o) => o.startsWith('999000')),
+      ...c.reserved_error_org_numbers.map((r) => r.org_number),
+    ]),
+    magic_state_org_numbers: {
+      pattern: '999660XXX',
+      mod11_valid: true,
+      scenarios: c.magic_scenarios.map((m) => ({ org_number: m.org_number, scenario: m.scenario })),
+    },
     reserved_error_org_numbers: c.reserved_error_org_numbers,
     simulate_error_param: 'simulate_error',
     supported_error_codes: SIMULATED_ERROR_CODES,
     query_knobs: Object.keys(c.knobs).filter((k) => k !== 'x_service_simulate'),
     header_knobs: { 'X-Service-Simulate': c.knobs.x_service_simulate },
-    magic_vat_values: { total_revenue_nok: { invalid: MAGIC_VAT.invalid, government_rejects: MAGIC_VAT.governmentRejects }, details: c.magic_vat_values },
+    magic_vat_values: {
+      total_revenue_nok: { invalid: MAGIC_VAT.invalid, government_rejects: MAGIC_VAT.governmentRejects },
+      details: c.magic_vat_values,
+    },
     cors: 'open',
-    determinism: 'The body is byte-equivalent for the same request except `_meta.response_timestamp`; headers such as `X-Correlation-ID` are per request.',
+    determinism:
+      'The body is byte-equivalent for the same request except `_meta.response_timestamp`; headers such as `X-Correlation-ID` are per request.',
   }
 }
 
@@ -69,7 +85,15 @@ export function discoveryDocumentHandlers(mcp: McpToolsSummary) {
     const base = deps.config.baseUrl
     const oauth = deps.config.oauth ? { authorization_servers: [deps.config.oauth.issuer] } : null
     return {
-      capabilities: precompute(capabilitiesDocument({ baseUrl: base, executeLive: !deps.government.filingSubmitter.mock, oauth, mcp, sandbox: sandboxBlock(base) })),
+      capabilities: precompute(
+        capabilitiesDocument({
+          baseUrl: base,
+          executeLive: !deps.government.filingSubmitter.mock,
+          oauth,
+          mcp,
+          sandbox: sandboxBlock(base),
+        }),
+      ),
       llms: markdownDocument(llmsTxt(base)),
       llmsFull: markdownDocument(llmsFullTxt(base)),
       workflows: jsonDocument(workflowsDocument(base)),

@@ -7,7 +7,9 @@ import { perInstance } from '../pipeline/caching.ts'
 import type { ExplainBody } from '../schemas/common.ts'
 
 /** The registry never changes while the process runs: serialised once per instance. */
-const registry = perInstance('error-registry', (deps: AppDeps) => precompute({ errors: registryEntries(deps.config.baseUrl) }))
+const registry = perInstance('error-registry', (deps: AppDeps) =>
+  precompute({ errors: registryEntries(deps.config.baseUrl) }),
+)
 
 export const errorHandlers = {
   listErrors: (({ deps }) => ({
@@ -32,7 +34,14 @@ export const errorHandlers = {
 export const errorTools: Record<string, ToolBinding> = {
   explainError: {
     input: ExplainToolInput,
-    toInput: (a: { error_code: string; context_org_number?: string; context_scope?: string; context_role?: string; context_field?: string; context_upstream_system?: string }) => ({
+    toInput: (a: {
+      error_code: string
+      context_org_number?: string
+      context_scope?: string
+      context_role?: string
+      context_field?: string
+      context_upstream_system?: string
+    }) => ({
       body: {
         error_code: a.error_code,
         context: {

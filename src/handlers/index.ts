@@ -50,4 +50,14 @@ export const coreHandlers = {
 export type CoreOperationId = keyof typeof coreHandlers
 
 /** How the operations that name an MCP tool are offered there (src/mcp/tools.ts), by operation id. */
-export const toolBindings = { ...rulebookTools, ...errorTools, ...billingTools, ...accountTools, ...toolTools, ...companyTools, ...portalTools, ...delegationTools, ...sandboxActionTools }
+export const toolBindings = {
+  ...rulebookTools,
+  ...errorTools,
+  ...billingTools,
+  ...accountTools,
+  ...toolTools,
+  ...companyTools,
+  ...portalTools,
+  ...delegationTools,
+  ...sandboxActionTools,
+}

@@ -12,7 +12,12 @@ export const portalHandlers = {
     const fnr = sealFnr(body.fnr, deps.serverKeys.fnr)
     if (principal.kind !== 'key') throw new AppError('AUTH_MISSING')
     const r = await actingCapacity(deps.reads, body.org_number, fnr)
-    await auditActingCapacity(deps.sql, { consumerId: principal.consumerId, actor: actorOf(principal), correlationId: state.correlationId }, body.org_number, r.data)
+    await auditActingCapacity(
+      deps.sql,
+      { consumerId: principal.consumerId, actor: actorOf(principal), correlationId: state.correlationId },
+      body.org_number,
+      r.data,
+    )
     return { data: r.data, meta: metaOf(r.sources) }
   }) satisfies Handler<{ body: typeof P.ActingCapacityBody }>,
 }

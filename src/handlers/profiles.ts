@@ -13,15 +13,23 @@ function owner(p: Principal): string {
 type ById = { params: typeof S.ProfileParams }
 
 export const profilesHandlers = {
-  createProfile: (async ({ body, deps, principal, now }) => ({ data: await createProfile(deps.sql, owner(principal), body, now) })) satisfies Handler<{ body: typeof S.ProfileBody }>,
+  createProfile: (async ({ body, deps, principal, now }) => ({
+    data: await createProfile(deps.sql, owner(principal), body, now),
+  })) satisfies Handler<{ body: typeof S.ProfileBody }>,
 
-  listProfiles: (async ({ deps, principal }) => ({ data: await listProfiles(deps.sql, owner(principal)) })) satisfies Handler,
+  listProfiles: (async ({ deps, principal }) => ({
+    data: await listProfiles(deps.sql, owner(principal)),
+  })) satisfies Handler,
 
-  getProfile: (async ({ params, deps, principal }) => ({ data: await getProfile(deps.sql, owner(principal), params.id) })) satisfies Handler<ById>,
+  getProfile: (async ({ params, deps, principal }) => ({
+    data: await getProfile(deps.sql, owner(principal), params.id),
+  })) satisfies Handler<ById>,
 
-  replaceProfile: (async ({ params, body, deps, principal, now }) => ({ data: await replaceProfile(deps.sql, owner(principal), params.id, body, now) })) satisfies Handler<
-    ById & { body: typeof S.ProfileBody }
-  >,
+  replaceProfile: (async ({ params, body, deps, principal, now }) => ({
+    data: await replaceProfile(deps.sql, owner(principal), params.id, body, now),
+  })) satisfies Handler<ById & { body: typeof S.ProfileBody }>,
 
-  deleteProfile: (async ({ params, deps, principal }) => ({ data: await deleteProfile(deps.sql, owner(principal), params.id) })) satisfies Handler<ById>,
+  deleteProfile: (async ({ params, deps, principal }) => ({
+    data: await deleteProfile(deps.sql, owner(principal), params.id),
+  })) satisfies Handler<ById>,
 }

@@ -22,22 +22,37 @@ export const publicHandlers = {
   getPublicDeadlines: (({ query, now, deps }) => {
     const year = query.year ?? Number(osloDate(now).slice(0, 4))
     const type = query.entity_type ?? null
-    const hit = deps.documents.get(`public-deadlines:${year}:${type ?? ''}`, () => precompute({ year, entity_type: type, timezone: 'Europe/Oslo', deadlines: publicDeadlines(year, type ?? undefined) }))
+    const hit = deps.documents.get(`public-deadlines:${year}:${type ?? ''}`, () =>
+      precompute({
+        year,
+        entity_type: type,
+        timezone: 'Europe/Oslo',
+        deadlines: publicDeadlines(year, type ?? undefined),
+      }),
+    )
     const meta = { served_from: 'static', data_freshness: deps.startedAt, legal_basis: DEADLINE_SHIFT_BASIS } as const
     // Without `year` the answer is this Oslo year's: a cache keeps it no longer than until New Year.
-    return query.year === undefined ? { data: undefined, precomputed: hit, meta, maxAge: untilOsloNewYear(year, now) } : { data: undefined, precomputed: hit, meta }
+    return query.year === undefined
+      ? { data: undefined, precomputed: hit, meta, maxAge: untilOsloNewYear(year, now) }
+      : { data: undefined, precomputed: hit, meta }
   }) satisfies Handler<{ query: typeof PublicDeadlinesQuery }>,
 
   getPublicObligations: (({ query, deps }) => {
     const type = query.entity_type
-    const hit = deps.documents.get(`public-obligations:${type}`, () => precompute({ entity_type: type, obligations: publicObligations(type) }))
+    const hit = deps.documents.get(`public-obligations:${type}`, () =>
+      precompute({ entity_type: type, obligations: publicObligations(type) }),
+    )
     return { data: undefined, precomputed: hit, meta: { served_from: 'static', data_freshness: deps.startedAt } }
   }) satisfies Handler<{ query: typeof PublicObligationsQuery }>,
 }
 
 export const rulebookTools: Record<string, ToolBinding> = {
-  getPublicObligations: { justification: (r) => `Rulebook ${RULEBOOK_VERSION}: the obligations whose rules concern ${r.entity_type}, each with its legal reference.` },
+  getPublicObligations: {
+    justification: (r) =>
+      `Rulebook ${RULEBOOK_VERSION}: the obligations whose rules concern ${r.entity_type}, each with its legal reference.`,
+  },
   getPublicDeadlines: {
-    justification: (r) => `Rulebook ${RULEBOOK_VERSION}: every statutory deadline falling in ${r.year} (Europe/Oslo), moved off weekends and public holidays where the law says so.`,
+    justification: (r) =>
+      `Rulebook ${RULEBOOK_VERSION}: every statutory deadline falling in ${r.year} (Europe/Oslo), moved off weekends and public holidays where the law says so.`,
   },
 }

@@ -35,7 +35,10 @@ export const serviceHandlers = {
   getReadiness: (async ({ deps, now }) => {
     deps.lifecycle.readinessChecked()
     const latency = await pingDatabase(deps.sql, READY_PROBE_TIMEOUT_MS)
-    const missing = latency === null ? null : await missingMigrations(deps.sql, await deps.lifecycle.knownMigrations()).catch(() => null)
+    const missing =
+      latency === null
+        ? null
+        : await missingMigrations(deps.sql, await deps.lifecycle.knownMigrations()).catch(() => null)
     const draining = deps.lifecycle.draining
     const ready = !draining && (missing === null || missing.length === 0)
     return {
@@ -45,7 +48,10 @@ export const serviceHandlers = {
         status: ready ? 'ready' : 'not_ready',
         checks: {
           database: { status: latency === null ? 'down' : 'up', kind: deps.dbKind, latency_ms: latency },
-          migrations: { status: missing === null ? 'unknown' : missing.length === 0 ? 'current' : 'behind', missing: missing ?? [] },
+          migrations: {
+            status: missing === null ? 'unknown' : missing.length === 0 ? 'current' : 'behind',
+            missing: missing ?? [],
+          },
           draining,
         },
         time: now.toISOString(),
@@ -53,5 +59,8 @@ export const serviceHandlers = {
     }
   }) satisfies Handler,
 
-  getMetrics: (async ({ deps }) => new Response(await deps.metrics.exposition(), { headers: { 'content-type': deps.metrics.contentType, 'cache-control': 'private, no-store' } })) satisfies Handler,
+  getMetrics: (async ({ deps }) =>
+    new Response(await deps.metrics.exposition(), {
+      headers: { 'content-type': deps.metrics.contentType, 'cache-control': 'private, no-store' },
+    })) satisfies Handler,
 }

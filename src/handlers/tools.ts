@@ -23,11 +23,17 @@ export async function exchangeRateWithSources(deps: AppDeps, input: { currency?:
 }
 
 export const toolHandlers = {
-  getExchangeRate: (({ query, deps, now }) => exchangeRateWithSources(deps, query, now)) satisfies Handler<{ query: typeof ExchangeRateQuery }>,
+  getExchangeRate: (({ query, deps, now }) => exchangeRateWithSources(deps, query, now)) satisfies Handler<{
+    query: typeof ExchangeRateQuery
+  }>,
 
   getPortalMigration: (({ query, now, deps }) => ({
     data: portalMigration(query.portal2_code, now),
-    meta: { served_from: 'static', data_freshness: deps.startedAt, data_source: 'Altinn (access-package seed data) and Digdir' },
+    meta: {
+      served_from: 'static',
+      data_freshness: deps.startedAt,
+      data_source: 'Altinn (access-package seed data) and Digdir',
+    },
   })) satisfies Handler<{ query: typeof PortalMigrationQuery }>,
 }
 
@@ -35,7 +41,10 @@ export const toolTools: Record<string, ToolBinding> = {
   getExchangeRate: {
     input: ExchangeRatePairInput,
     // The answer is always NOK per one unit of the other currency, whichever side NOK is on.
-    toInput: (a: { base: string; quote: string; date?: string }) => ({ query: { currency: resolvePair(a.base, a.quote).currency, ...(a.date !== undefined ? { date: a.date } : {}) } }),
-    justification: (r) => `Norges Bank’s published rate for ${r.currency}, as NOK per one unit, for the date stated in the result.`,
+    toInput: (a: { base: string; quote: string; date?: string }) => ({
+      query: { currency: resolvePair(a.base, a.quote).currency, ...(a.date !== undefined ? { date: a.date } : {}) },
+    }),
+    justification: (r) =>
+      `Norges Bank’s published rate for ${r.currency}, as NOK per one unit, for the date stated in the result.`,
   },
 }

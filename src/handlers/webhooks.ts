@@ -22,22 +22,37 @@ const env = (deps: AppDeps) => ({ sql: deps.sql, ...deps.webhooks, secretKey: de
 const SUBSCRIBE_SCOPE = 'subscribe:webhooks'
 
 export const webhooksHandlers = {
-  createSubscription: (async ({ body, deps, principal, now }) => ({ data: await createSubscription(env(deps), owner(principal), body, now), status: 201 })) satisfies Handler<{
+  createSubscription: (async ({ body, deps, principal, now }) => ({
+    data: await createSubscription(env(deps), owner(principal), body, now),
+    status: 201,
+  })) satisfies Handler<{
     body: typeof S.SubscriptionBody
   }>,
 
-  listSubscriptions: (async ({ deps, principal }) => ({ data: await listSubscriptions(deps.sql, owner(principal)) })) satisfies Handler,
+  listSubscriptions: (async ({ deps, principal }) => ({
+    data: await listSubscriptions(deps.sql, owner(principal)),
+  })) satisfies Handler,
 
-  deleteSubscription: (async ({ params, deps, principal, now }) => ({ data: await deleteSubscription(deps.sql, owner(principal), params.id, now) })) satisfies Handler<{
+  deleteSubscription: (async ({ params, deps, principal, now }) => ({
+    data: await deleteSubscription(deps.sql, owner(principal), params.id, now),
+  })) satisfies Handler<{
     params: typeof S.SubscriptionParams
   }>,
 
   testSandboxSubscription: (async ({ body, headers, deps, principal }) => {
     // It sends to a production subscription, signed with its secret: only a production key that may subscribe.
     const caller = sandboxCaller(principal)
-    if (caller.key?.test) throw new AppError('TEST_KEY_PRODUCTION_ONLY', { extra: { reason: 'a test delivery goes to your production subscription: use the production key you subscribed with' } })
+    if (caller.key?.test)
+      throw new AppError('TEST_KEY_PRODUCTION_ONLY', {
+        extra: {
+          reason: 'a test delivery goes to your production subscription: use the production key you subscribed with',
+        },
+      })
     if (caller.key && !scopeGranted(caller.key.scopes, SUBSCRIBE_SCOPE)) {
-      throw new AppError('SCOPE_INSUFFICIENT', { context: { scope: SUBSCRIBE_SCOPE }, extra: { required_scope: SUBSCRIBE_SCOPE } })
+      throw new AppError('SCOPE_INSUFFICIENT', {
+        context: { scope: SUBSCRIBE_SCOPE },
+        extra: { required_scope: SUBSCRIBE_SCOPE },
+      })
     }
     const key = headers.idempotencyKey
     if (key === null) throw new AppError('IDEMPOTENCY_KEY_REQUIRED')

@@ -4,7 +4,17 @@
  * instance (security.txt once per day, for its Expires) and kept by any cache (pipeline/caching.ts);
  * the probe is computed per request from this instance's telemetry (domain/wellknown).
  */
-import { agentCard, aiPlugin, apiCatalog, dataSovereignty, kept, securityTxt, timed, type Retention, type ToolSkill } from '../domain/wellknown/documents.ts'
+import {
+  agentCard,
+  aiPlugin,
+  apiCatalog,
+  dataSovereignty,
+  kept,
+  securityTxt,
+  timed,
+  type Retention,
+  type ToolSkill,
+} from '../domain/wellknown/documents.ts'
 import { COMPARISON_METHODOLOGY, COMPARISON_SOURCE, DIMENSIONS } from '../domain/wellknown/comparison.ts'
 import { serviceLinks } from '../domain/wellknown/links.ts'
 import { readinessReport, type ReadinessSource } from '../domain/wellknown/readiness.ts'
@@ -24,7 +34,14 @@ function toolSkills(): ToolSkill[] {
   const seen = new Map<string, ToolSkill>()
   for (const o of allOperations) {
     if (o.mcpTool === null || (seen.has(o.mcpTool) && o.category === 'sandbox')) continue
-    seen.set(o.mcpTool, { tool: o.mcpTool, summary: o.summary, description: o.description ?? null, tag: o.tag, scope: o.scope, keyless: isKeyless(o) })
+    seen.set(o.mcpTool, {
+      tool: o.mcpTool,
+      summary: o.summary,
+      description: o.description ?? null,
+      tag: o.tag,
+      scope: o.scope,
+      keyless: isKeyless(o),
+    })
   }
   return [...seen.values()]
 }
@@ -33,18 +50,40 @@ const SKILLS = toolSkills()
 
 /** What the service keeps and for how long: the sweep's table, the lifetimes of credentials, and the append-only records. */
 const RETENTION: readonly Retention[] = [
-  timed('Sign-in links', MAGIC_LINK_TTL_MS + RETENTION_MS.magic_links, 'valid for their lifetime, then deleted by the expiry sweep a day after they expired'),
-  timed('Browser sessions', SESSION_TTL_MS + RETENTION_MS.sessions, 'valid for their lifetime (or until signed out), then deleted a day after they ended'),
-  timed('Approval tokens', APPROVAL_TOKEN_LIFETIME_MS + RETENTION_MS.approval_tokens, 'valid for their lifetime; kept a day after expiry so a late retry hears APPROVAL_TOKEN_USED or _EXPIRED'),
-  timed('Idempotency records (the first answer to an Idempotency-Key)', IDEMPOTENCY_TTL_MS, 'replayed to retries, then deleted'),
+  timed(
+    'Sign-in links',
+    MAGIC_LINK_TTL_MS + RETENTION_MS.magic_links,
+    'valid for their lifetime, then deleted by the expiry sweep a day after they expired',
+  ),
+  timed(
+    'Browser sessions',
+    SESSION_TTL_MS + RETENTION_MS.sessions,
+    'valid for their lifetime (or until signed out), then deleted a day after they ended',
+  ),
+  timed(
+    'Approval tokens',
+    APPROVAL_TOKEN_LIFETIME_MS + RETENTION_MS.approval_tokens,
+    'valid for their lifetime; kept a day after expiry so a late retry hears APPROVAL_TOKEN_USED or _EXPIRED',
+  ),
+  timed(
+    'Idempotency records (the first answer to an Idempotency-Key)',
+    IDEMPOTENCY_TTL_MS,
+    'replayed to retries, then deleted',
+  ),
   timed('Operator outbox mail', RETENTION_MS.outbox_emails, 'read by the operator when no SMTP relay is configured'),
   timed('Queued mail, after it was sent', RETENTION_MS.mail_sent, 'the address is kept only until the mail is sent'),
   timed('Queued mail given up on', RETENTION_MS.mail_failed, 'for the operator to see why it failed'),
   timed('Sandbox audit rows', RETENTION_MS.sandbox_audit, 'a rehearsal’s audit trail; synthetic data only'),
   kept('Audit log', 'append-only record of who did what (keys, delegations, filings, refused credentials)'),
   kept('Credit ledger', 'append-only record of every charge, refund and top-up'),
-  kept('Change archive and the upstream snapshot archive', 'provenance of every answer and change; a unit the register removes for legal reasons is purged and only its hashes are kept'),
-  kept('Delegations and filings made through Plikt, with their signed receipts', 'proof of what was authorised and filed'),
+  kept(
+    'Change archive and the upstream snapshot archive',
+    'provenance of every answer and change; a unit the register removes for legal reasons is purged and only its hashes are kept',
+  ),
+  kept(
+    'Delegations and filings made through Plikt, with their signed receipts',
+    'proof of what was authorised and filed',
+  ),
 ]
 
 /** `_meta.source` of the probe: the service's name and where its figures come from. */
@@ -95,11 +134,18 @@ export const wellknownHandlers = {
   getSecurityTxt: (({ deps, now }) => {
     const d = documents(deps)
     const day = Math.floor(now.getTime() / DAY_MS) * DAY_MS
-    if (d.securityTxt?.day !== day) d.securityTxt = { day, doc: cachedDocument(securityTxt(deps.config, new Date(day)), { 'content-type': 'text/plain; charset=utf-8' }) }
+    if (d.securityTxt?.day !== day)
+      d.securityTxt = {
+        day,
+        doc: cachedDocument(securityTxt(deps.config, new Date(day)), { 'content-type': 'text/plain; charset=utf-8' }),
+      }
     return { data: undefined, document: d.securityTxt.doc }
   }) satisfies Handler,
 
-  getDataSovereignty: (({ deps }) => ({ data: undefined, document: documents(deps).dataSovereignty })) satisfies Handler,
+  getDataSovereignty: (({ deps }) => ({
+    data: undefined,
+    document: documents(deps).dataSovereignty,
+  })) satisfies Handler,
 
   getApiCatalog: (({ deps }) => ({ data: undefined, document: documents(deps).apiCatalog })) satisfies Handler,
 
@@ -115,9 +161,16 @@ export const wellknownHandlers = {
 
   getAgentReadiness: (({ deps, now }) => {
     const tokenService = deps.government.tokenService
-    const data = readinessReport(deps.telemetry.snapshot(now.getTime()), { state: tokenService.breakerState(), mock: tokenService.mock })
+    const data = readinessReport(deps.telemetry.snapshot(now.getTime()), {
+      state: tokenService.breakerState(),
+      mock: tokenService.mock,
+    })
     return { data, meta: { source: READINESS_SOURCE[data.source] } }
   }) satisfies Handler,
 
-  getDirectIntegrationComparison: (({ deps }) => ({ data: undefined, precomputed: COMPARISON_ANSWER, meta: { served_from: 'static', data_freshness: deps.startedAt } })) satisfies Handler,
+  getDirectIntegrationComparison: (({ deps }) => ({
+    data: undefined,
+    precomputed: COMPARISON_ANSWER,
+    meta: { served_from: 'static', data_freshness: deps.startedAt },
+  })) satisfies Handler,
 }

@@ -7,14 +7,29 @@
  */
 import { Elysia } from 'elysia'
 import type { Operation } from '../operations/index.ts'
-import { inputHeaders, type AppDeps, type Handler, type HandlerOutput, type RequestState, type ToolBinding } from '../pipeline/context.ts'
+import {
+  inputHeaders,
+  type AppDeps,
+  type Handler,
+  type HandlerOutput,
+  type RequestState,
+  type ToolBinding,
+} from '../pipeline/context.ts'
 import { softLimited } from '../pipeline/admission.ts'
 import { corkedResponse } from '../lib/corked-response.ts'
 import { credentialsOf } from '../pipeline/credentials.ts'
 import { restAnswers, restIdempotency } from './execute.ts'
 import { checkSameSite } from './same-site.ts'
 import { buildMeta, precomputedBlob, precomputedBody, responseHash } from '../pipeline/envelope.ts'
-import { answerTag, cacheControl, cacheControlOf, ifNoneMatch, notModified, precomputedTag, strongTag } from '../pipeline/caching.ts'
+import {
+  answerTag,
+  cacheControl,
+  cacheControlOf,
+  ifNoneMatch,
+  notModified,
+  precomputedTag,
+  strongTag,
+} from '../pipeline/caching.ts'
 import { sha256Hex } from '../lib/hash.ts'
 import { renderError } from './errors.ts'
 import { hasBoundedStrings, oversizedFields } from '../schemas/bounds.ts'
@@ -53,13 +68,23 @@ function coerceQuery(op: Operation, query: Record<string, unknown>): void {
  * `Cache-Control` (and `Vary`) go on `headers`; a request that already holds the tag is answered
  * 304 here, with those headers and no body.
  */
-function conditional(op: Operation, etag: string, out: HandlerOutput, request: Request, headers: Record<string, string>): Response | null {
+function conditional(
+  op: Operation,
+  etag: string,
+  out: HandlerOutput,
+  request: Request,
+  headers: Record<string, string>,
+): Response | null {
   const policy = op.cache!
   headers.etag = etag
   headers['cache-control'] = out.maxAge === undefined ? cacheControlOf(op)! : cacheControl(policy, out.maxAge)
   if (policy.vary) headers.vary = policy.vary
   if (!ifNoneMatch(request.headers.get('if-none-match'), etag)) return null
-  const kept: Record<string, string> = { etag, 'cache-control': headers['cache-control'], 'x-correlation-id': headers['x-correlation-id']! }
+  const kept: Record<string, string> = {
+    etag,
+    'cache-control': headers['cache-control'],
+    'x-correlation-id': headers['x-correlation-id']!,
+  }
   if (policy.vary) kept.vary = policy.vary
   return notModified(kept)
 }
@@ -69,7 +94,14 @@ function conditional(op: Operation, etag: string, out: HandlerOutput, request: R
  * (lib/corked-response.ts). Not an idempotent operation's: its answer is cloned to be stored
  * (http/execute.ts), and a clone of that stream would be sent chunked.
  */
-function render(op: Operation, out: HandlerOutput, now: Date, request: Request, state: RequestState, afterIo: boolean): Response {
+function render(
+  op: Operation,
+  out: HandlerOutput,
+  now: Date,
+  request: Request,
+  state: RequestState,
+  afterIo: boolean,
+): Response {
   const status = out.status ?? op.successStatus
   const correlationId = state.correlationId
   const cacheable = op.cache !== null && status === 200
@@ -85,7 +117,12 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
     }
     return new Response(doc.blob, { status, headers })
   }
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...state.extraHeaders, ...out.headers }
+  const headers: Record<string, string> = {
+    'content-type': JSON_TYPE,
+    'x-correlation-id': correlationId,
+    ...state.extraHeaders,
+    ...out.headers,
+  }
   if (!cacheable) {
     const control = cacheControlOf(op)
     if (control) headers['cache-control'] = control
@@ -96,17 +133,29 @@ function render(op: Operation, out: HandlerOutput, now: Date, request: Request, 
     const unchanged = cacheable ? conditional(op, strongTag(sha256Hex(body)), out, request, headers) : null
     return unchanged ?? new Response(body, { status, headers })
   }
-  if (op.format === 'sandbox') return new Response(JSON.stringify({ success: true, data: out.data, _meta: sandboxMeta(now, state.sandbox), ...out.top }), { status, headers })
+  if (op.format === 'sandbox')
+    return new Response(
+      JSON.stringify({ success: true, data: out.data, _meta: sandboxMeta(now, state.sandbox), ...out.top }),
+      { status, headers },
+    )
   const hash = out.precomputed?.hash ?? responseHash(out.data)
   const meta = out.meta ?? {}
   if (cacheable) {
     // The tag validates `data` and the stable `_meta`; `_meta.response_timestamp` is per response and not part of it.
-    const unchanged = conditional(op, out.precomputed ? precomputedTag(out.precomputed, meta) : answerTag(hash, meta), out, request, headers)
+    const unchanged = conditional(
+      op,
+      out.precomputed ? precomputedTag(out.precomputed, meta) : answerTag(hash, meta),
+      out,
+      request,
+      headers,
+    )
     if (unchanged) return unchanged
   }
   const corked = afterIo && !op.idempotency && request.method !== 'HEAD'
   if (out.precomputed) {
-    return corked ? corkedResponse(precomputedBody(out.precomputed, meta, now), { status, headers }) : new Response(precomputedBlob(out.precomputed, meta, now), { status, headers })
+    return corked
+      ? corkedResponse(precomputedBody(out.precomputed, meta, now), { status, headers })
+      : new Response(precomputedBlob(out.precomputed, meta, now), { status, headers })
   }
   const body = `{"success":true,"data":${JSON.stringify(out.data)},"_meta":${JSON.stringify(buildMeta(meta, now, hash))}}`
   return corked ? corkedResponse(body, { status, headers }) : new Response(body, { status, headers })
@@ -130,7 +179,9 @@ const checkedInputs = new WeakMap<Operation, Input[]>()
 function refuseOversized(op: Operation, ctx: Record<Input, unknown>): void {
   let inputs = checkedInputs.get(op)
   if (!inputs) {
-    inputs = (['params', 'query', 'body'] as const).filter((i) => (i === 'body' ? op.request.body !== undefined : hasBoundedStrings(op.request[i])))
+    inputs = (['params', 'query', 'body'] as const).filter((i) =>
+      i === 'body' ? op.request.body !== undefined : hasBoundedStrings(op.request[i]),
+    )
     checkedInputs.set(op, inputs)
   }
   for (const input of inputs) {
@@ -139,7 +190,11 @@ function refuseOversized(op: Operation, ctx: Record<Input, unknown>): void {
   }
 }
 
-function prepare(op: Operation, ctx: { request: Request; query: Record<string, unknown>; body?: unknown }, baseUrl: string): RequestState {
+function prepare(
+  op: Operation,
+  ctx: { request: Request; query: Record<string, unknown>; body?: unknown },
+  baseUrl: string,
+): RequestState {
   const state = stateOf(ctx.request)
   state.route = op.path
   state.operationId = op.id
@@ -199,7 +254,13 @@ export function mountRoutes(deps: AppDeps, routes: Routes) {
   for (const op of routes.operations) {
     if (op.bodyType === 'raw') {
       // The MCP transport is a surface of its own: it reads the request itself (src/mcp).
-      app.route(op.method, op.path, ({ request, query }: { request: Request; query: Record<string, unknown> }) => routes.mcp(request, prepare(op, { request, query }, deps.config.baseUrl)), { parse: 'none' } as never)
+      app.route(
+        op.method,
+        op.path,
+        ({ request, query }: { request: Request; query: Record<string, unknown> }) =>
+          routes.mcp(request, prepare(op, { request, query }, deps.config.baseUrl)),
+        { parse: 'none' } as never,
+      )
       continue
     }
     const handler = table[op.id]!
@@ -208,30 +269,44 @@ export function mountRoutes(deps: AppDeps, routes: Routes) {
     // The context is destructured, never passed on whole: Elysia reads a handler's source, and a
     // context handed to a function makes it prepare everything for every request (cookie jar,
     // headers object, a second Response around ours).
-    app.route(op.method, op.path, ({ params, query, body, request }: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown; request: Request }) => {
-      const state = prepare(op, { request, query, body }, deps.config.baseUrl)
-      const now = deps.clock.now()
-      // The soft per-IP limit is decided first, in this instance, before any database work.
-      if (soft) deps.softLimiter.hit(state.ip, now)
-      const headers = request.headers
-      const call: Call<Rest> = {
-        op,
-        handler,
-        caller: { credentials: credentialsOf(headers), body },
+    app.route(
+      op.method,
+      op.path,
+      ({
         params,
         query,
         body,
-        headers: inputHeaders(headers),
-        approvalToken: headers.get('x-approval-token'),
-        get signal() {
-          return request.signal
-        },
-        state,
-        now,
-        via: { request },
-      }
-      return runCall(call, deps, codec)
-    })
+        request,
+      }: {
+        params: Record<string, unknown>
+        query: Record<string, unknown>
+        body: unknown
+        request: Request
+      }) => {
+        const state = prepare(op, { request, query, body }, deps.config.baseUrl)
+        const now = deps.clock.now()
+        // The soft per-IP limit is decided first, in this instance, before any database work.
+        if (soft) deps.softLimiter.hit(state.ip, now)
+        const headers = request.headers
+        const call: Call<Rest> = {
+          op,
+          handler,
+          caller: { credentials: credentialsOf(headers), body },
+          params,
+          query,
+          body,
+          headers: inputHeaders(headers),
+          approvalToken: headers.get('x-approval-token'),
+          get signal() {
+            return request.signal
+          },
+          state,
+          now,
+          via: { request },
+        }
+        return runCall(call, deps, codec)
+      },
+    )
   }
   app.get('/docs/assets/:name', ({ params, request }) => {
     stateOf(request).route = '/docs/assets/:name'
@@ -243,4 +318,3 @@ export function mountRoutes(deps: AppDeps, routes: Routes) {
   })
   return app
 }
-

@@ -8,7 +8,11 @@
  */
 import { isIP } from 'node:net'
 
-export function clientAddress(forwardedFor: string | null, socketAddress: () => string | null, trustedHops: number): string {
+export function clientAddress(
+  forwardedFor: string | null,
+  socketAddress: () => string | null,
+  trustedHops: number,
+): string {
   // The socket's address is asked for only when it is the answer (Bun allocates it per call).
   const socket = () => socketAddress() ?? 'unknown'
   if (trustedHops === 0 || forwardedFor === null) return socket()

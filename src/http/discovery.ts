@@ -1,6 +1,14 @@
 import { CATALOGUE, ERROR_CODES, type CatalogueEntry } from '../errors/catalogue/index.ts'
 import type { AppDeps, Handler } from '../pipeline/context.ts'
-import { cacheControl, cachedDocument, ifNoneMatch, jsonDocument, notModified, perInstance, type CachedDocument } from '../pipeline/caching.ts'
+import {
+  cacheControl,
+  cachedDocument,
+  ifNoneMatch,
+  jsonDocument,
+  notModified,
+  perInstance,
+  type CachedDocument,
+} from '../pipeline/caching.ts'
 import { CACHE } from '../operations/define.ts'
 import { buildOpenApi } from './openapi.ts'
 import { esc, page, pageHeaders } from './html.ts'
@@ -47,7 +55,8 @@ const FAVICON = cachedDocument(
 
 export function favicon(request: Request): Response {
   const headers = { ...FAVICON.headers, etag: FAVICON.etag, 'cache-control': cacheControl(CACHE.discovery) }
-  if (ifNoneMatch(request.headers.get('if-none-match'), FAVICON.etag)) return notModified({ etag: headers.etag, 'cache-control': headers['cache-control'] })
+  if (ifNoneMatch(request.headers.get('if-none-match'), FAVICON.etag))
+    return notModified({ etag: headers.etag, 'cache-control': headers['cache-control'] })
   return new Response(FAVICON.blob, { headers })
 }
 
@@ -58,7 +67,6 @@ const openApi = perInstance('openapi.json', (deps: AppDeps) => jsonDocument(buil
 function htmlDocument(body: string): CachedDocument {
   return cachedDocument(body, pageHeaders({ 'content-security-policy': DOCS_CSP }))
 }
-
 
 /**
  * A recipe of docs/ as a page like the other docs pages (issue 27, item 17): rendered from the
@@ -114,7 +122,8 @@ export const discoveryHandlers = {
 
   getApiDocs: (({ deps }) => ({
     data: undefined,
-    document: deps.documents.get('docs', () => htmlDocument(`<!doctype html>
+    document: deps.documents.get('docs', () =>
+      htmlDocument(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Plikt API reference</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
@@ -122,10 +131,14 @@ export const discoveryHandlers = {
 <div id="ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/init.js"></script>
-</body></html>`)),
+</body></html>`),
+    ),
   })) satisfies Handler,
 
-  getErrorDocs: (({ deps }) => ({ data: undefined, document: deps.documents.get('docs/errors', () => htmlDocument(renderErrorDocs())) })) satisfies Handler,
+  getErrorDocs: (({ deps }) => ({
+    data: undefined,
+    document: deps.documents.get('docs/errors', () => htmlDocument(renderErrorDocs())),
+  })) satisfies Handler,
   getReceiptDocs: (() => ({ data: undefined, document: receiptDocs })) satisfies Handler,
   getAnchorProofDocs: (() => ({ data: undefined, document: anchorDocs })) satisfies Handler,
   getWebhookDocs: (() => ({ data: undefined, document: webhookDocs })) satisfies Handler,

@@ -40,21 +40,42 @@ export function renderError(code: string | number, error: unknown, request: Requ
   const unavailable = databaseUnavailable(error)
   const known = toAppError(code, error, request) ?? unavailable
   const state = stateOf(request)
-  if (unavailable) deps.logger.warn('database unavailable; answered 503', { correlation_id: state.correlationId, route: state.route, error: (error as Error).message })
+  if (unavailable)
+    deps.logger.warn('database unavailable; answered 503', {
+      correlation_id: state.correlationId,
+      route: state.route,
+      error: (error as Error).message,
+    })
   state.correlationStamped = true
-  if (state.format === 'html' && known) return errorPage(known, state.correlationId, state.principal.kind === 'session' ? state.principal.csrfToken : null)
+  if (state.format === 'html' && known)
+    return errorPage(known, state.correlationId, state.principal.kind === 'session' ? state.principal.csrfToken : null)
   if (state.sandbox) {
     if (!known) logUnhandled(error, state, deps)
-    return sandboxErrorResponse(known ?? new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.sandbox, state.correlationId)
+    return sandboxErrorResponse(
+      known ?? new AppError('INTERNAL_ERROR'),
+      deps.clock.now(),
+      deps.config.baseUrl,
+      state.sandbox,
+      state.correlationId,
+    )
   }
-  if (known) return withExtraHeaders(errorResponse(known, deps.clock.now(), deps.config.baseUrl, state.correlationId), state.extraHeaders)
+  if (known)
+    return withExtraHeaders(
+      errorResponse(known, deps.clock.now(), deps.config.baseUrl, state.correlationId),
+      state.extraHeaders,
+    )
   logUnhandled(error, state, deps)
   return errorResponse(new AppError('INTERNAL_ERROR'), deps.clock.now(), deps.config.baseUrl, state.correlationId)
 }
 
 function logUnhandled(error: unknown, state: ReturnType<typeof stateOf>, deps: AppDeps): void {
   const err = error instanceof Error ? error : new Error(String(error))
-  deps.logger.error('unhandled error', { correlation_id: state.correlationId, route: state.route, error: err.message, stack: err.stack })
+  deps.logger.error('unhandled error', {
+    correlation_id: state.correlationId,
+    route: state.route,
+    error: err.message,
+    stack: err.stack,
+  })
 }
 
 function withExtraHeaders(response: Response, extra: Record<string, string> | null): Response {
@@ -67,9 +88,12 @@ function withExtraHeaders(response: Response, extra: Record<string, string> | nu
  * explanation, with a way back that exists for the visitor (the dashboard only when signed in).
  */
 function errorPage(err: AppError, correlationId: string, sessionCsrf: string | null): Response {
-  if (err.code === 'AUTH_MISSING' || err.code === 'AUTH_SESSION_REQUIRED') return redirect('/login', { 'x-correlation-id': correlationId })
+  if (err.code === 'AUTH_MISSING' || err.code === 'AUTH_SESSION_REQUIRED')
+    return redirect('/login', { 'x-correlation-id': correlationId })
   const x = explain(err.code, err.options.context)
-  const details = err.options.details?.length ? `<ul>${err.options.details.map((d) => `<li><code>${esc(d.field)}</code>: ${esc(d.message)}</li>`).join('')}</ul>` : ''
+  const details = err.options.details?.length
+    ? `<ul>${err.options.details.map((d) => `<li><code>${esc(d.field)}</code>: ${esc(d.message)}</li>`).join('')}</ul>`
+    : ''
   const html = page(
     x.summary,
     `<h1>${esc(x.summary)}</h1><p lang="en">${esc(x.summary_en)}</p>

@@ -28,14 +28,23 @@ const UNSTORED: AnswerCodec<Response> = {
 }
 
 /** How REST answers are stored and replayed. */
-export function restAnswers(op: Operation, request: Request, state: RequestState, deps: AppDeps): AnswerCodec<Response> {
+export function restAnswers(
+  op: Operation,
+  request: Request,
+  state: RequestState,
+  deps: AppDeps,
+): AnswerCodec<Response> {
   if (!op.idempotency) return UNSTORED
   const control = cacheControlOf(op)
   return {
     store: async (r) => ({ status: r.status, body: await r.clone().text() }),
     replay: (s) => {
       state.correlationStamped = true
-      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true', 'x-correlation-id': state.correlationId }
+      const headers: Record<string, string> = {
+        'content-type': 'application/json; charset=utf-8',
+        'idempotent-replayed': 'true',
+        'x-correlation-id': state.correlationId,
+      }
       if (control) headers['cache-control'] = control
       return new Response(s.body, { status: s.status, headers })
     },

@@ -1,11 +1,15 @@
 /** Server-rendered pages: one layout, escaped text, no scripts, no CDN. Bokmål first, English beside it. */
 
 export function esc(s: string | number | null | undefined): string {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+  return String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  )
 }
 
 /** No script runs on our pages; forms post back to this origin only. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
@@ -40,7 +44,12 @@ ${body}
 
 /** A page's headers, but for `Cache-Control`: a page for everyone (the docs, the recipes) is a cached document. */
 export function pageHeaders(headers: Record<string, string> = {}): Record<string, string> {
-  return { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP, 'referrer-policy': 'no-referrer', ...headers }
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': PAGE_CSP,
+    'referrer-policy': 'no-referrer',
+    ...headers,
+  }
 }
 
 /** A page for one visitor (sign-in, the dashboard, an error): kept by no cache. */

@@ -45,13 +45,19 @@ const SHORT_SANDBOX_BODY: ErrorCode[] = ['AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORA
 /** An error answer's schema: the envelope of the operation's kind, with `error_code` narrowed to `codes`. */
 function errorSchema(op: Operation, codes: ErrorCode[]): Json {
   const narrowed = (envelope: string, list: ErrorCode[]) => ({
-    allOf: [{ $ref: `#/components/schemas/${envelope}` }, { type: 'object', properties: { error_code: { enum: list } } }],
+    allOf: [
+      { $ref: `#/components/schemas/${envelope}` },
+      { type: 'object', properties: { error_code: { enum: list } } },
+    ],
   })
   if (op.format !== 'sandbox') return narrowed('ErrorEnvelope', codes)
   // Sandbox routes answer with the sandbox `_meta` (spec: Sandbox error envelope), two codes with the short body.
   const short = codes.filter((c) => SHORT_SANDBOX_BODY.includes(c))
   const full = codes.filter((c) => !SHORT_SANDBOX_BODY.includes(c))
-  const schemas = [...(full.length ? [narrowed('SandboxErrorEnvelope', full)] : []), ...(short.length ? [narrowed('SandboxShortError', short)] : [])]
+  const schemas = [
+    ...(full.length ? [narrowed('SandboxErrorEnvelope', full)] : []),
+    ...(short.length ? [narrowed('SandboxShortError', short)] : []),
+  ]
   return schemas.length === 1 ? schemas[0]! : { oneOf: schemas }
 }
 
@@ -69,7 +75,9 @@ function errorResponses(op: Operation): Json {
       description: list.map((c) => `\`${c}\``).join(', '),
       headers: {
         ...CORRELATION_HEADER,
-        ...(list.includes('METHOD_NOT_ALLOWED') ? { Allow: { description: 'methods the path supports', schema: { type: 'string' } } } : {}),
+        ...(list.includes('METHOD_NOT_ALLOWED')
+          ? { Allow: { description: 'methods the path supports', schema: { type: 'string' } } }
+          : {}),
       },
       content: { 'application/json': { schema: errorSchema(op, list) } },
     }
@@ -80,21 +88,39 @@ function errorResponses(op: Operation): Json {
 /** What a cacheable answer (the operation's `cache` policy) and a keyed one say about caching. */
 function cachingHeaders(op: Operation): Json {
   const control = cacheControlOf(op)
-  if (!op.cache) return control ? { 'Cache-Control': { description: 'for this caller only; no cache keeps it', schema: { const: control } } } : {}
+  if (!op.cache)
+    return control
+      ? { 'Cache-Control': { description: 'for this caller only; no cache keeps it', schema: { const: control } } }
+      : {}
   return {
     'Cache-Control': { description: 'how long any cache may keep this answer', schema: { const: control } },
-    ETag: { description: 'strong validator of the answer (its data, and the rulebook and service versions); send it back in `If-None-Match`', schema: { type: 'string' } },
-    ...(op.cache.vary ? { Vary: { description: 'the answer depends on this request header', schema: { const: op.cache.vary } } } : {}),
-    Age: { description: 'set by a cache that answered from its copy: seconds since the origin made it (the copy is as old as its `_meta.response_timestamp`)', schema: { type: 'integer' } },
+    ETag: {
+      description:
+        'strong validator of the answer (its data, and the rulebook and service versions); send it back in `If-None-Match`',
+      schema: { type: 'string' },
+    },
+    ...(op.cache.vary
+      ? { Vary: { description: 'the answer depends on this request header', schema: { const: op.cache.vary } } }
+      : {}),
+    Age: {
+      description:
+        'set by a cache that answered from its copy: seconds since the origin made it (the copy is as old as its `_meta.response_timestamp`)',
+      schema: { type: 'integer' },
+    },
   }
 }
 
 function successResponse(op: Operation): Json {
   const headers: Json = { ...CORRELATION_HEADER, ...cachingHeaders(op) }
-  for (const [name, description] of Object.entries(op.responseHeaders ?? {})) headers[name] = { description, schema: { type: 'string' } }
+  for (const [name, description] of Object.entries(op.responseHeaders ?? {}))
+    headers[name] = { description, schema: { type: 'string' } }
   if (op.format === 'html') {
     const json = op.response ? { 'application/json': { schema: jsonSchema(op.response) } } : {}
-    return { description: op.response ? 'HTML page; the JSON alternative to `Accept: application/json`' : 'HTML page', headers, content: { 'text/html': { schema: { type: 'string' } }, ...json } }
+    return {
+      description: op.response ? 'HTML page; the JSON alternative to `Accept: application/json`' : 'HTML page',
+      headers,
+      content: { 'text/html': { schema: { type: 'string' } }, ...json },
+    }
   }
   if (op.format === 'markdown') {
     return { description: op.summary, headers, content: { 'text/markdown': { schema: { type: 'string' } } } }
@@ -131,15 +157,27 @@ function operationObject(op: Operation): Json {
   const responses: Json = { [String(op.successStatus)]: successResponse(op) }
   if (op.cache) {
     const { Age: _age, ...validators } = cachingHeaders(op) as Record<string, Json>
-    responses['304'] = { description: 'Not modified: `If-None-Match` named the current `ETag`; the copy you hold is current. No body.', headers: { ...CORRELATION_HEADER, ...validators } }
+    responses['304'] = {
+      description: 'Not modified: `If-None-Match` named the current `ETag`; the copy you hold is current. No body.',
+      headers: { ...CORRELATION_HEADER, ...validators },
+    }
   }
   if (op.id === 'getHealth') {
-    responses['503'] = { description: 'The database does not answer; same body with `status: degraded`.', content: (successResponse(op) as { content: Json }).content }
+    responses['503'] = {
+      description: 'The database does not answer; same body with `status: degraded`.',
+      content: (successResponse(op) as { content: Json }).content,
+    }
   }
   Object.assign(responses, errorResponses(op))
   const params = [...parameters(op.request.params, 'path'), ...parameters(op.request.query, 'query')]
   if (op.cache) {
-    params.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'the `ETag` of the copy you hold: 304 while it is current' })
+    params.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'the `ETag` of the copy you hold: 304 while it is current',
+    })
   }
   if (op.idempotency) {
     params.push({
@@ -147,7 +185,8 @@ function operationObject(op: Operation): Json {
       in: 'header',
       required: op.idempotency === 'required',
       schema: { type: 'string', format: 'uuid' },
-      description: 'a UUID; a retry with the same key and the same request replays the first answer (`Idempotent-Replayed: true`) without running it again; the same key with another request is 422 `IDEMPOTENCY_KEY_MISMATCH`; kept 24 hours',
+      description:
+        'a UUID; a retry with the same key and the same request replays the first answer (`Idempotent-Replayed: true`) without running it again; the same key with another request is 422 `IDEMPOTENCY_KEY_MISMATCH`; kept 24 hours',
     })
   }
   if (op.approval) {
@@ -156,7 +195,8 @@ function operationObject(op: Operation): Json {
       in: 'header',
       required: false,
       schema: { type: 'string', maxLength: 128 },
-      description: 'live mode: the single-use approval token a person obtained for exactly this action and organisation; spent only when the preconditions pass (a dry run needs none)',
+      description:
+        'live mode: the single-use approval token a person obtained for exactly this action and organisation; spent only when the preconditions pass (a dry run needs none)',
     })
   }
   return {
@@ -167,7 +207,16 @@ function operationObject(op: Operation): Json {
     security: SECURITY[op.auth],
     ...(params.length ? { parameters: params } : {}),
     ...(op.request.body
-      ? { requestBody: { required: true, content: { [op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: jsonSchema(op.request.body) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+                schema: jsonSchema(op.request.body),
+              },
+            },
+          },
+        }
       : {}),
     responses,
     ...(op.scope ? { 'x-scope': op.scope } : {}),
@@ -184,7 +233,10 @@ const ErrorEnvelope = {
     success: { const: false },
     error_code: { $ref: '#/components/schemas/ErrorCode' },
     explanation: { $ref: '#/components/schemas/Explanation' },
-    retryable: { type: 'boolean', description: 'true: an identical retry after a short backoff (or `Retry-After`) can succeed' },
+    retryable: {
+      type: 'boolean',
+      description: 'true: an identical retry after a short backoff (or `Retry-After`) can succeed',
+    },
     fix_hint: { type: 'string', description: 'English; equals `fix_hint_en`' },
     fix_hint_en: { type: 'string' },
     docs_url: { type: 'string', format: 'uri' },
@@ -207,19 +259,30 @@ const SandboxErrorEnvelope = {
   properties: {
     ...ErrorEnvelope.properties,
     _meta: { $ref: '#/components/schemas/SandboxMetadata' },
-    execution_guarantee: { const: 'nothing_submitted', description: 'write-side routes (every sandbox POST): nothing reached a government system' },
+    execution_guarantee: {
+      const: 'nothing_submitted',
+      description: 'write-side routes (every sandbox POST): nothing reached a government system',
+    },
     outcome: {
       type: 'object',
       description: 'write-side routes: what happened to the call',
       required: ['submitted', 'status', 'approval_token_consumed'],
       properties: {
         submitted: { const: false },
-        status: { enum: ['not_attempted', 'rejected'], description: '`rejected`: a live execute spent its approval token before it failed' },
+        status: {
+          enum: ['not_attempted', 'rejected'],
+          description: '`rejected`: a live execute spent its approval token before it failed',
+        },
         approval_token_consumed: { type: 'boolean' },
       },
     },
     simulated_error: { type: 'string', description: 'the `simulate_error` knob that injected this failure' },
-    upstream: { type: 'object', additionalProperties: true, description: 'the government-shaped answer of an injected upstream failure (`portal_timeout`, `invalid_certificate`, `malformed_payload`, `upstream_5xx`)' },
+    upstream: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'the government-shaped answer of an injected upstream failure (`portal_timeout`, `invalid_certificate`, `malformed_payload`, `upstream_5xx`)',
+    },
   },
   additionalProperties: true,
   description:
@@ -233,7 +296,11 @@ const SandboxShortError = {
   type: 'object',
   title: 'SandboxShortError',
   required: ['success', 'error_code', 'message'],
-  properties: { success: { const: false }, error_code: { $ref: '#/components/schemas/ErrorCode' }, message: { type: 'string' } },
+  properties: {
+    success: { const: false },
+    error_code: { $ref: '#/components/schemas/ErrorCode' },
+    message: { type: 'string' },
+  },
   additionalProperties: false,
 }
 
@@ -266,7 +333,6 @@ export function buildOpenApi(baseUrl: string): Json {
         'stays the time the origin made it, so now − `response_timestamp` is the age too. Errors are `no-store`. Every keyed answer is ' +
         '`Cache-Control: private, no-store`; metered answers carry no `ETag` and never answer 304, so every successful metered call is ' +
         'a fresh, charged answer (see `GET /api/v1/pricing`, `caching`).\n\n' +
-
         `**Limits** beyond the spec's table: at most ${MAX_OPEN_REQUESTS} open (requesting or pending) delegation requests per account and organisation ` +
         `(409 \`DELEGATION_REQUESTS_LIMIT\` beyond); a permissions read, dry run or live filing asks the digital agency about at most ${MAX_ASKED_PER_READ} ` +
         'of its pending requests, the least recently asked first; pending requests are asked about by the service every 5 seconds for their first 15 minutes, then every minute.',
@@ -276,7 +342,11 @@ export function buildOpenApi(baseUrl: string): Json {
     paths,
     components: {
       schemas: {
-        ErrorCode: { type: 'string', enum: [...ERROR_CODES], description: 'The closed list of error codes; identical to `GET /api/v1/errors`.' },
+        ErrorCode: {
+          type: 'string',
+          enum: [...ERROR_CODES],
+          description: 'The closed list of error codes; identical to `GET /api/v1/errors`.',
+        },
         ErrorEnvelope,
         SandboxErrorEnvelope,
         SandboxShortError,
@@ -296,11 +366,21 @@ export function buildOpenApi(baseUrl: string): Json {
         sandboxBearer: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The synthetic sandbox bearer `svc_sandbox_test_<suffix>` (suffix `^[A-Za-z0-9_-]{1,64}$`): no sign-up; the suffix namespaces your sandbox writes. Needed for `as_of` and `X-Service-Simulate`.',
+          description:
+            'The synthetic sandbox bearer `svc_sandbox_test_<suffix>` (suffix `^[A-Za-z0-9_-]{1,64}$`): no sign-up; the suffix namespaces your sandbox writes. Needed for `as_of` and `X-Service-Simulate`.',
         },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator’s ADMIN_TOKEN.' },
-        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, what a Prometheus scrape config sends as `authorization: { credentials: … }`.' },
-        session: { type: 'apiKey', in: 'cookie', name: 'plikt_session', description: 'The browser session from magic-link sign-in; writes also need `X-CSRF-Token`.' },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'METRICS_TOKEN, what a Prometheus scrape config sends as `authorization: { credentials: … }`.',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'plikt_session',
+          description: 'The browser session from magic-link sign-in; writes also need `X-CSRF-Token`.',
+        },
       },
     },
   }

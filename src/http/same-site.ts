@@ -15,9 +15,14 @@ export function checkSameSite(request: Request, baseUrl: string): void {
     const origin = request.headers.get('origin')
     if (origin === null) return
     const host = request.headers.get('host')
-    if (origin === new URL(baseUrl).origin || (host !== null && origin !== 'null' && URL.canParse(origin) && new URL(origin).host === host)) return
+    if (
+      origin === new URL(baseUrl).origin ||
+      (host !== null && origin !== 'null' && URL.canParse(origin) && new URL(origin).host === host)
+    )
+      return
   }
-  throw new AppError('VALIDATION_FAILED', { details: [{ field: 'origin', message: 'is another site: this form is accepted only from our own pages' }], context: { field: 'origin' } })
+  throw new AppError('VALIDATION_FAILED', {
+    details: [{ field: 'origin', message: 'is another site: this form is accepted only from our own pages' }],
+    context: { field: 'origin' },
+  })
 }
-
-

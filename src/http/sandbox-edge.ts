@@ -24,7 +24,8 @@ export const CORS_HEADERS = {
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-approval-token, x-service-simulate, x-correlation-id',
+  'access-control-allow-headers':
+    'authorization, content-type, idempotency-key, x-approval-token, x-service-simulate, x-correlation-id',
   'access-control-max-age': '86400',
 }
 
@@ -62,7 +63,9 @@ export class PublicSandboxGuard {
     const n = (this.seen.get(signature) ?? 0) + 1
     this.seen.set(signature, n)
     if (n > this.opts.loopLimit) {
-      throw new AppError('AGENT_LOOP_DETECTED', { headers: { 'retry-after': String(60 - (Math.floor(now.getTime() / 1000) % 60)) } })
+      throw new AppError('AGENT_LOOP_DETECTED', {
+        headers: { 'retry-after': String(60 - (Math.floor(now.getTime() / 1000) % 60)) },
+      })
     }
     this.inflight += 1
   }

@@ -59,7 +59,12 @@ function needsBuffering(request: Request, limit: BodyLimit): boolean {
 async function bufferBody(request: Request & { body: ReadableStream<Uint8Array> }, limit: BodyLimit): Promise<Request> {
   const body = await readCapped(request.body, limit)
   // The copy keeps the original's signal: handlers learn from it that the client has gone.
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal })
+  const copy = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+  })
   shareState(request, copy)
   return copy
 }
@@ -70,7 +75,11 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
   const guard = new PublicSandboxGuard(deps.config.publicSandbox)
   return async function fetch(request: Request, server?: Server): Promise<Response> {
     const state = beginRequest(request)
-    state.ip = clientAddress(deps.config.trustedProxyHops > 0 ? request.headers.get('x-forwarded-for') : null, () => server?.requestIP(request)?.address ?? null, deps.config.trustedProxyHops)
+    state.ip = clientAddress(
+      deps.config.trustedProxyHops > 0 ? request.headers.get('x-forwarded-for') : null,
+      () => server?.requestIP(request)?.address ?? null,
+      deps.config.trustedProxyHops,
+    )
     // A substring test first: most requests are not for the sandbox and need no URL parse.
     const path = request.url.includes('/api/v1/sandbox') ? new URL(request.url).pathname : ''
     const sandbox = isSandboxPath(path)
@@ -85,7 +94,11 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
         admitted = true
       }
       const limit = publicMirror ? PUBLIC_SANDBOX_LIMIT : DEFAULT_LIMIT
-      response = await app.handle(needsBuffering(request, limit) ? await bufferBody(request as Request & { body: ReadableStream<Uint8Array> }, limit) : request)
+      response = await app.handle(
+        needsBuffering(request, limit)
+          ? await bufferBody(request as Request & { body: ReadableStream<Uint8Array> }, limit)
+          : request,
+      )
     } catch (e) {
       if (!(e instanceof AppError)) {
         deps.logger.error('unhandled error outside routing', {
@@ -106,7 +119,9 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
       for (const [k, v] of Object.entries(CORS_HEADERS)) response.headers.set(k, v)
       // Sandbox handlers build their own Response, so the public mirror's rate-limit state
       // (RateLimit-Policy, RateLimit) is added here, as render() does for every other route.
-      if (state.extraHeaders) for (const [k, v] of Object.entries(state.extraHeaders)) if (!response.headers.has(k)) response.headers.set(k, v)
+      if (state.extraHeaders)
+        for (const [k, v] of Object.entries(state.extraHeaders))
+          if (!response.headers.has(k)) response.headers.set(k, v)
     }
     // Routes and the error renderer stamp it when they build the response; reading
     // `response.headers` otherwise would make Bun materialise a Headers object per request.
@@ -114,14 +129,15 @@ export function createFetch(app: { handle(request: Request): Promise<Response> }
     const elapsedMs = performance.now() - state.startedAt
     deps.metrics.request(state.operationId, request.method, response.status, elapsedMs / 1000)
     deps.telemetry.record(state.operationId, response.status, elapsedMs, deps.clock.now().getTime())
-    if (deps.logger.enabled('info')) deps.logger.info('request', {
-      method: request.method,
-      route: state.route,
-      status: response.status,
-      duration_ms: Math.round(elapsedMs * 100) / 100,
-      correlation_id: state.correlationId,
-      consumer_id: state.consumerId,
-    })
+    if (deps.logger.enabled('info'))
+      deps.logger.info('request', {
+        method: request.method,
+        route: state.route,
+        status: response.status,
+        duration_ms: Math.round(elapsedMs * 100) / 100,
+        correlation_id: state.correlationId,
+        consumer_id: state.consumerId,
+      })
     return response
   }
 }

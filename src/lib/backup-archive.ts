@@ -23,7 +23,9 @@ export interface BackupManifest {
   database_sha256: string
 }
 
-export type UnpackedBackup = { kind: 'whole'; manifest: BackupManifest; secret: string; database: Uint8Array } | { kind: 'database-only'; database: Uint8Array }
+export type UnpackedBackup =
+  | { kind: 'whole'; manifest: BackupManifest; secret: string; database: Uint8Array }
+  | { kind: 'database-only'; database: Uint8Array }
 
 const BLOCK = 512
 
@@ -35,7 +37,13 @@ function header(name: string, size: number, mtime: number): Uint8Array {
   put('0000000\0', 108, 8)
   put('0000000\0', 116, 8)
   put(`${size.toString(8).padStart(11, '0')}\0`, 124, 12)
-  put(`${Math.floor(mtime / 1000).toString(8).padStart(11, '0')}\0`, 136, 12)
+  put(
+    `${Math.floor(mtime / 1000)
+      .toString(8)
+      .padStart(11, '0')}\0`,
+    136,
+    12,
+  )
   put('        ', 148, 8)
   put('0', 156, 1)
   put('ustar\0', 257, 6)
@@ -71,8 +79,10 @@ function entriesOf(tar: Uint8Array): Map<string, Uint8Array> {
     const name = text(at, 100)
     if (name === '') break
     const size = Number.parseInt(text(at + 124, 12).trim() || '0', 8)
-    if (!Number.isFinite(size) || size < 0 || at + BLOCK + size > tar.length) throw new Error(`a damaged entry (${name})`)
-    if (text(at + 156, 1) === '0' || text(at + 156, 1) === '') out.set(name, tar.subarray(at + BLOCK, at + BLOCK + size))
+    if (!Number.isFinite(size) || size < 0 || at + BLOCK + size > tar.length)
+      throw new Error(`a damaged entry (${name})`)
+    if (text(at + 156, 1) === '0' || text(at + 156, 1) === '')
+      out.set(name, tar.subarray(at + BLOCK, at + BLOCK + size))
     at += BLOCK + Math.ceil(size / BLOCK) * BLOCK
   }
   return out
@@ -90,6 +100,7 @@ export function unpackBackup(file: Uint8Array): UnpackedBackup {
   const manifest = JSON.parse(new TextDecoder().decode(entries.get(MANIFEST)!)) as BackupManifest
   const secret = entries.get(SECRET_ENTRY)
   const database = entries.get(DATABASE_ENTRY)
-  if (manifest.format !== 'plikt-backup' || !secret || !database) throw new Error(`the backup lacks ${!secret ? SECRET_ENTRY : DATABASE_ENTRY}`)
+  if (manifest.format !== 'plikt-backup' || !secret || !database)
+    throw new Error(`the backup lacks ${!secret ? SECRET_ENTRY : DATABASE_ENTRY}`)
   return { kind: 'whole', manifest, secret: new TextDecoder().decode(secret).trim(), database }
 }

@@ -6,7 +6,10 @@
  * committed before it was asked — batching never serves an older answer than a plain read would.
  */
 export class BatchedLookup<K, V> {
-  private queue = new Map<string, { key: K; waiters: { resolve: (v: V | undefined) => void; reject: (e: unknown) => void }[] }>()
+  private queue = new Map<
+    string,
+    { key: K; waiters: { resolve: (v: V | undefined) => void; reject: (e: unknown) => void }[] }
+  >()
   private inFlight = 0
 
   /**

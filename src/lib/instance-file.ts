@@ -19,7 +19,8 @@ const path = (dataDir: string) => join(resolve(dataDir), 'instance.json')
 
 /** The local address of a server bound to `host`:`port`. */
 export function localUrl(host: string, port: number): string {
-  const h = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host
+  const h =
+    host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host
   return `http://${h}:${port}`
 }
 

@@ -48,7 +48,15 @@ export function formatLine(level: LogLevel, msg: string, fields?: Record<string,
       const name = nameOf(k)
       const v = fields[k]
       // (the access line's values are mostly numbers and null: no stringify needed for those)
-      const value = name.secret ? '"[redacted]"' : v === null ? 'null' : typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'null') : JSON.stringify(v)
+      const value = name.secret
+        ? '"[redacted]"'
+        : v === null
+          ? 'null'
+          : typeof v === 'number'
+            ? Number.isFinite(v)
+              ? String(v)
+              : 'null'
+            : JSON.stringify(v)
       if (value !== undefined) line += `${name.prefix}${value}`
     }
   }

@@ -3,7 +3,12 @@ import type { LocalDate } from './local-date.ts'
 
 const OSLO = 'Europe/Oslo'
 
-const dateFormat = new Intl.DateTimeFormat('en-CA', { timeZone: OSLO, year: 'numeric', month: '2-digit', day: '2-digit' })
+const dateFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: OSLO,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+})
 const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: OSLO, timeZoneName: 'longOffset' })
 
 /** The Oslo calendar date at an instant. */

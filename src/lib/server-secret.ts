@@ -46,7 +46,10 @@ export function secretFromDataDir(dataDir: string): { secret: string; created: b
   const file = join(dir, 'server-secret')
   if (existsSync(file)) {
     const secret = readFileSync(file, 'utf8').trim()
-    if (secret.length < 32) throw new Error(`${file} holds fewer than 32 characters; delete it to have a new secret generated, or set SERVER_SECRET`)
+    if (secret.length < 32)
+      throw new Error(
+        `${file} holds fewer than 32 characters; delete it to have a new secret generated, or set SERVER_SECRET`,
+      )
     return { secret, created: false }
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 })

@@ -14,7 +14,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** A string name is hashed as UTF-8, as every common implementation does. */
 export function uuidV5(name: string | Uint8Array, namespace: string): string {
   if (!UUID.test(namespace)) throw new TypeError(`uuidV5: namespace is not a UUID: ${namespace}`)
-  const bytes = createHash('sha1').update(Buffer.from(namespace.replaceAll('-', ''), 'hex')).update(name).digest().subarray(0, 16)
+  const bytes = createHash('sha1')
+    .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+    .update(name)
+    .digest()
+    .subarray(0, 16)
   bytes[6] = (bytes[6]! & 0x0f) | 0x50 // version 5
   bytes[8] = (bytes[8]! & 0x3f) | 0x80 // RFC 4122 variant
   const hex = bytes.toString('hex')

@@ -41,7 +41,8 @@ function decode(raw: string): string {
 }
 
 function codePoint(n: number, whole: string): string {
-  if (n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff) || n === 0) throw new XmlError(`invalid character reference ${whole}`)
+  if (n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff) || n === 0)
+    throw new XmlError(`invalid character reference ${whole}`)
   return String.fromCodePoint(n)
 }
 
@@ -127,7 +128,13 @@ export function parseXml(text: string): XmlElement {
       const prefix = colon === -1 ? '' : qname.slice(0, colon)
       const ns = scope[prefix]
       if (ns === undefined && prefix !== '') fail(`undeclared prefix ${prefix}`)
-      const el: XmlElement = { name: colon === -1 ? qname : qname.slice(colon + 1), ns: ns ?? '', attrs, children: [], text: '' }
+      const el: XmlElement = {
+        name: colon === -1 ? qname : qname.slice(colon + 1),
+        ns: ns ?? '',
+        attrs,
+        children: [],
+        text: '',
+      }
       const parent = stack[stack.length - 1]
       if (parent) parent.el.children.push(el)
       else root = el
@@ -166,7 +173,8 @@ export const el = (name: string, content: string | number | XmlNode[]): XmlNode 
   Array.isArray(content) ? { name, children: content } : { name, text: String(content) }
 
 /** An element only when the value is present. */
-export const optional = (name: string, value: string | number | undefined | null): XmlNode => (value === undefined || value === null ? null : el(name, value))
+export const optional = (name: string, value: string | number | undefined | null): XmlNode =>
+  value === undefined || value === null ? null : el(name, value)
 
 function write(node: XmlNode, out: string[]): void {
   if (node === null) return

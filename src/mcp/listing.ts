@@ -24,7 +24,8 @@ export function toolAnnotations(op: Operation): ToolAnnotations {
     destructiveHint: !readOnly && op.destructive,
     // The same call again changes nothing more: a read; PUT and DELETE by their meaning; a write
     // that demands an idempotency key (the same arguments carry the same key, and replay).
-    idempotentHint: readOnly || op.method === 'PUT' || op.method === 'DELETE' || op.errors.includes('IDEMPOTENCY_KEY_REQUIRED'),
+    idempotentHint:
+      readOnly || op.method === 'PUT' || op.method === 'DELETE' || op.errors.includes('IDEMPOTENCY_KEY_REQUIRED'),
     openWorldHint: (op.capability?.data_sources ?? []).some((s) => !OWN_SOURCES.includes(s)),
   }
 }
@@ -35,7 +36,10 @@ export function toolAnnotations(op: Operation): ToolAnnotations {
  * (keyless tools still answer with production's).
  */
 function outputSchema(tool: Tool, sandbox: boolean): TSchema {
-  const mirror = sandbox && !tool.keyless && rehearsable(tool.operation) ? allOperations.find((o) => o.id === tool.operation.sandboxMirror) : undefined
+  const mirror =
+    sandbox && !tool.keyless && rehearsable(tool.operation)
+      ? allOperations.find((o) => o.id === tool.operation.sandboxMirror)
+      : undefined
   const result = mirror?.response ?? tool.operation.response ?? Type.Unknown()
   return toolEnvelope(result, sandbox ? Type.Union([TrustMetadata, SandboxMetadata]) : TrustMetadata)
 }

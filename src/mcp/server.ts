@@ -10,7 +10,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode as RpcError,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js'
 import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import type { Limit } from '../domain/access/limits.ts'
@@ -26,7 +31,13 @@ import { admitMessages } from '../pipeline/admission.ts'
 import { audited, settle, unconfirmedKey } from '../pipeline/key-confirmation.ts'
 import { runCall, type Call, type Codec, type Served } from '../pipeline/run.ts'
 import type { MetaInput, PrecomputedData } from '../pipeline/envelope.ts'
-import { inputHeaders, type AppDeps, type HandlerOutput, type InputHeaders, type RequestState } from '../pipeline/context.ts'
+import {
+  inputHeaders,
+  type AppDeps,
+  type HandlerOutput,
+  type InputHeaders,
+  type RequestState,
+} from '../pipeline/context.ts'
 import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
 import { serviceLinks } from '../domain/wellknown/links.ts'
 import { databaseUnavailable } from '../pipeline/unavailable.ts'
@@ -40,7 +51,14 @@ import { sha256Hex } from '../lib/hash.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { SandboxToolInput } from '../schemas/sandbox.ts'
 import { rehearsable } from '../pipeline/rehearsal.ts'
-import { SANDBOX_PREFIX, sandboxMeta, sandboxPrincipal, sandboxState, writeSideOutcome, type SandboxState } from '../pipeline/sandbox.ts'
+import {
+  SANDBOX_PREFIX,
+  sandboxMeta,
+  sandboxPrincipal,
+  sandboxState,
+  writeSideOutcome,
+  type SandboxState,
+} from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 import type { McpToolsSummary } from '../domain/discovery/capabilities.ts'
 
@@ -51,11 +69,26 @@ type ToolAnswer = { output: ToolOutput; served: Served; replayed?: boolean } | {
 const TOOL_ANSWERS: AnswerCodec<ToolAnswer> = {
   store: async (a) =>
     'error' in a
-      ? { status: a.error.status, body: JSON.stringify({ error_code: a.error.code, details: a.error.options.details ?? null, extra: a.error.options.extra ?? null }) }
+      ? {
+          status: a.error.status,
+          body: JSON.stringify({
+            error_code: a.error.code,
+            details: a.error.options.details ?? null,
+            extra: a.error.options.extra ?? null,
+          }),
+        }
       : { status: 200, body: JSON.stringify({ ...a.output, precomputed: undefined }) },
   replay: (s) => {
-    const stored = JSON.parse(s.body) as ToolOutput | { error_code: ErrorCode; details: FieldIssue[] | null; extra: Record<string, unknown> | null }
-    if ('error_code' in stored) return { error: new AppError(stored.error_code, { ...(stored.details ? { details: stored.details } : {}), ...(stored.extra ? { extra: stored.extra } : {}) }) }
+    const stored = JSON.parse(s.body) as
+      | ToolOutput
+      | { error_code: ErrorCode; details: FieldIssue[] | null; extra: Record<string, unknown> | null }
+    if ('error_code' in stored)
+      return {
+        error: new AppError(stored.error_code, {
+          ...(stored.details ? { details: stored.details } : {}),
+          ...(stored.extra ? { extra: stored.extra } : {}),
+        }),
+      }
     return { output: stored, served: 'production', replayed: true }
   },
   failed: () => false,
@@ -74,17 +107,30 @@ export const isSandboxTool = (t: Tool) => t.operation.category === 'sandbox'
  * A production tool the sandbox has a tool of its own for, under the same name (submit_vat_return):
  * the sandbox bearer gets the sandbox's, a key the production one.
  */
-const rehearsedBySandbox = (t: Tool, all: readonly Tool[]) => !isSandboxTool(t) && all.some((s) => isSandboxTool(s) && s.name === t.name)
+const rehearsedBySandbox = (t: Tool, all: readonly Tool[]) =>
+  !isSandboxTool(t) && all.some((s) => isSandboxTool(s) && s.name === t.name)
 
 function visibleTools(principal: Principal, all: Tool[]): Tool[] {
   if (principal.kind === 'anonymous') return all.filter((t) => t.keyless)
   // Every tool is listed: the unmirrored ones answer SANDBOX_TOOL_UNAVAILABLE, which tells an agent why.
   if (principal.kind === 'sandbox') return all.filter((t) => !rehearsedBySandbox(t, all))
   if (principal.kind !== 'key') return []
-  return all.filter((t) => !isSandboxTool(t) && (t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope)))
+  return all.filter(
+    (t) => !isSandboxTool(t) && (t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope)),
+  )
 }
 
-function envelope(result: unknown, justification: string, metadata: Record<string, unknown>, now: Date, failed: boolean, meta: MetaInput = {}, sandbox: SandboxState | null = null, hash?: string, top: Record<string, unknown> = {}) {
+function envelope(
+  result: unknown,
+  justification: string,
+  metadata: Record<string, unknown>,
+  now: Date,
+  failed: boolean,
+  meta: MetaInput = {},
+  sandbox: SandboxState | null = null,
+  hash?: string,
+  top: Record<string, unknown> = {},
+) {
   return {
     result,
     justification,
@@ -92,7 +138,9 @@ function envelope(result: unknown, justification: string, metadata: Record<strin
     ...top,
     // Sandbox answers carry the sandbox `_meta` (no hash, no snapshot), as on the sandbox routes.
     // A memoised REST answer brings its hash: canonicalising a large result per call costs more than the rest of the call.
-    _meta: sandbox ? sandboxMeta(now, sandbox) : buildMeta(meta, now, failed ? undefined : (hash ?? responseHash(result))),
+    _meta: sandbox
+      ? sandboxMeta(now, sandbox)
+      : buildMeta(meta, now, failed ? undefined : (hash ?? responseHash(result))),
   }
 }
 
@@ -116,7 +164,8 @@ type PendingTexts = Map<string, string>
  * serialised to once, when there is one.
  */
 function toolContent(body: ReturnType<typeof envelope>, memoised: PrecomputedData | undefined, texts: PendingTexts) {
-  if (memoised === undefined) return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
+  if (memoised === undefined)
+    return { structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] }
   const { result: _, ...rest } = body
   const escaped = (memoised.escapedJson ??= JSON.stringify(memoised.json).slice(1, -1))
   // JSON.stringify(a + b) is JSON.stringify(a) and JSON.stringify(b) joined: escaping works character by character.
@@ -125,7 +174,10 @@ function toolContent(body: ReturnType<typeof envelope>, memoised: PrecomputedDat
   texts.set(`"${textPlaceholder}"`, text)
   const resultPlaceholder = `${TEXT_TOKEN}:${texts.size}`
   texts.set(`"${resultPlaceholder}"`, memoised.json)
-  return { structuredContent: { ...body, result: resultPlaceholder }, content: [{ type: 'text' as const, text: textPlaceholder }] }
+  return {
+    structuredContent: { ...body, result: resultPlaceholder },
+    content: [{ type: 'text' as const, text: textPlaceholder }],
+  }
 }
 
 /** The serialised answer with each placeholder replaced by its text. */
@@ -174,7 +226,8 @@ const validatorOf = perInstance('mcp-json-schema-validator', () => new AjvJsonSc
 /** What a key found no longer live is refused with; for a key from the cache the whole request is refused so, as a fresh lookup would have. */
 const KEY_REFUSALS: readonly ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE']
 
-const stringArgument = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : null)
+const stringArgument = (args: Record<string, unknown>, name: string) =>
+  typeof args[name] === 'string' ? (args[name] as string) : null
 
 /** What only the MCP codec needs of a call: the tool and its arguments as they came. */
 type Mcp = { tool: Tool; args: Record<string, unknown> }
@@ -186,11 +239,28 @@ type Mcp = { tool: Tool; args: Record<string, unknown> }
  * several calls), and answers kept as the tool's output.
  */
 function mcpCodec(principal: Principal, ip: string): Codec<Mcp, ToolAnswer> {
-  const keylessBudget: Limit = { bucket: `ip:${ip}:mcp-keyless`, max: KEYLESS_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }
+  const keylessBudget: Limit = {
+    bucket: `ip:${ip}:mcp-keyless`,
+    max: KEYLESS_CALLS_PER_HOUR,
+    window: 'hour',
+    code: 'RATE_LIMIT_EXCEEDED',
+  }
   // The sandbox bearer buys a larger budget for rehearsals, not for production's keyless tools.
-  const sandboxBudget: Limit = { bucket: `ip:${ip}:mcp-sandbox`, max: SANDBOX_CALLS_PER_HOUR, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }
+  const sandboxBudget: Limit = {
+    bucket: `ip:${ip}:mcp-sandbox`,
+    max: SANDBOX_CALLS_PER_HOUR,
+    window: 'hour',
+    code: 'RATE_LIMIT_EXCEEDED',
+  }
   return {
-    budgets: ({ via }) => (principal.kind === 'anonymous' ? [keylessBudget] : principal.kind === 'sandbox' ? (via.tool.keyless ? [sandboxBudget, keylessBudget] : [sandboxBudget]) : []),
+    budgets: ({ via }) =>
+      principal.kind === 'anonymous'
+        ? [keylessBudget]
+        : principal.kind === 'sandbox'
+          ? via.tool.keyless
+            ? [sandboxBudget, keylessBudget]
+            : [sandboxBudget]
+          : [],
     validate(call, served) {
       const { tool, args } = call.via
       if (served === 'rehearsal') {
@@ -207,7 +277,11 @@ function mcpCodec(principal: Principal, ip: string): Codec<Mcp, ToolAnswer> {
     idempotency({ op, query, via }) {
       // Like a header on REST, the approval token is not part of what the key stands for.
       const { [IDEMPOTENCY_ARGUMENT]: key, [APPROVAL_ARGUMENT]: _token, ...rest } = via.args
-      return { key: typeof key === 'string' ? key : null, dryRun: isDryRun(query.dry_run), fingerprint: sha256Hex(`${op.id}\n${canonicalJson(rest)}`) }
+      return {
+        key: typeof key === 'string' ? key : null,
+        dryRun: isDryRun(query.dry_run),
+        fingerprint: sha256Hex(`${op.id}\n${canonicalJson(rest)}`),
+      }
     },
     answer: ({ via }, out, served) => ({ output: via.tool.output(out as HandlerOutput), served }),
     answers: () => TOOL_ANSWERS,
@@ -226,18 +300,36 @@ function justificationOf(answer: { output: ToolOutput; served: Served }, org: un
   }
 }
 
-function buildServer(principal: Principal, deps: AppDeps, state: RequestState, headers: InputHeaders, all: Tool[], keyRefused: (e: AppError) => void, texts: PendingTexts): Server {
-  const server = new Server({ name: SERVICE_NAME, version: MCP_SCHEMA_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: validatorOf(deps) })
+function buildServer(
+  principal: Principal,
+  deps: AppDeps,
+  state: RequestState,
+  headers: InputHeaders,
+  all: Tool[],
+  keyRefused: (e: AppError) => void,
+  texts: PendingTexts,
+): Server {
+  const server = new Server(
+    { name: SERVICE_NAME, version: MCP_SCHEMA_VERSION },
+    { capabilities: { tools: {} }, jsonSchemaValidator: validatorOf(deps) },
+  )
   const tools = visibleTools(principal, all)
   const codec = mcpCodec(principal, state.ip)
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')) }))
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')),
+  }))
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = tools.find((t) => t.name === req.params.name)
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
     const now = deps.clock.now()
     const args = req.params.arguments ?? {}
     // Each call has its own state: one call's spent approval token must not make another's failure final.
-    const callState: RequestState = { ...state, operationId: tool.operation.id, failureIsFinal: false, sandbox: principal.kind === 'sandbox' ? sandboxState(isSandboxTool(tool) ? 'POST' : 'GET', SANDBOX_PREFIX) : null }
+    const callState: RequestState = {
+      ...state,
+      operationId: tool.operation.id,
+      failureIsFinal: false,
+      sandbox: principal.kind === 'sandbox' ? sandboxState(isSandboxTool(tool) ? 'POST' : 'GET', SANDBOX_PREFIX) : null,
+    }
     const sandbox = callState.sandbox
     const approvalToken = stringArgument(args, APPROVAL_ARGUMENT)
     const call: Call<Mcp> = {
@@ -247,7 +339,13 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       params: {},
       query: {},
       body: undefined,
-      headers: { idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT), approvalToken, simulate: headers.simulate, ifNoneMatch: null, accept: null },
+      headers: {
+        idempotencyKey: stringArgument(args, IDEMPOTENCY_ARGUMENT),
+        approvalToken,
+        simulate: headers.simulate,
+        ifNoneMatch: null,
+        accept: null,
+      },
       approvalToken,
       signal: extra.signal,
       state: callState,
@@ -258,21 +356,41 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
       const answer = await runCall(call, deps, codec)
       if ('error' in answer) throw answer.error
       const { result, meta, hash, precomputed, top } = answer.output
-      const metadata = { tool: tool.name, operation_id: answer.served === 'rehearsal' ? tool.operation.sandboxMirror : tool.operation.id, correlation_id: state.correlationId, ...(answer.replayed === true ? { idempotent_replayed: true } : {}) }
+      const metadata = {
+        tool: tool.name,
+        operation_id: answer.served === 'rehearsal' ? tool.operation.sandboxMirror : tool.operation.id,
+        correlation_id: state.correlationId,
+        ...(answer.replayed === true ? { idempotent_replayed: true } : {}),
+      }
       // Production tools answer with production `_meta` under any bearer; a sandbox tool and a rehearsal with the sandbox's.
-      const body = envelope(result, justificationOf(answer, args.org_number), metadata, now, false, meta, isSandboxTool(tool) || answer.served === 'rehearsal' ? sandbox : null, hash, top)
+      const body = envelope(
+        result,
+        justificationOf(answer, args.org_number),
+        metadata,
+        now,
+        false,
+        meta,
+        isSandboxTool(tool) || answer.served === 'rehearsal' ? sandbox : null,
+        hash,
+        top,
+      )
       return toolContent(body, precomputed, texts)
     } catch (e) {
       if (e instanceof AppError && KEY_REFUSALS.includes(e.code)) keyRefused(e)
       if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
       const unavailable = databaseUnavailable(e)
       if (unavailable) return failure(unavailable, tool, deps, now, sandbox)
-      deps.logger.error('mcp tool failed', { correlation_id: state.correlationId, tool: tool.name, error: e instanceof Error ? e.message : String(e) })
+      deps.logger.error('mcp tool failed', {
+        correlation_id: state.correlationId,
+        tool: tool.name,
+        error: e instanceof Error ? e.message : String(e),
+      })
       return failure(new AppError('INTERNAL_ERROR'), tool, deps, now, sandbox)
     } finally {
       // The response's headers (balance, rate-limit state) are the HTTP request's, whichever call set
       // them; so is the key's confirmation.
-      if (callState.extraHeaders !== state.extraHeaders) state.extraHeaders = { ...state.extraHeaders, ...callState.extraHeaders }
+      if (callState.extraHeaders !== state.extraHeaders)
+        state.extraHeaders = { ...state.extraHeaders, ...callState.extraHeaders }
       state.principal = callState.principal
     }
   })
@@ -281,7 +399,11 @@ function buildServer(principal: Principal, deps: AppDeps, state: RequestState, h
 
 /** What tools/list offers, for the manifest and the capabilities document: every tool name once, and the keyless ones. */
 export function mcpToolsSummary(tools: readonly Tool[] = TOOLS): McpToolsSummary {
-  return { schema_version: MCP_SCHEMA_VERSION, names: [...new Set(tools.map((t) => t.name))], keyless: tools.filter((t) => t.keyless).map((t) => t.name) }
+  return {
+    schema_version: MCP_SCHEMA_VERSION,
+    names: [...new Set(tools.map((t) => t.name))],
+    keyless: tools.filter((t) => t.keyless).map((t) => t.name),
+  }
 }
 
 /** `/.well-known/mcp.json`: where the server is, how to talk to it and what it needs. */
@@ -297,13 +419,21 @@ export function mcpManifest(deps: AppDeps) {
     protocol: 'json-rpc-2.0',
     authentication: {
       api_key: { header: 'Authorization', scheme: 'Bearer', how_to_get: links.login },
-      oauth: deps.config.oauth ? { resource_metadata: links.oauth_resource_metadata, authorization_servers: [deps.config.oauth.issuer] } : null,
+      oauth: deps.config.oauth
+        ? { resource_metadata: links.oauth_resource_metadata, authorization_servers: [deps.config.oauth.issuer] }
+        : null,
       keyless: { tools: summary.keyless, calls_per_hour_per_ip: KEYLESS_CALLS_PER_HOUR },
       sandbox: {
         bearer: 'svc_sandbox_test_<suffix>',
-        mirrored_tools: TOOLS.filter((t) => rehearsable(t.operation) || rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
-        sandbox_only_tools: TOOLS.filter((t) => isSandboxTool(t) && !TOOLS.some((p) => rehearsedBySandbox(p, TOOLS) && p.name === t.name)).map((t) => t.name),
-        unavailable_tools: TOOLS.filter((t) => !t.keyless && !rehearsable(t.operation) && !isSandboxTool(t) && !rehearsedBySandbox(t, TOOLS)).map((t) => t.name),
+        mirrored_tools: TOOLS.filter((t) => rehearsable(t.operation) || rehearsedBySandbox(t, TOOLS)).map(
+          (t) => t.name,
+        ),
+        sandbox_only_tools: TOOLS.filter(
+          (t) => isSandboxTool(t) && !TOOLS.some((p) => rehearsedBySandbox(p, TOOLS) && p.name === t.name),
+        ).map((t) => t.name),
+        unavailable_tools: TOOLS.filter(
+          (t) => !t.keyless && !rehearsable(t.operation) && !isSandboxTool(t) && !rehearsedBySandbox(t, TOOLS),
+        ).map((t) => t.name),
         unavailable_error_code: 'SANDBOX_TOOL_UNAVAILABLE',
         calls_per_hour_per_ip: SANDBOX_CALLS_PER_HOUR,
       },
@@ -334,7 +464,10 @@ function challenge(deps: AppDeps, code: string, description: string): string {
 }
 
 function refused(e: AppError, deps: AppDeps): AppError {
-  return new AppError(e.code, { ...e.options, headers: { ...e.options.headers, 'www-authenticate': challenge(deps, e.code, explain(e.code).summary_en) } })
+  return new AppError(e.code, {
+    ...e.options,
+    headers: { ...e.options.headers, 'www-authenticate': challenge(deps, e.code, explain(e.code).summary_en) },
+  })
 }
 
 /**
@@ -357,7 +490,11 @@ async function bodyOf(request: Request): Promise<{ messages: RpcMessage[]; parse
     const parsed: unknown = JSON.parse(text)
     return { messages: (Array.isArray(parsed) ? parsed : [parsed]) as RpcMessage[], parsed, request }
   } catch {
-    return { messages: [], parsed: undefined, request: new Request(request.url, { method: 'POST', headers: request.headers, body: text }) }
+    return {
+      messages: [],
+      parsed: undefined,
+      request: new Request(request.url, { method: 'POST', headers: request.headers, body: text }),
+    }
   }
 }
 
@@ -394,17 +531,31 @@ function callsKeyedTool(messages: RpcMessage[], tools: Tool[]): boolean {
  */
 function chargesOneTool(messages: RpcMessage[], tools: Tool[]): boolean {
   const [m] = messages
-  return messages.length === 1 && m?.method === 'tools/call' && tools.some((t) => t.name === m.params?.name && !t.keyless && t.operation.costOre > 0)
+  return (
+    messages.length === 1 &&
+    m?.method === 'tools/call' &&
+    tools.some((t) => t.name === m.params?.name && !t.keyless && t.operation.costOre > 0)
+  )
 }
 
-async function keyPrincipal(bearer: string, messages: RpcMessage[], tools: Tool[], deps: AppDeps): Promise<KeyPrincipal> {
+async function keyPrincipal(
+  bearer: string,
+  messages: RpcMessage[],
+  tools: Tool[],
+  deps: AppDeps,
+): Promise<KeyPrincipal> {
   if (!chargesOneTool(messages, tools)) return principalForKey(deps.sql, bearer)
   const principal = await cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
   // A test key is never charged, so nothing would confirm it: look it up afresh.
   return !principal.confirmed && principal.test ? principalForKey(deps.sql, bearer) : principal
 }
 
-export async function handleMcp(request: Request, deps: AppDeps, state: RequestState, tools: Tool[] = TOOLS): Promise<Response> {
+export async function handleMcp(
+  request: Request,
+  deps: AppDeps,
+  state: RequestState,
+  tools: Tool[] = TOOLS,
+): Promise<Response> {
   const body = await bodyOf(request)
   const messages = body.messages
   refuseLargeBatch(messages)
@@ -430,7 +581,13 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   state.principal = principal
   if (principal.kind === 'anonymous' || principal.kind === 'sandbox') softLimitMessages(messages, state, deps)
   // A request with no message it could read (a GET, a body that is not JSON) is one request too.
-  else await admitMessages(messages.length === 0 ? 1 : messages.filter((m) => m?.method !== 'tools/call').length, principal, state, deps)
+  else
+    await admitMessages(
+      messages.length === 0 ? 1 : messages.filter((m) => m?.method !== 'tools/call').length,
+      principal,
+      state,
+      deps,
+    )
   // Only a key from the cache (one priced call, see keyPrincipal) may turn into a refusal of the
   // whole request: a batch's other calls may have been answered and charged.
   const fromCache = unconfirmedKey(principal)
@@ -447,11 +604,17 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
     },
     texts,
   )
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  })
   await server.connect(transport)
   let response: Response
   try {
-    response = await transport.handleRequest(body.request, body.parsed === undefined ? undefined : { parsedBody: body.parsed })
+    response = await transport.handleRequest(
+      body.request,
+      body.parsed === undefined ? undefined : { parsedBody: body.parsed },
+    )
   } finally {
     void server.close()
   }
@@ -463,6 +626,12 @@ export async function handleMcp(request: Request, deps: AppDeps, state: RequestS
   }
   // The answer is made after the call's database work: sent as one write (lib/corked-response.ts).
   // One that holds placeholders is always rewritten.
-  if (texts.size === 0 && (response.status !== 200 || request.method === 'HEAD' || !response.headers.get('content-type')?.startsWith('application/json'))) return response
+  if (
+    texts.size === 0 &&
+    (response.status !== 200 ||
+      request.method === 'HEAD' ||
+      !response.headers.get('content-type')?.startsWith('application/json'))
+  )
+    return response
   return corkedResponse(fillTexts(await response.text(), texts), { status: response.status, headers: response.headers })
 }

@@ -46,8 +46,13 @@ const props = (s: TSchema | undefined) => ((s as TObject | undefined)?.propertie
 
 /** The REST inputs as one flat object of arguments: path parameters (renamed), query, body. */
 export function flatInput(op: Operation): TSchema {
-  const params = Object.fromEntries(Object.entries(props(op.request.params)).map(([k, v]) => [ARGUMENT_OF_PARAM[k] ?? k, v]))
-  return Type.Object({ ...params, ...props(op.request.query), ...props(op.request.body) }, { additionalProperties: false })
+  const params = Object.fromEntries(
+    Object.entries(props(op.request.params)).map(([k, v]) => [ARGUMENT_OF_PARAM[k] ?? k, v]),
+  )
+  return Type.Object(
+    { ...params, ...props(op.request.query), ...props(op.request.body) },
+    { additionalProperties: false },
+  )
 }
 
 /**
@@ -60,11 +65,22 @@ export const APPROVAL_ARGUMENT = 'approval_token'
 function writeArguments(op: Operation): Record<string, TSchema> {
   const out: Record<string, TSchema> = {}
   if (op.idempotency) {
-    const key = Type.String({ minLength: 36, maxLength: 36, description: 'a UUID; a retry with the same key and the same arguments replays the first answer without running it again' })
+    const key = Type.String({
+      minLength: 36,
+      maxLength: 36,
+      description:
+        'a UUID; a retry with the same key and the same arguments replays the first answer without running it again',
+    })
     out[IDEMPOTENCY_ARGUMENT] = op.idempotency === 'required' ? key : Type.Optional(key)
   }
   if (op.approval) {
-    out[APPROVAL_ARGUMENT] = Type.Optional(Type.String({ maxLength: 128, description: 'the single-use approval token for exactly this action (X-Approval-Token on REST); in production usable only once the account’s owner has confirmed it at the mint answer’s confirmation_url; spent only when the checks pass' }))
+    out[APPROVAL_ARGUMENT] = Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description:
+          'the single-use approval token for exactly this action (X-Approval-Token on REST); in production usable only once the account’s owner has confirmed it at the mint answer’s confirmation_url; spent only when the checks pass',
+      }),
+    )
   }
   return out
 }
@@ -74,12 +90,16 @@ function toolInput(op: Operation, own: TSchema | undefined): TSchema {
   const base = own ?? flatInput(op)
   const extra = writeArguments(op)
   if (Object.keys(extra).length === 0) return base
-  return Type.Object({ ...props(base), ...extra }, { additionalProperties: false, ...(base.description ? { description: base.description } : {}) })
+  return Type.Object(
+    { ...props(base), ...extra },
+    { additionalProperties: false, ...(base.description ? { description: base.description } : {}) },
+  )
 }
 
 /** The handler's inputs from flat arguments: each argument goes back where its REST twin takes it. */
 function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
-  const pick = (names: string[], rename: (n: string) => string = (n) => n) => Object.fromEntries(names.filter((n) => rename(n) in args).map((n) => [n, args[rename(n)]]))
+  const pick = (names: string[], rename: (n: string) => string = (n) => n) =>
+    Object.fromEntries(names.filter((n) => rename(n) in args).map((n) => [n, args[rename(n)]]))
   return {
     params: pick(Object.keys(props(op.request.params)), (n) => ARGUMENT_OF_PARAM[n] ?? n),
     query: pick(Object.keys(props(op.request.query))),
@@ -87,9 +107,16 @@ function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
   }
 }
 
-function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Handler<any>>, bindings: Record<string, ToolBinding>): Tool {
+function toolOf(
+  op: Operation & { mcpTool: string },
+  handlers: Record<string, Handler<any>>,
+  bindings: Record<string, ToolBinding>,
+): Tool {
   const binding = bindings[op.id]
-  if (!binding) throw new Error(`operation ${op.id} names the MCP tool ${op.mcpTool} but its handler's area exports no binding for it`)
+  if (!binding)
+    throw new Error(
+      `operation ${op.id} names the MCP tool ${op.mcpTool} but its handler's area exports no binding for it`,
+    )
   const handler = handlers[op.id]
   if (!handler) throw new Error(`operation ${op.id} names an MCP tool but has no surface-neutral handler`)
   return {
@@ -102,14 +129,26 @@ function toolOf(op: Operation & { mcpTool: string }, handlers: Record<string, Ha
     handler,
     output: (out) => {
       const result = out.precomputed ? out.precomputed.data : out.data
-      return { result, justification: binding.justification(result), meta: out.meta ?? {}, ...(out.top ? { top: out.top } : {}), ...(out.precomputed ? { hash: out.precomputed.hash, precomputed: out.precomputed } : {}) }
+      return {
+        result,
+        justification: binding.justification(result),
+        meta: out.meta ?? {},
+        ...(out.top ? { top: out.top } : {}),
+        ...(out.precomputed ? { hash: out.precomputed.hash, precomputed: out.precomputed } : {}),
+      }
     },
   }
 }
 
 /** The tools of a registry: one per operation that names one, with its handler and binding. */
-export function buildTools(operations: readonly Operation[], handlers: Record<string, Handler<any>>, bindings: Record<string, ToolBinding>): Tool[] {
-  return operations.filter((op): op is Operation & { mcpTool: string } => op.mcpTool !== null).map((op) => toolOf(op, handlers, bindings))
+export function buildTools(
+  operations: readonly Operation[],
+  handlers: Record<string, Handler<any>>,
+  bindings: Record<string, ToolBinding>,
+): Tool[] {
+  return operations
+    .filter((op): op is Operation & { mcpTool: string } => op.mcpTool !== null)
+    .map((op) => toolOf(op, handlers, bindings))
 }
 
 export const TOOLS: Tool[] = buildTools(allOperations, coreHandlers, toolBindings)

@@ -3,14 +3,26 @@ import * as A from '../schemas/access.ts'
 import { op, type Operation, type OperationLimit } from './define.ts'
 
 /** Writes a person makes to their account (keys, issuance tokens, approvals): one budget per account, REST and pages alike. */
-export const ACCOUNT_WRITES: OperationLimit = { group: 'account-writes', per: 'consumer', max: 30, window: 'hour', code: 'RATE_LIMITED' }
+export const ACCOUNT_WRITES: OperationLimit = {
+  group: 'account-writes',
+  per: 'consumer',
+  max: 30,
+  window: 'hour',
+  code: 'RATE_LIMITED',
+}
 
 /**
  * Every route that mails a sign-in link (the sign-up route and the /login form) draws on one budget
  * per address: the spec's 5 an hour per IP for account signup, counted in the database before the
  * mail is queued, so it holds across instances and a failed count refuses (fail closed).
  */
-export const SIGN_IN_MAILS: OperationLimit = { group: 'sign-in-mail', per: 'ip', max: 5, window: 'hour', code: 'RATE_LIMITED' }
+export const SIGN_IN_MAILS: OperationLimit = {
+  group: 'sign-in-mail',
+  per: 'ip',
+  max: 5,
+  window: 'hour',
+  code: 'RATE_LIMITED',
+}
 
 /**
  * What revoking the dedicated key of an OAuth connection does (issue 18, item 1), said alike on

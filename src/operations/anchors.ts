@@ -24,7 +24,8 @@ export const anchorsOperations = [
   op({
     id: 'getAnchorProof',
     cache: CACHE.anchors,
-    summaryNb: 'Inkluderingsbevis for et øyeblikksbilde (en `_meta.source_snapshot_id`) i ankeret for dagen det ble tatt',
+    summaryNb:
+      'Inkluderingsbevis for et øyeblikksbilde (en `_meta.source_snapshot_id`) i ankeret for dagen det ble tatt',
     method: 'GET',
     path: '/api/v1/public/anchors/proofs/:snapshot_id',
     category: 'A',

@@ -31,8 +31,10 @@ export const changesOperations = [
     capability: {
       name_en: 'Change archive',
       name_nb: 'Endringsarkiv',
-      description_en: 'Every change detected upstream — the business register (with new annual-accounts filings), VAT-register membership, exchange rates, employee counts, filings at the portal, delegation decisions — with a cursor.',
-      description_nb: 'Alle endringer oppdaget hos kildene — Enhetsregisteret (med nye årsregnskap), Merverdiavgiftsregisteret, valutakurser, antall ansatte, innsendinger i Altinn, vedtak om delegering — med markør for å følge nye.',
+      description_en:
+        'Every change detected upstream — the business register (with new annual-accounts filings), VAT-register membership, exchange rates, employee counts, filings at the portal, delegation decisions — with a cursor.',
+      description_nb:
+        'Alle endringer oppdaget hos kildene — Enhetsregisteret (med nye årsregnskap), Merverdiavgiftsregisteret, valutakurser, antall ansatte, innsendinger i Altinn, vedtak om delegering — med markør for å følge nye.',
       data_sources: ['enhetsregisteret', 'regnskapsregisteret', 'norges-bank', 'aa-registeret', 'altinn', 'digdir'],
       freshness: 'cached',
       status: 'live',

@@ -7,7 +7,16 @@ import { op, type HttpMethod, type Op, type Operation, type RequestShape } from 
 /** What every metered company read can answer besides the codes its key, price and input imply. */
 const COMPANY_ERRORS: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM']
 /** … and what a read of the business register can answer (not the portal's filing history). */
-const COMPANY_READ_ERRORS: ErrorCode[] = ['COMPANY_NOT_FOUND', 'SUB_UNIT_DELETED', 'REGISTER_DOWN', 'COMPANY_LOOKUP_FAILED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR', 'GOVERNMENT_RATE_LIMITED']
+const COMPANY_READ_ERRORS: ErrorCode[] = [
+  'COMPANY_NOT_FOUND',
+  'SUB_UNIT_DELETED',
+  'REGISTER_DOWN',
+  'COMPANY_LOOKUP_FAILED',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'GOVERNMENT_API_ERROR',
+  'GOVERNMENT_RATE_LIMITED',
+]
 
 /**
  * How every register read answers a sub-unit's number: as the legal entity (obligations, deadlines
@@ -19,7 +28,9 @@ const SUB_UNIT_NOTE =
   'A deleted sub-unit whose register entry no longer names its parent is 404 `SUB_UNIT_DELETED`.'
 
 /** A path with `:org` validates it with OrgParams, besides what the entry declares. */
-type WithOrg<P extends string, R extends RequestShape> = P extends `${string}:org${string}` ? { params: typeof C.OrgParams } & R : R
+type WithOrg<P extends string, R extends RequestShape> = P extends `${string}:org${string}`
+  ? { params: typeof C.OrgParams } & R
+  : R
 
 /** Metered Category B company reads: key with a scope (default read:register), 50 øre per successful call. */
 function companyOp<const Id extends string, const P extends string, const R extends RequestShape = {}>(d: {
@@ -60,9 +71,19 @@ function companyOp<const Id extends string, const P extends string, const R exte
     costOre: 50,
     mcpTool: d.mcpTool ?? null,
     sandboxMirror: d.sandboxMirror ?? null,
-    errors: [...new Set([...COMPANY_ERRORS, ...(d.id === 'getFilingHistory' ? [] : COMPANY_READ_ERRORS), ...(d.errors ?? [])])].filter((code) => !d.notErrors?.includes(code)),
+    errors: [
+      ...new Set([...COMPANY_ERRORS, ...(d.id === 'getFilingHistory' ? [] : COMPANY_READ_ERRORS), ...(d.errors ?? [])]),
+    ].filter((code) => !d.notErrors?.includes(code)),
     ...(d.responseHeaders ? { responseHeaders: d.responseHeaders } : {}),
-    capability: { name_en, name_nb, description_en, description_nb, data_sources: d.sources, freshness: d.freshness ?? 'cached', status: 'live' },
+    capability: {
+      name_en,
+      name_nb,
+      description_en,
+      description_nb,
+      data_sources: d.sources,
+      freshness: d.freshness ?? 'cached',
+      status: 'live',
+    },
   })
 }
 
@@ -79,7 +100,12 @@ export const companyOperations = [
     request: { query: C.SearchQuery },
     response: C.SearchResult,
     mcpTool: 'search_companies',
-    capabilityNames: ['Company search', 'Søk etter virksomheter', 'Candidates by name from the business register.', 'Kandidater etter navn fra Enhetsregisteret.'],
+    capabilityNames: [
+      'Company search',
+      'Søk etter virksomheter',
+      'Candidates by name from the business register.',
+      'Kandidater etter navn fra Enhetsregisteret.',
+    ],
     sources: ['enhetsregisteret'],
   }),
   companyOp({
@@ -93,7 +119,12 @@ export const companyOperations = [
       'until one exists `data_tier` is `tier_1`, `tier_2` is null and `upgrade_path` says how to get it.',
     response: C.CompanyContext,
     mcpTool: 'get_company_context',
-    capabilityNames: ['Company context', 'Virksomhetsopplysninger', 'Who the company is, from the open register.', 'Hvem virksomheten er, fra Enhetsregisteret.'],
+    capabilityNames: [
+      'Company context',
+      'Virksomhetsopplysninger',
+      'Who the company is, from the open register.',
+      'Hvem virksomheten er, fra Enhetsregisteret.',
+    ],
     sources: ['enhetsregisteret'],
   }),
   companyOp({
@@ -108,7 +139,12 @@ export const companyOperations = [
       'otherwise. The other five signals are for transparency and never change it; `warn` is never emitted.',
     response: C.Verification,
     mcpTool: 'get_company_verification',
-    capabilityNames: ['Company verification', 'Verifisering av virksomhet', 'Active, signing rule visible, distress flags, VAT and accounts.', 'Aktiv, synlig signaturregel, registerflagg, mva og regnskap.'],
+    capabilityNames: [
+      'Company verification',
+      'Verifisering av virksomhet',
+      'Active, signing rule visible, distress flags, VAT and accounts.',
+      'Aktiv, synlig signaturregel, registerflagg, mva og regnskap.',
+    ],
     sources: ['enhetsregisteret', 'fullmakt', 'regnskapsregisteret'],
   }),
   companyOp({
@@ -122,7 +158,12 @@ export const companyOperations = [
     response: C.UnifiedSnapshot,
     errors: ['REGISTER_DOWN'],
     sources: ['enhetsregisteret', 'fullmakt', 'regnskapsregisteret'],
-    capabilityNames: ['Unified snapshot', 'Samlet øyeblikksbilde', 'Verification, roles, VAT, employer and risk in one call.', 'Verifisering, roller, mva, arbeidsgiver og risiko i ett kall.'],
+    capabilityNames: [
+      'Unified snapshot',
+      'Samlet øyeblikksbilde',
+      'Verification, roles, VAT, employer and risk in one call.',
+      'Verifisering, roller, mva, arbeidsgiver og risiko i ett kall.',
+    ],
   }),
   companyOp({
     id: 'getCompanyAccounts',
@@ -136,7 +177,12 @@ export const companyOperations = [
     response: C.AccountsSnapshot,
     mcpTool: 'get_company_accounts',
     sources: ['enhetsregisteret', 'regnskapsregisteret'],
-    capabilityNames: ['Annual accounts', 'Årsregnskap', 'Whether accounts are filed, with the latest key figures.', 'Om årsregnskap er levert, med siste nøkkeltall.'],
+    capabilityNames: [
+      'Annual accounts',
+      'Årsregnskap',
+      'Whether accounts are filed, with the latest key figures.',
+      'Om årsregnskap er levert, med siste nøkkeltall.',
+    ],
   }),
   companyOp({
     id: 'getCompanyAuthority',
@@ -157,7 +203,12 @@ export const companyOperations = [
     notErrors: ['REGISTER_DOWN'],
     mcpTool: 'get_company_authority',
     sources: ['enhetsregisteret', 'fullmakt'],
-    capabilityNames: ['Signing authority', 'Signaturrett og prokura', 'Who may sign for the company, as the register shows it.', 'Hvem som kan signere for virksomheten, slik registeret viser det.'],
+    capabilityNames: [
+      'Signing authority',
+      'Signaturrett og prokura',
+      'Who may sign for the company, as the register shows it.',
+      'Hvem som kan signere for virksomheten, slik registeret viser det.',
+    ],
   }),
   companyOp({
     id: 'getCompanySummary',
@@ -171,7 +222,12 @@ export const companyOperations = [
     response: C.CompanySummary,
     mcpTool: 'get_company_summary',
     sources: ['enhetsregisteret', 'rulebook'],
-    capabilityNames: ['Company summary', 'Sammendrag for virksomheten', 'What the company must do and when, in one answer.', 'Hva virksomheten må gjøre og når, i ett svar.'],
+    capabilityNames: [
+      'Company summary',
+      'Sammendrag for virksomheten',
+      'What the company must do and when, in one answer.',
+      'Hva virksomheten må gjøre og når, i ett svar.',
+    ],
   }),
   companyOp({
     id: 'getCompanyObligations',
@@ -184,7 +240,12 @@ export const companyOperations = [
     response: C.CompanyObligations,
     mcpTool: 'get_company_obligations',
     sources: ['enhetsregisteret', 'rulebook'],
-    capabilityNames: ['Company obligations', 'Plikter for virksomheten', 'Each obligation decided for this company, with the law.', 'Hver plikt vurdert for denne virksomheten, med lovhjemmel.'],
+    capabilityNames: [
+      'Company obligations',
+      'Plikter for virksomheten',
+      'Each obligation decided for this company, with the law.',
+      'Hver plikt vurdert for denne virksomheten, med lovhjemmel.',
+    ],
   }),
   companyOp({
     id: 'getCompanyDeadlines',
@@ -199,7 +260,12 @@ export const companyOperations = [
     response: C.CompanyDeadlines,
     mcpTool: 'get_company_deadlines',
     sources: ['enhetsregisteret', 'rulebook'],
-    capabilityNames: ['Company deadlines', 'Frister for virksomheten', 'The company’s due dates, shifted off weekends and holidays.', 'Virksomhetens frister, flyttet fra helg og helligdag.'],
+    capabilityNames: [
+      'Company deadlines',
+      'Frister for virksomheten',
+      'The company’s due dates, shifted off weekends and holidays.',
+      'Virksomhetens frister, flyttet fra helg og helligdag.',
+    ],
   }),
   companyOp({
     id: 'getFilingHistory',
@@ -218,7 +284,12 @@ export const companyOperations = [
     responseHeaders: { Deprecation: 'present when the deprecated `offset` was used' },
     sources: ['altinn'],
     freshness: 'live',
-    capabilityNames: ['Filing history', 'Innsendingshistorikk', 'The company’s submissions to the portal.', 'Virksomhetens innsendinger i Altinn.'],
+    capabilityNames: [
+      'Filing history',
+      'Innsendingshistorikk',
+      'The company’s submissions to the portal.',
+      'Virksomhetens innsendinger i Altinn.',
+    ],
   }),
   companyOp({
     id: 'getCompanyProfile',
@@ -232,7 +303,12 @@ export const companyOperations = [
     response: C.CompanyProfile,
     mcpTool: 'get_company_profile',
     sources: ['enhetsregisteret'],
-    capabilityNames: ['Company profile', 'Virksomhetsprofil', 'Identity, form, activity, addresses, status and role codes.', 'Identitet, form, næring, adresser, status og rollekoder.'],
+    capabilityNames: [
+      'Company profile',
+      'Virksomhetsprofil',
+      'Identity, form, activity, addresses, status and role codes.',
+      'Identitet, form, næring, adresser, status og rollekoder.',
+    ],
   }),
   op({
     id: 'getCompanyStatus',

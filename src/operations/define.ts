@@ -174,11 +174,36 @@ export const CACHE = {
 /** A registry entry as `op()` builds it: its literal id, and its request schemas as written. */
 export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id' | 'request'> & { id: Id; request: R }
 
-type Defaulted = 'cache' | 'selfLimited' | 'scope' | 'planMinimum' | 'costOre' | 'mcpTool' | 'sandboxMirror' | 'capability' | 'successStatus' | 'auth' | 'limits' | 'idempotency' | 'approval' | 'bodyType' | 'safe' | 'destructive' | 'testKeys'
+type Defaulted =
+  | 'cache'
+  | 'selfLimited'
+  | 'scope'
+  | 'planMinimum'
+  | 'costOre'
+  | 'mcpTool'
+  | 'sandboxMirror'
+  | 'capability'
+  | 'successStatus'
+  | 'auth'
+  | 'limits'
+  | 'idempotency'
+  | 'approval'
+  | 'bodyType'
+  | 'safe'
+  | 'destructive'
+  | 'testKeys'
 /** What an entry writes: `errors` are its own codes only (the test of test/operations/define.test.ts keeps implied ones out). */
-export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> & Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
+export type Def = Omit<Operation, Defaulted | 'request' | 'errors' | 'ownErrors'> &
+  Partial<Pick<Operation, Defaulted>> & { errors?: ErrorCode[] }
 
-const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = { A: 'none', B: 'key', admin: 'admin', session: 'session', discovery: 'none', sandbox: 'sandbox' }
+const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = {
+  A: 'none',
+  B: 'key',
+  admin: 'admin',
+  session: 'session',
+  discovery: 'none',
+  sandbox: 'sandbox',
+}
 
 /** `/api/v1/company/:org/context` → `/api/v1/company/{org}/context`, as the OpenAPI document writes a path. */
 export function openApiPath(path: string): string {
@@ -189,7 +214,13 @@ export function openApiPath(path: string): string {
 export const isKeyless = (o: Pick<Operation, 'auth'>): boolean => o.auth === 'none'
 
 /** Codes any /api/v1 route can answer with, documented once rather than per operation. */
-export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TOO_LARGE', 'INTERNAL_ERROR', 'SERVER_ERROR']
+export const COMMON_ERRORS: ErrorCode[] = [
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'REQUEST_TOO_LARGE',
+  'INTERNAL_ERROR',
+  'SERVER_ERROR',
+]
 
 /** The steps of the pipeline (pipeline/run.ts) and what each can refuse with, by the declaration that turns it on. */
 const KEY: ErrorCode[] = ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED']
@@ -211,11 +242,35 @@ const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
   // no credential is fine; a real key is checked like anywhere else (the answer is still mock)
   sandbox: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
 }
-const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_KEY_INVALID_FORMAT', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_IN_PROGRESS']
+const IDEMPOTENCY: ErrorCode[] = [
+  'IDEMPOTENCY_KEY_INVALID_FORMAT',
+  'IDEMPOTENCY_KEY_MISMATCH',
+  'IDEMPOTENCY_IN_PROGRESS',
+]
 const METERED: ErrorCode[] = ['INSUFFICIENT_CREDITS', 'CREDIT_CHECK_UNAVAILABLE']
-const APPROVAL: ErrorCode[] = ['APPROVAL_TOKEN_REQUIRED', 'APPROVAL_TOKEN_INVALID', 'APPROVAL_TOKEN_USED', 'APPROVAL_TOKEN_EXPIRED', 'APPROVAL_TOKEN_MISMATCH']
+const APPROVAL: ErrorCode[] = [
+  'APPROVAL_TOKEN_REQUIRED',
+  'APPROVAL_TOKEN_INVALID',
+  'APPROVAL_TOKEN_USED',
+  'APPROVAL_TOKEN_EXPIRED',
+  'APPROVAL_TOKEN_MISMATCH',
+]
 
-type Declarations = Pick<Operation, 'format' | 'auth' | 'scope' | 'planMinimum' | 'idempotency' | 'approval' | 'costOre' | 'limits' | 'request' | 'bodyType' | 'sandboxMirror' | 'testKeys'>
+type Declarations = Pick<
+  Operation,
+  | 'format'
+  | 'auth'
+  | 'scope'
+  | 'planMinimum'
+  | 'idempotency'
+  | 'approval'
+  | 'costOre'
+  | 'limits'
+  | 'request'
+  | 'bodyType'
+  | 'sandboxMirror'
+  | 'testKeys'
+>
 
 /**
  * The codes an entry's declarations imply, because the pipeline refuses with them before (or
@@ -247,7 +302,9 @@ export function impliedErrors(d: Declarations): ErrorCode[] {
   return [...new Set(out)]
 }
 
-export function op<const Id extends string, const R extends RequestShape = {}>(def: Def & { id: Id; request?: R }): Op<Id, NoInfer<R>> {
+export function op<const Id extends string, const R extends RequestShape = {}>(
+  def: Def & { id: Id; request?: R },
+): Op<Id, NoInfer<R>> {
   const { errors: own = [], ...rest } = def
   const entry = {
     scope: null,

@@ -7,7 +7,19 @@ import * as D from '../schemas/delegation.ts'
 import { op } from './define.ts'
 
 const UPSTREAM: ErrorCode[] = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR']
-const BROKERING: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'SCOPE_RESERVED', 'AGENT_PRINCIPAL_REVOKED', 'AGENT_PRINCIPAL_CONFLICT', 'DELEGATION_REQUESTS_LIMIT', 'TOKEN_SERVICE_AUTH_FAILED', 'EXECUTION_CIRCUIT_OPEN', ...UPSTREAM]
+const BROKERING: ErrorCode[] = [
+  'ORG_NUMBER_INVALID_CHECKSUM',
+  'COMPANY_NOT_FOUND',
+  'ORG_NUMBER_IS_SUB_UNIT',
+  'SUB_UNIT_DELETED',
+  'SCOPE_RESERVED',
+  'AGENT_PRINCIPAL_REVOKED',
+  'AGENT_PRINCIPAL_CONFLICT',
+  'DELEGATION_REQUESTS_LIMIT',
+  'TOKEN_SERVICE_AUTH_FAILED',
+  'EXECUTION_CIRCUIT_OPEN',
+  ...UPSTREAM,
+]
 
 const DELEGATION = { category: 'B', format: 'envelope', tag: 'Delegation and actions', scope: 'read:portal' } as const
 
@@ -42,7 +54,8 @@ export const delegationOperations = [
     capability: {
       name_en: 'System-user delegation',
       name_nb: 'Delegering til systembruker',
-      description_en: 'Ask an organisation to approve Plikt’s system user; a person with signing authority must approve.',
+      description_en:
+        'Ask an organisation to approve Plikt’s system user; a person with signing authority must approve.',
       description_nb: 'Be en virksomhet godkjenne systembrukeren til Plikt; en person med signaturrett må godkjenne.',
       data_sources: ['Digdir (Altinn systembruker)'],
       freshness: 'live',
@@ -74,7 +87,8 @@ export const delegationOperations = [
     method: 'GET',
     path: '/api/v1/fullmakt/receipts',
     summary: 'Your signed delegation receipts, newest first',
-    description: 'Keyset pagination: pass the last entry’s `issued_at` as `before` and its `id` as `before_id` (both or neither). Only your own receipts.',
+    description:
+      'Keyset pagination: pass the last entry’s `issued_at` as `before` and its `id` as `before_id` (both or neither). Only your own receipts.',
     request: { query: D.ReceiptsQuery },
     response: D.ReceiptsPage,
   }),
@@ -156,7 +170,8 @@ export const delegationOperations = [
       name_en: 'File a VAT return',
       name_nb: 'Send inn mva-melding',
       description_en: 'Dry-run any action; file a VAT return live with a person’s approval token; signed receipt.',
-      description_nb: 'Prøvekjør en handling; send inn mva-melding med godkjenningstoken fra en person; signert kvittering.',
+      description_nb:
+        'Prøvekjør en handling; send inn mva-melding med godkjenningstoken fra en person; signert kvittering.',
       data_sources: ['Altinn', 'Skatteetaten', 'Maskinporten'],
       freshness: 'live',
       status: 'live',
@@ -194,7 +209,8 @@ export const delegationOperations = [
     scope: 'read:actions',
     safe: true,
     summary: 'The five checks of an action, nothing submitted (the dry run as its own route)',
-    description: 'Equal to `POST /api/v1/actions/execute?dry_run=true`; the MCP tool `validate_action`. `payload` is at most 64 KiB of UTF-8 JSON.' +
+    description:
+      'Equal to `POST /api/v1/actions/execute?dry_run=true`; the MCP tool `validate_action`. `payload` is at most 64 KiB of UTF-8 JSON.' +
       ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { body: D.ActionBody },
     response: D.ExecuteResult,

@@ -31,7 +31,8 @@ export const discoveryOperations = [
     category: 'A',
     format: 'envelope',
     tag: 'Discovery',
-    summary: 'The capabilities document: every operation for agents, scopes, filing, sandbox, MCP, conflict locks, discovery paths',
+    summary:
+      'The capabilities document: every operation for agents, scopes, filing, sandbox, MCP, conflict locks, discovery paths',
     description:
       'One capability per operation an agent calls (its `openapi_operation_id` is this document’s operationId), each with a ' +
       '`example_request` the operation accepts as it stands; `auth` is `none`, `api_key` or `admin_api_key`. People’s pages (sign-in, ' +
@@ -47,8 +48,10 @@ export const discoveryOperations = [
     capability: {
       name_en: 'Capabilities document',
       name_nb: 'Oversikt over tjenestens muligheter',
-      description_en: 'Everything the service can do, how to authenticate, what it costs and how to rehearse it, from the registry.',
-      description_nb: 'Alt tjenesten kan gjøre, hvordan du autentiserer deg, hva det koster og hvordan du øver, hentet fra registeret.',
+      description_en:
+        'Everything the service can do, how to authenticate, what it costs and how to rehearse it, from the registry.',
+      description_nb:
+        'Alt tjenesten kan gjøre, hvordan du autentiserer deg, hva det koster og hvordan du øver, hentet fra registeret.',
       data_sources: ['plikt'],
       freshness: 'static',
       status: 'live',
@@ -69,26 +72,30 @@ export const discoveryOperations = [
   op({
     id: 'getLlmsFullTxt',
     cache: CACHE.discovery,
-    summaryNb: 'llms-full.txt: llms.txt med det viktigste tatt inn — kallkonvensjoner, stegene i hver arbeidsflyt, hver operasjon, hver feilkode',
+    summaryNb:
+      'llms-full.txt: llms.txt med det viktigste tatt inn — kallkonvensjoner, stegene i hver arbeidsflyt, hver operasjon, hver feilkode',
     method: 'GET',
     path: '/llms-full.txt',
     category: 'discovery',
     format: 'markdown',
     tag: 'Discovery',
-    summary: 'llms-full.txt: llms.txt with the essentials inlined — calling conventions, every workflow’s steps, every operation, every error code',
+    summary:
+      'llms-full.txt: llms.txt with the essentials inlined — calling conventions, every workflow’s steps, every operation, every error code',
     response: null,
   }),
   op({
     id: 'getWorkflows',
     cache: CACHE.discovery,
-    summaryNb: 'Arbeidsflytene for agenter: REST-operasjonen (operationId, metode, sti) og MCP-verktøyet for hvert steg',
+    summaryNb:
+      'Arbeidsflytene for agenter: REST-operasjonen (operationId, metode, sti) og MCP-verktøyet for hvert steg',
     method: 'GET',
     path: '/workflows.json',
     category: 'discovery',
     format: 'json',
     tag: 'Discovery',
     summary: 'The agent workflows: each step’s REST operation (operationId, method, path) and MCP tool',
-    description: '`version` is this document’s own. A step with `person: true` is taken by a person (approving a delegation or a filing), not the agent.',
+    description:
+      '`version` is this document’s own. A step with `person: true` is taken by a person (approving a delegation or a filing), not the agent.',
     response: D.Workflows,
   }),
   op({
@@ -101,7 +108,8 @@ export const discoveryOperations = [
     format: 'html',
     tag: 'Discovery',
     summary: 'Recipes: one section per workflow with runnable curl and MCP scripts',
-    description: 'The sandbox recipes run as they stand against this service; the production ones need a key in `PLIKT_KEY` (the page says how to get one).',
+    description:
+      'The sandbox recipes run as they stand against this service; the production ones need a key in `PLIKT_KEY` (the page says how to get one).',
     response: null,
   }),
   op({
@@ -143,7 +151,8 @@ export const discoveryOperations = [
   op({
     id: 'getReceiptDocs',
     cache: CACHE.discovery,
-    summaryNb: 'Slik verifiserer du en kvitteringssignatur uten nett (innsendings- og fullmaktskvitteringer), som Markdown',
+    summaryNb:
+      'Slik verifiserer du en kvitteringssignatur uten nett (innsendings- og fullmaktskvitteringer), som Markdown',
     method: 'GET',
     path: '/docs/receipt-signature',
     category: 'discovery',

@@ -55,10 +55,29 @@ export const mcpOperations = [
     tag: 'MCP',
     summary: 'MCP server: JSON-RPC 2.0 over stateless streamable HTTP (JSON responses)',
     // description: mcpDescription(…), set by index.ts once the registry is joined
-    request: { body: Type.Object({ jsonrpc: Type.Literal('2.0'), method: Type.String(), id: Type.Optional(Type.Union([Type.String(), Type.Number()])), params: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { description: 'a JSON-RPC 2.0 request' }) },
+    request: {
+      body: Type.Object(
+        {
+          jsonrpc: Type.Literal('2.0'),
+          method: Type.String(),
+          id: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+          params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        },
+        { description: 'a JSON-RPC 2.0 request' },
+      ),
+    },
     response: Type.Object({}, { additionalProperties: true, description: 'a JSON-RPC 2.0 response' }),
     // keyless to the pipeline: the server resolves a key (or an OAuth token) itself
-    errors: ['AUTH_MISSING', 'AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'OAUTH_TOKEN_INVALID', 'OAUTH_TOKEN_EXPIRED', 'OAUTH_AUDIENCE_MISMATCH', 'OAUTH_SUBJECT_UNMAPPED', 'OAUTH_JWKS_UNAVAILABLE'],
+    errors: [
+      'AUTH_MISSING',
+      'AUTH_INVALID_KEY',
+      'AUTH_CONSUMER_INACTIVE',
+      'OAUTH_TOKEN_INVALID',
+      'OAUTH_TOKEN_EXPIRED',
+      'OAUTH_AUDIENCE_MISMATCH',
+      'OAUTH_SUBJECT_UNMAPPED',
+      'OAUTH_JWKS_UNAVAILABLE',
+    ],
   }),
   op({
     id: 'getMcpManifest',
@@ -70,20 +89,33 @@ export const mcpOperations = [
     format: 'json',
     tag: 'MCP',
     summary: 'The MCP server: URL, transport, authentication and tools',
-    description: '`schema_version` is the tool manifest’s version; `name` and `version` are the ones `initialize` reports as `serverInfo`, and `version` equals `schema_version`.',
-    response: Type.Object({ name: Type.String(), version: Type.String(), schema_version: Type.String(), url: Type.String() }, { additionalProperties: true }),
+    description:
+      '`schema_version` is the tool manifest’s version; `name` and `version` are the ones `initialize` reports as `serverInfo`, and `version` equals `schema_version`.',
+    response: Type.Object(
+      { name: Type.String(), version: Type.String(), schema_version: Type.String(), url: Type.String() },
+      { additionalProperties: true },
+    ),
   }),
   op({
     id: 'getProtectedResourceMetadata',
     cache: CACHE.discovery,
-    summaryNb: 'OAuth-metadata for MCP-serveren som beskyttet ressurs (RFC 9728); 404 OAUTH_DISABLED når OAuth er slått av',
+    summaryNb:
+      'OAuth-metadata for MCP-serveren som beskyttet ressurs (RFC 9728); 404 OAUTH_DISABLED når OAuth er slått av',
     method: 'GET',
     path: '/.well-known/oauth-protected-resource/api/mcp',
     category: 'discovery',
     format: 'json',
     tag: 'MCP',
     summary: 'OAuth protected-resource metadata of the MCP server (RFC 9728); 404 OAUTH_DISABLED when OAuth is off',
-    response: Type.Object({ resource: Type.String(), authorization_servers: Type.Array(Type.String()), bearer_methods_supported: Type.Array(Type.String()), scopes_supported: Type.Array(Type.String()) }, { additionalProperties: true }),
+    response: Type.Object(
+      {
+        resource: Type.String(),
+        authorization_servers: Type.Array(Type.String()),
+        bearer_methods_supported: Type.Array(Type.String()),
+        scopes_supported: Type.Array(Type.String()),
+      },
+      { additionalProperties: true },
+    ),
     errors: ['OAUTH_DISABLED'],
   }),
   op({
@@ -121,7 +153,8 @@ export const mcpOperations = [
     category: 'session',
     format: 'html',
     tag: 'Pages',
-    summary: 'Approve the connection: one dedicated key (read:register read:portal read:directorate read:centralbank read:changes)',
+    summary:
+      'Approve the connection: one dedicated key (read:register read:portal read:directorate read:centralbank read:changes)',
     description:
       OAUTH_BINDING_RULE +
       ' When it does not hold, nothing is linked, the refusal is audited on the signed-in account (`oauth_connection_refused`) and the answer is 403 `OAUTH_IDENTITY_MISMATCH`. With three active keys the answer is 409 `MAX_KEYS_REACHED`.' +

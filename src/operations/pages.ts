@@ -188,7 +188,8 @@ export const pagesOperations = [
     format: 'html',
     tag: 'Pages',
     summary: 'Mock digital agency: the approval page of a system-user request (its confirmUrl, the delegation_url)',
-    description: 'Shown only while the digital agency is the mock. Lists the organisation, the access packages asked for and the people the business register shows as able to approve; an unknown or malformed id is a 404 page.',
+    description:
+      'Shown only while the digital agency is the mock. Lists the organisation, the access packages asked for and the people the business register shows as able to approve; an unknown or malformed id is a 404 page.',
     response: null,
     request: { params: P.AgencyRequestParam },
   }),
@@ -199,7 +200,8 @@ export const pagesOperations = [
     category: 'discovery',
     format: 'html',
     tag: 'Pages',
-    summary: 'Where the digital agency sends a person back after deciding a system-user request (each request’s redirectUrl)',
+    summary:
+      'Where the digital agency sends a person back after deciding a system-user request (each request’s redirectUrl)',
     description:
       'Asks the agency at once about the young pending requests (the agency does not say which one the visit is about), so an approval is recorded before the person is back with the agent, and tells the person, in bokmål and English, that they may return to their agent. Visits on one instance share one sweep, at most one every 2 seconds.',
     response: null,
@@ -213,8 +215,10 @@ export const pagesOperations = [
     category: 'discovery',
     format: 'html',
     tag: 'Pages',
-    summary: 'Mock digital agency: approve or reject a system-user request as one of the people the register lists (form)',
-    description: 'Accepted only from our own page (Origin / Sec-Fetch-Site) with the form token the page issued for this request (HMAC, valid one hour). A request that is no longer New is not changed.',
+    summary:
+      'Mock digital agency: approve or reject a system-user request as one of the people the register lists (form)',
+    description:
+      'Accepted only from our own page (Origin / Sec-Fetch-Site) with the form token the page issued for this request (HMAC, valid one hour). A request that is no longer New is not changed.',
     response: null,
     request: { params: P.AgencyRequestParam, body: P.AgencyDecisionForm },
     bodyType: 'form',

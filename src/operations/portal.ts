@@ -27,7 +27,17 @@ export const portalOperations = [
     scope: 'read:portal',
     safe: true,
     mcpTool: 'list_acting_capacity',
-    errors: ['ORG_NUMBER_INVALID_CHECKSUM', 'COMPANY_NOT_FOUND', 'SUB_UNIT_DELETED', 'REGISTER_DOWN', 'COMPANY_LOOKUP_FAILED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR', 'GOVERNMENT_RATE_LIMITED'],
+    errors: [
+      'ORG_NUMBER_INVALID_CHECKSUM',
+      'COMPANY_NOT_FOUND',
+      'SUB_UNIT_DELETED',
+      'REGISTER_DOWN',
+      'COMPANY_LOOKUP_FAILED',
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_TIMEOUT',
+      'GOVERNMENT_API_ERROR',
+      'GOVERNMENT_RATE_LIMITED',
+    ],
     capability: {
       name_en: 'Acting capacity',
       name_nb: 'Handlingsrom for en person',

@@ -43,7 +43,8 @@ export const profilesOperations = [
     method: 'GET',
     path: '/api/v1/profiles',
     summary: 'The account’s saved profiles',
-    description: 'Every profile of the account, most recently changed first. At most 100 exist, so the list is whole: no pages.',
+    description:
+      'Every profile of the account, most recently changed first. At most 100 exist, so the list is whole: no pages.',
     response: S.ProfileList,
   }),
   op({

@@ -1,5 +1,10 @@
 /** The rulebook in public: every deadline of a year, and the obligations by company type (Category A). */
-import { PublicDeadlines, PublicDeadlinesQuery, PublicObligations, PublicObligationsQuery } from '../schemas/rulebook.ts'
+import {
+  PublicDeadlines,
+  PublicDeadlinesQuery,
+  PublicObligations,
+  PublicObligationsQuery,
+} from '../schemas/rulebook.ts'
 import { CACHE, op, type Operation } from './define.ts'
 
 export const rulebookOperations = [
@@ -26,8 +31,10 @@ export const rulebookOperations = [
     capability: {
       name_en: 'Deadline calendar',
       name_nb: 'Fristkalender',
-      description_en: 'Every statutory filing and payment deadline of a year, moved off weekends and holidays where the law says so.',
-      description_nb: 'Alle lovbestemte frister for levering og betaling i et år, flyttet fra helg og helligdag der loven sier det.',
+      description_en:
+        'Every statutory filing and payment deadline of a year, moved off weekends and holidays where the law says so.',
+      description_nb:
+        'Alle lovbestemte frister for levering og betaling i et år, flyttet fra helg og helligdag der loven sier det.',
       data_sources: ['rulebook'],
       freshness: 'static',
       status: 'live',
@@ -54,7 +61,8 @@ export const rulebookOperations = [
       name_en: 'Obligations by company type',
       name_nb: 'Plikter etter selskapsform',
       description_en: 'What an AS, ENK, ANS, DA or NUF must do, with the law and what data decides it.',
-      description_nb: 'Hva et AS, ENK, ANS, DA eller NUF må gjøre, med lovhjemmel og hvilke opplysninger som avgjør det.',
+      description_nb:
+        'Hva et AS, ENK, ANS, DA eller NUF må gjøre, med lovhjemmel og hvilke opplysninger som avgjør det.',
       data_sources: ['rulebook'],
       freshness: 'static',
       status: 'live',

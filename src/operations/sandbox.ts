@@ -17,12 +17,23 @@ const SANDBOX_ERRORS: ErrorCode[] = [
   'SANDBOX_TEST_KEY_REQUIRED',
   'EXECUTION_DEADLINE_EXCEEDED',
 ]
-const PUBLIC_SANDBOX_ERRORS: ErrorCode[] = ['PUBLIC_SANDBOX_ORG_NOT_PERMITTED', 'PUBLIC_SANDBOX_BODY_TOO_LARGE', 'AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNAVAILABLE']
+const PUBLIC_SANDBOX_ERRORS: ErrorCode[] = [
+  'PUBLIC_SANDBOX_ORG_NOT_PERMITTED',
+  'PUBLIC_SANDBOX_BODY_TOO_LARGE',
+  'AGENT_LOOP_DETECTED',
+  'SANDBOX_TEMPORARILY_UNAVAILABLE',
+]
 
 /** Requests per minute per client address on the public mirror (spec: per-IP bucket, value not shown). */
 export const PUBLIC_SANDBOX_PER_MINUTE = 60
 
-const PUBLIC_SANDBOX_LIMIT: OperationLimit = { group: 'sandbox-public', per: 'ip', max: PUBLIC_SANDBOX_PER_MINUTE, window: 'minute', code: 'RATE_LIMIT_EXCEEDED' }
+const PUBLIC_SANDBOX_LIMIT: OperationLimit = {
+  group: 'sandbox-public',
+  per: 'ip',
+  max: PUBLIC_SANDBOX_PER_MINUTE,
+  window: 'minute',
+  code: 'RATE_LIMIT_EXCEEDED',
+}
 
 /**
  * The sandbox's write side (plan, approval token, execute — every sandbox POST, private and public
@@ -48,8 +59,7 @@ const SANDBOX_DESCRIPTION =
   '`VALIDATION_FAILED`, `SCOPE_MISSING`. CORS is open. Like every keyless route, at most 1000 requests a minute per ' +
   'client address (soft), then 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.'
 
-const SANDBOX_WRITE_DESCRIPTION =
-  `Write side: every sandbox POST (plan, approval token, execute, on the sandbox and its public mirror) counts against one budget per client address — ${SANDBOX_WRITES.per_minute} a minute and ${SANDBOX_WRITES.per_day} a day (UTC) — then 429 \`RATE_LIMIT_EXCEEDED\` with \`Retry-After\`.`
+const SANDBOX_WRITE_DESCRIPTION = `Write side: every sandbox POST (plan, approval token, execute, on the sandbox and its public mirror) counts against one budget per client address — ${SANDBOX_WRITES.per_minute} a minute and ${SANDBOX_WRITES.per_day} a day (UTC) — then 429 \`RATE_LIMIT_EXCEEDED\` with \`Retry-After\`.`
 
 /**
  * A sandbox operation and its public-mirror twin (`/api/v1/sandbox/public/…`: org 999999999 only,
@@ -72,7 +82,9 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
   mcpTool?: string
 }) {
   const write = d.method === 'POST'
-  const description = [d.description, write ? SANDBOX_WRITE_DESCRIPTION : null, SANDBOX_DESCRIPTION].filter((x) => x).join('\n\n')
+  const description = [d.description, write ? SANDBOX_WRITE_DESCRIPTION : null, SANDBOX_DESCRIPTION]
+    .filter((x) => x)
+    .join('\n\n')
   const writeLimits = write ? SANDBOX_WRITE_LIMITS : []
   const common = {
     method: d.method,
@@ -89,7 +101,15 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
   } as const
   const publicId = `public${d.id.charAt(0).toUpperCase()}${d.id.slice(1)}` as `public${Capitalize<Id>}`
   return [
-    op({ ...common, id: d.id, path: `/api/v1/sandbox${d.path}`, tag: 'Sandbox', errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])], limits: writeLimits, mcpTool: d.mcpTool ?? null }),
+    op({
+      ...common,
+      id: d.id,
+      path: `/api/v1/sandbox${d.path}`,
+      tag: 'Sandbox',
+      errors: [...SANDBOX_ERRORS, ...(d.errors ?? [])],
+      limits: writeLimits,
+      mcpTool: d.mcpTool ?? null,
+    }),
     op({
       ...common,
       id: publicId,
@@ -103,8 +123,25 @@ function sandboxOps<const Id extends string, const R extends RequestShape>(d: {
   ] as const
 }
 
-const sandboxOrgRoute = <const Id extends string, const Q extends TObject>(id: Id, route: string, [summary, summaryNb]: [string, string], query: Q, response: TSchema, description?: string) =>
-  sandboxOps({ id, method: 'GET', path: `/company/:org/${route}`, summary, summaryNb, request: { params: S.SandboxOrgParams, query }, response, errors: ['COMPANY_NOT_FOUND'], ...(description ? { description } : {}) })
+const sandboxOrgRoute = <const Id extends string, const Q extends TObject>(
+  id: Id,
+  route: string,
+  [summary, summaryNb]: [string, string],
+  query: Q,
+  response: TSchema,
+  description?: string,
+) =>
+  sandboxOps({
+    id,
+    method: 'GET',
+    path: `/company/:org/${route}`,
+    summary,
+    summaryNb,
+    request: { params: S.SandboxOrgParams, query },
+    response,
+    errors: ['COMPANY_NOT_FOUND'],
+    ...(description ? { description } : {}),
+  })
 
 export const sandboxOperations = [
   ...sandboxOps({
@@ -112,18 +149,73 @@ export const sandboxOperations = [
     method: 'GET',
     path: '/fixtures',
     summary: 'The sandbox catalogue: valid series, companies, magic scenarios, reserved error orgs, knobs',
-    summaryNb: 'Sandkassens katalog: gyldige nummerserier, selskaper, magiske scenarioer, reserverte feilnumre og knotter',
+    summaryNb:
+      'Sandkassens katalog: gyldige nummerserier, selskaper, magiske scenarioer, reserverte feilnumre og knotter',
     request: { query: S.KnobsQuery },
     response: S.SandboxFixtures,
   }),
-  ...sandboxOrgRoute('getSandboxContext', 'context', ['Sandbox company context', 'Selskapsopplysninger i sandkassen'], S.KnobsQuery, S.SandboxContext),
-  ...sandboxOrgRoute('getSandboxObligations', 'obligations', ['Sandbox obligations, evaluated by the rulebook', 'Plikter i sandkassen, vurdert etter regelboken'], S.TimeTravelQuery, S.SandboxObligations, '`as_of` (synthetic bearer) evaluates on another date.'),
-  ...sandboxOrgRoute('getSandboxDeadlines', 'deadlines', ['Sandbox deadlines for twelve months', 'Frister i sandkassen for tolv måneder'], S.TimeTravelQuery, S.SandboxDeadlines, '`as_of` (synthetic bearer) moves the calendar; the sandbox has no horizon knob.'),
-  ...sandboxOrgRoute('getSandboxSummary', 'summary', ['Sandbox obligations and deadlines together', 'Plikter og frister samlet i sandkassen'], S.TimeTravelQuery, S.SandboxSummary),
-  ...sandboxOrgRoute('getSandboxAudit', 'audit', ['Sandbox audit trail (fixture history plus your namespace’s rows)', 'Revisjonslogg i sandkassen (fast historikk pluss radene i ditt navnerom)'], S.AuditQuery, S.SandboxAudit, `The newest \`limit\` entries (default ${S.SANDBOX_AUDIT_LIMIT.default}, at most ${S.SANDBOX_AUDIT_LIMIT.max}): your namespace's rows newest first, then the fixture history. Never paginates: older entries are not returned, \`pagination.limit\` echoes 50 and \`has_more\` is false. Without the synthetic bearer only the fixture history is shown.`),
-  ...sandboxOrgRoute('getSandboxVerification', 'verify', ['Sandbox verification verdict and signals', 'Verifiseringsresultat og signaler i sandkassen'], S.KnobsQuery, S.SandboxVerification),
-  ...sandboxOrgRoute('getSandboxAuthority', 'authority', ['Sandbox signing authority (no coded_authority)', 'Signaturrett og prokura i sandkassen (uten coded_authority)'], S.KnobsQuery, S.SandboxAuthority),
-  ...sandboxOrgRoute('getSandboxAccounts', 'accounts', ['Sandbox annual-accounts snapshot', 'Årsregnskapsoversikt i sandkassen'], S.KnobsQuery, S.SandboxAccounts),
+  ...sandboxOrgRoute(
+    'getSandboxContext',
+    'context',
+    ['Sandbox company context', 'Selskapsopplysninger i sandkassen'],
+    S.KnobsQuery,
+    S.SandboxContext,
+  ),
+  ...sandboxOrgRoute(
+    'getSandboxObligations',
+    'obligations',
+    ['Sandbox obligations, evaluated by the rulebook', 'Plikter i sandkassen, vurdert etter regelboken'],
+    S.TimeTravelQuery,
+    S.SandboxObligations,
+    '`as_of` (synthetic bearer) evaluates on another date.',
+  ),
+  ...sandboxOrgRoute(
+    'getSandboxDeadlines',
+    'deadlines',
+    ['Sandbox deadlines for twelve months', 'Frister i sandkassen for tolv måneder'],
+    S.TimeTravelQuery,
+    S.SandboxDeadlines,
+    '`as_of` (synthetic bearer) moves the calendar; the sandbox has no horizon knob.',
+  ),
+  ...sandboxOrgRoute(
+    'getSandboxSummary',
+    'summary',
+    ['Sandbox obligations and deadlines together', 'Plikter og frister samlet i sandkassen'],
+    S.TimeTravelQuery,
+    S.SandboxSummary,
+  ),
+  ...sandboxOrgRoute(
+    'getSandboxAudit',
+    'audit',
+    [
+      'Sandbox audit trail (fixture history plus your namespace’s rows)',
+      'Revisjonslogg i sandkassen (fast historikk pluss radene i ditt navnerom)',
+    ],
+    S.AuditQuery,
+    S.SandboxAudit,
+    `The newest \`limit\` entries (default ${S.SANDBOX_AUDIT_LIMIT.default}, at most ${S.SANDBOX_AUDIT_LIMIT.max}): your namespace's rows newest first, then the fixture history. Never paginates: older entries are not returned, \`pagination.limit\` echoes 50 and \`has_more\` is false. Without the synthetic bearer only the fixture history is shown.`,
+  ),
+  ...sandboxOrgRoute(
+    'getSandboxVerification',
+    'verify',
+    ['Sandbox verification verdict and signals', 'Verifiseringsresultat og signaler i sandkassen'],
+    S.KnobsQuery,
+    S.SandboxVerification,
+  ),
+  ...sandboxOrgRoute(
+    'getSandboxAuthority',
+    'authority',
+    ['Sandbox signing authority (no coded_authority)', 'Signaturrett og prokura i sandkassen (uten coded_authority)'],
+    S.KnobsQuery,
+    S.SandboxAuthority,
+  ),
+  ...sandboxOrgRoute(
+    'getSandboxAccounts',
+    'accounts',
+    ['Sandbox annual-accounts snapshot', 'Årsregnskapsoversikt i sandkassen'],
+    S.KnobsQuery,
+    S.SandboxAccounts,
+  ),
   ...sandboxOps({
     id: 'planSandboxAction',
     method: 'POST',

@@ -66,7 +66,8 @@ export const serviceOperations = [
       name_en: 'Error registry',
       name_nb: 'Feilkoderegister',
       description_en: 'Every error code with retry advice, fix hints in English and Norwegian, and a docs link.',
-      description_nb: 'Alle feilkoder med råd om nye forsøk, tips til retting på norsk og engelsk, og lenke til dokumentasjon.',
+      description_nb:
+        'Alle feilkoder med råd om nye forsøk, tips til retting på norsk og engelsk, og lenke til dokumentasjon.',
       data_sources: ['plikt'],
       freshness: 'static',
       status: 'live',
@@ -94,7 +95,8 @@ export const serviceOperations = [
       name_en: 'Error explainer',
       name_nb: 'Forklaring av feilkoder',
       description_en: 'Explains any error code: what happened, why, what to do, and who must act when an agent cannot.',
-      description_nb: 'Forklarer en feilkode: hva som skjedde, hvorfor, hva du gjør, og hvem som må gjøre noe når en agent ikke kan.',
+      description_nb:
+        'Forklarer en feilkode: hva som skjedde, hvorfor, hva du gjør, og hvem som må gjøre noe når en agent ikke kan.',
       data_sources: ['plikt'],
       freshness: 'static',
       status: 'live',

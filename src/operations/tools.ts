@@ -22,7 +22,14 @@ export const toolsOperations = [
       '`fallback_reason` says why. A gap longer than one unexplained working day answers `NO_RATE_AVAILABLE` rather than an old rate.',
     request: { query: T.ExchangeRateQuery },
     response: T.ExchangeRateResult,
-    errors: ['INVALID_CURRENCY', 'INVALID_DATE', 'NO_RATE_AVAILABLE', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'GOVERNMENT_API_ERROR'],
+    errors: [
+      'INVALID_CURRENCY',
+      'INVALID_DATE',
+      'NO_RATE_AVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_TIMEOUT',
+      'GOVERNMENT_API_ERROR',
+    ],
     scope: 'read:centralbank',
     mcpTool: 'get_exchange_rate',
     capability: {

@@ -60,7 +60,8 @@ export const webhooksOperations = [
     method: 'DELETE',
     path: '/api/v1/subscriptions/:id',
     summary: 'Deactivate a subscription (soft delete, idempotent)',
-    description: 'Pending deliveries are cancelled. Deleting it again answers the same; another account’s id is 404 `NOT_FOUND`.',
+    description:
+      'Pending deliveries are cancelled. Deleting it again answers the same; another account’s id is 404 `NOT_FOUND`.',
     request: { params: S.SubscriptionParams },
     response: S.Subscription,
   }),
@@ -84,6 +85,11 @@ export const webhooksOperations = [
     request: { body: S.SandboxSubscriptionTestBody },
     response: S.SandboxSubscriptionTest,
     limits: SANDBOX_WRITE_LIMITS,
-    errors: ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID_FORMAT', 'SCOPE_INSUFFICIENT', 'TEST_KEY_PRODUCTION_ONLY'],
+    errors: [
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'IDEMPOTENCY_KEY_INVALID_FORMAT',
+      'SCOPE_INSUFFICIENT',
+      'TEST_KEY_PRODUCTION_ONLY',
+    ],
   }),
 ] as const satisfies readonly Operation[]

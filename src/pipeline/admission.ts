@@ -32,7 +32,8 @@ async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): P
     case 'metrics': {
       const bearer = creds.bearer
       if (bearer === null) throw new AppError('AUTH_MISSING')
-      if (!deps.config.metricsToken || !safeEqual(bearer, deps.config.metricsToken)) throw new AppError('AUTH_INVALID_KEY')
+      if (!deps.config.metricsToken || !safeEqual(bearer, deps.config.metricsToken))
+        throw new AppError('AUTH_INVALID_KEY')
       // A scrape may read the metrics and nothing else: it is nobody.
       return { kind: 'anonymous' }
     }
@@ -63,8 +64,10 @@ async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): P
 
 export function authorise(op: Operation, p: Principal): void {
   if (p.kind !== 'key') return
-  if (op.scope && !scopeGranted(p.scopes, op.scope)) throw new AppError('SCOPE_INSUFFICIENT', { context: { scope: op.scope }, extra: { required_scope: op.scope } })
-  if (op.planMinimum && !planAtLeast(p.plan, op.planMinimum)) throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.planMinimum, tier: p.plan } })
+  if (op.scope && !scopeGranted(p.scopes, op.scope))
+    throw new AppError('SCOPE_INSUFFICIENT', { context: { scope: op.scope }, extra: { required_scope: op.scope } })
+  if (op.planMinimum && !planAtLeast(p.plan, op.planMinimum))
+    throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.planMinimum, tier: p.plan } })
 }
 
 /** The browser session of a page route (its registry entry already demanded one). */
@@ -74,7 +77,10 @@ export function sessionOf(p: Principal): Extract<Principal, { kind: 'session' }>
 }
 
 /** The audit actor of a browser session's change. */
-export function sessionActor(s: Extract<Principal, { kind: 'session' }>, state: RequestState): { actor: string; correlationId: string } {
+export function sessionActor(
+  s: Extract<Principal, { kind: 'session' }>,
+  state: RequestState,
+): { actor: string; correlationId: string } {
   return { actor: `session:${s.sessionId}`, correlationId: state.correlationId }
 }
 
@@ -88,14 +94,23 @@ function checkCsrf(op: Operation, p: Principal, creds: Credentials, body: unknow
   const field = body !== null && typeof body === 'object' ? (body as { csrf_token?: unknown }).csrf_token : undefined
   const sent = creds.csrfHeader ?? (typeof field === 'string' ? field : null)
   if (!sent || !safeEqual(sent, p.csrfToken)) {
-    throw new AppError('VALIDATION_FAILED', { details: [{ field: 'csrf_token', message: 'is missing or does not belong to this session' }] })
+    throw new AppError('VALIDATION_FAILED', {
+      details: [{ field: 'csrf_token', message: 'is missing or does not belong to this session' }],
+    })
   }
 }
 
 export function limitsFor(op: Operation, p: Principal, ip: string): Limit[] {
   const out: Limit[] = p.kind === 'key' ? planLimits(`key:${p.keyId}`, p.plan) : []
   for (const l of op.limits) {
-    const who = l.per === 'ip' ? `ip:${ip}` : l.per === 'key' && p.kind === 'key' ? `key:${p.keyId}` : 'consumerId' in p ? `consumer:${p.consumerId}` : `ip:${ip}`
+    const who =
+      l.per === 'ip'
+        ? `ip:${ip}`
+        : l.per === 'key' && p.kind === 'key'
+          ? `key:${p.keyId}`
+          : 'consumerId' in p
+            ? `consumer:${p.consumerId}`
+            : `ip:${ip}`
     out.push({ bucket: `${who}:${l.group ?? op.id}`, max: l.max, window: l.window, code: l.code })
   }
   return out
@@ -134,7 +149,8 @@ export async function checkPresentedCredential(bearer: string, state: RequestSta
   deps.refusals.refuseOverBudget(state.ip, deps.clock.now())
   try {
     if (bearer === '') throw new AppError('AUTH_INVALID_KEY')
-    if (deps.oauthVerifier && looksLikeJwt(bearer)) await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
+    if (deps.oauthVerifier && looksLikeJwt(bearer))
+      await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
     else await principalForKey(deps.sql, bearer)
   } catch (e) {
     throw await audited(e, state, deps)
@@ -155,7 +171,13 @@ export type Caller = { credentials: Credentials; body: unknown } | { principal: 
  * counted now, unless the call is metered: its charge counts them in the same statement
  * (pipeline/metering.ts). Refused credentials are audited.
  */
-export async function admitCall(op: Operation, caller: Caller, state: RequestState, deps: AppDeps, budgets: readonly Limit[] = []): Promise<void> {
+export async function admitCall(
+  op: Operation,
+  caller: Caller,
+  state: RequestState,
+  deps: AppDeps,
+  budgets: readonly Limit[] = [],
+): Promise<void> {
   if ('credentials' in caller) {
     const creds = caller.credentials
     if (op.auth === 'none' && creds.bearer !== null) await checkPresentedCredential(creds.bearer, state, deps)
@@ -191,7 +213,12 @@ async function authorised(op: Operation, state: RequestState, deps: AppDeps): Pr
  * `tools/list` …) counts once against the key's plan limits, as a REST request does: the work of
  * answering it is ours whatever it is. (Each `tools/call` is counted by its own `admitCall`.)
  */
-export async function admitMessages(count: number, principal: Principal, state: RequestState, deps: AppDeps): Promise<void> {
+export async function admitMessages(
+  count: number,
+  principal: Principal,
+  state: RequestState,
+  deps: AppDeps,
+): Promise<void> {
   if (principal.kind !== 'key' || count === 0) return
   const limits = planLimits(`key:${principal.keyId}`, principal.plan)
   const now = deps.clock.now()

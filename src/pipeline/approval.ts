@@ -5,7 +5,12 @@
  * marks a failure from then on as final (the idempotency step keeps it, the sandbox reports the
  * token consumed). The handler decides when to check and when to spend: after its preconditions.
  */
-import { approvalGate, confirmationPath, type ApprovalGate, type PersonConfirmation } from '../domain/actions/approval.ts'
+import {
+  approvalGate,
+  confirmationPath,
+  type ApprovalGate,
+  type PersonConfirmation,
+} from '../domain/actions/approval.ts'
 import type { Principal } from '../domain/access/types.ts'
 import { AppError } from '../errors/app-error.ts'
 import type { Operation } from '../operations/index.ts'
@@ -33,11 +38,23 @@ export function personConfirmation(op: Operation, deps: AppDeps): PersonConfirma
 }
 
 /** The gate a handler of an approval operation receives; null for every other operation. */
-export function approvalStep(op: Operation, token: string | null, state: RequestState, deps: AppDeps): ApprovalGate | null {
+export function approvalStep(
+  op: Operation,
+  token: string | null,
+  state: RequestState,
+  deps: AppDeps,
+): ApprovalGate | null {
   if (!op.approval) return null
   const onSpent = () => {
     state.failureIsFinal = true
     if (state.sandbox) state.sandbox.tokenConsumed = true
   }
-  return approvalGate(deps.sql, approvalNamespace(op, state.principal), token, () => deps.clock.now(), onSpent, personConfirmation(op, deps))
+  return approvalGate(
+    deps.sql,
+    approvalNamespace(op, state.principal),
+    token,
+    () => deps.clock.now(),
+    onSpent,
+    personConfirmation(op, deps),
+  )
 }

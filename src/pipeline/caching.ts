@@ -102,7 +102,11 @@ export function cachedDocument(body: string | Uint8Array, headers: Record<string
 }
 
 /** A JSON document (the well-known documents, workflows.json) as a CachedDocument. */
-export function jsonDocument(value: unknown, type = 'application/json; charset=utf-8', headers: Record<string, string> = {}): CachedDocument {
+export function jsonDocument(
+  value: unknown,
+  type = 'application/json; charset=utf-8',
+  headers: Record<string, string> = {},
+): CachedDocument {
   return cachedDocument(JSON.stringify(value), { 'content-type': type, ...headers })
 }
 
@@ -128,7 +132,10 @@ export class Documents {
 }
 
 /** A document made once per instance (its `deps.documents`), under `name`, on first use. */
-export function perInstance<D extends { documents: Documents }, T>(name: string, build: (deps: D) => T): (deps: D) => T {
+export function perInstance<D extends { documents: Documents }, T>(
+  name: string,
+  build: (deps: D) => T,
+): (deps: D) => T {
   return (deps) => deps.documents.get(name, () => build(deps))
 }
 

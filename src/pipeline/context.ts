@@ -199,7 +199,9 @@ export interface HandlerOutput {
   maxAge?: number
 }
 
-export type Handler<R extends RequestSchemas = RequestSchemas> = (ctx: HandlerContext<R>) => HandlerOutput | Response | Promise<HandlerOutput | Response>
+export type Handler<R extends RequestSchemas = RequestSchemas> = (
+  ctx: HandlerContext<R>,
+) => HandlerOutput | Response | Promise<HandlerOutput | Response>
 
 export type { TObject }
 

@@ -35,5 +35,9 @@ export function cookieOf(cookieHeader: string | null, name: string): string | nu
 }
 
 export function credentialsOf(headers: Headers): Credentials {
-  return { bearer: bearerOf(headers.get('authorization')), sessionToken: cookieOf(headers.get('cookie'), SESSION_COOKIE), csrfHeader: headers.get('x-csrf-token') }
+  return {
+    bearer: bearerOf(headers.get('authorization')),
+    sessionToken: cookieOf(headers.get('cookie'), SESSION_COOKIE),
+    csrfHeader: headers.get('x-csrf-token'),
+  }
 }

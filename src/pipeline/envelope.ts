@@ -160,7 +160,11 @@ export function errorBody(err: AppError, now: Date, baseUrl: string) {
 
 export function errorResponse(err: AppError, now: Date, baseUrl: string, correlationId?: string): Response {
   // An error is about this request at this moment (a limit, an outage, this caller's key): no cache keeps it.
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...err.options.headers })
+  const headers = new Headers({
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...err.options.headers,
+  })
   if (correlationId) headers.set('x-correlation-id', correlationId)
   return new Response(JSON.stringify(errorBody(err, now, baseUrl)), { status: err.status, headers })
 }

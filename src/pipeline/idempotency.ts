@@ -59,20 +59,38 @@ function idempotencyScope(p: Principal): string {
   }
 }
 
-export async function idempotent<T>(op: Operation, req: IdempotentRequest, state: RequestState, deps: AppDeps, codec: AnswerCodec<T>, run: () => Promise<T>): Promise<T> {
+export async function idempotent<T>(
+  op: Operation,
+  req: IdempotentRequest,
+  state: RequestState,
+  deps: AppDeps,
+  codec: AnswerCodec<T>,
+  run: () => Promise<T>,
+): Promise<T> {
   if (!op.idempotency || req.dryRun) return run()
   if (req.key === null) {
     if (op.idempotency === 'required') throw new AppError('IDEMPOTENCY_KEY_REQUIRED')
     return run()
   }
-  if (!UUID.test(req.key)) throw new AppError('IDEMPOTENCY_KEY_INVALID_FORMAT', { context: { field: 'Idempotency-Key' } })
+  if (!UUID.test(req.key))
+    throw new AppError('IDEMPOTENCY_KEY_INVALID_FORMAT', { context: { field: 'Idempotency-Key' } })
   const now = deps.clock.now()
   const scope = idempotencyScope(state.principal)
   const key = req.key.toLowerCase()
-  const existing = await idem.claim(deps.sql, scope, key, op.id, req.fingerprint, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS), new Date(now.getTime() - IDEMPOTENCY_STALE_MS))
+  const existing = await idem.claim(
+    deps.sql,
+    scope,
+    key,
+    op.id,
+    req.fingerprint,
+    now,
+    new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+    new Date(now.getTime() - IDEMPOTENCY_STALE_MS),
+  )
   if (existing) {
     if (existing.fingerprint !== req.fingerprint) throw new AppError('IDEMPOTENCY_KEY_MISMATCH')
-    if (existing.state === 'in_progress') throw new AppError('IDEMPOTENCY_IN_PROGRESS', { headers: { 'retry-after': '1' } })
+    if (existing.state === 'in_progress')
+      throw new AppError('IDEMPOTENCY_IN_PROGRESS', { headers: { 'retry-after': '1' } })
     return codec.replay({ status: existing.response_status ?? 200, body: existing.response_body ?? '' })
   }
   const release = () => idem.release(deps.sql, scope, key).catch(() => {})

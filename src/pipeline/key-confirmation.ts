@@ -20,7 +20,12 @@ import type { KeyPrincipal, Principal } from '../domain/access/types.ts'
 import type { AppDeps, RequestState } from './context.ts'
 
 /** Codes worth an audit row: a credential was presented and refused. */
-export const AUDITED: readonly ErrorCode[] = ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'SCOPE_INSUFFICIENT', 'PLAN_INSUFFICIENT']
+export const AUDITED: readonly ErrorCode[] = [
+  'AUTH_INVALID_KEY',
+  'AUTH_CONSUMER_INACTIVE',
+  'SCOPE_INSUFFICIENT',
+  'PLAN_INSUFFICIENT',
+]
 
 /** A key principal this process resolved from its cache and no write has confirmed yet. */
 export function unconfirmedKey(p: Principal): p is KeyPrincipal {
@@ -37,7 +42,13 @@ export function confirm(state: RequestState): void {
  * A refused credential is audited — boundedly (domain/access/refusals.ts): the answer is the
  * refusal, or 429 once the address has had too many refused this minute.
  */
-export async function refusal(deps: AppDeps, state: RequestState, operation: string | null, principal: Principal | null, e: AppError): Promise<AppError> {
+export async function refusal(
+  deps: AppDeps,
+  state: RequestState,
+  operation: string | null,
+  principal: Principal | null,
+  e: AppError,
+): Promise<AppError> {
   const over = await deps.refusals.record(
     deps.sql,
     {
@@ -54,7 +65,12 @@ export async function refusal(deps: AppDeps, state: RequestState, operation: str
 }
 
 /** An AppError the audit keeps (AUDITED), audited; anything else as it is. */
-export async function audited(e: unknown, state: RequestState, deps: AppDeps, principal: Principal | null = null): Promise<unknown> {
+export async function audited(
+  e: unknown,
+  state: RequestState,
+  deps: AppDeps,
+  principal: Principal | null = null,
+): Promise<unknown> {
   return e instanceof AppError && AUDITED.includes(e.code) ? refusal(deps, state, state.operationId, principal, e) : e
 }
 

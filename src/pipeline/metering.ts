@@ -63,7 +63,8 @@ export async function metered<T>(
   if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
   // The batch's hold is released only once this call's refund is written; a refund that fails is
   // tried again by the settler (and if this process dies first, the sweep refunds the batch).
-  const giveBack = (reason: string) => deps.settler.giveBack(charge, `refund: ${reason}`, () => deps.metrics.refunded(op.costOre))
+  const giveBack = (reason: string) =>
+    deps.settler.giveBack(charge, `refund: ${reason}`, () => deps.metrics.refunded(op.costOre))
   let out: T
   try {
     out = await run()

@@ -32,15 +32,63 @@ export class Metrics {
   readonly registry = new Registry()
   private readonly upstreams: UpstreamClient[] = []
 
-  private readonly requests = new Counter({ name: 'plikt_http_requests_total', help: 'HTTP requests answered, by registry operation, method and status', labelNames: ['operation', 'method', 'status'] as const, registers: [this.registry] })
-  private readonly latency = new Histogram({ name: 'plikt_http_request_duration_seconds', help: 'Time from the request arriving to its answer, by registry operation and status class (2xx, 3xx, 4xx, 5xx)', labelNames: ['operation', 'status'] as const, buckets: LATENCY, registers: [this.registry] })
-  private readonly upstreamCalls = new Counter({ name: 'plikt_upstream_calls_total', help: 'Calls to outside systems, by system and outcome (ok, http_4xx, http_5xx, circuit, attempts, budget)', labelNames: ['system', 'outcome'] as const, registers: [this.registry] })
-  private readonly upstreamLatency = new Histogram({ name: 'plikt_upstream_call_duration_seconds', help: 'Time an outside system took, retries included, by system', labelNames: ['system'] as const, buckets: LATENCY, registers: [this.registry] })
-  private readonly cacheReads = new Counter({ name: 'plikt_upstream_cache_reads_total', help: 'Register reads by how they were served: cache (fresh), live, or stale (the upstream failed and an older answer was served)', labelNames: ['system', 'served'] as const, registers: [this.registry] })
-  private readonly credits = new Counter({ name: 'plikt_credits_ore_total', help: 'Credits moved by metering, whole øre, by kind (charged, refunded)', labelNames: ['kind'] as const, registers: [this.registry] })
-  private readonly jobRuns = new Counter({ name: 'plikt_job_runs_total', help: 'Scheduled job ticks this instance ran, by job and outcome (ok, failed)', labelNames: ['job', 'outcome'] as const, registers: [this.registry] })
-  private readonly webhookAttempts = new Counter({ name: 'plikt_webhook_deliveries_total', help: 'Webhook delivery attempts this instance made, by outcome: delivered (2xx), retrying (failed, attempts left), abandoned (the seventh failed), cancelled (the subscription went away first)', labelNames: ['outcome'] as const, registers: [this.registry] })
-  private readonly jobDuration = new Histogram({ name: 'plikt_job_duration_seconds', help: 'How long a job tick ran, by job', labelNames: ['job'] as const, buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300], registers: [this.registry] })
+  private readonly requests = new Counter({
+    name: 'plikt_http_requests_total',
+    help: 'HTTP requests answered, by registry operation, method and status',
+    labelNames: ['operation', 'method', 'status'] as const,
+    registers: [this.registry],
+  })
+  private readonly latency = new Histogram({
+    name: 'plikt_http_request_duration_seconds',
+    help: 'Time from the request arriving to its answer, by registry operation and status class (2xx, 3xx, 4xx, 5xx)',
+    labelNames: ['operation', 'status'] as const,
+    buckets: LATENCY,
+    registers: [this.registry],
+  })
+  private readonly upstreamCalls = new Counter({
+    name: 'plikt_upstream_calls_total',
+    help: 'Calls to outside systems, by system and outcome (ok, http_4xx, http_5xx, circuit, attempts, budget)',
+    labelNames: ['system', 'outcome'] as const,
+    registers: [this.registry],
+  })
+  private readonly upstreamLatency = new Histogram({
+    name: 'plikt_upstream_call_duration_seconds',
+    help: 'Time an outside system took, retries included, by system',
+    labelNames: ['system'] as const,
+    buckets: LATENCY,
+    registers: [this.registry],
+  })
+  private readonly cacheReads = new Counter({
+    name: 'plikt_upstream_cache_reads_total',
+    help: 'Register reads by how they were served: cache (fresh), live, or stale (the upstream failed and an older answer was served)',
+    labelNames: ['system', 'served'] as const,
+    registers: [this.registry],
+  })
+  private readonly credits = new Counter({
+    name: 'plikt_credits_ore_total',
+    help: 'Credits moved by metering, whole øre, by kind (charged, refunded)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  })
+  private readonly jobRuns = new Counter({
+    name: 'plikt_job_runs_total',
+    help: 'Scheduled job ticks this instance ran, by job and outcome (ok, failed)',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  })
+  private readonly webhookAttempts = new Counter({
+    name: 'plikt_webhook_deliveries_total',
+    help: 'Webhook delivery attempts this instance made, by outcome: delivered (2xx), retrying (failed, attempts left), abandoned (the seventh failed), cancelled (the subscription went away first)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  })
+  private readonly jobDuration = new Histogram({
+    name: 'plikt_job_duration_seconds',
+    help: 'How long a job tick ran, by job',
+    labelNames: ['job'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [this.registry],
+  })
 
   constructor() {
     const upstreams = this.upstreams
@@ -51,15 +99,30 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.reset()
-        for (const c of upstreams) this.set({ system: c.system }, c.state === 'open' ? 2 : c.state === 'half_open' ? 1 : 0)
+        for (const c of upstreams)
+          this.set({ system: c.system }, c.state === 'open' ? 2 : c.state === 'half_open' ? 1 : 0)
       },
     })
   }
 
   /** Reports the charge batcher's queue and the batches it is writing, read when scraped. */
   watchCharges(batcher: { readonly queued: number; readonly writing: number }): void {
-    new Gauge({ name: 'plikt_charge_queue', help: 'Metered calls waiting for the charge batcher to write their charge', registers: [this.registry], collect() { this.set(batcher.queued) } })
-    new Gauge({ name: 'plikt_charge_batches_in_flight', help: 'Charge batches being written now (at most two per instance)', registers: [this.registry], collect() { this.set(batcher.writing) } })
+    new Gauge({
+      name: 'plikt_charge_queue',
+      help: 'Metered calls waiting for the charge batcher to write their charge',
+      registers: [this.registry],
+      collect() {
+        this.set(batcher.queued)
+      },
+    })
+    new Gauge({
+      name: 'plikt_charge_batches_in_flight',
+      help: 'Charge batches being written now (at most two per instance)',
+      registers: [this.registry],
+      collect() {
+        this.set(batcher.writing)
+      },
+    })
   }
 
   request(operation: string | null, method: string, status: number, seconds: number): void {

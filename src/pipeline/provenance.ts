@@ -20,6 +20,8 @@ export function metaOf(sources: Provenance[]): MetaInput {
     served_from: sources.every((s) => s.servedFrom === 'cache') ? 'cache' : 'live',
     ...(stale ? { stale: true } : {}),
     ...(sources[0]!.snapshotId ? { source_snapshot_id: sources[0]!.snapshotId } : {}),
-    ...(sources.length > 1 ? { source_snapshot_ids: [...new Set(sources.flatMap((s) => (s.snapshotId ? [s.snapshotId] : [])))] } : {}),
+    ...(sources.length > 1
+      ? { source_snapshot_ids: [...new Set(sources.flatMap((s) => (s.snapshotId ? [s.snapshotId] : [])))] }
+      : {}),
   }
 }

@@ -95,10 +95,17 @@ function invoke(call: Call<unknown>, deps: AppDeps): HandlerOutput | Response | 
  */
 export function runCall<Via, T>(call: Call<Via>, deps: AppDeps, codec: Codec<Via, T>): T | Promise<T> {
   const { caller } = call
-  if (isPublic(call.op) && 'credentials' in caller && caller.credentials.bearer === null && codec.budgets === undefined) {
+  if (
+    isPublic(call.op) &&
+    'credentials' in caller &&
+    caller.credentials.bearer === null &&
+    codec.budgets === undefined
+  ) {
     codec.validate(call, 'call')
     const out = invoke(call as Call<unknown>, deps)
-    return out instanceof Promise ? out.then((o) => codec.answer(call, o, 'production', true)) : codec.answer(call, out, 'production', false)
+    return out instanceof Promise
+      ? out.then((o) => codec.answer(call, o, 'production', true))
+      : codec.answer(call, out, 'production', false)
   }
   return admitted(call, deps, codec)
 }
@@ -122,13 +129,18 @@ async function admitted<Via, T>(call: Call<Via>, deps: AppDeps, codec: Codec<Via
       const route = testKeyRoute(op)
       const synthetic = route === 'synthetic'
       const out = await invoke(call as Call<unknown>, synthetic ? testKeyDeps(deps) : deps)
-      const marked = out instanceof Response ? out : { ...out, meta: { ...out.meta, ...(synthetic ? TEST_KEY_META : { is_test: true as const }) } }
+      const marked =
+        out instanceof Response
+          ? out
+          : { ...out, meta: { ...out.meta, ...(synthetic ? TEST_KEY_META : { is_test: true as const }) } }
       return codec.answer(call, marked, synthetic ? 'test-key-synthetic' : 'test-key-own-account', true)
     }
     const answers = codec.answers(call)
     const run = async () => codec.answer(call, await invoke(call as Call<unknown>, deps), 'production', true)
     const charged = () => metered(op, state, deps, (p) => limitsFor(op, p, state.ip), run, answers.failed)
-    return op.idempotency ? await idempotent(op, codec.idempotency(call), state, deps, answers, charged) : await charged()
+    return op.idempotency
+      ? await idempotent(op, codec.idempotency(call), state, deps, answers, charged)
+      : await charged()
   } catch (e) {
     throw await settle(e, state, deps)
   }

@@ -3,7 +3,11 @@
  * namespace its writes live in, the knobs, the sandbox `_meta` and envelopes. The answers
  * themselves come from domain/sandbox, which runs the production domain over synthetic data.
  */
-import { ANONYMOUS_SANDBOX_NAMESPACE, consumerSandboxNamespace, syntheticNamespace } from '../domain/sandbox/namespaces.ts'
+import {
+  ANONYMOUS_SANDBOX_NAMESPACE,
+  consumerSandboxNamespace,
+  syntheticNamespace,
+} from '../domain/sandbox/namespaces.ts'
 import { AppError, validationError } from '../errors/app-error.ts'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import { errorBody } from './envelope.ts'
@@ -34,7 +38,13 @@ const isPublicSandboxPath = (path: string) => path === PUBLIC_PREFIX || path.sta
 
 /** A sandbox request's state before anything happened: write-side by method, public by path. */
 export function sandboxState(method: string, path: string): SandboxState {
-  return { writeSide: method === 'POST', public: isPublicSandboxPath(path), asOf: null, simulated: false, tokenConsumed: false }
+  return {
+    writeSide: method === 'POST',
+    public: isPublicSandboxPath(path),
+    asOf: null,
+    simulated: false,
+    tokenConsumed: false,
+  }
 }
 
 /** The instant every sandbox answer is as of, and the date the sandbox takes as today. */
@@ -53,16 +63,30 @@ const SUFFIX = /^[A-Za-z0-9_-]{1,64}$/
  * No credential: the shared anonymous namespace. The synthetic bearer: its suffix names the namespace.
  * A real key is checked like anywhere else and gets its consumer's namespace; the answer is still mock.
  */
-export async function sandboxPrincipal(bearer: string | null, sql: Sql): Promise<Extract<Principal, { kind: 'sandbox' }>> {
+export async function sandboxPrincipal(
+  bearer: string | null,
+  sql: Sql,
+): Promise<Extract<Principal, { kind: 'sandbox' }>> {
   if (bearer === null) return { kind: 'sandbox', namespace: ANONYMOUS_SANDBOX_NAMESPACE, synthetic: false }
   if (bearer.startsWith(SANDBOX_BEARER_PREFIX)) {
     const suffix = bearer.slice(SANDBOX_BEARER_PREFIX.length)
     // The bytes are not echoed: a mistyped real secret must not come back in a response or a log.
-    if (!SUFFIX.test(suffix)) throw validationError([{ field: 'Authorization', message: 'the suffix of svc_sandbox_test_<suffix> must be 1 to 64 characters of A-Z, a-z, 0-9, _ or -' }])
+    if (!SUFFIX.test(suffix))
+      throw validationError([
+        {
+          field: 'Authorization',
+          message: 'the suffix of svc_sandbox_test_<suffix> must be 1 to 64 characters of A-Z, a-z, 0-9, _ or -',
+        },
+      ])
     return { kind: 'sandbox', namespace: syntheticNamespace(suffix), synthetic: true }
   }
   const key = await principalForKey(sql, bearer)
-  return { kind: 'sandbox', namespace: consumerSandboxNamespace(key.consumerId), synthetic: false, key: { scopes: [...key.scopes], test: key.test } }
+  return {
+    kind: 'sandbox',
+    namespace: consumerSandboxNamespace(key.consumerId),
+    synthetic: false,
+    key: { scopes: [...key.scopes], test: key.test },
+  }
 }
 
 export function sandboxCaller(p: Principal): Extract<Principal, { kind: 'sandbox' }> {
@@ -89,14 +113,30 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 /** The two codes the spec gives a short body without explanation or `_meta`. */
 const SHORT_BODY: ErrorCode[] = ['AGENT_LOOP_DETECTED', 'SANDBOX_TEMPORARILY_UNAVAILABLE']
 
-export function sandboxErrorResponse(err: AppError, now: Date, baseUrl: string, s: SandboxState | null, correlationId: string): Response {
+export function sandboxErrorResponse(
+  err: AppError,
+  now: Date,
+  baseUrl: string,
+  s: SandboxState | null,
+  correlationId: string,
+): Response {
   const headers = new Headers({ 'content-type': JSON_TYPE, 'x-correlation-id': correlationId, ...err.options.headers })
   if (SHORT_BODY.includes(err.code)) {
-    return new Response(JSON.stringify({ success: false, error_code: err.code, message: explain(err.code, err.options.context).summary_en }), { status: err.status, headers })
+    return new Response(
+      JSON.stringify({
+        success: false,
+        error_code: err.code,
+        message: explain(err.code, err.options.context).summary_en,
+      }),
+      { status: err.status, headers },
+    )
   }
   // Production's error body, with the sandbox `_meta` and, on write-side routes, what happened.
   const { _meta: _production, ...body } = errorBody(err, now, baseUrl)
-  return new Response(JSON.stringify({ ...body, ...(s ? writeSideOutcome(s) : {}), _meta: sandboxMeta(now, s) }), { status: err.status, headers })
+  return new Response(JSON.stringify({ ...body, ...(s ? writeSideOutcome(s) : {}), _meta: sandboxMeta(now, s) }), {
+    status: err.status,
+    headers,
+  })
 }
 
 /** What a failed write-side call tells: nothing was submitted, and whether its approval token is gone. */
@@ -104,7 +144,11 @@ export function writeSideOutcome(s: SandboxState) {
   if (!s.writeSide) return {}
   return {
     execution_guarantee: EXECUTION_GUARANTEE,
-    outcome: { submitted: false, status: s.tokenConsumed ? 'rejected' : 'not_attempted', approval_token_consumed: s.tokenConsumed },
+    outcome: {
+      submitted: false,
+      status: s.tokenConsumed ? 'rejected' : 'not_attempted',
+      approval_token_consumed: s.tokenConsumed,
+    },
   }
 }
 
@@ -116,24 +160,48 @@ const SIMULATIONS: Record<string, { code: ErrorCode; upstream?: Record<string, u
   scope_missing: { code: 'SCOPE_MISSING' },
   portal_timeout: {
     code: 'EXECUTION_DEADLINE_EXCEEDED',
-    upstream: { system: 'Altinn 3', http_status: null, error: 'timeout', error_description: 'Altinn svarte ikke innen 8 sekunder.', elapsed_ms: 8000 },
+    upstream: {
+      system: 'Altinn 3',
+      http_status: null,
+      error: 'timeout',
+      error_description: 'Altinn svarte ikke innen 8 sekunder.',
+      elapsed_ms: 8000,
+    },
   },
   invalid_certificate: {
     code: 'AUTH_EXPIRED_TOKEN',
-    upstream: { system: 'Maskinporten', http_status: 400, error: 'invalid_client', error_description: 'Invalid client authentication: the certificate is expired or not trusted.' },
+    upstream: {
+      system: 'Maskinporten',
+      http_status: 400,
+      error: 'invalid_client',
+      error_description: 'Invalid client authentication: the certificate is expired or not trusted.',
+    },
   },
   malformed_payload: {
     code: 'VALIDATION_FAILED',
-    upstream: { system: 'Skatteetaten', http_status: 400, error: 'UGYLDIG_MELDING', error_description: 'Meldingen validerer ikke mot skjemaet.', validation_errors: ['/mvaMeldingDto/skattegrunnlagOgBeregnetSkatt mangler'] },
+    upstream: {
+      system: 'Skatteetaten',
+      http_status: 400,
+      error: 'UGYLDIG_MELDING',
+      error_description: 'Meldingen validerer ikke mot skjemaet.',
+      validation_errors: ['/mvaMeldingDto/skattegrunnlagOgBeregnetSkatt mangler'],
+    },
   },
   upstream_5xx: {
     code: 'INTERNAL_ERROR',
-    upstream: { system: 'Altinn 3', http_status: 502, error: 'Bad Gateway', error_description: 'The portal answered 502 Bad Gateway.' },
+    upstream: {
+      system: 'Altinn 3',
+      http_status: 502,
+      error: 'Bad Gateway',
+      error_description: 'The portal answered 502 Bad Gateway.',
+    },
   },
 }
 
 /** `simulate_error` → the code it injects, for the capabilities document's sandbox block. */
-export const SIMULATED_ERROR_CODES: Record<string, ErrorCode> = Object.fromEntries(Object.entries(SIMULATIONS).map(([knob, s]) => [knob, s.code]))
+export const SIMULATED_ERROR_CODES: Record<string, ErrorCode> = Object.fromEntries(
+  Object.entries(SIMULATIONS).map(([knob, s]) => [knob, s.code]),
+)
 
 /** `X-Service-Simulate` values (documented in the OpenAPI document and the fixtures catalogue). */
 export const SERVICE_SIMULATIONS: Record<string, ErrorCode> = {
@@ -145,7 +213,9 @@ export const SERVICE_SIMULATIONS: Record<string, ErrorCode> = {
 export function simulatedError(knob: string): AppError {
   const s = SIMULATIONS[knob]!
   return new AppError(s.code, {
-    ...(s.code === 'VALIDATION_FAILED' ? { details: [{ field: 'simulate_error', message: `simulated: ${knob}` }] } : {}),
+    ...(s.code === 'VALIDATION_FAILED'
+      ? { details: [{ field: 'simulate_error', message: `simulated: ${knob}` }] }
+      : {}),
     extra: { simulated_error: knob, ...(s.upstream ? { upstream: s.upstream } : {}) },
   })
 }
@@ -153,7 +223,9 @@ export function simulatedError(knob: string): AppError {
 export function serviceSimulation(value: string): AppError {
   const code = SERVICE_SIMULATIONS[value]
   if (!code) {
-    throw validationError([{ field: 'X-Service-Simulate', message: `must be one of ${Object.keys(SERVICE_SIMULATIONS).join(', ')}` }])
+    throw validationError([
+      { field: 'X-Service-Simulate', message: `must be one of ${Object.keys(SERVICE_SIMULATIONS).join(', ')}` },
+    ])
   }
   return new AppError(code, code === 'RATE_LIMIT_EXCEEDED' ? { headers: { 'retry-after': '60' } } : {})
 }
@@ -161,6 +233,7 @@ export function serviceSimulation(value: string): AppError {
 export function checkDateKnob(field: string, value: string | undefined): LocalDate | null {
   if (value === undefined) return null
   if (!isLocalDate(value)) throw validationError([{ field, message: 'is not a calendar date (YYYY-MM-DD)' }])
-  if (value < '2020-01-01' || value > '2099-12-31') throw validationError([{ field, message: 'must be between 2020-01-01 and 2099-12-31' }])
+  if (value < '2020-01-01' || value > '2099-12-31')
+    throw validationError([{ field, message: 'must be between 2020-01-01 and 2099-12-31' }])
   return value
 }

@@ -34,7 +34,9 @@ export class SoftLimiter {
     }
     const n = Math.min(++this.rows[0][hash(ip, 0x811c9dc5)]!, ++this.rows[1][hash(ip, 0x01000193)]!)
     if (n > SOFT_LIMIT_PER_MINUTE) {
-      throw new AppError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(60 - (Math.floor(now.getTime() / 1000) % 60)) } })
+      throw new AppError('RATE_LIMIT_EXCEEDED', {
+        headers: { 'retry-after': String(60 - (Math.floor(now.getTime() / 1000) % 60)) },
+      })
     }
   }
 }

@@ -5,11 +5,31 @@
  * a few typed-array increments — no allocation, no database write; a bucket whose minute has passed
  * is zeroed when it is next written or skipped when read.
  */
-import { WINDOW_MINUTES, WORKFLOW_CLASSES, type ClassSample, type WorkflowClass } from '../domain/wellknown/readiness.ts'
+import {
+  WINDOW_MINUTES,
+  WORKFLOW_CLASSES,
+  type ClassSample,
+  type WorkflowClass,
+} from '../domain/wellknown/readiness.ts'
 import type { Operation } from '../operations/index.ts'
 
 /** Latency bucket upper bounds, ms; the last catches everything slower. */
-export const LATENCY_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 8000, 10_000, 30_000, Number.POSITIVE_INFINITY] as const
+export const LATENCY_BOUNDS_MS = [
+  5,
+  10,
+  25,
+  50,
+  100,
+  250,
+  500,
+  1000,
+  2500,
+  5000,
+  8000,
+  10_000,
+  30_000,
+  Number.POSITIVE_INFINITY,
+] as const
 
 const MINUTE_MS = 60_000
 const CLASSES = WORKFLOW_CLASSES.length
@@ -75,7 +95,11 @@ export class RequestTelemetry {
         failures += this.failed[b]!
         for (let i = 0; i < BOUNDS; i++) counts[i]! += this.histogram[b * BOUNDS + i]!
       }
-      out[WORKFLOW_CLASSES[c]!] = { samples, failures, p95_ms: samples === 0 ? null : percentileBound(counts, samples, 0.95) }
+      out[WORKFLOW_CLASSES[c]!] = {
+        samples,
+        failures,
+        p95_ms: samples === 0 ? null : percentileBound(counts, samples, 0.95),
+      }
     }
     return out
   }
@@ -87,7 +111,8 @@ function percentileBound(counts: number[], samples: number, q: number): number {
   let seen = 0
   for (let i = 0; i < counts.length; i++) {
     seen += counts[i]!
-    if (seen >= rank) return Number.isFinite(LATENCY_BOUNDS_MS[i]!) ? LATENCY_BOUNDS_MS[i]! : LATENCY_BOUNDS_MS[BOUNDS - 2]!
+    if (seen >= rank)
+      return Number.isFinite(LATENCY_BOUNDS_MS[i]!) ? LATENCY_BOUNDS_MS[i]! : LATENCY_BOUNDS_MS[BOUNDS - 2]!
   }
   return LATENCY_BOUNDS_MS[BOUNDS - 2]!
 }

@@ -31,7 +31,10 @@ export const TEST_KEY_META: MetaInput = {
 
 /** TEST_KEY_PRODUCTION_ONLY unless the operation has synthetic data for a test key (a sandbox mirror). */
 export function mirrorForTestKey(op: Operation): void {
-  if (op.sandboxMirror === null) throw new AppError('TEST_KEY_PRODUCTION_ONLY', { extra: { operation_id: op.id, sandbox_fixtures_url: '/api/v1/sandbox/fixtures' } })
+  if (op.sandboxMirror === null)
+    throw new AppError('TEST_KEY_PRODUCTION_ONLY', {
+      extra: { operation_id: op.id, sandbox_fixtures_url: '/api/v1/sandbox/fixtures' },
+    })
 }
 
 /**
@@ -41,7 +44,11 @@ export function mirrorForTestKey(op: Operation): void {
 export function testKeyDeps(deps: AppDeps): AppDeps {
   // The company reads are all a mirrored operation's handler asks of `reads` (CompanyReads); the
   // registry's mirrors are company reads, and test/contract/surface-parity.test.ts runs every one.
-  return { ...deps, reads: sandboxReads as AppDeps['reads'], grants: { delegatedTo: async () => false } as unknown as AppDeps['grants'] }
+  return {
+    ...deps,
+    reads: sandboxReads as AppDeps['reads'],
+    grants: { delegatedTo: async () => false } as unknown as AppDeps['grants'],
+  }
 }
 
 /** How a test key's call is answered (see the header). */

@@ -10,5 +10,10 @@ export const DATABASE_RETRY_AFTER_S = 5
 
 export function databaseUnavailable(e: unknown): AppError | null {
   if (!isDatabaseUnavailable(e)) return null
-  return new AppError('SERVER_ERROR', { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) }, extra: { reason: 'database_unavailable' }, cause: e })
+  return new AppError('SERVER_ERROR', {
+    status: 503,
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+    extra: { reason: 'database_unavailable' },
+    cause: e,
+  })
 }

@@ -42,12 +42,13 @@ export function issuesFromValidation(error: unknown): FieldIssue[] {
 export function checksumError(error: unknown): AppError | null {
   const all = (error as { all?: (TypeBoxIssue & { schema?: { format?: string } })[] }).all ?? []
   if (all.length === 0) return null
-  const bad = all.every((i) => i.schema?.format === ORG_NUMBER_FORMAT && typeof i.value === 'string' && /^\d{9}$/.test(i.value))
+  const bad = all.every(
+    (i) => i.schema?.format === ORG_NUMBER_FORMAT && typeof i.value === 'string' && /^\d{9}$/.test(i.value),
+  )
   if (!bad) return null
   const org = all[0]!.value as string
   return new AppError('ORG_NUMBER_INVALID_CHECKSUM', { context: { org_number: org }, extra: { org_number: org } })
 }
-
 
 type Json = Record<string, unknown>
 
@@ -72,15 +73,20 @@ function integerAsDigits(schema: Json, value: unknown): unknown {
   const length = schema[INTEGER_DIGITS as never]
   if (typeof length === 'number') {
     // Negative, fractional or of another length: left as it came, for the schema to refuse.
-    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && String(value).length === length ? String(value) : value
+    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && String(value).length === length
+      ? String(value)
+      : value
   }
   if (!hasIntegerDigits(schema)) return value
   if (Array.isArray(value)) {
     const items = schema.items as Json | undefined
-    if (items && !Array.isArray(items)) for (let i = 0; i < value.length; i++) value[i] = integerAsDigits(items, value[i])
+    if (items && !Array.isArray(items))
+      for (let i = 0; i < value.length; i++) value[i] = integerAsDigits(items, value[i])
   } else if (value !== null && typeof value === 'object') {
     const props = schema.properties as Record<string, Json> | undefined
-    if (props) for (const [k, sub] of Object.entries(props)) if (Object.hasOwn(value, k)) (value as Json)[k] = integerAsDigits(sub, (value as Json)[k])
+    if (props)
+      for (const [k, sub] of Object.entries(props))
+        if (Object.hasOwn(value, k)) (value as Json)[k] = integerAsDigits(sub, (value as Json)[k])
   }
   for (const alt of (schema.anyOf as Json[] | undefined) ?? []) {
     const read = integerAsDigits(alt, value)
@@ -96,7 +102,8 @@ function integerAsDigits(schema: Json, value: unknown): unknown {
  * idempotency fingerprint and the checksum check all see the digits.
  */
 export function readIntegerDigits(schema: TSchema | undefined, input: unknown): void {
-  if (schema && input !== null && typeof input === 'object' && hasIntegerDigits(schema as Json)) integerAsDigits(schema as Json, input)
+  if (schema && input !== null && typeof input === 'object' && hasIntegerDigits(schema as Json))
+    integerAsDigits(schema as Json, input)
 }
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>()

@@ -7,7 +7,10 @@ const Hex64 = Type.String({ pattern: '^[0-9a-f]{64}$' })
 export const Anchor = Type.Object(
   {
     day: Type.String({ format: 'date', description: 'the UTC day whose snapshots the tree covers' }),
-    root: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'hex Merkle root (RFC 6962 over SHA-256); of an empty day, SHA-256 of nothing' }),
+    root: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description: 'hex Merkle root (RFC 6962 over SHA-256); of an empty day, SHA-256 of nothing',
+    }),
     leaf_count: Type.Integer({ minimum: 0 }),
     tree: Type.Literal('rfc6962-sha256'),
     created_at: Type.String({ format: 'date-time' }),
@@ -17,7 +20,10 @@ export const Anchor = Type.Object(
           format: Type.Literal('rfc3161'),
           tsa_url: Type.String(),
           gen_time: Type.String({ format: 'date-time' }),
-          token_base64: Type.String({ description: 'DER TimeStampToken over the root; `openssl ts -verify -digest <root> -in token.tsr -token_in -CAfile <tsa ca>`' }),
+          token_base64: Type.String({
+            description:
+              'DER TimeStampToken over the root; `openssl ts -verify -digest <root> -in token.tsr -token_in -CAfile <tsa ca>`',
+          }),
         }),
         Type.Null(),
       ],
@@ -27,11 +33,16 @@ export const Anchor = Type.Object(
   { title: 'Anchor' },
 )
 
-export const AnchorsQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 366, description: 'default 30' })) }, { additionalProperties: false })
+export const AnchorsQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 366, description: 'default 30' })) },
+  { additionalProperties: false },
+)
 
 export const AnchorList = Type.Object({ anchors: Type.Array(Anchor, { description: 'newest day first' }) })
 
-export const ProofParams = Type.Object({ snapshot_id: Uuid('a `_meta.source_snapshot_id` (or a change row’s `source_snapshot_id`)') })
+export const ProofParams = Type.Object({
+  snapshot_id: Uuid('a `_meta.source_snapshot_id` (or a change row’s `source_snapshot_id`)'),
+})
 
 export const InclusionProof = Type.Object({
   snapshot_id: Type.String({ format: 'uuid' }),

@@ -41,13 +41,16 @@ function typeMatches(schema: Json, value: unknown): boolean {
 
 function walk(schema: Json, value: unknown, path: string[], out: { path: string[]; max: number }[]): void {
   if (typeof value === 'string') {
-    if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) out.push({ path, max: schema.maxLength })
+    if (typeof schema.maxLength === 'number' && value.length > schema.maxLength)
+      out.push({ path, max: schema.maxLength })
   } else if (Array.isArray(value)) {
     const items = schema.items as Json | undefined
     if (items && !Array.isArray(items)) value.forEach((v, i) => walk(items, v, [...path, String(i)], out))
   } else if (value !== null && typeof value === 'object') {
     const props = schema.properties as Record<string, Json> | undefined
-    if (props) for (const [k, sub] of Object.entries(props)) if (Object.hasOwn(value, k)) walk(sub, (value as Json)[k], [...path, k], out)
+    if (props)
+      for (const [k, sub] of Object.entries(props))
+        if (Object.hasOwn(value, k)) walk(sub, (value as Json)[k], [...path, k], out)
   }
   for (const sub of (schema.allOf as Json[] | undefined) ?? []) walk(sub, value, path, out)
   const anyOf = schema.anyOf as Json[] | undefined
@@ -70,7 +73,10 @@ function walk(schema: Json, value: unknown, path: string[], out: { path: string[
 export function overlongFields(schema: TSchema, value: unknown, location: string): FieldIssue[] {
   const found: { path: string[]; max: number }[] = []
   walk(schema as Json, value, [], found)
-  return found.map(({ path, max }) => ({ field: path.length ? path.join('.') : location, message: `Expected string length less or equal to ${max}` }))
+  return found.map(({ path, max }) => ({
+    field: path.length ? path.join('.') : location,
+    message: `Expected string length less or equal to ${max}`,
+  }))
 }
 
 /**
@@ -86,13 +92,15 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     const [v, depth] = stack.pop()!
     if (v === null || typeof v !== 'object') continue
     if (depth >= max) return true
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
   }
   return false
 }
 
 /** The validation report of an input that is too deep or has over-long strings; empty when neither. */
 export function oversizedFields(schema: TSchema, value: unknown, location: string): FieldIssue[] {
-  if (nestedDeeperThan(value, MAX_INPUT_DEPTH)) return [{ field: location, message: `is nested deeper than ${MAX_INPUT_DEPTH} levels` }]
+  if (nestedDeeperThan(value, MAX_INPUT_DEPTH))
+    return [{ field: location, message: `is nested deeper than ${MAX_INPUT_DEPTH} levels` }]
   return overlongFields(schema, value, location)
 }

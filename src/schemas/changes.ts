@@ -4,7 +4,6 @@ import { CHANGE_TYPES, ENTITY_TYPES, SOURCES } from '../domain/changes/vocabular
 import { CHANGES_PAGE } from '../domain/changes/archive.ts'
 import { Lit } from './common.ts'
 
-
 /** Each source's rows (domain/changes/observed.ts has the same table): the OpenAPI document's words. */
 const SOURCE_DOC =
   'the upstream that changed: `register` = the business register (with the accounts register it publishes), `portal` = the filing ' +
@@ -24,17 +23,36 @@ const FIELD_DOC =
 
 export const Change = Type.Object(
   {
-    id: Type.String({ format: 'uuid', description: 'stable: a webhook re-sent for this change carries the same id; key side effects on it' }),
+    id: Type.String({
+      format: 'uuid',
+      description: 'stable: a webhook re-sent for this change carries the same id; key side effects on it',
+    }),
     source: Type.String({ enum: [...SOURCES], description: SOURCE_DOC }),
     entity_type: Type.String({ enum: [...ENTITY_TYPES], description: ENTITY_DOC }),
-    entity_id: Type.String({ description: 'the organisation number; for `exchange_rate` the currency (ISO 4217) quoted as NOK per one unit' }),
-    change_type: Type.String({ enum: [...CHANGE_TYPES], description: '`created`, `deleted` and `removed` only on `company` rows (the register feed’s own words); every other row is `updated`' }),
+    entity_id: Type.String({
+      description: 'the organisation number; for `exchange_rate` the currency (ISO 4217) quoted as NOK per one unit',
+    }),
+    change_type: Type.String({
+      enum: [...CHANGE_TYPES],
+      description:
+        '`created`, `deleted` and `removed` only on `company` rows (the register feed’s own words); every other row is `updated`',
+    }),
     field_path: Type.Union([Type.String(), Type.Null()], { description: FIELD_DOC }),
-    before_value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description: 'the value last observed; null on `company` rows and where the value is withheld (`employees`, `filings`: Tier 2 data, read through your own delegation)' }),
-    after_value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description: 'the value observed now; null as for before_value' }),
-    diff: Type.Array(Type.Object({ op: Type.String(), path: Type.String(), value: Type.Optional(Type.Unknown()) }), { description: 'RFC 6902-style operations on the entity' }),
+    before_value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+      description:
+        'the value last observed; null on `company` rows and where the value is withheld (`employees`, `filings`: Tier 2 data, read through your own delegation)',
+    }),
+    after_value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+      description: 'the value observed now; null as for before_value',
+    }),
+    diff: Type.Array(Type.Object({ op: Type.String(), path: Type.String(), value: Type.Optional(Type.Unknown()) }), {
+      description: 'RFC 6902-style operations on the entity',
+    }),
     detected_at: Type.String({ format: 'date-time' }),
-    source_snapshot_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the archived upstream answer the change was read from; its inclusion proof: GET /api/v1/public/anchors/proofs/{id}' }),
+    source_snapshot_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+      description:
+        'the archived upstream answer the change was read from; its inclusion proof: GET /api/v1/public/anchors/proofs/{id}',
+    }),
   },
   { title: 'Change' },
 )
@@ -43,17 +61,36 @@ export const ChangesQuery = Type.Object(
   {
     source: Type.Optional(Lit(SOURCES)),
     entity_type: Type.Optional(Lit(ENTITY_TYPES)),
-    entity_id: Type.Optional(Type.String({ pattern: '^([0-9]{9}|[A-Z]{3})$', maxLength: 9, description: 'an organisation number, or a currency code (`exchange_rate` rows)' })),
+    entity_id: Type.Optional(
+      Type.String({
+        pattern: '^([0-9]{9}|[A-Z]{3})$',
+        maxLength: 9,
+        description: 'an organisation number, or a currency code (`exchange_rate` rows)',
+      }),
+    ),
     change_type: Type.Optional(Lit(CHANGE_TYPES)),
-    since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'only changes detected at or after this instant' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '`next_cursor` of the previous page' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHANGES_PAGE.max, description: `default ${CHANGES_PAGE.default}` })),
+    since: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        maxLength: 40,
+        description: 'only changes detected at or after this instant',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: '`next_cursor` of the previous page' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: CHANGES_PAGE.max, description: `default ${CHANGES_PAGE.default}` }),
+    ),
   },
   { additionalProperties: false },
 )
 
 export const ChangesPage = Type.Object({
   changes: Type.Array(Change, { description: 'oldest first, in the order the archive recorded them' }),
-  next_cursor: Type.String({ description: 'always present: ask again with it for the rows after this page, now or later (an empty page keeps the cursor where it was)' }),
+  next_cursor: Type.String({
+    description:
+      'always present: ask again with it for the rows after this page, now or later (an empty page keeps the cursor where it was)',
+  }),
   has_more: Type.Boolean({ description: 'true: more rows exist already; ask again at once' }),
 })

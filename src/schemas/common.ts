@@ -26,13 +26,25 @@ export const Handover = Type.Object(
  * quadratic time on a long run of dots).
  */
 /** A string that is one of `values` (an enum the OpenAPI document lists value by value). */
-export const Lit = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
+export const Lit = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  )
 
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(?:\\.[^\\s@.]+)+$'
-export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL_PATTERN, description: 'an e-mail address' })
+export const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  pattern: EMAIL_PATTERN,
+  description: 'an e-mail address',
+})
 
 export const Uuid = (description?: string) =>
-  Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', ...(description ? { description } : {}) })
+  Type.String({
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    ...(description ? { description } : {}),
+  })
 
 export const FieldIssue = Type.Object({
   field: Type.String({ description: 'dotted path into the input, e.g. `context.org_number`' }),
@@ -73,7 +85,12 @@ void (PLACEHOLDERS satisfies readonly (keyof typeof ExplainContext.properties)[]
 
 export const ExplainBody = Type.Object(
   {
-    error_code: Type.String({ minLength: 1, maxLength: 64, description: 'an error code, matched case-insensitively; any text within the length bound is explained, an uncatalogued one as `UNKNOWN` (spec: Error explainer)' }),
+    error_code: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description:
+        'an error code, matched case-insensitively; any text within the length bound is explained, an uncatalogued one as `UNKNOWN` (spec: Error explainer)',
+    }),
     context: Type.Optional(ExplainContext),
   },
   { additionalProperties: false },
@@ -95,7 +112,9 @@ export const ErrorRegistryEntry = Type.Object({
   fix_hint_nb: Type.String(),
   docs_url: Type.String({ format: 'uri' }),
   category: Type.Union(
-    ['auth', 'scope', 'validation', 'not_found', 'rate_limit', 'upstream', 'internal', 'billing'].map((c) => Type.Literal(c)),
+    ['auth', 'scope', 'validation', 'not_found', 'rate_limit', 'upstream', 'internal', 'billing'].map((c) =>
+      Type.Literal(c),
+    ),
   ),
 })
 
@@ -130,10 +149,16 @@ export const Readiness = Type.Object({
       latency_ms: Type.Union([Type.Number(), Type.Null()]),
     }),
     migrations: Type.Object({
-      status: Type.Union([Type.Literal('current'), Type.Literal('behind'), Type.Literal('unknown')], { description: '`behind`: a migration this build needs is not applied yet' }),
-      missing: Type.Array(Type.Integer(), { description: 'versions this build knows that the database has not applied' }),
+      status: Type.Union([Type.Literal('current'), Type.Literal('behind'), Type.Literal('unknown')], {
+        description: '`behind`: a migration this build needs is not applied yet',
+      }),
+      missing: Type.Array(Type.Integer(), {
+        description: 'versions this build knows that the database has not applied',
+      }),
     }),
-    draining: Type.Boolean({ description: 'true from SIGTERM on: the instance is finishing its requests and will stop' }),
+    draining: Type.Boolean({
+      description: 'true from SIGTERM on: the instance is finishing its requests and will stop',
+    }),
   }),
   time: Type.String({ format: 'date-time' }),
 })
@@ -142,8 +167,14 @@ export const TrustMetadata = Type.Object(
   {
     rulebook_version: Type.String({ description: 'current rulebook version' }),
     data_freshness: Type.String({ format: 'date-time', description: 'when the data was last fetched (UTC)' }),
-    last_verified: Type.String({ format: 'date-time', description: 'when the data was last verified against its source (UTC)' }),
-    source: Type.String({ description: 'the service that answered: `plikt`; the agent-readiness probe says where its figures come from (`plikt:telemetry`, `plikt:static-defaults`, `plikt:telemetry+static-defaults`)' }),
+    last_verified: Type.String({
+      format: 'date-time',
+      description: 'when the data was last verified against its source (UTC)',
+    }),
+    source: Type.String({
+      description:
+        'the service that answered: `plikt`; the agent-readiness probe says where its figures come from (`plikt:telemetry`, `plikt:static-defaults`, `plikt:telemetry+static-defaults`)',
+    }),
     schema_version: Type.String({ description: 'equals the OpenAPI info.version' }),
     data_source: Type.Optional(Type.String({ description: 'authoritative publisher, on registry-backed endpoints' })),
     served_from: Type.Optional(
@@ -151,7 +182,9 @@ export const TrustMetadata = Type.Object(
         description: '`static` = computed from code with no store or upstream read',
       }),
     ),
-    stale: Type.Optional(Type.Boolean({ description: 'an upstream was unreachable and a cached row within the limit was served' })),
+    stale: Type.Optional(
+      Type.Boolean({ description: 'an upstream was unreachable and a cached row within the limit was served' }),
+    ),
     legal_basis: Type.Optional(Type.String()),
     rule_count: Type.Optional(Type.Integer({ minimum: 0 })),
     applicable_count: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -167,14 +200,31 @@ export const TrustMetadata = Type.Object(
       }),
     ),
     source_snapshot_id: Type.Optional(
-      Type.String({ description: 'id of the archived upstream answer this response was built from (the primary one when several were used)' }),
+      Type.String({
+        description:
+          'id of the archived upstream answer this response was built from (the primary one when several were used)',
+      }),
     ),
     source_snapshot_ids: Type.Optional(
-      Type.Array(Type.String(), { description: 'every archived upstream answer used, when more than one (e.g. register unit, signature rule, accounts)' }),
+      Type.Array(Type.String(), {
+        description:
+          'every archived upstream answer used, when more than one (e.g. register unit, signature rule, accounts)',
+      }),
     ),
-    is_test: Type.Optional(Type.Literal(true, { description: 'answered to a test key (`svc_test_…`): synthetic sandbox data, not charged, no upstream read; absent otherwise' })),
-    is_sandbox: Type.Optional(Type.Literal(true, { description: 'the data is the sandbox’s synthetic data (with `is_test`); absent on real answers' })),
-    sandbox_notice: Type.Optional(Type.String({ description: 'with `is_test`: the sandbox’s notice that nothing here is real' })),
+    is_test: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'answered to a test key (`svc_test_…`): synthetic sandbox data, not charged, no upstream read; absent otherwise',
+      }),
+    ),
+    is_sandbox: Type.Optional(
+      Type.Literal(true, {
+        description: 'the data is the sandbox’s synthetic data (with `is_test`); absent on real answers',
+      }),
+    ),
+    sandbox_notice: Type.Optional(
+      Type.String({ description: 'with `is_test`: the sandbox’s notice that nothing here is real' }),
+    ),
   },
   { title: 'TrustMetadata', additionalProperties: false },
 )

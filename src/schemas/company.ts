@@ -12,7 +12,10 @@ const TriState = (description: string) => Nullable(Type.Boolean({ description: `
  * Nine digits; the last a MOD-11 check digit. A well-formed number failing the check is
  * 400 ORG_NUMBER_INVALID_CHECKSUM, anything else 400 VALIDATION_FAILED.
  */
-export const OrgNumber = digitString(9, { format: ORG_NUMBER_FORMAT, description: 'organisation number: nine digits, MOD-11 check digit' })
+export const OrgNumber = digitString(9, {
+  format: ORG_NUMBER_FORMAT,
+  description: 'organisation number: nine digits, MOD-11 check digit',
+})
 export const OrgParams = Type.Object({ org: OrgNumber })
 
 export const Coded = Type.Object({ code: Type.String(), description: Nullable(Type.String()) })
@@ -41,9 +44,18 @@ export const SubUnit = Type.Object(
     started_date: Nullable(Day('oppstartsdato')),
     closed_date: Nullable(Day('nedleggelsesdato: activity ended')),
     deleted_date: Nullable(Day('slettedato')),
-    parent_org_number: Nullable(Type.String({ description: 'the legal entity the answer is about; null only for a deleted sub-unit that no longer names one' })),
+    parent_org_number: Nullable(
+      Type.String({
+        description: 'the legal entity the answer is about; null only for a deleted sub-unit that no longer names one',
+      }),
+    ),
     parent_name: Nullable(Type.String()),
-    parent_status: Nullable(Lit(['active', 'deleted'] as const, '`deleted`: the legal entity is deleted, so the sub-unit has no active entity behind it')),
+    parent_status: Nullable(
+      Lit(
+        ['active', 'deleted'] as const,
+        '`deleted`: the legal entity is deleted, so the sub-unit has no active entity behind it',
+      ),
+    ),
     note_nb: Type.String({ description: 'what the answer is about, in bokmål' }),
     note_en: Type.String(),
   },
@@ -55,7 +67,13 @@ export const SubUnit = Type.Object(
 const WithSubUnit = { sub_unit: Type.Optional(SubUnit) }
 
 export const SearchQuery = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 400, description: 'company name or part of it; 2 to 100 characters after trimming' }) },
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 400,
+      description: 'company name or part of it; 2 to 100 characters after trimming',
+    }),
+  },
   { additionalProperties: false },
 )
 
@@ -90,7 +108,9 @@ const Distress = Type.Object({
 const Mva = Type.Object({
   registered: TriState('registered in Merverdiavgiftsregisteret'),
   registered_date: Nullable(Day()),
-  voluntary_registrations: Type.Array(Type.String(), { description: 'grounds of voluntary registration, as the register words them' }),
+  voluntary_registrations: Type.Array(Type.String(), {
+    description: 'grounds of voluntary registration, as the register words them',
+  }),
 })
 
 export const CompanyContext = Type.Object({
@@ -102,27 +122,37 @@ export const CompanyContext = Type.Object({
   deleted_date: Nullable(Day()),
   registered_date: Nullable(Day('registration in Enhetsregisteret')),
   founded_date: Nullable(Day()),
-  enterprise_register: Type.Object({ registered: TriState('registered in Foretaksregisteret'), registered_date: Nullable(Day()) }),
+  enterprise_register: Type.Object({
+    registered: TriState('registered in Foretaksregisteret'),
+    registered_date: Nullable(Day()),
+  }),
   business_address: Nullable(Address),
   postal_address: Nullable(Address),
   nace_codes: Type.Array(Coded),
   institutional_sector: Nullable(Coded),
   mva: Mva,
   distress: Distress,
-  share_capital: Nullable(Type.Object({ amount: Type.Number(), currency: Nullable(Type.String()), type: Nullable(Type.String()) })),
-  last_accounts_year: Nullable(Type.Integer({ description: 'the last year of annual accounts the register has received' })),
+  share_capital: Nullable(
+    Type.Object({ amount: Type.Number(), currency: Nullable(Type.String()), type: Nullable(Type.String()) }),
+  ),
+  last_accounts_year: Nullable(
+    Type.Integer({ description: 'the last year of annual accounts the register has received' }),
+  ),
   parent_org_number: Nullable(Type.String()),
   home_country_registration: Nullable(Type.String({ description: 'NUF: registration number in the home country' })),
   website: Nullable(Type.String()),
   data_tier: Lit(['tier_1', 'tier_2'] as const),
   tier_2: Nullable(
-    Type.Object({
-      employee_count: Nullable(Type.Integer({ description: 'active employments in the labour register' })),
-      annual_turnover: Nullable(Type.Number({ description: 'operating revenue of the last annual accounts, NOK' })),
-      total_assets: Nullable(Type.Number({ description: 'balance-sheet total of the last annual accounts, NOK' })),
-      accounts_year: Nullable(Type.Integer()),
-      sources: Type.Object({ employee_count: Type.String(), accounts: Type.String() }),
-    }, { description: 'only with an active delegation from the organisation (`data_tier: tier_2`); null otherwise' }),
+    Type.Object(
+      {
+        employee_count: Nullable(Type.Integer({ description: 'active employments in the labour register' })),
+        annual_turnover: Nullable(Type.Number({ description: 'operating revenue of the last annual accounts, NOK' })),
+        total_assets: Nullable(Type.Number({ description: 'balance-sheet total of the last annual accounts, NOK' })),
+        accounts_year: Nullable(Type.Integer()),
+        sources: Type.Object({ employee_count: Type.String(), accounts: Type.String() }),
+      },
+      { description: 'only with an active delegation from the organisation (`data_tier: tier_2`); null otherwise' },
+    ),
   ),
   upgrade_path: Nullable(Type.String({ description: 'how to get Tier 2 (bokmål)' })),
   upgrade_path_en: Nullable(Type.String()),
@@ -131,7 +161,9 @@ export const CompanyContext = Type.Object({
 
 const Signals = Type.Object({
   is_active: TriState('not deleted from the register (decides the verdict)'),
-  has_signing_authority_defined: TriState('a signing rule is visible (decides the verdict); never false: absence is unknown'),
+  has_signing_authority_defined: TriState(
+    'a signing rule is visible (decides the verdict); never false: absence is unknown',
+  ),
   not_bankrupt: TriState('transparency'),
   not_under_dissolution: TriState('transparency'),
   not_forcibly_dissolved: TriState('transparency'),
@@ -144,29 +176,47 @@ export const Verification = Type.Object({
   name: Type.String(),
   org_form: Type.String(),
   registry_status: Lit(['active', 'deleted'] as const),
-  verification_status: Type.Union([Type.Literal('pass'), Type.Literal('fail'), Type.Literal('unknown'), Type.Literal('warn')], {
-    description: '`pass` = active and a signing rule visible; `fail` = not active; `unknown` otherwise. `warn` is reserved and never emitted.',
-  }),
+  verification_status: Type.Union(
+    [Type.Literal('pass'), Type.Literal('fail'), Type.Literal('unknown'), Type.Literal('warn')],
+    {
+      description:
+        '`pass` = active and a signing rule visible; `fail` = not active; `unknown` otherwise. `warn` is reserved and never emitted.',
+    },
+  ),
   signals: Signals,
   decisive_signals: Type.Array(Type.String()),
   transparency_signals: Type.Array(Type.String(), { description: 'never change the verdict' }),
   summary: Type.String({ description: 'bokmål' }),
   summary_en: Type.String(),
   signing_authority_summary: Nullable(
-    Type.Object({ roles: Type.Array(Type.Object({ code: Type.String(), description: Nullable(Type.String()) })), text_nb: Type.String(), text_en: Type.String() }, { description: 'the roles involved, not the joint rule' }),
+    Type.Object(
+      {
+        roles: Type.Array(Type.Object({ code: Type.String(), description: Nullable(Type.String()) })),
+        text_nb: Type.String(),
+        text_en: Type.String(),
+      },
+      { description: 'the roles involved, not the joint rule' },
+    ),
   ),
   last_accounts_year: Nullable(Type.Integer()),
   ...WithSubUnit,
 })
 
-const Holder = Type.Object({ name: Type.String(), role_code: Nullable(Type.String()), role_description: Nullable(Type.String()) })
+const Holder = Type.Object({
+  name: Type.String(),
+  role_code: Nullable(Type.String()),
+  role_description: Nullable(Type.String()),
+})
 
 export const SigningAuthority = Type.Object({
   org_number: Type.String(),
   name: Type.String(),
   org_form: Type.String(),
   classification: Lit(['sole', 'joint', 'by_role', 'prokura_only', 'no_authority', 'unknown'] as const),
-  rule: Lit(['coded', 'free_text_only', 'none', 'not_supported', 'unavailable'] as const, 'how the register states the signing rule'),
+  rule: Lit(
+    ['coded', 'free_text_only', 'none', 'not_supported', 'unavailable'] as const,
+    'how the register states the signing rule',
+  ),
   combinations: Type.Array(
     Type.Object({
       kombinasjons_id: Type.String(),
@@ -181,7 +231,8 @@ export const SigningAuthority = Type.Object({
   signaturrett_holders: Type.Array(Holder),
   prokura_holders: Type.Array(Holder),
   kombinasjon_available: Type.Boolean({
-    description: 'false only when the signature lookup was unreachable (then `degraded` says why); true whenever it answered, also when it shows no rule or does not cover the organisation form',
+    description:
+      'false only when the signature lookup was unreachable (then `degraded` says why); true whenever it answered, also when it shows no rule or does not cover the organisation form',
   }),
   free_text: Nullable(Type.String({ description: 'the rule in the register’s own words, when it has them' })),
   coded_authority: Nullable(
@@ -224,13 +275,20 @@ export const AccountsSnapshot = Type.Object({
       annual_result: Nullable(Type.Number()),
     }),
   ),
-  filing_obligation_known: Nullable(Type.Boolean({ description: 'the form always files annual accounts; null for an unknown unit' })),
+  filing_obligation_known: Nullable(
+    Type.Boolean({ description: 'the form always files annual accounts; null for an unknown unit' }),
+  ),
   coverage_note_nb: Type.String(),
   coverage_note_en: Type.String(),
   ...WithSubUnit,
 })
 
-const SectionError = Type.Object({ error_code: Type.String(), retryable: Type.Boolean(), message: Type.String(), message_en: Type.String() })
+const SectionError = Type.Object({
+  error_code: Type.String(),
+  retryable: Type.Boolean(),
+  message: Type.String(),
+  message_en: Type.String(),
+})
 const Degraded = Type.Object({ status: Type.Literal('degraded'), error: SectionError })
 const Section = (ok: TSchema) => Type.Union([ok, Degraded])
 
@@ -248,13 +306,24 @@ export const UnifiedSnapshot = Type.Object({
             group_description: Nullable(Type.String()),
             role: Type.String(),
             role_description: Nullable(Type.String()),
-            holder: Type.Object({ kind: Lit(['person', 'entity'] as const), name: Type.String(), org_number: Nullable(Type.String()) }),
+            holder: Type.Object({
+              kind: Lit(['person', 'entity'] as const),
+              name: Type.String(),
+              org_number: Nullable(Type.String()),
+            }),
             liability_share: Nullable(Type.String()),
           }),
         ),
       }),
     ),
-    vat: Section(Type.Object({ status: Type.Literal('ok'), mva_registered: TriState('VAT registered'), registered_date: Nullable(Day()), voluntary_registrations: Type.Array(Type.String()) })),
+    vat: Section(
+      Type.Object({
+        status: Type.Literal('ok'),
+        mva_registered: TriState('VAT registered'),
+        registered_date: Nullable(Day()),
+        voluntary_registrations: Type.Array(Type.String()),
+      }),
+    ),
     employer: Section(
       Type.Object({
         status: Type.Literal('ok'),
@@ -269,7 +338,14 @@ export const UnifiedSnapshot = Type.Object({
       Type.Object({
         status: Type.Literal('ok'),
         level: Lit(['clear', 'elevated', 'unknown'] as const, 'transparency only, not a credit score'),
-        factors: Type.Array(Type.Object({ signal: Type.String(), value: Nullable(Type.Boolean()), note_nb: Type.String(), note_en: Type.String() })),
+        factors: Type.Array(
+          Type.Object({
+            signal: Type.String(),
+            value: Nullable(Type.Boolean()),
+            note_nb: Type.String(),
+            note_en: Type.String(),
+          }),
+        ),
         disclaimer_nb: Type.String(),
         disclaimer_en: Type.String(),
       }),
@@ -279,7 +355,9 @@ export const UnifiedSnapshot = Type.Object({
 })
 
 const Coverage = Type.Object({
-  covered: Type.Boolean({ description: 'false for forms the rulebook does not cover and for deleted units: no evaluations then' }),
+  covered: Type.Boolean({
+    description: 'false for forms the rulebook does not cover and for deleted units: no evaluations then',
+  }),
   org_form: Type.String(),
   reason_nb: Nullable(Type.String()),
   reason_en: Nullable(Type.String()),
@@ -291,7 +369,9 @@ export const CompanyObligations = Type.Object({
   org_form: Type.String(),
   data_tier: Lit(['tier_1', 'tier_2'] as const),
   coverage: Coverage,
-  obligations: Type.Array(CompanyObligationEvaluation, { description: 'one per rule whose entity types match, by rule_id' }),
+  obligations: Type.Array(CompanyObligationEvaluation, {
+    description: 'one per rule whose entity types match, by rule_id',
+  }),
   ...WithSubUnit,
 })
 
@@ -312,8 +392,12 @@ export const CompanyDeadlines = Type.Object({
   horizon_months: Type.Integer(),
   from_date: Day(),
   to_date: Day(),
-  deadlines: Type.Array(CompanyDeadlineEntry, { description: 'by due_at ascending, undated last; deadlines up to 3 months before from_date stay as `overdue`' }),
-  undecided_rules: Type.Array(Type.String(), { description: 'rules needing Tier 2 data to decide; their deadlines are not listed' }),
+  deadlines: Type.Array(CompanyDeadlineEntry, {
+    description: 'by due_at ascending, undated last; deadlines up to 3 months before from_date stay as `overdue`',
+  }),
+  undecided_rules: Type.Array(Type.String(), {
+    description: 'rules needing Tier 2 data to decide; their deadlines are not listed',
+  }),
   ...WithSubUnit,
 })
 
@@ -328,15 +412,25 @@ export const CompanySummary = Type.Object({
   obligations: Type.Array(CompanyObligationEvaluation),
   deadlines: Type.Array(CompanyDeadlineEntry),
   undecided_rules: Type.Array(Type.String()),
-  upgrade_path: Nullable(Type.String({ description: 'bokmål pointer to the delegation flow on tier_1; null on tier_2' })),
+  upgrade_path: Nullable(
+    Type.String({ description: 'bokmål pointer to the delegation flow on tier_1; null on tier_2' }),
+  ),
   ...WithSubUnit,
 })
 
 export const FilingHistoryQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 20' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: '`pagination.next_cursor` of the previous page' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, deprecated: true, description: 'deprecated: use `cursor`; answered with a `Deprecation` header' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: '`pagination.next_cursor` of the previous page' }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        deprecated: true,
+        description: 'deprecated: use `cursor`; answered with a `Deprecation` header',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -353,7 +447,9 @@ export const FilingHistory = Type.Object({
       receiving_agency: Type.String(),
       submitted_at: Type.String({ format: 'date-time', description: 'Europe/Oslo offset' }),
       status: Lit(['submitted', 'in_progress', 'deleted'] as const),
-      filed_via_service: Type.Boolean({ description: 'the caller submitted it through Plikt; false does not prove a direct filing' }),
+      filed_via_service: Type.Boolean({
+        description: 'the caller submitted it through Plikt; false does not prove a direct filing',
+      }),
       service_record: Nullable(Type.Object({ audit_log_id: Type.String(), correlation_id: Nullable(Type.String()) })),
     }),
   ),
@@ -365,7 +461,10 @@ export const FilingHistory = Type.Object({
     next_offset: Type.Optional(Nullable(Type.Integer())),
   }),
   total: Type.Integer(),
-  audit_pairing: Lit(['ok', 'unavailable'] as const, '`unavailable`: the audit trail could not be read and every flag is false'),
+  audit_pairing: Lit(
+    ['ok', 'unavailable'] as const,
+    '`unavailable`: the audit trail could not be read and every flag is false',
+  ),
 })
 
 export const ProfileBody = Type.Object({ org_number: OrgNumber }, { additionalProperties: false })
@@ -382,13 +481,24 @@ export const CompanyProfile = Type.Object({
   dissolution_date: Nullable(Day()),
   status: Lit(['active', 'dissolved'] as const),
   mva_registered: TriState('VAT registered'),
-  role_codes: Nullable(Type.Array(Type.String(), { description: 'codes of the roles registered (DAGL, LEDE …), never who holds them; null when the roles lookup failed' })),
+  role_codes: Nullable(
+    Type.Array(Type.String(), {
+      description:
+        'codes of the roles registered (DAGL, LEDE …), never who holds them; null when the roles lookup failed',
+    }),
+  ),
   roles_available: Type.Boolean(),
   ...WithSubUnit,
 })
 
 export const CompanyStatusQuery = Type.Object(
-  { org_numbers: Type.String({ minLength: 9, maxLength: 1099, description: 'comma-separated organisation numbers, up to 100' }) },
+  {
+    org_numbers: Type.String({
+      minLength: 9,
+      maxLength: 1099,
+      description: 'comma-separated organisation numbers, up to 100',
+    }),
+  },
   { additionalProperties: false },
 )
 
@@ -405,8 +515,18 @@ export const CompanyStatusRows = Type.Object({
       konkurs: Type.Optional(TriState('bankrupt')),
       under_avvikling: Type.Optional(TriState('being wound up')),
       under_tvangsavvikling: Type.Optional(TriState('under forced dissolution')),
-      annual_accounts: Type.Optional(Type.Object({ last_submitted_year: Nullable(Type.Integer()), has_submitted: TriState('the register has received annual accounts') })),
-      error: Nullable(Type.Object({ error_code: Type.String(), message: Type.String(), message_en: Type.String(), retryable: Type.Boolean() }, { description: 'why this row could not be answered; null when found or simply unknown to the register' })),
+      annual_accounts: Type.Optional(
+        Type.Object({
+          last_submitted_year: Nullable(Type.Integer()),
+          has_submitted: TriState('the register has received annual accounts'),
+        }),
+      ),
+      error: Nullable(
+        Type.Object(
+          { error_code: Type.String(), message: Type.String(), message_en: Type.String(), retryable: Type.Boolean() },
+          { description: 'why this row could not be answered; null when found or simply unknown to the register' },
+        ),
+      ),
       sub_unit: Type.Optional(
         Type.Object(SubUnit.properties, {
           description:

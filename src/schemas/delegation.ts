@@ -5,7 +5,8 @@ import { OrgNumber } from './company.ts'
 import { DryRunOutcome } from './sandbox.ts'
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()])
-const OsloTime = (description: string) => Type.String({ format: 'date-time', description: `${description}; RFC 3339 with the Europe/Oslo offset` })
+const OsloTime = (description: string) =>
+  Type.String({ format: 'date-time', description: `${description}; RFC 3339 with the Europe/Oslo offset` })
 const UtcTime = (description: string) => Type.String({ format: 'date-time', description: `${description}; UTC` })
 
 const Scopes = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
@@ -18,23 +19,43 @@ export const OrgOnlyParams = Type.Object({ org: OrgNumber })
 
 export const DelegateBody = Type.Object({ org_number: OrgNumber, scopes: Scopes }, { additionalProperties: false })
 export const FullmaktRequestBody = Type.Object(
-  { agent_principal_id: Uuid('the agent’s own id (a uuid it keeps); bound to one organisation and, once approved, one system user'), org_number: OrgNumber, scopes: Scopes },
+  {
+    agent_principal_id: Uuid(
+      'the agent’s own id (a uuid it keeps); bound to one organisation and, once approved, one system user',
+    ),
+    org_number: OrgNumber,
+    scopes: Scopes,
+  },
   { additionalProperties: false },
 )
 export const FullmaktRevokeBody = Type.Object(
-  { agent_principal_id: Uuid('the principal to revoke; revocation is terminal'), reason: Type.String({ minLength: 1, maxLength: 500 }) },
+  {
+    agent_principal_id: Uuid('the principal to revoke; revocation is terminal'),
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+  },
   { additionalProperties: false },
 )
 
 const Warnings = Type.Array(
-  Lit(['delegation_record_failed', 'principal_activation_failed', 'receipt_generation_failed', 'principal_revoke_failed', 'delegation_not_found', 'upstream_revoke_unconfirmed'] as const),
-  { description: 'non-empty: the delegation exists upstream (or is revoked) but a local follow-up degraded — reconcile with GET /api/v1/fullmakt/{org}, never blind-retry with a new principal' },
+  Lit([
+    'delegation_record_failed',
+    'principal_activation_failed',
+    'receipt_generation_failed',
+    'principal_revoke_failed',
+    'delegation_not_found',
+    'upstream_revoke_unconfirmed',
+  ] as const),
+  {
+    description:
+      'non-empty: the delegation exists upstream (or is revoked) but a local follow-up degraded — reconcile with GET /api/v1/fullmakt/{org}, never blind-retry with a new principal',
+  },
 )
 
 /** The service's Ed25519 signature over a whole receipt (domain/actions/receipt-keys.ts). */
 const Ed25519KeyId = Type.String({
   pattern: '^[A-Za-z0-9_-]{43}$',
-  description: 'the `kid` of the published key that made `signature_ed25519` (/.well-known/receipt-keys.json): its RFC 7638 thumbprint',
+  description:
+    'the `kid` of the published key that made `signature_ed25519` (/.well-known/receipt-keys.json): its RFC 7638 thumbprint',
 })
 const Ed25519Signature = Type.String({
   pattern: '^[A-Za-z0-9_-]{86}$',
@@ -67,7 +88,9 @@ export const DelegationGrant = Type.Object({
   access_packages: Type.Array(Type.String(), { description: 'what the digital agency is asked for, per scope' }),
   delegation_id: Type.String({ format: 'uuid' }),
   delegation_status: Lit(['requesting', 'pending', 'active', 'rejected', 'expired'] as const),
-  delegation_url: Nullable(Type.String({ description: 'where a person with signing authority approves; null once decided' })),
+  delegation_url: Nullable(
+    Type.String({ description: 'where a person with signing authority approves; null once decided' }),
+  ),
   principal_state: Lit(['pending', 'active', 'revoked'] as const),
   system_user_id: Nullable(Type.String({ format: 'uuid' })),
   warnings: Warnings,
@@ -79,7 +102,9 @@ export const Revocation = Type.Object({
   principal_state: Type.Literal('revoked'),
   revoked_at: Nullable(UtcTime('when the principal was revoked')),
   already_revoked: Type.Boolean({ description: 'true: it was revoked before; nothing changed (200, no-op)' }),
-  revoked_delegations: Type.Array(Type.String({ format: 'uuid' }), { description: 'grants this call superseded with a revocation marker' }),
+  revoked_delegations: Type.Array(Type.String({ format: 'uuid' }), {
+    description: 'grants this call superseded with a revocation marker',
+  }),
   warnings: Warnings,
   signed_receipt: Nullable(DelegationReceipt),
 })
@@ -96,14 +121,19 @@ export const FullmaktState = Type.Object({
       delegation: Lit(['active', 'pending'] as const),
       delegation_url: Nullable(Type.String()),
       scopes: Type.Array(Type.String()),
-      missing_scopes: Type.Array(Type.String(), { description: 'what the tier baseline needs that this principal does not carry' }),
+      missing_scopes: Type.Array(Type.String(), {
+        description: 'what the tier baseline needs that this principal does not carry',
+      }),
       since: UtcTime('when the delegation was requested or, once active, approved'),
     }),
   ),
   fix_steps: Type.Array(Type.String(), { description: 'bokmål; empty when the state is full' }),
 })
 
-const Breadcrumb = Type.Object({ kind: Lit(['consumer', 'agent_principal', 'system_user', 'organisation'] as const), id: Nullable(Type.String()) })
+const Breadcrumb = Type.Object({
+  kind: Lit(['consumer', 'agent_principal', 'system_user', 'organisation'] as const),
+  id: Nullable(Type.String()),
+})
 
 export const PermissionsSnapshot = Type.Object({
   org_number: Type.String(),
@@ -120,28 +150,53 @@ export const PermissionsSnapshot = Type.Object({
       since: UtcTime('when the organisation approved'),
     }),
   ),
-  pending_delegations: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'requests awaiting the organisation, with their delegation_url' }),
-  breadcrumbs: Type.Array(Type.Array(Breadcrumb), { description: 'one delegation chain per right: consumer → agent principal → system user → organisation' }),
+  pending_delegations: Type.Array(Type.Object({}, { additionalProperties: true }), {
+    description: 'requests awaiting the organisation, with their delegation_url',
+  }),
+  breadcrumbs: Type.Array(Type.Array(Breadcrumb), {
+    description: 'one delegation chain per right: consumer → agent principal → system user → organisation',
+  }),
   tier_baseline: Type.Array(Type.String(), { description: 'the scopes your tier’s `full` requires' }),
 })
 
 export const ReceiptsQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    before: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'with before_id: the issued_at of the last entry of the previous page' })),
+    before: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        maxLength: 40,
+        description: 'with before_id: the issued_at of the last entry of the previous page',
+      }),
+    ),
     before_id: Type.Optional(Uuid('with before: the id of the last entry of the previous page')),
   },
   { additionalProperties: false },
 )
 
 export const ReceiptsPage = Type.Object({
-  receipts: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), event: Type.String(), issued_at: UtcTime('when it was signed'), receipt: DelegationReceipt })),
-  pagination: Type.Object({ limit: Type.Integer(), has_more: Type.Boolean(), next_before: Nullable(Type.String()), next_before_id: Nullable(Type.String()) }),
+  receipts: Type.Array(
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      event: Type.String(),
+      issued_at: UtcTime('when it was signed'),
+      receipt: DelegationReceipt,
+    }),
+  ),
+  pagination: Type.Object({
+    limit: Type.Integer(),
+    has_more: Type.Boolean(),
+    next_before: Nullable(Type.String()),
+    next_before_id: Nullable(Type.String()),
+  }),
 })
 
 export const ReceiptKey = Type.Object({
   key_id: Type.String(),
-  key_hex: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC-SHA-256 key for your production receipts: hex-decode it, then follow docs/receipt-signature.md' }),
+  key_hex: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'HMAC-SHA-256 key for your production receipts: hex-decode it, then follow docs/receipt-signature.md',
+  }),
   signature_algorithm: Type.Literal('HMAC-SHA256-v1'),
   recipe_url: Type.String(),
 })
@@ -149,35 +204,76 @@ export const ReceiptKey = Type.Object({
 export const ApprovalTokenBody = Type.Object(
   {
     org_number: OrgNumber,
-    action_id: Type.String({ pattern: '^act_[0-9a-f]{32}$', description: 'the dry run’s action id: a digest of org_number, action_type, period and payload' }),
-    action_type: Type.Union([Type.Literal('mva_melding'), Type.Literal('a_melding')], { description: 'the dry run’s action_type: the person confirming sees it' }),
-    period: Type.String({ minLength: 1, maxLength: 20, description: 'the dry run’s period: the person confirming sees it', examples: ['2026-T1'] }),
-    payload: Type.Object({}, { additionalProperties: true, description: 'the dry run’s payload, at most 64 KiB of UTF-8 JSON: the person confirming sees its amounts. With org_number and action_type it must hash to action_id.', examples: [{ total_revenue_nok: 125000, output_vat_nok: 31250 }] }),
+    action_id: Type.String({
+      pattern: '^act_[0-9a-f]{32}$',
+      description: 'the dry run’s action id: a digest of org_number, action_type, period and payload',
+    }),
+    action_type: Type.Union([Type.Literal('mva_melding'), Type.Literal('a_melding')], {
+      description: 'the dry run’s action_type: the person confirming sees it',
+    }),
+    period: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      description: 'the dry run’s period: the person confirming sees it',
+      examples: ['2026-T1'],
+    }),
+    payload: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'the dry run’s payload, at most 64 KiB of UTF-8 JSON: the person confirming sees its amounts. With org_number and action_type it must hash to action_id.',
+        examples: [{ total_revenue_nok: 125000, output_vat_nok: 31250 }],
+      },
+    ),
   },
   { additionalProperties: false },
 )
 export const ApprovalToken = Type.Object({
-  approval_token: Type.String({ description: 'shown once; send it as `X-Approval-Token` once the person has confirmed' }),
+  approval_token: Type.String({
+    description: 'shown once; send it as `X-Approval-Token` once the person has confirmed',
+  }),
   header: Type.Literal('X-Approval-Token'),
   org_number: Type.String(),
   action_id: Type.String(),
   expires_at: UtcTime('15 minutes after minting; the person confirms before then'),
   single_use: Type.Literal(true),
-  confirmation_state: Type.Literal('awaiting_confirmation', { description: 'the token is unusable (403 `APPROVAL_TOKEN_UNCONFIRMED`) until the account’s owner confirms at `confirmation_url`' }),
-  confirmation_url: Type.String({ format: 'uri', description: 'the page where the account’s owner, signed in, sees this action (organisation, period, amounts, the five checks) and confirms or declines it; give it to the person' }),
+  confirmation_state: Type.Literal('awaiting_confirmation', {
+    description:
+      'the token is unusable (403 `APPROVAL_TOKEN_UNCONFIRMED`) until the account’s owner confirms at `confirmation_url`',
+  }),
+  confirmation_url: Type.String({
+    format: 'uri',
+    description:
+      'the page where the account’s owner, signed in, sees this action (organisation, period, amounts, the five checks) and confirms or declines it; give it to the person',
+  }),
   ask_the_person: Type.Object(
     { nb: Type.String(), en: Type.String() },
     { description: 'what to tell the person, in bokmål and English' },
   ),
 })
 
-export const ExecuteQuery = Type.Object({ dry_run: Type.Optional(Type.String({ maxLength: 10, description: '`true` runs the five checks and submits nothing; anything else is live mode' })) }, { additionalProperties: false })
+export const ExecuteQuery = Type.Object(
+  {
+    dry_run: Type.Optional(
+      Type.String({
+        maxLength: 10,
+        description: '`true` runs the five checks and submits nothing; anything else is live mode',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
 
 export const ActionBody = Type.Object(
   {
     org_number: OrgNumber,
     action_type: Lit(['mva_melding', 'a_melding'] as const),
-    period: Type.String({ minLength: 1, maxLength: 20, description: 'mva_melding: YYYY-T1…YYYY-T6, YYYY-A or YYYY-MM; a_melding: YYYY-MM' }),
+    period: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      description: 'mva_melding: YYYY-T1…YYYY-T6, YYYY-A or YYYY-MM; a_melding: YYYY-MM',
+    }),
     payload: Type.Object(
       {},
       {
@@ -198,7 +294,10 @@ export const ExecuteReceipt = Type.Object({
   filing_type: Type.String(),
   rule_version: Type.String(),
   government_response_raw: Type.Object({}, { additionalProperties: true }),
-  signature: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC-SHA-256 with your receipt key; see docs/receipt-signature.md' }),
+  signature: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'HMAC-SHA-256 with your receipt key; see docs/receipt-signature.md',
+  }),
   signature_algorithm: Type.Literal('HMAC-SHA256-v1'),
   signature_ed25519_key_id: Ed25519KeyId,
   signature_ed25519: Ed25519Signature,
@@ -206,5 +305,10 @@ export const ExecuteReceipt = Type.Object({
 
 export const ExecuteResult = Type.Union([
   Type.Intersect([DryRunOutcome, Type.Object({ action_id: Type.String() })]),
-  Type.Object({ dry_run: Type.Literal(false), action_id: Type.String(), receipt: ExecuteReceipt, receipt_key_id: Type.String() }),
+  Type.Object({
+    dry_run: Type.Literal(false),
+    action_id: Type.String(),
+    receipt: ExecuteReceipt,
+    receipt_key_id: Type.String(),
+  }),
 ])

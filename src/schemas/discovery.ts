@@ -5,15 +5,23 @@ const Str = (description?: string) => Type.String(description ? { description } 
 
 export const ExampleRequest = Type.Object(
   {
-    runnable: Type.Boolean({ description: 'true: send it as it stands and it is answered; false: it holds a stand-in (`<…>`, or the all-zero id) for a credential or id only you have' }),
+    runnable: Type.Boolean({
+      description:
+        'true: send it as it stands and it is answered; false: it holds a stand-in (`<…>`, or the all-zero id) for a credential or id only you have',
+    }),
     method: Str(),
     path: Str('the path with its parameters filled in'),
     url: Str('the base URL and the path, with the query string'),
-    headers: Type.Record(Type.String(), Type.String(), { description: 'what to send besides Content-Type; `<…>` marks a credential you supply' }),
+    headers: Type.Record(Type.String(), Type.String(), {
+      description: 'what to send besides Content-Type; `<…>` marks a credential you supply',
+    }),
     query: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     body: Type.Optional(Type.Unknown()),
   },
-  { description: 'a request that the operation accepts as it stands (sandbox and keyless operations answer it without setup)' },
+  {
+    description:
+      'a request that the operation accepts as it stands (sandbox and keyless operations answer it without setup)',
+  },
 )
 
 export const Capability = Type.Object({
@@ -24,10 +32,13 @@ export const Capability = Type.Object({
   description_nb: Str(),
   endpoint: Type.Object({ method: Str(), path: Str('OpenAPI path template') }),
   auth: Type.Union([Type.Literal('none'), Type.Literal('api_key'), Type.Literal('admin_api_key')], {
-    description: 'the credential an agent sends: none, an API key (a route a browser session may also use takes a key), or the operator’s ADMIN_TOKEN',
+    description:
+      'the credential an agent sends: none, an API key (a route a browser session may also use takes a key), or the operator’s ADMIN_TOKEN',
   }),
   tier_minimum: Type.Union([Type.Literal('free'), Type.Literal('professional'), Type.Null()]),
-  category: Type.Union(['public-tool', 'company-data', 'auth', 'actions', 'account', 'admin', 'discovery'].map((c) => Type.Literal(c))),
+  category: Type.Union(
+    ['public-tool', 'company-data', 'auth', 'actions', 'account', 'admin', 'discovery'].map((c) => Type.Literal(c)),
+  ),
   openapi_operation_id: Str(),
   mcp_tool: Type.Union([Type.String(), Type.Null()]),
   scope: Type.Union([Type.String(), Type.Null()]),
@@ -44,16 +55,22 @@ export const Capabilities = Type.Object({
   rulebook_version: Str(),
   locale: Type.Object({ default: Str(), available: Type.Array(Type.String()), time_zone: Str() }),
   capabilities: Type.Array(Capability, {
-    description: 'every operation an agent (or the operator’s tooling) calls; people’s pages, browser-session-only routes and /metrics are in the OpenAPI document only',
+    description:
+      'every operation an agent (or the operator’s tooling) calls; people’s pages, browser-session-only routes and /metrics are in the OpenAPI document only',
   }),
   available_scopes: Type.Array(Type.String()),
   reserved_scope_prefixes: Type.Array(Type.String()),
   actions: Type.Object({
     dry_run_supported: Type.Boolean(),
-    execute_supported: Type.Boolean({ description: 'true only when filings reach the real filing portal (GOVERNMENT_MODE=live); the mock submitter answers deterministic mock receipts' }),
+    execute_supported: Type.Boolean({
+      description:
+        'true only when filings reach the real filing portal (GOVERNMENT_MODE=live); the mock submitter answers deterministic mock receipts',
+    }),
     execute_backend: Type.Union([Type.Literal('mock'), Type.Literal('live')]),
     action_types: Type.Array(Type.String()),
-    live_action_types: Type.Array(Type.String({ description: 'the action types POST /api/v1/actions/execute files (the others dry-run only)' })),
+    live_action_types: Type.Array(
+      Type.String({ description: 'the action types POST /api/v1/actions/execute files (the others dry-run only)' }),
+    ),
   }),
   sandbox: Type.Object(
     {
@@ -61,9 +78,12 @@ export const Capabilities = Type.Object({
         {
           pattern: Str('999000XXX'),
           mod11_valid: Type.Literal(false, { description: 'true of every number in `org_numbers`' }),
-          org_numbers: Type.Array(Type.String(), { description: 'the reserved numbers that fail MOD-11 (the reserved error orgs)' }),
+          org_numbers: Type.Array(Type.String(), {
+            description: 'the reserved numbers that fail MOD-11 (the reserved error orgs)',
+          }),
           mod11_valid_org_numbers: Type.Array(Type.String(), {
-            description: 'numbers of the pattern that pass MOD-11: 999000002, a valid sandbox company (the webhook rehearsal’s subject)',
+            description:
+              'numbers of the pattern that pass MOD-11: 999000002, a valid sandbox company (the webhook rehearsal’s subject)',
           }),
         },
         { additionalProperties: true },
@@ -73,21 +93,29 @@ export const Capabilities = Type.Object({
   ),
   mcp: Type.Object(
     {
-      schema_version: Str('2026.8.1: the MCP schema version the capabilities document lists, by the spec (Versioning); the tool manifest at `manifest_url` carries its own'),
-      manifest_schema_version: Str('the tool manifest’s `schema_version` (`/.well-known/mcp.json`, 2026.10.0), which `initialize` reports as the server version'),
+      schema_version: Str(
+        '2026.8.1: the MCP schema version the capabilities document lists, by the spec (Versioning); the tool manifest at `manifest_url` carries its own',
+      ),
+      manifest_schema_version: Str(
+        'the tool manifest’s `schema_version` (`/.well-known/mcp.json`, 2026.10.0), which `initialize` reports as the server version',
+      ),
     },
     { additionalProperties: true },
   ),
   multi_agent_safety: Type.Object({
     write_conflict_detection: Type.Boolean(),
     conflict_lock_ttls: Type.Record(Type.String(), Type.Integer(), {
-      description: 'seconds, per write the spec names: `mva_melding` 600, `a_melding` 300, `tax_return` 1200, `annual_accounts` 1800, `token_service_delegate` 60',
+      description:
+        'seconds, per write the spec names: `mva_melding` 600, `a_melding` 300, `tax_return` 1200, `annual_accounts` 1800, `token_service_delegate` 60',
     }),
     conflict_locks_taken: Type.Array(Type.String(), {
-      description: 'the writes that take their lock today (the live filings); the others are not made through Plikt yet, or (a delegate call) take none',
+      description:
+        'the writes that take their lock today (the live filings); the others are not made through Plikt yet, or (a delegate call) take none',
     }),
   }),
-  discovery: Type.Record(Type.String(), Type.String(), { description: 'name → path of each discovery document this instance serves' }),
+  discovery: Type.Record(Type.String(), Type.String(), {
+    description: 'name → path of each discovery document this instance serves',
+  }),
 })
 
 export const WorkflowStep = Type.Object({
@@ -96,14 +124,24 @@ export const WorkflowStep = Type.Object({
   operation_id: Str('the OpenAPI operationId'),
   method: Str(),
   path: Str(),
-  mcp_tool: Type.Union([Type.String(), Type.Null()], { description: 'the MCP tool that does the same, or null when the step is REST only' }),
+  mcp_tool: Type.Union([Type.String(), Type.Null()], {
+    description: 'the MCP tool that does the same, or null when the step is REST only',
+  }),
   person: Type.Boolean({ description: 'a person (not the agent) takes this step' }),
 })
 
 export const Workflows = Type.Object({
   version: Str('this document’s own version'),
   workflows: Type.Array(
-    Type.Object({ id: Str(), title_en: Str(), title_nb: Str(), summary_en: Str(), environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]), recipe_url: Str(), steps: Type.Array(WorkflowStep) }),
+    Type.Object({
+      id: Str(),
+      title_en: Str(),
+      title_nb: Str(),
+      summary_en: Str(),
+      environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+      recipe_url: Str(),
+      steps: Type.Array(WorkflowStep),
+    }),
   ),
 })
 

@@ -8,7 +8,8 @@ import { hasValidCheckDigit } from '../lib/org-number.ts'
 /** An organisation number whose MOD-11 check digit is right (the pattern checks the nine digits). */
 export const ORG_NUMBER_FORMAT = 'org-number'
 
-if (!FormatRegistry.Has(ORG_NUMBER_FORMAT)) FormatRegistry.Set(ORG_NUMBER_FORMAT, (v) => !/^\d{9}$/.test(v) || hasValidCheckDigit(v))
+if (!FormatRegistry.Has(ORG_NUMBER_FORMAT))
+  FormatRegistry.Set(ORG_NUMBER_FORMAT, (v) => !/^\d{9}$/.test(v) || hasValidCheckDigit(v))
 
 /**
  * Marks a digit string a JSON integer may stand for; its value is the number of digits. Agents, and

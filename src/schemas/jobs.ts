@@ -5,7 +5,9 @@ const JobRun = Type.Object({
   tick: Type.String({ format: 'date-time' }),
   claimed_by: Type.String({ description: 'host/pid/instance that ran it' }),
   claimed_at: Type.String({ format: 'date-time' }),
-  finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null: running, or its instance died' }),
+  finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'null: running, or its instance died',
+  }),
   error: Type.Union([Type.String(), Type.Null()]),
   manual: Type.Boolean({ description: 'an operator’s run' }),
 })
@@ -14,7 +16,10 @@ export const JobList = Type.Object({
   jobs: Type.Array(
     Type.Object({
       name: Type.String(),
-      kind: Type.Union([Type.Literal('scheduled'), Type.Literal('queue')], { description: '`scheduled`: each tick runs on one instance; `queue`: on every instance, each item claimed on its own' }),
+      kind: Type.Union([Type.Literal('scheduled'), Type.Literal('queue')], {
+        description:
+          '`scheduled`: each tick runs on one instance; `queue`: on every instance, each item claimed on its own',
+      }),
       schedule: Type.String({ description: 'croner pattern, UTC' }),
       every: Type.String(),
       description: Type.Union([Type.String(), Type.Null()]),

@@ -13,7 +13,8 @@ export const Fnr = Type.String({
   minLength: 11,
   maxLength: 11,
   pattern: '^[0-9]{11}$',
-  description: 'fødselsnummer or D-number (11 digits, both control digits valid); HMAC-SHA-256\u2019d on arrival, never stored, logged or returned',
+  description:
+    'fødselsnummer or D-number (11 digits, both control digits valid); HMAC-SHA-256\u2019d on arrival, never stored, logged or returned',
 })
 
 export const ActingCapacityBody = Type.Object({ fnr: Fnr, org_number: OrgNumber }, { additionalProperties: false })
@@ -32,7 +33,10 @@ const RoleEntry = Type.Object({
 })
 
 const ActionEntry = Type.Object({
-  token: Type.String({ description: 'act_in_daily_management, sign_with_the_whole_board, act_as_owner, prepare_filings_on_assignment, audit_annual_accounts, sign_alone or sign_jointly' }),
+  token: Type.String({
+    description:
+      'act_in_daily_management, sign_with_the_whole_board, act_as_owner, prepare_filings_on_assignment, audit_annual_accounts, sign_alone or sign_jointly',
+  }),
   holder_name: Type.String(),
   basis: Type.Union([
     Type.Object({ kind: Type.Literal('role'), role_code: Type.String() }),
@@ -52,18 +56,26 @@ export const ActingCapacity = Type.Object({
   name: Type.String(),
   org_form: Type.String(),
   actor: Type.Object({
-    fnr_hmac: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC-SHA-256 of the fnr under this deployment’s key: the same person gives the same value here, and the number cannot be read back' }),
+    fnr_hmac: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description:
+        'HMAC-SHA-256 of the fnr under this deployment’s key: the same person gives the same value here, and the number cannot be read back',
+    }),
     fnr_hmac_algorithm: Type.Literal('HMAC-SHA256'),
   }),
   matching: Type.Object({
-    basis: Type.Literal('birth_date', { description: 'the open register shows role holders’ birth dates, not identity numbers' }),
+    basis: Type.Literal('birth_date', {
+      description: 'the open register shows role holders’ birth dates, not identity numbers',
+    }),
     persons_matched: Type.Integer({ minimum: 0 }),
     ambiguous: Type.Boolean({ description: 'more than one role holder has the birth date: all are returned' }),
     note: Type.String({ description: 'bokmål' }),
     note_en: Type.String(),
   }),
   roles: Type.Array(RoleEntry, { description: 'the matched holders’ current roles, raw from the register' }),
-  actions: Type.Array(ActionEntry, { description: 'what the roles and the registered signature rule let each matched holder do' }),
+  actions: Type.Array(ActionEntry, {
+    description: 'what the roles and the registered signature rule let each matched holder do',
+  }),
   signing_rule: Type.Object({
     available: Type.Boolean({ description: 'false when the signature lookup was unreachable' }),
     covered: Nullable(Type.Boolean({ description: 'the signature service covers the organisation form' })),

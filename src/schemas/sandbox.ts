@@ -6,7 +6,8 @@ import { Lit } from './common.ts'
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
 const Day = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description })
-const OsloTime = (description: string) => Type.String({ format: 'date-time', description: `${description}; RFC 3339 with the Europe/Oslo offset` })
+const OsloTime = (description: string) =>
+  Type.String({ format: 'date-time', description: `${description}; RFC 3339 with the Europe/Oslo offset` })
 
 export const SIMULATED_ERRORS = [
   'missing_delegation',
@@ -21,20 +22,33 @@ export const SIMULATED_ERRORS = [
 export type SimulatedError = (typeof SIMULATED_ERRORS)[number]
 
 /** Sandbox organisation numbers are nine digits; the reserved 999000XXX series deliberately fails MOD-11. */
-export const SandboxOrg = digitString(9, { description: 'a sandbox organisation number (nine digits; no MOD-11 check)' })
+export const SandboxOrg = digitString(9, {
+  description: 'a sandbox organisation number (nine digits; no MOD-11 check)',
+})
 export const SandboxOrgParams = Type.Object({ org: SandboxOrg })
 /** A production company tool's input under the sandbox bearer (pipeline/rehearsal.ts): sandbox org numbers skip MOD-11 (the reserved 999000XXX series fails it on purpose). */
 export const SandboxToolInput = Type.Object(
-  { org_number: SandboxOrg, horizon_months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'ignored by the sandbox' })) },
+  {
+    org_number: SandboxOrg,
+    horizon_months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'ignored by the sandbox' })),
+  },
   { additionalProperties: false },
 )
 
 const knobs = {
-  simulate_error: Type.Optional(Lit(SIMULATED_ERRORS, 'inject one failure; the last four add a government-shaped `upstream` object')),
-  simulate_latency: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000, description: 'answer after this many milliseconds' })),
+  simulate_error: Type.Optional(
+    Lit(SIMULATED_ERRORS, 'inject one failure; the last four add a government-shaped `upstream` object'),
+  ),
+  simulate_latency: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 30000, description: 'answer after this many milliseconds' }),
+  ),
   mock_date: Type.Optional(Day('the date (Europe/Oslo) the sandbox takes as today; default 2026-01-01')),
 }
-const asOf = { as_of: Type.Optional(Day('time travel for obligations and deadlines; echoed in `_meta.as_of`; needs the synthetic bearer')) }
+const asOf = {
+  as_of: Type.Optional(
+    Day('time travel for obligations and deadlines; echoed in `_meta.as_of`; needs the synthetic bearer'),
+  ),
+}
 
 export const KnobsQuery = Type.Object(knobs, { additionalProperties: false })
 export const TimeTravelQuery = Type.Object({ ...knobs, ...asOf }, { additionalProperties: false })
@@ -53,7 +67,15 @@ export const AuditQuery = Type.Object(
   },
   { additionalProperties: false },
 )
-export const ExecuteQuery = Type.Object({ ...knobs, dry_run: Type.Optional(Type.String({ description: '`true` runs the five checks and submits nothing; anything else is live mode' })) }, { additionalProperties: false })
+export const ExecuteQuery = Type.Object(
+  {
+    ...knobs,
+    dry_run: Type.Optional(
+      Type.String({ description: '`true` runs the five checks and submits nothing; anything else is live mode' }),
+    ),
+  },
+  { additionalProperties: false },
+)
 
 export const SandboxObligation = Type.Object({
   obligation_id: Type.String(),
@@ -79,7 +101,12 @@ export const SandboxDeadline = Type.Object({
 const Tier = Lit(['tier_1', 'tier_1_2'] as const)
 const Head = { org_number: Type.String(), entity_type: Lit(['AS', 'ENK'] as const), data_tier: Tier }
 const Person = Type.Object({ role: Nullable(Type.String()), name: Type.String() })
-const Unavailable = (scope: string) => Type.Object({ available: Type.Literal(false), reason: Type.Literal('DELEGATION_MISSING'), scope: Type.Literal(scope) })
+const Unavailable = (scope: string) =>
+  Type.Object({
+    available: Type.Literal(false),
+    reason: Type.Literal('DELEGATION_MISSING'),
+    scope: Type.Literal(scope),
+  })
 
 export const SandboxContext = Type.Object({
   ...Head,
@@ -101,7 +128,11 @@ export const SandboxContext = Type.Object({
   ),
   tier_2_note: Type.String(),
   upgrade_path: Nullable(Type.String()),
-  labour_register: Type.Object({ available: Type.Literal(false), reason: Type.Literal('DELEGATION_MISSING_LABOUR_REGISTER'), note: Type.String() }),
+  labour_register: Type.Object({
+    available: Type.Literal(false),
+    reason: Type.Literal('DELEGATION_MISSING_LABOUR_REGISTER'),
+    note: Type.String(),
+  }),
   tax_authority: Type.Object({
     mva_register: Type.Null({ deprecated: true }),
     mva_meldinger: Unavailable('tax_authority:mva-melding-list-read'),
@@ -109,9 +140,22 @@ export const SandboxContext = Type.Object({
   }),
 })
 
-export const SandboxObligations = Type.Object({ ...Head, obligations: Type.Array(SandboxObligation), upgrade_path: Type.String() })
-export const SandboxDeadlines = Type.Object({ ...Head, deadlines: Type.Array(SandboxDeadline), upgrade_path: Type.String() })
-export const SandboxSummary = Type.Object({ ...Head, obligations: Type.Array(SandboxObligation), deadlines: Type.Array(SandboxDeadline), upgrade_path: Type.String() })
+export const SandboxObligations = Type.Object({
+  ...Head,
+  obligations: Type.Array(SandboxObligation),
+  upgrade_path: Type.String(),
+})
+export const SandboxDeadlines = Type.Object({
+  ...Head,
+  deadlines: Type.Array(SandboxDeadline),
+  upgrade_path: Type.String(),
+})
+export const SandboxSummary = Type.Object({
+  ...Head,
+  obligations: Type.Array(SandboxObligation),
+  deadlines: Type.Array(SandboxDeadline),
+  upgrade_path: Type.String(),
+})
 
 export const AuditEntry = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -132,7 +176,10 @@ export const SandboxAccounts = AccountsSnapshot
 export const SandboxAuthority = Type.Omit(SigningAuthority, ['coded_authority'])
 
 export const ApprovalTokenBody = Type.Object(
-  { org_number: SandboxOrg, action_id: Type.String({ pattern: '^act_[0-9a-f]{32}$', description: 'from `POST /api/v1/sandbox/actions/plan`' }) },
+  {
+    org_number: SandboxOrg,
+    action_id: Type.String({ pattern: '^act_[0-9a-f]{32}$', description: 'from `POST /api/v1/sandbox/actions/plan`' }),
+  },
   { additionalProperties: false },
 )
 export const SandboxApprovalToken = Type.Object({
@@ -148,14 +195,24 @@ export const ActionBody = Type.Object(
   {
     org_number: SandboxOrg,
     action_type: Lit(['mva_melding', 'a_melding'] as const),
-    period: Type.String({ minLength: 1, maxLength: 20, description: 'mva_melding: YYYY-T1…YYYY-T6, YYYY-A or YYYY-MM; a_melding: YYYY-MM' }),
+    period: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      description: 'mva_melding: YYYY-T1…YYYY-T6, YYYY-A or YYYY-MM; a_melding: YYYY-MM',
+    }),
     payload: Type.Object({}, { additionalProperties: true, description: 'echoed verbatim as `would_be_payload`' }),
   },
   { additionalProperties: false },
 )
 
 const CheckSchema = Type.Object({
-  name: Lit(['company_exists', 'system_user_authorised', 'scopes_delegated', 'data_format_valid', 'deadline_in_future'] as const),
+  name: Lit([
+    'company_exists',
+    'system_user_authorised',
+    'scopes_delegated',
+    'data_format_valid',
+    'deadline_in_future',
+  ] as const),
   passed: Type.Boolean(),
   explanation_summary: Type.String(),
   explanation_summary_en: Type.String(),
@@ -164,7 +221,11 @@ export const DryRunOutcome = Type.Object({
   dry_run: Type.Literal(true),
   org_number: Type.String(),
   action: Lit(['mva_melding', 'a_melding'] as const),
-  validation: Type.Object({ all_passed: Type.Boolean(), checks: Type.Array(CheckSchema, { minItems: 5, maxItems: 5 }), disclaimer: Type.String() }),
+  validation: Type.Object({
+    all_passed: Type.Boolean(),
+    checks: Type.Array(CheckSchema, { minItems: 5, maxItems: 5 }),
+    disclaimer: Type.String(),
+  }),
   would_be_payload: Type.Object({}, { additionalProperties: true }),
   preview_notice: Type.String(),
 })
@@ -184,7 +245,10 @@ export const SandboxReceipt = Type.Object({
   org_number: Type.String(),
   filing_type: Type.String(),
   rule_version: Type.Literal('sandbox'),
-  government_response_raw: Type.Object({ _sandbox_marker: Type.Literal('SANDBOX_NOT_REAL_GOV_RESPONSE') }, { additionalProperties: true }),
+  government_response_raw: Type.Object(
+    { _sandbox_marker: Type.Literal('SANDBOX_NOT_REAL_GOV_RESPONSE') },
+    { additionalProperties: true },
+  ),
   signature: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC-SHA-256; see docs/receipt-signature.md' }),
   signature_algorithm: Type.Literal('HMAC-SHA256-v1'),
 })

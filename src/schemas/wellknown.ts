@@ -20,7 +20,13 @@ export const AgentCard = Type.Object(
     securitySchemes: Type.Record(Type.String(), Type.Object({}, Open)),
     defaultInputModes: Type.Array(Type.String()),
     defaultOutputModes: Type.Array(Type.String()),
-    skills: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), description: Type.String(), tags: Type.Array(Type.String()) }, Open), { description: 'one per MCP tool' }),
+    skills: Type.Array(
+      Type.Object(
+        { id: Type.String(), name: Type.String(), description: Type.String(), tags: Type.Array(Type.String()) },
+        Open,
+      ),
+      { description: 'one per MCP tool' },
+    ),
   },
   { ...Open, description: 'A2A AgentCard (protocol 0.3.0)' },
 )
@@ -48,13 +54,23 @@ const RetentionRule = Type.Object({
 export const DataSovereignty = Type.Object({
   service: Type.String(),
   canonical: Type.String({ format: 'uri' }),
-  storage: Type.Object({ database: Type.String(), kind: Type.Union([Type.Literal('embedded'), Type.Literal('postgres')]), location: Type.String(), secrets_at_rest: Type.String() }),
-  processing: Type.Object({ location: Type.String(), subprocessors: Type.Array(Type.Object({ service: Type.String(), receives: Type.String() })) }),
+  storage: Type.Object({
+    database: Type.String(),
+    kind: Type.Union([Type.Literal('embedded'), Type.Literal('postgres')]),
+    location: Type.String(),
+    secrets_at_rest: Type.String(),
+  }),
+  processing: Type.Object({
+    location: Type.String(),
+    subprocessors: Type.Array(Type.Object({ service: Type.String(), receives: Type.String() })),
+  }),
   upstreams: Type.Array(
     Type.Object({
       system: Type.String(),
       operator: Type.String(),
-      base_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'null: answered by an in-process mock; nothing leaves the service' }),
+      base_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+        description: 'null: answered by an in-process mock; nothing leaves the service',
+      }),
       jurisdiction: Type.Literal('NO'),
       mode: Type.Union([Type.Literal('live'), Type.Literal('fixtures'), Type.Literal('mock')]),
       receives: Type.String(),
@@ -66,16 +82,34 @@ export const DataSovereignty = Type.Object({
 })
 
 export const ApiCatalog = Type.Object(
-  { linkset: Type.Array(Type.Object({ anchor: Type.String({ format: 'uri' }), item: Type.Optional(Type.Array(Link)), 'service-desc': Type.Optional(Type.Array(Link)), 'service-doc': Type.Optional(Type.Array(Link)) }, Open)) },
+  {
+    linkset: Type.Array(
+      Type.Object(
+        {
+          anchor: Type.String({ format: 'uri' }),
+          item: Type.Optional(Type.Array(Link)),
+          'service-desc': Type.Optional(Type.Array(Link)),
+          'service-doc': Type.Optional(Type.Array(Link)),
+        },
+        Open,
+      ),
+    ),
+  },
   { description: 'RFC 9264 linkset (`application/linkset+json`)' },
 )
 
 const WorkflowClass = Type.Union(WORKFLOW_CLASSES.map((c) => Type.Literal(c)))
 
 export const AgentReadiness = Type.Object({
-  source: Type.Union([Type.Literal('telemetry'), Type.Literal('static_defaults'), Type.Literal('telemetry_and_static_defaults')]),
+  source: Type.Union([
+    Type.Literal('telemetry'),
+    Type.Literal('static_defaults'),
+    Type.Literal('telemetry_and_static_defaults'),
+  ]),
   window_minutes: Type.Integer(),
-  min_samples: Type.Integer({ description: 'below this many requests in the window a class reports its static default' }),
+  min_samples: Type.Integer({
+    description: 'below this many requests in the window a class reports its static default',
+  }),
   success_definition: Type.String(),
   scope: Type.String(),
   classes: Type.Array(
@@ -84,11 +118,16 @@ export const AgentReadiness = Type.Object({
       description: Type.String(),
       source: Type.Union([Type.Literal('telemetry'), Type.Literal('static_default')]),
       success_rate: Type.Number({ minimum: 0, maximum: 1 }),
-      p95_latency_ms: Type.Integer({ description: 'telemetry: the upper bound of the latency bucket the 95th percentile falls in' }),
+      p95_latency_ms: Type.Integer({
+        description: 'telemetry: the upper bound of the latency bucket the 95th percentile falls in',
+      }),
       samples: Type.Integer({ minimum: 0 }),
     }),
   ),
-  token_service: Type.Object({ breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]), mock: Type.Boolean() }),
+  token_service: Type.Object({
+    breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
+    mock: Type.Boolean(),
+  }),
 })
 
 export const Comparison = Type.Object({
@@ -117,12 +156,24 @@ export const ReceiptKeys = Type.Object(
         {
           kty: Type.Literal('OKP'),
           crv: Type.Literal('Ed25519'),
-          x: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'the 32-byte public key, base64url without padding (RFC 8037)' }),
-          kid: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'RFC 7638 thumbprint (SHA-256, base64url); a receipt names it in `signature_ed25519_key_id`' }),
+          x: Type.String({
+            pattern: '^[A-Za-z0-9_-]{43}$',
+            description: 'the 32-byte public key, base64url without padding (RFC 8037)',
+          }),
+          kid: Type.String({
+            pattern: '^[A-Za-z0-9_-]{43}$',
+            description: 'RFC 7638 thumbprint (SHA-256, base64url); a receipt names it in `signature_ed25519_key_id`',
+          }),
           use: Type.Literal('sig'),
           alg: Type.Literal('EdDSA'),
-          valid_from: Type.String({ format: 'date-time', description: 'the key signs receipts whose `timestamp` is at or after this (UTC)' }),
-          valid_until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'and before this; null: the current (or announced next) key. A retired key stays listed so the receipts it signed keep verifying.' }),
+          valid_from: Type.String({
+            format: 'date-time',
+            description: 'the key signs receipts whose `timestamp` is at or after this (UTC)',
+          }),
+          valid_until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+            description:
+              'and before this; null: the current (or announced next) key. A retired key stays listed so the receipts it signed keep verifying.',
+          }),
         },
         Open,
       ),

@@ -31,7 +31,13 @@ interface CandidateRow {
 function candidate(r: CandidateRow): DiffCandidate {
   return {
     org_number: r.org_number,
-    baseline: r.observed ? { has_filed_annual_accounts: r.has_filed_annual_accounts, last_accounts_year: r.last_accounts_year, org_form: r.org_form } : null,
+    baseline: r.observed
+      ? {
+          has_filed_annual_accounts: r.has_filed_annual_accounts,
+          last_accounts_year: r.last_accounts_year,
+          org_form: r.org_form,
+        }
+      : null,
     unit_body: r.unit_body,
   }
 }
@@ -42,7 +48,13 @@ function candidate(r: CandidateRow): DiffCandidate {
  * query walks its index from `after` and stops at `limit` rows, so a run that takes one kind to its
  * end and then the other reads each row about once, however many companies there are.
  */
-export async function nextDiffCandidates(sql: Sql, kind: 'observed' | 'new', after: string, observedUpTo: Date, limit: number): Promise<DiffCandidate[]> {
+export async function nextDiffCandidates(
+  sql: Sql,
+  kind: 'observed' | 'new',
+  after: string,
+  observedUpTo: Date,
+  limit: number,
+): Promise<DiffCandidate[]> {
   const due =
     kind === 'observed'
       ? sql`select org_number from accounts_baseline where org_number > ${after} and observed_at <= ${observedUpTo} order by org_number limit ${limit}`
@@ -94,7 +106,16 @@ export async function lockBaselines(tx: Sql, orgNumbers: string[]): Promise<Map<
   const rows = await tx<(Baseline & { org_number: string })[]>`
     select org_number, has_filed_annual_accounts, last_accounts_year, org_form from accounts_baseline
     where org_number = any(${orgNumbers}) order by org_number for update`
-  return new Map(rows.map((r) => [r.org_number, { has_filed_annual_accounts: r.has_filed_annual_accounts, last_accounts_year: r.last_accounts_year, org_form: r.org_form }]))
+  return new Map(
+    rows.map((r) => [
+      r.org_number,
+      {
+        has_filed_annual_accounts: r.has_filed_annual_accounts,
+        last_accounts_year: r.last_accounts_year,
+        org_form: r.org_form,
+      },
+    ]),
+  )
 }
 
 export interface Observation extends Baseline {

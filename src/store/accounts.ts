@@ -37,17 +37,26 @@ export interface KeyPrincipalRow {
 // -- consumers ---------------------------------------------------------------------------------
 
 export async function findConsumerByEmail(sql: Sql, email: string): Promise<ConsumerRow | null> {
-  const [row] = await sql<ConsumerRow[]>`select id, email, company_name, tier, active, created_at from consumers where email = ${email}`
+  const [row] = await sql<
+    ConsumerRow[]
+  >`select id, email, company_name, tier, active, created_at from consumers where email = ${email}`
   return row ?? null
 }
 
 export async function findConsumer(sql: Sql, id: string): Promise<ConsumerRow | null> {
-  const [row] = await sql<ConsumerRow[]>`select id, email, company_name, tier, active, created_at from consumers where id = ${id}`
+  const [row] = await sql<
+    ConsumerRow[]
+  >`select id, email, company_name, tier, active, created_at from consumers where id = ${id}`
   return row ?? null
 }
 
 /** Creates the consumer, or returns the existing one with that e-mail (sign-up races included). */
-export async function upsertConsumer(sql: Sql, email: string, companyName: string | null, tier: Plan = 'free'): Promise<{ consumer: ConsumerRow; created: boolean }> {
+export async function upsertConsumer(
+  sql: Sql,
+  email: string,
+  companyName: string | null,
+  tier: Plan = 'free',
+): Promise<{ consumer: ConsumerRow; created: boolean }> {
   const [inserted] = await sql<ConsumerRow[]>`
     insert into consumers (email, company_name, tier) values (${email}, ${companyName}, ${tier})
     on conflict (email) do nothing
@@ -56,7 +65,11 @@ export async function upsertConsumer(sql: Sql, email: string, companyName: strin
   return { consumer: (await findConsumerByEmail(sql, email))!, created: false }
 }
 
-export async function updateConsumer(sql: Sql, id: string, patch: { tier?: Plan; active?: boolean }): Promise<ConsumerRow | null> {
+export async function updateConsumer(
+  sql: Sql,
+  id: string,
+  patch: { tier?: Plan; active?: boolean },
+): Promise<ConsumerRow | null> {
   const [row] = await sql<ConsumerRow[]>`
     update consumers set
       tier = coalesce(${patch.tier ?? null}, tier),
@@ -69,13 +82,16 @@ export async function updateConsumer(sql: Sql, id: string, patch: { tier?: Plan;
 
 /** Locks the consumer row: key and token caps are checked under this lock. */
 export async function lockConsumer(sql: Sql, id: string): Promise<ConsumerRow | null> {
-  const [row] = await sql<ConsumerRow[]>`select id, email, company_name, tier, active, created_at from consumers where id = ${id} for update`
+  const [row] = await sql<
+    ConsumerRow[]
+  >`select id, email, company_name, tier, active, created_at from consumers where id = ${id} for update`
   return row ?? null
 }
 
 // -- API keys ----------------------------------------------------------------------------------
 
-const KEY_PRINCIPAL_SELECT = 'select k.id as key_id, k.consumer_id, k.scopes, key_status(k.id) as status, c.tier, k.test from api_keys k join consumers c on c.id = k.consumer_id'
+const KEY_PRINCIPAL_SELECT =
+  'select k.id as key_id, k.consumer_id, k.scopes, key_status(k.id) as status, c.tier, k.test from api_keys k join consumers c on c.id = k.consumer_id'
 
 /** Resolves a key by its hash (domain/access/key-cache.ts keeps the answers; writes confirm them). */
 export async function keyPrincipal(sql: Sql, keyHash: string): Promise<KeyPrincipalRow | null> {
@@ -89,13 +105,23 @@ export async function keyPrincipalById(sql: Sql, keyId: string): Promise<KeyPrin
 }
 
 export async function countActiveKeys(sql: Sql, consumerId: string): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from api_keys where consumer_id = ${consumerId} and revoked_at is null`
+  const [row] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from api_keys where consumer_id = ${consumerId} and revoked_at is null`
   return row!.n
 }
 
 export async function insertKey(
   sql: Sql,
-  k: { consumerId: string; keyHash: string; displayPrefix: string; label: string; scopes: string[]; source: string; test: boolean },
+  k: {
+    consumerId: string
+    keyHash: string
+    displayPrefix: string
+    label: string
+    scopes: string[]
+    source: string
+    test: boolean
+  },
 ): Promise<KeyRow> {
   const [row] = await sql<KeyRow[]>`
     insert into api_keys (consumer_id, key_hash, display_prefix, label, scopes, source, test)
@@ -112,7 +138,9 @@ export async function listKeys(sql: Sql, consumerId: string, includeRevoked: boo
 }
 
 export async function findKey(sql: Sql, id: string): Promise<KeyRow | null> {
-  const [row] = await sql<KeyRow[]>`select id, consumer_id, display_prefix, label, scopes, source, test, created_at, revoked_at from api_keys where id = ${id}`
+  const [row] = await sql<
+    KeyRow[]
+  >`select id, consumer_id, display_prefix, label, scopes, source, test, created_at, revoked_at from api_keys where id = ${id}`
   return row ?? null
 }
 
@@ -130,7 +158,11 @@ export async function revokeKey(sql: Sql, id: string, consumerId: string | null)
 // Links are written with the mail that carries them: store/mail-queue.ts queueMagicLinkMail.
 
 /** Marks the link used if it is unused and unexpired; exactly one caller wins a race. */
-export async function consumeMagicLink(sql: Sql, tokenHash: string, now: Date): Promise<{ email: string; company_name: string | null } | null> {
+export async function consumeMagicLink(
+  sql: Sql,
+  tokenHash: string,
+  now: Date,
+): Promise<{ email: string; company_name: string | null } | null> {
   const [row] = await sql<{ email: string; company_name: string | null }[]>`
     update magic_links set used_at = ${now}
     where token_hash = ${tokenHash} and used_at is null and expires_at > ${now}
@@ -146,7 +178,13 @@ export interface SessionRow {
   active: boolean
 }
 
-export async function insertSession(sql: Sql, tokenHash: string, consumerId: string, csrfToken: string, expiresAt: Date): Promise<string> {
+export async function insertSession(
+  sql: Sql,
+  tokenHash: string,
+  consumerId: string,
+  csrfToken: string,
+  expiresAt: Date,
+): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
     insert into sessions (token_hash, consumer_id, csrf_token, expires_at) values (${tokenHash}, ${consumerId}, ${csrfToken}, ${expiresAt})
     returning id`
@@ -184,7 +222,13 @@ export async function countOutstandingTokens(sql: Sql, consumerId: string, now: 
   return row!.n
 }
 
-export async function insertIssuanceToken(sql: Sql, consumerId: string, tokenHash: string, displayPrefix: string, expiresAt: Date): Promise<IssuanceTokenRow> {
+export async function insertIssuanceToken(
+  sql: Sql,
+  consumerId: string,
+  tokenHash: string,
+  displayPrefix: string,
+  expiresAt: Date,
+): Promise<IssuanceTokenRow> {
   const [row] = await sql<IssuanceTokenRow[]>`
     insert into issuance_tokens (consumer_id, token_hash, display_prefix, expires_at)
     values (${consumerId}, ${tokenHash}, ${displayPrefix}, ${expiresAt})
@@ -225,6 +269,9 @@ export async function insertOutboxEmail(sql: Sql, to: string, subject: string, b
   await sql`insert into outbox_emails (to_email, subject, body_text) values (${to}, ${subject}, ${body})`
 }
 
-export async function listOutbox(sql: Sql, limit: number): Promise<{ id: string; to_email: string; subject: string; body_text: string; created_at: Date }[]> {
+export async function listOutbox(
+  sql: Sql,
+  limit: number,
+): Promise<{ id: string; to_email: string; subject: string; body_text: string; created_at: Date }[]> {
   return sql`select id, to_email, subject, body_text, created_at from outbox_emails order by created_at desc, id limit ${limit}`
 }

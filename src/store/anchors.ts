@@ -20,7 +20,9 @@ const AT_TEXT = `to_char(fetched_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS
 
 /** The day (UTC, `YYYY-MM-DD`) of the oldest snapshot; null when the archive is empty. */
 export async function firstSnapshotDay(sql: Sql): Promise<string | null> {
-  const [row] = await sql<{ day: string | null }[]>`select to_char(min(fetched_at) at time zone 'UTC', 'YYYY-MM-DD') as day from source_snapshots`
+  const [row] = await sql<
+    { day: string | null }[]
+  >`select to_char(min(fetched_at) at time zone 'UTC', 'YYYY-MM-DD') as day from source_snapshots`
   return row?.day ?? null
 }
 
@@ -30,8 +32,16 @@ export async function lastAnchoredDay(sql: Sql): Promise<string | null> {
 }
 
 /** Up to `limit` leaves of [from, to) after the leaf `after` (null: from the first). */
-export async function dayLeaves(sql: Sql, from: Date, to: Date, after: LeafRow | null, limit: number): Promise<LeafRow[]> {
-  const position = after ? sql`and (fetched_at, id) > (${after.fetched_at}::text::timestamptz, ${after.id}::uuid)` : sql``
+export async function dayLeaves(
+  sql: Sql,
+  from: Date,
+  to: Date,
+  after: LeafRow | null,
+  limit: number,
+): Promise<LeafRow[]> {
+  const position = after
+    ? sql`and (fetched_at, id) > (${after.fetched_at}::text::timestamptz, ${after.id}::uuid)`
+    : sql``
   // A page must be read in index order from where the last one ended. Before the table's statistics
   // know a day's million rows (a fresh archive, a bulk load), the planner expects a few hundred and
   // picks a bitmap scan of the rest of the day and a sort, for every page: ruled out here.
@@ -111,7 +121,14 @@ export async function untimestampedAnchors(sql: Sql, limit: number): Promise<{ d
     order by a.day limit ${limit}`
 }
 
-export async function insertTimestamp(sql: Sql, day: string, tsaUrl: string, token: string, genTime: Date, now: Date): Promise<void> {
+export async function insertTimestamp(
+  sql: Sql,
+  day: string,
+  tsaUrl: string,
+  token: string,
+  genTime: Date,
+  now: Date,
+): Promise<void> {
   await sql`
     insert into anchor_timestamps (day, tsa_url, token, gen_time, created_at) values (${day}::date, ${tsaUrl}, ${token}, ${genTime}, ${now})
     on conflict (day) do nothing`
@@ -133,7 +150,11 @@ export async function chunkRoots(sql: Sql, day: string): Promise<ChunkRow[]> {
 }
 
 /** The leaves of one block: `count` leaves from its first, inclusive. */
-export async function chunkLeaves(sql: Sql, first: { fetched_at: string; id: string }, count: number): Promise<LeafRow[]> {
+export async function chunkLeaves(
+  sql: Sql,
+  first: { fetched_at: string; id: string },
+  count: number,
+): Promise<LeafRow[]> {
   return sql<LeafRow[]>`
     select id, content_sha256, ${sql.unsafe(AT_TEXT)} as fetched_at from source_snapshots
     where (fetched_at, id) >= (${first.fetched_at}::text::timestamptz, ${first.id}::uuid)

@@ -39,7 +39,19 @@ export interface NewApprovalToken {
   action: ApprovalActionContent | null
 }
 
-const COLUMNS: string[] = ['id', 'namespace', 'org_number', 'action_id', 'created_at', 'expires_at', 'consumed_at', 'confirmation', 'action', 'decided_at', 'decided_by']
+const COLUMNS: string[] = [
+  'id',
+  'namespace',
+  'org_number',
+  'action_id',
+  'created_at',
+  'expires_at',
+  'consumed_at',
+  'confirmation',
+  'action',
+  'decided_at',
+  'decided_by',
+]
 
 export async function insertApprovalToken(sql: Sql, t: NewApprovalToken): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
@@ -50,7 +62,11 @@ export async function insertApprovalToken(sql: Sql, t: NewApprovalToken): Promis
 }
 
 /** The token with this hash in this namespace; a token of another namespace is not found. */
-export async function findApprovalToken(sql: Sql, namespace: string, tokenHash: string): Promise<ApprovalTokenRow | null> {
+export async function findApprovalToken(
+  sql: Sql,
+  namespace: string,
+  tokenHash: string,
+): Promise<ApprovalTokenRow | null> {
   const [row] = await sql<ApprovalTokenRow[]>`
     select ${sql(COLUMNS)} from approval_tokens where namespace = ${namespace} and token_hash = ${tokenHash}`
   return row ?? null
@@ -68,7 +84,12 @@ export async function findApprovalTokenById(sql: Sql, namespace: string, id: str
  * confirmed by a person: a decline that lands between the check and the spend wins. One
  * statement, so concurrent callers serialise on the row lock and exactly one sees its row back.
  */
-export async function markApprovalTokenConsumed(sql: Sql, id: string, now: Date, confirmedOnly = false): Promise<boolean> {
+export async function markApprovalTokenConsumed(
+  sql: Sql,
+  id: string,
+  now: Date,
+  confirmedOnly = false,
+): Promise<boolean> {
   const rows = await sql`
     update approval_tokens set consumed_at = ${now}
     where id = ${id} and consumed_at is null and expires_at > ${now}
@@ -95,7 +116,12 @@ export async function decideApprovalToken(
 }
 
 /** The tokens of a namespace still waiting for a person (unexpired, unconsumed), newest first. */
-export async function awaitingApprovalTokens(sql: Sql, namespace: string, now: Date, limit = 20): Promise<ApprovalTokenRow[]> {
+export async function awaitingApprovalTokens(
+  sql: Sql,
+  namespace: string,
+  now: Date,
+  limit = 20,
+): Promise<ApprovalTokenRow[]> {
   return sql<ApprovalTokenRow[]>`
     select ${sql(COLUMNS)} from approval_tokens
     where namespace = ${namespace} and confirmation = 'awaiting' and consumed_at is null and expires_at > ${now}

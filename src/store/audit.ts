@@ -46,7 +46,12 @@ export async function auditFor(sql: Sql, consumerId: string, limit = 50): Promis
  * The caller's own portal submissions among the given instances: audit rows with action
  * `submit_mva` (a live execute) carry the portal's instance id in `details.portal_instance_id`.
  */
-export async function submissionsByInstance(sql: Sql, consumerId: string, orgNumber: string, instanceIds: string[]): Promise<Map<string, { audit_log_id: string; correlation_id: string | null }>> {
+export async function submissionsByInstance(
+  sql: Sql,
+  consumerId: string,
+  orgNumber: string,
+  instanceIds: string[],
+): Promise<Map<string, { audit_log_id: string; correlation_id: string | null }>> {
   const rows = await sql<{ id: string; correlation_id: string | null; instance_id: string }[]>`
     select id, correlation_id, details->>'portal_instance_id' as instance_id from audit_log
     where consumer_id = ${consumerId} and org_number = ${orgNumber} and action = 'submit_mva'

@@ -13,11 +13,13 @@ export interface BaselineKey {
   field_path: string
 }
 
-export const baselineKey = (k: BaselineKey) => `${k.source}\u0000${k.entity_type}\u0000${k.entity_id}\u0000${k.field_path}`
+export const baselineKey = (k: BaselineKey) =>
+  `${k.source}\u0000${k.entity_type}\u0000${k.entity_id}\u0000${k.field_path}`
 
 type Row = BaselineKey & { value: unknown }
 
-const keysJson = (keys: readonly BaselineKey[]) => keys.map((k) => ({ source: k.source, entity_type: k.entity_type, entity_id: k.entity_id, field_path: k.field_path }))
+const keysJson = (keys: readonly BaselineKey[]) =>
+  keys.map((k) => ({ source: k.source, entity_type: k.entity_type, entity_id: k.entity_id, field_path: k.field_path }))
 
 /** The baselines held for the keys (no lock). */
 export async function readBaselines(sql: Sql, keys: readonly BaselineKey[]): Promise<Map<string, unknown>> {
@@ -34,7 +36,11 @@ export async function readBaselines(sql: Sql, keys: readonly BaselineKey[]): Pro
  * concurrent claims take row locks in one order); returns the keys it wrote. A key another
  * transaction holds waits for it and is then left alone.
  */
-export async function claimBaselines(tx: Sql, rows: readonly (BaselineKey & { value: unknown })[], now: Date): Promise<Set<string>> {
+export async function claimBaselines(
+  tx: Sql,
+  rows: readonly (BaselineKey & { value: unknown })[],
+  now: Date,
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set()
   const json = rows.map((r, n) => ({ ...keysJson([r])[0], value: r.value, n }))
   const written = await tx<BaselineKey[]>`
@@ -61,7 +67,11 @@ export async function lockBaselines(tx: Sql, keys: readonly BaselineKey[]): Prom
 }
 
 /** Replaces the baselines' values (rows already locked by lockBaselines). */
-export async function writeBaselines(tx: Sql, rows: readonly (BaselineKey & { value: unknown })[], now: Date): Promise<void> {
+export async function writeBaselines(
+  tx: Sql,
+  rows: readonly (BaselineKey & { value: unknown })[],
+  now: Date,
+): Promise<void> {
   if (rows.length === 0) return
   const json = rows.map((r) => ({ ...keysJson([r])[0], value: r.value }))
   await tx`

@@ -39,18 +39,29 @@ export interface ChangeRow extends ChangeFields {
   id: string
 }
 
-const COLUMNS = 'seq::text as seq, id, source, entity_type, entity_id, change_type, field_path, before_value, after_value, diff, detected_at, source_snapshot_id'
+const COLUMNS =
+  'seq::text as seq, id, source, entity_type, entity_id, change_type, field_path, before_value, after_value, diff, detected_at, source_snapshot_id'
 
 /**
  * Appends the changes in order and queues their deliveries. `tx` must be a transaction: the lock
  * is held until it commits. Returns the rows appended (a repeated `source_ref` is not) and how many
  * deliveries were queued.
  */
-export async function appendChanges(tx: Sql, changes: NewChange[], now: Date): Promise<{ appended: ChangeRow[]; deliveries: number }> {
+export async function appendChanges(
+  tx: Sql,
+  changes: NewChange[],
+  now: Date,
+): Promise<{ appended: ChangeRow[]; deliveries: number }> {
   if (changes.length === 0) return { appended: [], deliveries: 0 }
   await tx`select pg_advisory_xact_lock(${CHANGES_LOCK})`
   // Ids are made here so that the rows a repeated source_ref kept out are known by id.
-  const rows = changes.map((c, n) => ({ ...c, id: crypto.randomUUID(), detected_at: c.detected_at.toISOString(), source_ref: c.source_ref ?? null, n }))
+  const rows = changes.map((c, n) => ({
+    ...c,
+    id: crypto.randomUUID(),
+    detected_at: c.detected_at.toISOString(),
+    source_ref: c.source_ref ?? null,
+    n,
+  }))
   const appended = await tx<ChangeRow[]>`
     insert into changes (id, source, entity_type, entity_id, change_type, field_path, before_value, after_value, diff, detected_at, source_snapshot_id, source_ref)
     select r.id, r.source, r.entity_type, r.entity_id, r.change_type, r.field_path, r.before_value, r.after_value, r.diff, r.detected_at, r.source_snapshot_id, r.source_ref
@@ -61,7 +72,9 @@ export async function appendChanges(tx: Sql, changes: NewChange[], now: Date): P
     on conflict (source_ref) do nothing
     returning ${tx.unsafe(COLUMNS)}`
   const kept = new Set(appended.map((r) => r.id))
-  const eventful = rows.filter((r) => r.event_type !== null && kept.has(r.id)).map((r) => ({ id: r.id, event_type: r.event_type }))
+  const eventful = rows
+    .filter((r) => r.event_type !== null && kept.has(r.id))
+    .map((r) => ({ id: r.id, event_type: r.event_type }))
   if (eventful.length === 0) return { appended, deliveries: 0 }
   const queued = await tx`
     insert into webhook_deliveries (subscription_id, change_id, event_type, status, next_attempt_at, created_at)
@@ -83,7 +96,12 @@ export interface ChangeFilter {
 }
 
 /** Rows after `afterSeq` in archive order, at most `limit`. */
-export async function listChanges(sql: Sql, filter: ChangeFilter, afterSeq: bigint, limit: number): Promise<ChangeRow[]> {
+export async function listChanges(
+  sql: Sql,
+  filter: ChangeFilter,
+  afterSeq: bigint,
+  limit: number,
+): Promise<ChangeRow[]> {
   const where = [
     sql`seq > ${afterSeq.toString()}::bigint`,
     ...(filter.source !== undefined ? [sql`source = ${filter.source}`] : []),
@@ -93,5 +111,7 @@ export async function listChanges(sql: Sql, filter: ChangeFilter, afterSeq: bigi
     ...(filter.since !== undefined ? [sql`detected_at >= ${filter.since}`] : []),
   ]
   const clause = where.reduce((acc, w) => sql`${acc} and ${w}`)
-  return sql<ChangeRow[]>`select ${sql.unsafe(COLUMNS)} from changes where ${clause} order by changes.seq limit ${limit}`
+  return sql<
+    ChangeRow[]
+  >`select ${sql.unsafe(COLUMNS)} from changes where ${clause} order by changes.seq limit ${limit}`
 }

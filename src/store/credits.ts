@@ -7,12 +7,23 @@ export interface Balance {
 }
 
 export async function readBalance(sql: Sql, consumerId: string): Promise<Balance> {
-  const [row] = await sql<{ balance_ore: string; updated_at: Date }[]>`select balance_ore, updated_at from credit_balances where consumer_id = ${consumerId}`
-  return row ? { balance_ore: Number(row.balance_ore), updated_at: row.updated_at } : { balance_ore: 0, updated_at: null }
+  const [row] = await sql<
+    { balance_ore: string; updated_at: Date }[]
+  >`select balance_ore, updated_at from credit_balances where consumer_id = ${consumerId}`
+  return row
+    ? { balance_ore: Number(row.balance_ore), updated_at: row.updated_at }
+    : { balance_ore: 0, updated_at: null }
 }
 
 /** Adds credit and its ledger row in one statement; returns the new balance. */
-export async function credit(sql: Sql, consumerId: string, amountOre: number, kind: 'topup' | 'admin_credit', reason: string, correlationId: string | null): Promise<{ balance_ore: number; ledger_id: number }> {
+export async function credit(
+  sql: Sql,
+  consumerId: string,
+  amountOre: number,
+  kind: 'topup' | 'admin_credit',
+  reason: string,
+  correlationId: string | null,
+): Promise<{ balance_ore: number; ledger_id: number }> {
   const [row] = await sql<{ balance_ore: string; ledger_id: string }[]>`
     with l as (
       insert into credit_ledger (consumer_id, amount_ore, kind, reason, correlation_id)
@@ -76,7 +87,17 @@ export async function chargeBatch(sql: Sql, reqs: ChargeRequest[]): Promise<Char
       wm.push(w.max)
     }
   })
-  const rows = await sql<{ i: string; live: boolean; balance_ore: string; spent: string; ledger_id: string | null; hold_id: string | null; hits: number[] | null }[]>`
+  const rows = await sql<
+    {
+      i: string
+      live: boolean
+      balance_ore: string
+      spent: string
+      ledger_id: string | null
+      hold_id: string | null
+      hits: number[] | null
+    }[]
+  >`
     with calls as (
       select c.*, key_is_live(c.key_id, c.consumer_id, c.plan) as live
       from unnest(${reqs.map((r) => r.consumerId)}::uuid[], ${reqs.map((r) => r.keyId)}::uuid[], ${reqs.map((r) => r.plan)}::text[],
@@ -134,7 +155,10 @@ export async function chargeBatch(sql: Sql, reqs: ChargeRequest[]): Promise<Char
     out[i] = {
       keyLive: r.live,
       hits: r.hits ?? [],
-      charged: r.ledger_id === null ? null : { balance_ore: seen - reqs[i]!.cost, ledger_id: Number(r.ledger_id), hold_id: Number(r.hold_id) },
+      charged:
+        r.ledger_id === null
+          ? null
+          : { balance_ore: seen - reqs[i]!.cost, ledger_id: Number(r.ledger_id), hold_id: Number(r.hold_id) },
       balance_ore: seen,
     }
   }
@@ -172,17 +196,22 @@ export async function refundDebit(sql: Sql, ledgerId: number, reason: string): P
  * caller's favour, never against them.
  */
 export async function refundStaleHolds(sql: Sql, before: Date): Promise<number> {
-  const stale = await sql<{ id: string; ledger_ids: string[] }[]>`select id, ledger_ids from charge_holds where created_at < ${before} order by id limit 100`
+  const stale = await sql<
+    { id: string; ledger_ids: string[] }[]
+  >`select id, ledger_ids from charge_holds where created_at < ${before} order by id limit 100`
   let n = 0
   for (const hold of stale) {
-    for (const id of hold.ledger_ids) if (await refundDebit(sql, Number(id), 'refund of a call that did not finish')) n++
+    for (const id of hold.ledger_ids)
+      if (await refundDebit(sql, Number(id), 'refund of a call that did not finish')) n++
     await sql`delete from charge_holds where id = ${hold.id}`
   }
   return n
 }
 
 export async function ledgerSum(sql: Sql, consumerId: string): Promise<number> {
-  const [row] = await sql<{ s: string }[]>`select coalesce(sum(amount_ore), 0)::bigint as s from credit_ledger where consumer_id = ${consumerId}`
+  const [row] = await sql<
+    { s: string }[]
+  >`select coalesce(sum(amount_ore), 0)::bigint as s from credit_ledger where consumer_id = ${consumerId}`
   return Number(row!.s)
 }
 
@@ -201,16 +230,26 @@ export interface TopupRow {
 const topupCols = 'id, consumer_id, amount_ore::int as amount_ore, status, created_at, expires_at, decided_at'
 
 export async function countPendingTopups(sql: Sql, consumerId: string, now: Date): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from topup_requests where consumer_id = ${consumerId} and status = 'pending' and expires_at > ${now}`
+  const [row] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from topup_requests where consumer_id = ${consumerId} and status = 'pending' and expires_at > ${now}`
   return row!.n
 }
 
 export async function oldestPendingExpiry(sql: Sql, consumerId: string, now: Date): Promise<Date | null> {
-  const [row] = await sql<{ e: Date | null }[]>`select min(expires_at) as e from topup_requests where consumer_id = ${consumerId} and status = 'pending' and expires_at > ${now}`
+  const [row] = await sql<
+    { e: Date | null }[]
+  >`select min(expires_at) as e from topup_requests where consumer_id = ${consumerId} and status = 'pending' and expires_at > ${now}`
   return row?.e ?? null
 }
 
-export async function insertTopup(sql: Sql, consumerId: string, keyId: string | null, amountOre: number, expiresAt: Date): Promise<TopupRow> {
+export async function insertTopup(
+  sql: Sql,
+  consumerId: string,
+  keyId: string | null,
+  amountOre: number,
+  expiresAt: Date,
+): Promise<TopupRow> {
   const [row] = await sql<TopupRow[]>`
     insert into topup_requests (consumer_id, key_id, amount_ore, expires_at) values (${consumerId}, ${keyId}, ${amountOre}, ${expiresAt})
     returning ${sql.unsafe(topupCols)}`
@@ -223,11 +262,18 @@ export async function findTopup(sql: Sql, id: string): Promise<TopupRow | null> 
 }
 
 export async function listTopups(sql: Sql, consumerId: string): Promise<TopupRow[]> {
-  return sql<TopupRow[]>`select ${sql.unsafe(topupCols)} from topup_requests where consumer_id = ${consumerId} order by created_at desc, id limit 20`
+  return sql<
+    TopupRow[]
+  >`select ${sql.unsafe(topupCols)} from topup_requests where consumer_id = ${consumerId} order by created_at desc, id limit 20`
 }
 
 /** pending → approved with the credit in one transaction; null when it was not pending or has expired. */
-export async function approveTopup(sql: Sql, id: string, now: Date, correlationId: string | null): Promise<{ topup: TopupRow; balance_ore: number } | null> {
+export async function approveTopup(
+  sql: Sql,
+  id: string,
+  now: Date,
+  correlationId: string | null,
+): Promise<{ topup: TopupRow; balance_ore: number } | null> {
   return sql.begin(async (tx) => {
     const [t] = await tx<TopupRow[]>`
       update topup_requests set status = 'approved', decided_at = ${now}
@@ -241,6 +287,7 @@ export async function approveTopup(sql: Sql, id: string, now: Date, correlationI
 }
 
 export async function expireTopups(sql: Sql, now: Date): Promise<number> {
-  const rows = await sql`update topup_requests set status = 'expired', decided_at = ${now} where status = 'pending' and expires_at <= ${now} returning id`
+  const rows =
+    await sql`update topup_requests set status = 'expired', decided_at = ${now} where status = 'pending' and expires_at <= ${now} returning id`
   return rows.length
 }

@@ -8,7 +8,20 @@
  * replace the unnamed portal of another). One connection makes postgres.js queue queries and
  * reserve the session for `sql.begin`, which is exactly the semantics of a single backend.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import postgres from 'postgres'
@@ -54,12 +67,18 @@ function prepareDataDir(dataDir: string): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     const why =
-      code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way of the directory'
-      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : code === 'EROFS' ? 'the file system is read-only'
-      : code === 'ENOSPC' ? 'the disk is full'
-      : (code ?? String(e))
-    throw new DataDirError(`DATA_DIR ${dir} cannot be used: ${why}. Point DATA_DIR at a writable directory, or set DATABASE_URL to use PostgreSQL.`)
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'a file is in the way of the directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EROFS'
+            ? 'the file system is read-only'
+            : code === 'ENOSPC'
+              ? 'the disk is full'
+              : (code ?? String(e))
+    throw new DataDirError(
+      `DATA_DIR ${dir} cannot be used: ${why}. Point DATA_DIR at a writable directory, or set DATABASE_URL to use PostgreSQL.`,
+    )
   }
   return dir
 }
@@ -192,12 +211,18 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     // We hold the lock, so a socket file left here belongs to a dead process.
     if (existsSync(socketPath)) unlinkSync(socketPath)
     const needsInitdb = !pgDataDir || !existsSync(join(pgDataDir, 'PG_VERSION'))
-    const pg = await PGlite.create({ ...(pgDataDir ? { dataDir: pgDataDir } : {}), ...(await pgliteAssets(needsInitdb)), startParams: PGLITE_START_PARAMS })
+    const pg = await PGlite.create({
+      ...(pgDataDir ? { dataDir: pgDataDir } : {}),
+      ...(await pgliteAssets(needsInitdb)),
+      startParams: PGLITE_START_PARAMS,
+    })
     const server = new PGLiteSocketServer({ db: pg, path: socketPath, maxConnections: 4 })
     await server.start()
     // Its mode came from the umask; the directory already keeps everyone else out.
     chmodSync(socketPath, 0o600)
-    const sql = postgres({ ...COMMON_OPTIONS, path: socketPath, max: 1 } as postgres.Options<Record<string, never>>) as unknown as Sql
+    const sql = postgres({ ...COMMON_OPTIONS, path: socketPath, max: 1 } as postgres.Options<
+      Record<string, never>
+    >) as unknown as Sql
     await sql`select 1`
     let closed = false
     return {
@@ -223,7 +248,11 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   }
 }
 
-export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; databasePoolSize: number }): Promise<Database> {
+export function openDatabase(opts: {
+  databaseUrl: string | null
+  dataDir: string
+  databasePoolSize: number
+}): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.databasePoolSize) : openEmbedded(opts.dataDir)
 }
 
@@ -236,8 +265,16 @@ export async function restoreEmbedded(dataDir: string, backup: Blob): Promise<vo
   const release = acquireLock(dir)
   try {
     const present = readdirSync(dir).filter((f) => f !== 'plikt.lock')
-    if (present.length > 0) throw new RestoreRefusedError(`DATA_DIR ${dir} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}); restore fills an empty directory only`)
-    const pg = await PGlite.create({ dataDir: join(dir, 'pgdata'), loadDataDir: backup, ...(await pgliteAssets(false)), startParams: PGLITE_START_PARAMS })
+    if (present.length > 0)
+      throw new RestoreRefusedError(
+        `DATA_DIR ${dir} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}); restore fills an empty directory only`,
+      )
+    const pg = await PGlite.create({
+      dataDir: join(dir, 'pgdata'),
+      loadDataDir: backup,
+      ...(await pgliteAssets(false)),
+      startParams: PGLITE_START_PARAMS,
+    })
     await pg.query('select 1')
     await pg.close()
   } finally {
@@ -250,7 +287,17 @@ export class RestoreRefusedError extends Error {
 }
 
 /** What postgres.js and the socket layer say when the database cannot be reached or went away. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT'])
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+])
 
 /**
  * Whether an error means the database is unavailable (not that a statement was wrong): refused or

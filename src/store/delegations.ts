@@ -43,15 +43,24 @@ export interface DelegationRow {
   revoked: boolean
 }
 
-const PRINCIPAL_COLUMNS = 'consumer_id, id, org_number, state, system_user_id, created_at, updated_at, revoked_at, revoke_reason'
+const PRINCIPAL_COLUMNS =
+  'consumer_id, id, org_number, state, system_user_id, created_at, updated_at, revoked_at, revoke_reason'
 
 export async function findPrincipal(sql: Sql, consumerId: string, id: string): Promise<PrincipalRow | null> {
-  const [row] = await sql<PrincipalRow[]>`select ${sql.unsafe(PRINCIPAL_COLUMNS)} from agent_principals where consumer_id = ${consumerId} and id = ${id}`
+  const [row] = await sql<
+    PrincipalRow[]
+  >`select ${sql.unsafe(PRINCIPAL_COLUMNS)} from agent_principals where consumer_id = ${consumerId} and id = ${id}`
   return row ?? null
 }
 
 /** The principal, created pending for this organisation if it did not exist (race-safe). */
-export async function ensurePrincipal(sql: Sql, consumerId: string, id: string, orgNumber: string, now: Date): Promise<PrincipalRow> {
+export async function ensurePrincipal(
+  sql: Sql,
+  consumerId: string,
+  id: string,
+  orgNumber: string,
+  now: Date,
+): Promise<PrincipalRow> {
   await sql`
     insert into agent_principals (consumer_id, id, org_number, state, created_at, updated_at)
     values (${consumerId}, ${id}, ${orgNumber}, 'pending', ${now}, ${now})
@@ -73,7 +82,13 @@ export async function activatePrincipal(sql: Sql, consumerId: string, id: string
 }
 
 /** Binds the system user once; a principal bound to another one keeps it (false). */
-export async function bindSystemUser(sql: Sql, consumerId: string, id: string, systemUserId: string, now: Date): Promise<boolean> {
+export async function bindSystemUser(
+  sql: Sql,
+  consumerId: string,
+  id: string,
+  systemUserId: string,
+  now: Date,
+): Promise<boolean> {
   const rows = await sql`
     update agent_principals set system_user_id = ${systemUserId}, updated_at = ${now}
     where consumer_id = ${consumerId} and id = ${id} and state <> 'revoked'
@@ -83,7 +98,13 @@ export async function bindSystemUser(sql: Sql, consumerId: string, id: string, s
 }
 
 /** → revoked (terminal). False when it was revoked already. */
-export async function revokePrincipalRow(sql: Sql, consumerId: string, id: string, reason: string, now: Date): Promise<boolean> {
+export async function revokePrincipalRow(
+  sql: Sql,
+  consumerId: string,
+  id: string,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
   const rows = await sql`
     update agent_principals set state = 'revoked', revoked_at = ${now}, revoke_reason = ${reason}, updated_at = ${now}
     where consumer_id = ${consumerId} and id = ${id} and state <> 'revoked'
@@ -104,7 +125,9 @@ export async function findDelegation(sql: Sql, id: string): Promise<DelegationRo
 
 /** The principal's grants, oldest first. */
 export async function grantsOfPrincipal(sql: Sql, consumerId: string, principalId: string): Promise<DelegationRow[]> {
-  return sql<DelegationRow[]>`${sql.unsafe(DELEGATION_SELECT)} where d.consumer_id = ${consumerId} and d.principal_id = ${principalId} and d.kind = 'grant' order by d.created_at, d.id`
+  return sql<
+    DelegationRow[]
+  >`${sql.unsafe(DELEGATION_SELECT)} where d.consumer_id = ${consumerId} and d.principal_id = ${principalId} and d.kind = 'grant' order by d.created_at, d.id`
 }
 
 /** Neither superseded by a revocation marker nor held by a revoked principal: a grant that can still count. */
@@ -124,7 +147,10 @@ export async function liveGrantsForOrg(sql: Sql, consumerId: string, orgNumber: 
 export const grantPairId = (p: { consumerId: string; orgNumber: string }) => `${p.consumerId}|${p.orgNumber}`
 
 /** Which of these (consumer, organisation) pairs hold an active grant, by `grantPairId`, in one statement. */
-export async function activeGrantPairs(sql: Sql, pairs: { consumerId: string; orgNumber: string }[]): Promise<Set<string>> {
+export async function activeGrantPairs(
+  sql: Sql,
+  pairs: { consumerId: string; orgNumber: string }[],
+): Promise<Set<string>> {
   const rows = await sql<{ consumer_id: string; org_number: string }[]>`
     select distinct d.consumer_id, d.org_number
     from unnest(${pairs.map((p) => p.consumerId)}::uuid[], ${pairs.map((p) => p.orgNumber)}::text[]) as w(consumer_id, org_number)
@@ -138,7 +164,12 @@ export async function activeGrantPairs(sql: Sql, pairs: { consumerId: string; or
  * system user, covering `scope` when one is named. The token service finds that system user by the
  * grant's `external_ref` (upstream/token-service/port.ts).
  */
-export async function actingSystemUser(sql: Sql, consumerId: string, orgNumber: string, scope: string | null): Promise<{ external_ref: string; system_user_id: string } | null> {
+export async function actingSystemUser(
+  sql: Sql,
+  consumerId: string,
+  orgNumber: string,
+  scope: string | null,
+): Promise<{ external_ref: string; system_user_id: string } | null> {
   const [row] = await sql<{ external_ref: string; system_user_id: string }[]>`
     select d.external_ref, d.system_user_id from delegations d
     where d.consumer_id = ${consumerId} and d.org_number = ${orgNumber} and d.status = 'active'
@@ -170,7 +201,9 @@ export interface NewGrant {
  */
 export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | null | 'limit'> {
   return sql.begin(async (tx) => {
-    const [p] = await tx<{ state: PrincipalState }[]>`select state from agent_principals where consumer_id = ${g.consumerId} and id = ${g.principalId} for update`
+    const [p] = await tx<
+      { state: PrincipalState }[]
+    >`select state from agent_principals where consumer_id = ${g.consumerId} and id = ${g.principalId} for update`
     if (!p || p.state === 'revoked') return null
     const [open] = await tx<DelegationRow[]>`
       ${tx.unsafe(DELEGATION_SELECT)}
@@ -193,7 +226,17 @@ export async function openGrant(sql: Sql, g: NewGrant): Promise<DelegationRow | 
 }
 
 /** What the agency answered, kept on the grant; nothing changes on a revoked one (false). */
-export async function recordAgencyAnswer(sql: Sql, id: string, a: { requestId: string; delegationUrl: string; status: 'pending' | 'active' | 'rejected' | 'expired'; systemUserId: string | null }, now: Date): Promise<boolean> {
+export async function recordAgencyAnswer(
+  sql: Sql,
+  id: string,
+  a: {
+    requestId: string
+    delegationUrl: string
+    status: 'pending' | 'active' | 'rejected' | 'expired'
+    systemUserId: string | null
+  },
+  now: Date,
+): Promise<boolean> {
   const rows = await sql`
     update delegations set request_id = ${a.requestId}, delegation_url = ${a.delegationUrl}, status = ${a.status},
       system_user_id = coalesce(system_user_id, ${a.systemUserId}::uuid),
@@ -210,7 +253,13 @@ export async function recordAgencyAnswer(sql: Sql, id: string, a: { requestId: s
  * Revocation markers for every grant of the principal that has none; the grants are frozen from
  * then on. Returns the grants this call superseded (none when another revoke got there first).
  */
-export async function insertRevocations(sql: Sql, consumerId: string, principalId: string, reason: string, now: Date): Promise<DelegationRow[]> {
+export async function insertRevocations(
+  sql: Sql,
+  consumerId: string,
+  principalId: string,
+  reason: string,
+  now: Date,
+): Promise<DelegationRow[]> {
   return sql.begin(async (tx) => {
     await tx`select id from agent_principals where consumer_id = ${consumerId} and id = ${principalId} for update`
     const grants = await tx<DelegationRow[]>`
@@ -244,7 +293,13 @@ export interface AskCadence {
  * least `minGapMs` ago as due (a person just came back from the agency). Claiming moves the
  * grant's `next_at`, conditionally, so instances sweeping at once never ask the same grant twice.
  */
-export async function claimDueGrants(sql: Sql, now: Date, limit: number, cadence: AskCadence, opts: { onlyYoung?: boolean; minGapMs?: number } = {}): Promise<DelegationRow[]> {
+export async function claimDueGrants(
+  sql: Sql,
+  now: Date,
+  limit: number,
+  cadence: AskCadence,
+  opts: { onlyYoung?: boolean; minGapMs?: number } = {},
+): Promise<DelegationRow[]> {
   const youngSince = new Date(now.getTime() - cadence.youngMs)
   const gapBefore = new Date(now.getTime() - (opts.minGapMs ?? 0))
   const due = opts.onlyYoung
@@ -261,7 +316,9 @@ export async function claimDueGrants(sql: Sql, now: Date, limit: number, cadence
     limit ${limit}`
   if (candidates.length === 0) return []
   const ids = candidates.map((c) => c.id)
-  const nextAts = candidates.map((c) => new Date(now.getTime() + (c.young ? cadence.youngEveryMs : cadence.oldEveryMs)).toISOString())
+  const nextAts = candidates.map((c) =>
+    new Date(now.getTime() + (c.young ? cadence.youngEveryMs : cadence.oldEveryMs)).toISOString(),
+  )
   const seen = candidates.map((c) => c.asked_at?.toISOString() ?? null)
   // A grant is this sweep's only if nobody asked about it since the candidates were read.
   const claimed = await sql<{ delegation_id: string }[]>`
@@ -271,7 +328,9 @@ export async function claimDueGrants(sql: Sql, now: Date, limit: number, cadence
       where a.asked_at = (select s.asked_at::timestamptz from unnest(${ids}::uuid[], ${seen as never}::text[]) as s(id, asked_at) where s.id = a.delegation_id)
     returning delegation_id`
   if (claimed.length === 0) return []
-  return sql<DelegationRow[]>`${sql.unsafe(DELEGATION_SELECT)} where d.id = any(${claimed.map((c) => c.delegation_id)}::uuid[])`
+  return sql<
+    DelegationRow[]
+  >`${sql.unsafe(DELEGATION_SELECT)} where d.id = any(${claimed.map((c) => c.delegation_id)}::uuid[])`
 }
 
 /**
@@ -280,7 +339,13 @@ export async function claimDueGrants(sql: Sql, now: Date, limit: number, cadence
  * now: a read that asks the agency about its own pending grants asks a bounded number, and the
  * next read the others. A grant's next due ask by the refresh moves no earlier.
  */
-export async function takeLeastRecentlyAsked(sql: Sql, ids: string[], limit: number, now: Date, nextAt: Date): Promise<string[]> {
+export async function takeLeastRecentlyAsked(
+  sql: Sql,
+  ids: string[],
+  limit: number,
+  now: Date,
+  nextAt: Date,
+): Promise<string[]> {
   if (ids.length === 0) return []
   const rows = await sql<{ delegation_id: string }[]>`
     insert into delegation_asks as a (delegation_id, asked_at, next_at)
@@ -301,7 +366,17 @@ export interface ReceiptRow {
 }
 
 /** Appends the receipt; the same event for the same delegation in the same state is kept once (returns the kept one). */
-export async function insertDelegationReceipt(sql: Sql, r: { id: string; consumerId: string; event: ReceiptRow['event']; delegationId: string; issuedAt: Date; receipt: Record<string, unknown> }): Promise<ReceiptRow> {
+export async function insertDelegationReceipt(
+  sql: Sql,
+  r: {
+    id: string
+    consumerId: string
+    event: ReceiptRow['event']
+    delegationId: string
+    issuedAt: Date
+    receipt: Record<string, unknown>
+  },
+): Promise<ReceiptRow> {
   await sql`
     insert into delegation_receipts (id, consumer_id, event, delegation_id, issued_at, receipt)
     values (${r.id}, ${r.consumerId}, ${r.event}, ${r.delegationId}, ${r.issuedAt}, ${sql.json(r.receipt as never)})
@@ -313,7 +388,12 @@ export async function insertDelegationReceipt(sql: Sql, r: { id: string; consume
 }
 
 /** The consumer's receipts, newest first, strictly before the (issued_at, id) pair when given. */
-export async function receiptsPage(sql: Sql, consumerId: string, limit: number, before: { at: Date; id: string } | null): Promise<ReceiptRow[]> {
+export async function receiptsPage(
+  sql: Sql,
+  consumerId: string,
+  limit: number,
+  before: { at: Date; id: string } | null,
+): Promise<ReceiptRow[]> {
   return before
     ? sql<ReceiptRow[]>`
         select id, event, issued_at, receipt from delegation_receipts
@@ -347,19 +427,36 @@ export async function acquireActionLock(
       where a.expires_at <= ${l.now} or a.holder = excluded.holder
     returning attempt_id`
   if (rows.length === 1) return { acquired: true, owned: rows[0]!.attempt_id === l.attempt }
-  const [held] = await sql<{ expires_at: Date }[]>`select expires_at from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period}`
+  const [held] = await sql<
+    { expires_at: Date }[]
+  >`select expires_at from action_locks where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period}`
   // Expired and taken by someone else between the two statements: it is free again for the next try.
   return { acquired: false, expiresAt: held?.expires_at ?? l.now }
 }
 
 /** Gives the lock back (a filing that never reached the portal); only the attempt that owns it can. */
-export async function releaseActionLock(sql: Sql, l: { org: string; kind: string; period: string; holder: string; attempt: string }): Promise<void> {
+export async function releaseActionLock(
+  sql: Sql,
+  l: { org: string; kind: string; period: string; holder: string; attempt: string },
+): Promise<void> {
   await sql`
     delete from action_locks
     where org_number = ${l.org} and kind = ${l.kind} and period = ${l.period} and holder = ${l.holder} and attempt_id = ${l.attempt}`
 }
 
-export async function recordFiling(sql: Sql, f: { id: string; consumerId: string; org: string; actionType: string; period: string; receiptId: string; instanceId: string | null; at: Date }): Promise<void> {
+export async function recordFiling(
+  sql: Sql,
+  f: {
+    id: string
+    consumerId: string
+    org: string
+    actionType: string
+    period: string
+    receiptId: string
+    instanceId: string | null
+    at: Date
+  },
+): Promise<void> {
   await sql`
     insert into filings (id, consumer_id, org_number, action_type, period, receipt_id, portal_instance_id, filed_at)
     values (${f.id}, ${f.consumerId}, ${f.org}, ${f.actionType}, ${f.period}, ${f.receiptId}, ${f.instanceId}, ${f.at})
@@ -368,12 +465,16 @@ export async function recordFiling(sql: Sql, f: { id: string; consumerId: string
 
 /** The periods of the organisation's filings made through Plikt, per action type. */
 export async function filedPeriods(sql: Sql, org: string): Promise<{ action_type: string; period: string }[]> {
-  return sql<{ action_type: string; period: string }[]>`select distinct action_type, period from filings where org_number = ${org}`
+  return sql<
+    { action_type: string; period: string }[]
+  >`select distinct action_type, period from filings where org_number = ${org}`
 }
 
 /** The consumer's principals for the organisation, oldest first. */
 export async function listPrincipalsForOrg(sql: Sql, consumerId: string, orgNumber: string): Promise<PrincipalRow[]> {
-  return sql<PrincipalRow[]>`select ${sql.unsafe(PRINCIPAL_COLUMNS)} from agent_principals where consumer_id = ${consumerId} and org_number = ${orgNumber} order by created_at, id`
+  return sql<
+    PrincipalRow[]
+  >`select ${sql.unsafe(PRINCIPAL_COLUMNS)} from agent_principals where consumer_id = ${consumerId} and org_number = ${orgNumber} order by created_at, id`
 }
 
 export interface FilingRow {

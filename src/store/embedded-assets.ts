@@ -10,7 +10,10 @@ export interface PgliteAssets {
   fsBundle: Blob
 }
 
-const compile = (path: string) => Bun.file(path).arrayBuffer().then((b) => WebAssembly.compile(b))
+const compile = (path: string) =>
+  Bun.file(path)
+    .arrayBuffer()
+    .then((b) => WebAssembly.compile(b))
 let pglite: Promise<WebAssembly.Module> | undefined
 let initdb: Promise<WebAssembly.Module> | undefined
 
@@ -21,5 +24,9 @@ let initdb: Promise<WebAssembly.Module> | undefined
 export async function pgliteAssets(needsInitdb: boolean): Promise<PgliteAssets> {
   pglite ??= compile(pgliteWasm)
   if (needsInitdb) initdb ??= compile(initdbWasm)
-  return { pgliteWasmModule: await pglite, ...(needsInitdb ? { initdbWasmModule: await initdb! } : {}), fsBundle: Bun.file(fsBundle) }
+  return {
+    pgliteWasmModule: await pglite,
+    ...(needsInitdb ? { initdbWasmModule: await initdb! } : {}),
+    fsBundle: Bun.file(fsBundle),
+  }
 }

@@ -14,7 +14,16 @@ export interface IdempotencyRow {
  * existing record otherwise. An in-progress claim older than `staleBefore` (its process died) is
  * taken over.
  */
-export async function claim(sql: Sql, scope: string, key: string, operationId: string, fingerprint: string, now: Date, expiresAt: Date, staleBefore: Date): Promise<IdempotencyRow | null> {
+export async function claim(
+  sql: Sql,
+  scope: string,
+  key: string,
+  operationId: string,
+  fingerprint: string,
+  now: Date,
+  expiresAt: Date,
+  staleBefore: Date,
+): Promise<IdempotencyRow | null> {
   const [won] = await sql<{ scope: string }[]>`
     insert into idempotency_records (scope, idempotency_key, operation_id, fingerprint, state, created_at, expires_at)
     values (${scope}, ${key}, ${operationId}, ${fingerprint}, 'in_progress', ${now}, ${expiresAt})

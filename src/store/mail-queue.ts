@@ -71,7 +71,13 @@ export async function markMailSent(sql: Sql, id: string, now: Date): Promise<voi
 }
 
 /** Failed: due again at `retryAt`, or kept as `failed` (never deleted here) once `giveUp`. */
-export async function markMailFailed(sql: Sql, id: string, error: string, retryAt: Date, giveUp: boolean): Promise<void> {
+export async function markMailFailed(
+  sql: Sql,
+  id: string,
+  error: string,
+  retryAt: Date,
+  giveUp: boolean,
+): Promise<void> {
   await sql`
     update mail_queue set last_error = ${error.slice(0, 500)}, next_attempt_at = ${retryAt}, status = ${giveUp ? 'failed' : 'queued'}
     where id = ${id}`

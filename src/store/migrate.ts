@@ -64,7 +64,11 @@ export interface MigrateResult {
   skipped: number
 }
 
-export async function migrate(sql: Sql, migrations: Migration[], warn: (msg: string) => void = () => {}): Promise<MigrateResult> {
+export async function migrate(
+  sql: Sql,
+  migrations: Migration[],
+  warn: (msg: string) => void = () => {},
+): Promise<MigrateResult> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${LOCK_KEY.toString()}::bigint)`
     await tx`

@@ -22,7 +22,8 @@ export interface MockRequestRow {
   system_user_deleted_at: Date | null
 }
 
-const COLUMNS = 'id, external_ref, system_id, party_org_no, access_packages, redirect_url, status, created_at, expires_at, decided_at, decided_by_name, decided_by_basis, system_user_id, system_user_deleted_at'
+const COLUMNS =
+  'id, external_ref, system_id, party_org_no, access_packages, redirect_url, status, created_at, expires_at, decided_at, decided_by_name, decided_by_basis, system_user_id, system_user_deleted_at'
 
 export interface NewMockRequest {
   externalRef: string
@@ -50,12 +51,18 @@ export async function claimMockRequest(sql: Sql, r: NewMockRequest): Promise<Moc
 }
 
 export async function findMockRequest(sql: Sql, id: string): Promise<MockRequestRow | null> {
-  const [row] = await sql<MockRequestRow[]>`select ${sql.unsafe(COLUMNS)} from mock_system_user_requests where id = ${id}`
+  const [row] = await sql<
+    MockRequestRow[]
+  >`select ${sql.unsafe(COLUMNS)} from mock_system_user_requests where id = ${id}`
   return row ?? null
 }
 
 /** The live (not deleted) system user for (organisation, externalRef). */
-export async function findMockSystemUser(sql: Sql, partyOrgNo: string, externalRef: string): Promise<MockRequestRow | null> {
+export async function findMockSystemUser(
+  sql: Sql,
+  partyOrgNo: string,
+  externalRef: string,
+): Promise<MockRequestRow | null> {
   const [row] = await sql<MockRequestRow[]>`
     select ${sql.unsafe(COLUMNS)} from mock_system_user_requests
     where party_org_no = ${partyOrgNo} and external_ref = ${externalRef} and system_user_id is not null and system_user_deleted_at is null`
@@ -89,7 +96,12 @@ export async function decideMockRequest(sql: Sql, id: string, d: MockDecision): 
  * its own: an acceptance that commits while the delete waits on the row is then seen by the
  * update, so a revoke racing an approval never reports "nothing there" while a system user lives.
  */
-export async function endMockDelegation(sql: Sql, partyOrgNo: string, externalRef: string, now: Date): Promise<boolean> {
+export async function endMockDelegation(
+  sql: Sql,
+  partyOrgNo: string,
+  externalRef: string,
+  now: Date,
+): Promise<boolean> {
   const deleted = await sql`
     delete from mock_system_user_requests
     where party_org_no = ${partyOrgNo} and external_ref = ${externalRef} and system_user_id is null and system_user_deleted_at is null

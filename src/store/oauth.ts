@@ -24,11 +24,14 @@ export interface TokenHolder {
   clientId: string | null
 }
 
-const cols = 'id, issuer, subject, status, consumer_id, key_id, created_at, approved_at, token_email, token_email_verified, token_client_id'
+const cols =
+  'id, issuer, subject, status, consumer_id, key_id, created_at, approved_at, token_email, token_email_verified, token_client_id'
 
 /** The live (pending or active) connection of a subject. */
 export async function liveConnection(sql: Sql, issuer: string, subject: string): Promise<OAuthConnectionRow | null> {
-  const [row] = await sql<OAuthConnectionRow[]>`select ${sql.unsafe(cols)} from oauth_connections where issuer = ${issuer} and subject = ${subject} and status in ('pending', 'active')`
+  const [row] = await sql<
+    OAuthConnectionRow[]
+  >`select ${sql.unsafe(cols)} from oauth_connections where issuer = ${issuer} and subject = ${subject} and status in ('pending', 'active')`
   return row ?? null
 }
 
@@ -37,7 +40,12 @@ export async function liveConnection(sql: Sql, issuer: string, subject: string):
  * pending one, or the existing one — a pending one refreshed with what this newer token says about
  * its holder, an active one left as it is.
  */
-export async function ensurePending(sql: Sql, issuer: string, subject: string, holder: TokenHolder): Promise<OAuthConnectionRow> {
+export async function ensurePending(
+  sql: Sql,
+  issuer: string,
+  subject: string,
+  holder: TokenHolder,
+): Promise<OAuthConnectionRow> {
   await sql`insert into oauth_connections (issuer, subject, status, token_email, token_email_verified, token_client_id)
             values (${issuer}, ${subject}, 'pending', ${holder.email}, ${holder.emailVerified}, ${holder.clientId})
             on conflict (issuer, subject) where status in ('pending', 'active') do update
@@ -52,13 +60,17 @@ export async function findConnection(sql: Sql, id: string): Promise<OAuthConnect
 }
 
 export async function lockConnection(sql: Sql, id: string): Promise<OAuthConnectionRow | null> {
-  const [row] = await sql<OAuthConnectionRow[]>`select ${sql.unsafe(cols)} from oauth_connections where id = ${id} for update`
+  const [row] = await sql<
+    OAuthConnectionRow[]
+  >`select ${sql.unsafe(cols)} from oauth_connections where id = ${id} for update`
   return row ?? null
 }
 
 /** The active connection whose dedicated key this is, locked (connection before key, as disconnect locks them). */
 export async function lockActiveConnectionOfKey(sql: Sql, keyId: string): Promise<OAuthConnectionRow | null> {
-  const [row] = await sql<OAuthConnectionRow[]>`select ${sql.unsafe(cols)} from oauth_connections where key_id = ${keyId} and status = 'active' for update`
+  const [row] = await sql<
+    OAuthConnectionRow[]
+  >`select ${sql.unsafe(cols)} from oauth_connections where key_id = ${keyId} and status = 'active' for update`
   return row ?? null
 }
 
@@ -71,5 +83,7 @@ export async function revokeConnection(sql: Sql, id: string): Promise<void> {
 }
 
 export async function activeConnectionsOf(sql: Sql, consumerId: string): Promise<OAuthConnectionRow[]> {
-  return sql<OAuthConnectionRow[]>`select ${sql.unsafe(cols)} from oauth_connections where consumer_id = ${consumerId} and status = 'active' order by approved_at, id`
+  return sql<
+    OAuthConnectionRow[]
+  >`select ${sql.unsafe(cols)} from oauth_connections where consumer_id = ${consumerId} and status = 'active' order by approved_at, id`
 }

@@ -10,7 +10,10 @@ export interface PrivacyRequestRow {
   respond_by: Date
 }
 
-export async function insertPrivacyRequest(sql: Sql, r: { email: string; requestType: string; details: string | null; receivedAt: Date; respondBy: Date }): Promise<PrivacyRequestRow> {
+export async function insertPrivacyRequest(
+  sql: Sql,
+  r: { email: string; requestType: string; details: string | null; receivedAt: Date; respondBy: Date },
+): Promise<PrivacyRequestRow> {
   const [row] = await sql<PrivacyRequestRow[]>`
     insert into privacy_requests (email, request_type, details, received_at, respond_by)
     values (${r.email}, ${r.requestType}, ${r.details}, ${r.receivedAt}, ${r.respondBy})

@@ -10,11 +10,19 @@ export interface ProfileRow {
 }
 
 export async function countProfiles(sql: Sql, consumerId: string): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from saved_profiles where consumer_id = ${consumerId}`
+  const [row] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from saved_profiles where consumer_id = ${consumerId}`
   return row!.n
 }
 
-export async function insertProfile(sql: Sql, consumerId: string, name: string, config: Record<string, unknown>, now: Date): Promise<ProfileRow> {
+export async function insertProfile(
+  sql: Sql,
+  consumerId: string,
+  name: string,
+  config: Record<string, unknown>,
+  now: Date,
+): Promise<ProfileRow> {
   const [row] = await sql<ProfileRow[]>`
     insert into saved_profiles (consumer_id, name, config, created_at, updated_at)
     values (${consumerId}, ${name}, ${sql.json(config as never)}, ${now}, ${now})
@@ -35,7 +43,14 @@ export async function findProfile(sql: Sql, consumerId: string, id: string): Pro
   return row ?? null
 }
 
-export async function replaceProfile(sql: Sql, consumerId: string, id: string, name: string, config: Record<string, unknown>, now: Date): Promise<ProfileRow | null> {
+export async function replaceProfile(
+  sql: Sql,
+  consumerId: string,
+  id: string,
+  name: string,
+  config: Record<string, unknown>,
+  now: Date,
+): Promise<ProfileRow | null> {
   const [row] = await sql<ProfileRow[]>`
     update saved_profiles set name = ${name}, config = ${sql.json(config as never)}, updated_at = greatest(${now}::timestamptz, created_at)
     where id = ${id} and consumer_id = ${consumerId}

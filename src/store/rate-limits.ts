@@ -17,13 +17,15 @@ export interface LiveKey {
  * counting nothing, when `key` is given and is no longer live. The windows live in PostgreSQL, so
  * a limit holds across every instance that shares the database.
  */
-export async function hit(sql: Sql, windows: { bucket: string; start: Date; expires: Date }[], key: LiveKey | null = null): Promise<number[] | null> {
+export async function hit(
+  sql: Sql,
+  windows: { bucket: string; start: Date; expires: Date }[],
+  key: LiveKey | null = null,
+): Promise<number[] | null> {
   const buckets = windows.map((w) => w.bucket)
   const starts = windows.map((w) => w.start.toISOString())
   const expires = windows.map((w) => w.expires.toISOString())
-  const live = key
-    ? sql`key_is_live(${key.keyId}, ${key.consumerId}, ${key.plan})`
-    : sql`true`
+  const live = key ? sql`key_is_live(${key.keyId}, ${key.consumerId}, ${key.plan})` : sql`true`
   const rows = await sql<{ live: boolean; bucket: string | null; hits: number | null }[]>`
     with live as (select ${live} as ok), up as (
       insert into rate_limit_windows (bucket, window_start, hits, expires_at)
@@ -39,6 +41,8 @@ export async function hit(sql: Sql, windows: { bucket: string; start: Date; expi
 }
 
 export async function windowHits(sql: Sql, bucket: string, start: Date): Promise<number> {
-  const [row] = await sql<{ hits: number }[]>`select hits from rate_limit_windows where bucket = ${bucket} and window_start = ${start}`
+  const [row] = await sql<
+    { hits: number }[]
+  >`select hits from rate_limit_windows where bucket = ${bucket} and window_start = ${start}`
   return row?.hits ?? 0
 }

@@ -21,7 +21,9 @@ const LOCK = 'receipt-signing-keys'
 
 /** Every key, oldest window first: retired keys stay listed for good. */
 export async function listReceiptKeys(sql: Sql): Promise<ReceiptKeyRow[]> {
-  return sql<ReceiptKeyRow[]>`select kid, public_key, private_key_sealed, valid_from, valid_until, created_at from receipt_signing_keys order by valid_from`
+  return sql<
+    ReceiptKeyRow[]
+  >`select kid, public_key, private_key_sealed, valid_from, valid_until, created_at from receipt_signing_keys order by valid_from`
 }
 
 /** The key whose window holds `at`, if any. */
@@ -48,10 +50,15 @@ export async function insertFirstReceiptKey(sql: Sql, key: NewReceiptKey): Promi
  * A new key signing from its `valid_from`: the open-ended key's window closes there. 'too_early'
  * when the new window would not start after the open key's own start (its window would be empty).
  */
-export async function rotateReceiptKey(sql: Sql, key: NewReceiptKey): Promise<{ retired: string | null } | 'too_early'> {
+export async function rotateReceiptKey(
+  sql: Sql,
+  key: NewReceiptKey,
+): Promise<{ retired: string | null } | 'too_early'> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtextextended(${LOCK}, 0))`
-    const [open] = await tx<{ kid: string; valid_from: Date }[]>`select kid, valid_from from receipt_signing_keys where valid_until is null`
+    const [open] = await tx<
+      { kid: string; valid_from: Date }[]
+    >`select kid, valid_from from receipt_signing_keys where valid_until is null`
     if (open && open.valid_from.getTime() >= key.valid_from.getTime()) return 'too_early'
     if (open) await tx`update receipt_signing_keys set valid_until = ${key.valid_from} where kid = ${open.kid}`
     await tx`insert into receipt_signing_keys (kid, public_key, private_key_sealed, valid_from, created_at) values (${key.kid}, ${key.public_key}, ${key.private_key_sealed}, ${key.valid_from}, ${key.created_at})`

@@ -21,7 +21,12 @@ export async function appendSandboxAudit(sql: Sql, namespace: string, row: Sandb
 }
 
 /** The namespace's newest `limit` rows about an organisation, newest first. */
-export async function sandboxAuditFor(sql: Sql, namespace: string, org: string, limit: number): Promise<SandboxAuditRow[]> {
+export async function sandboxAuditFor(
+  sql: Sql,
+  namespace: string,
+  org: string,
+  limit: number,
+): Promise<SandboxAuditRow[]> {
   return sql<SandboxAuditRow[]>`
     select id, org_number, occurred_at, action, initiated_by, details from sandbox_audit
     where namespace = ${namespace} and org_number = ${org}

@@ -30,14 +30,24 @@ export async function sweepExpired(sql: Sql, now: Date): Promise<Record<string, 
   return {
     rate_limit_windows: await count(sql`delete from rate_limit_windows where expires_at < ${now} returning 1`),
     idempotency_records: await count(sql`delete from idempotency_records where expires_at < ${now} returning 1`),
-    magic_links: await count(sql`delete from magic_links where expires_at < ${ago(RETENTION_MS.magic_links)} returning 1`),
-    sessions: await count(sql`delete from sessions where expires_at < ${ago(RETENTION_MS.sessions)} or ended_at < ${ago(RETENTION_MS.sessions)} returning 1`),
-    outbox_emails: await count(sql`delete from outbox_emails where created_at < ${ago(RETENTION_MS.outbox_emails)} returning 1`),
+    magic_links: await count(
+      sql`delete from magic_links where expires_at < ${ago(RETENTION_MS.magic_links)} returning 1`,
+    ),
+    sessions: await count(
+      sql`delete from sessions where expires_at < ${ago(RETENTION_MS.sessions)} or ended_at < ${ago(RETENTION_MS.sessions)} returning 1`,
+    ),
+    outbox_emails: await count(
+      sql`delete from outbox_emails where created_at < ${ago(RETENTION_MS.outbox_emails)} returning 1`,
+    ),
     // Queued mail stays until sent (jobs/mail-queue.ts).
     mail_queue: await count(
       sql`delete from mail_queue where (status = 'sent' and sent_at < ${ago(RETENTION_MS.mail_sent)}) or (status = 'failed' and next_attempt_at < ${ago(RETENTION_MS.mail_failed)}) returning 1`,
     ),
-    approval_tokens: await count(sql`delete from approval_tokens where expires_at < ${ago(RETENTION_MS.approval_tokens)} returning 1`),
-    sandbox_audit: await count(sql`delete from sandbox_audit where created_at < ${ago(RETENTION_MS.sandbox_audit)} returning 1`),
+    approval_tokens: await count(
+      sql`delete from approval_tokens where expires_at < ${ago(RETENTION_MS.approval_tokens)} returning 1`,
+    ),
+    sandbox_audit: await count(
+      sql`delete from sandbox_audit where created_at < ${ago(RETENTION_MS.sandbox_audit)} returning 1`,
+    ),
   }
 }

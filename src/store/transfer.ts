@@ -8,7 +8,11 @@ import type { Sql } from './db.ts'
 
 /** The application's tables, parents before children (foreign keys), without the migrations ledger. */
 export async function tablesInDependencyOrder(sql: Sql): Promise<string[]> {
-  const tables = (await sql<{ t: string }[]>`select tablename as t from pg_tables where schemaname = 'public' and tablename <> 'schema_migrations' order by tablename`).map((r) => r.t)
+  const tables = (
+    await sql<
+      { t: string }[]
+    >`select tablename as t from pg_tables where schemaname = 'public' and tablename <> 'schema_migrations' order by tablename`
+  ).map((r) => r.t)
   const edges = await sql<{ child: string; parent: string }[]>`
     select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent
     from pg_constraint c where c.contype = 'f' and c.connamespace = 'public'::regnamespace`
@@ -33,7 +37,9 @@ export async function isEmptyDatabase(sql: Sql): Promise<boolean> {
 
 /** Identity columns must keep their values: the insert overrides the generator. */
 async function hasIdentity(sql: Sql, table: string): Promise<boolean> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from information_schema.columns where table_schema = 'public' and table_name = ${table} and is_identity = 'YES'`
+  const [row] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from information_schema.columns where table_schema = 'public' and table_name = ${table} and is_identity = 'YES'`
   return row!.n > 0
 }
 

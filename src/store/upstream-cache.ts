@@ -24,7 +24,11 @@ interface CacheRow {
   fetched_at: Date
 }
 
-export async function readCached(sql: Sql, system: UpstreamSystem, key: string): Promise<Pick<CachedAnswer, 'raw' | 'snapshotId'> | null> {
+export async function readCached(
+  sql: Sql,
+  system: UpstreamSystem,
+  key: string,
+): Promise<Pick<CachedAnswer, 'raw' | 'snapshotId'> | null> {
   const found = (await readCachedMany(sql, [{ system, key }])).get(cacheId(system, key))
   return found ? { raw: found.raw, snapshotId: found.snapshotId } : null
 }
@@ -37,7 +41,10 @@ export const cacheId = (system: UpstreamSystem, key: string) => `${system}\u0000
  * `held`: a snapshot the reader already holds the body of; when the row still points at it, the
  * body is left out (a snapshot's body never changes).
  */
-export async function readCachedMany(sql: Sql, wanted: { system: UpstreamSystem; key: string; held?: string | null }[]): Promise<Map<string, CachedAnswer>> {
+export async function readCachedMany(
+  sql: Sql,
+  wanted: { system: UpstreamSystem; key: string; held?: string | null }[],
+): Promise<Map<string, CachedAnswer>> {
   const rows = await sql<(CacheRow & { system: UpstreamSystem; resource_key: string })[]>`
     select c.system, c.resource_key, c.snapshot_id, c.url, c.http_status, c.content_type,
       case when c.snapshot_id = w.held then null else c.body end as body, c.fetched_at
@@ -47,7 +54,14 @@ export async function readCachedMany(sql: Sql, wanted: { system: UpstreamSystem;
   for (const row of rows) {
     out.set(cacheId(row.system, row.resource_key), {
       snapshotId: row.snapshot_id,
-      raw: { system: row.system, url: row.url, status: row.http_status, contentType: row.content_type, body: row.body ?? '', fetchedAt: row.fetched_at },
+      raw: {
+        system: row.system,
+        url: row.url,
+        status: row.http_status,
+        contentType: row.content_type,
+        body: row.body ?? '',
+        fetchedAt: row.fetched_at,
+      },
       bodyOmitted: row.body === null,
     })
   }
@@ -58,7 +72,13 @@ export async function readCachedMany(sql: Sql, wanted: { system: UpstreamSystem;
  * Appends the answer to the archive and, when `cache` is set, makes it the cached answer for the
  * key (an older answer never replaces a newer one). Returns the snapshot id.
  */
-export async function archiveAnswer(sql: Sql, raw: RawResponse, key: string, orgNumber: string | null, cache: boolean): Promise<string> {
+export async function archiveAnswer(
+  sql: Sql,
+  raw: RawResponse,
+  key: string,
+  orgNumber: string | null,
+  cache: boolean,
+): Promise<string> {
   const hash = sha256Hex(raw.body)
   const [row] = await sql<{ id: string }[]>`
     with s as (
@@ -84,7 +104,12 @@ export async function archiveAnswer(sql: Sql, raw: RawResponse, key: string, org
  * which back no response, so the append-only archive does not grow with every unknown number
  * asked about (sql/0013). An older answer never replaces a newer one.
  */
-export async function cacheUnarchived(sql: Sql, raw: RawResponse, key: string, orgNumber: string | null): Promise<void> {
+export async function cacheUnarchived(
+  sql: Sql,
+  raw: RawResponse,
+  key: string,
+  orgNumber: string | null,
+): Promise<void> {
   await sql`
     insert into upstream_cache (system, resource_key, snapshot_id, org_number, url, http_status, content_type, body, fetched_at)
     values (${raw.system}, ${key}, null, ${orgNumber}, ${raw.url}, ${raw.status}, ${raw.contentType}, ${raw.body}, ${raw.fetchedAt})

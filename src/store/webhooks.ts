@@ -30,7 +30,9 @@ const SUBSCRIPTION_COLUMNS =
   'id, consumer_id, webhook_url, filter_source, filter_entity_type, filter_change_type, active, deactivation_reason, consecutive_4xx, created_at, deactivated_at'
 
 export async function countActiveSubscriptions(sql: Sql, consumerId: string): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from webhook_subscriptions where consumer_id = ${consumerId} and active`
+  const [row] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from webhook_subscriptions where consumer_id = ${consumerId} and active`
   return row!.n
 }
 
@@ -58,7 +60,10 @@ export async function listActiveSubscriptions(sql: Sql, consumerId: string): Pro
 }
 
 /** The consumer's newest active subscription with its secret's ciphertext (the sandbox's test target). */
-export async function newestActiveSubscription(sql: Sql, consumerId: string): Promise<(SubscriptionRow & { secret_ciphertext: string }) | null> {
+export async function newestActiveSubscription(
+  sql: Sql,
+  consumerId: string,
+): Promise<(SubscriptionRow & { secret_ciphertext: string }) | null> {
   const [row] = await sql<(SubscriptionRow & { secret_ciphertext: string })[]>`
     select ${sql.unsafe(SUBSCRIPTION_COLUMNS)}, secret_ciphertext from webhook_subscriptions
     where consumer_id = ${consumerId} and active order by seq desc limit 1`
@@ -69,7 +74,12 @@ export async function newestActiveSubscription(sql: Sql, consumerId: string): Pr
  * Soft delete: inactive with reason `deleted`, its pending deliveries cancelled. A subscription
  * already inactive is returned as it is; null when the consumer has none with this id.
  */
-export async function deactivateSubscription(sql: Sql, consumerId: string, id: string, now: Date): Promise<SubscriptionRow | null> {
+export async function deactivateSubscription(
+  sql: Sql,
+  consumerId: string,
+  id: string,
+  now: Date,
+): Promise<SubscriptionRow | null> {
   return sql.begin(async (tx) => {
     const [done] = await tx<SubscriptionRow[]>`
       update webhook_subscriptions set active = false, deactivation_reason = 'deleted', deactivated_at = ${now}
@@ -79,7 +89,9 @@ export async function deactivateSubscription(sql: Sql, consumerId: string, id: s
       await cancelPendingDeliveries(tx as unknown as Sql, id, now)
       return done
     }
-    const [existing] = await tx<SubscriptionRow[]>`select ${tx.unsafe(SUBSCRIPTION_COLUMNS)} from webhook_subscriptions where id = ${id} and consumer_id = ${consumerId}`
+    const [existing] = await tx<
+      SubscriptionRow[]
+    >`select ${tx.unsafe(SUBSCRIPTION_COLUMNS)} from webhook_subscriptions where id = ${id} and consumer_id = ${consumerId}`
     return existing ?? null
   }) as Promise<SubscriptionRow | null>
 }
@@ -132,10 +144,17 @@ interface ClaimedRow extends Omit<ClaimedDelivery, 'change'> {
  * another kind of writer holds (a cancellation, or code from before the lease column), never a
  * reason for a sweeper to find nothing while deliveries are due to a subscription below its bound.
  */
-export async function claimDueDeliveries(sql: Sql, now: Date, leaseUntil: Date, limit: number, perTarget: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  sql: Sql,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  perTarget: number,
+): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return []
-  return sql.begin(async (tx) => {
-    const targets = await tx<{ subscription_id: string }[]>`
+  return sql
+    .begin(async (tx) => {
+      const targets = await tx<{ subscription_id: string }[]>`
       with due as (
         select subscription_id, min(next_attempt_at) as due_at from webhook_deliveries
         where status = 'pending' and next_attempt_at <= ${now}
@@ -149,10 +168,10 @@ export async function claimDueDeliveries(sql: Sql, now: Date, leaseUntil: Date, 
       where coalesce(busy.n, 0) < ${perTarget}
       order by due.due_at, due.subscription_id
       limit ${limit}`
-    if (targets.length === 0) return []
-    const ids = targets.map((t) => t.subscription_id).sort()
-    for (const id of ids) await tx`select pg_advisory_xact_lock(hashtextextended(${`webhook-target:${id}`}, 0))`
-    return tx<ClaimedRow[]>`
+      if (targets.length === 0) return []
+      const ids = targets.map((t) => t.subscription_id).sort()
+      for (const id of ids) await tx`select pg_advisory_xact_lock(hashtextextended(${`webhook-target:${id}`}, 0))`
+      return tx<ClaimedRow[]>`
       with busy as (
         select subscription_id, count(*)::int as n from webhook_deliveries
         where subscription_id = any(${ids}::uuid[]) and status = 'pending' and lease_until > ${now}
@@ -181,7 +200,8 @@ export async function claimDueDeliveries(sql: Sql, now: Date, leaseUntil: Date, 
       from claimed cl
       join webhook_subscriptions s on s.id = cl.subscription_id
       left join changes c on c.id = cl.change_id`
-  }).then((rows) => claimedOf(rows as ClaimedRow[]))
+    })
+    .then((rows) => claimedOf(rows as ClaimedRow[]))
 }
 
 function claimedOf(rows: ClaimedRow[]): ClaimedDelivery[] {

@@ -55,24 +55,39 @@ function privateKey(g: Config['government']): KeyObject {
     try {
       pem = readFileSync(g.maskinportenKeyFile!, 'utf8')
     } catch (e) {
-      throw new ConfigError(`MASKINPORTEN_KEY_FILE cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): ${g.maskinportenKeyFile}`)
+      throw new ConfigError(
+        `MASKINPORTEN_KEY_FILE cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): ${g.maskinportenKeyFile}`,
+      )
     }
   }
   let key: KeyObject
   try {
     key = createPrivateKey(pem)
   } catch {
-    throw new ConfigError('the Maskinporten key (MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE) is not a PEM private key')
+    throw new ConfigError(
+      'the Maskinporten key (MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE) is not a PEM private key',
+    )
   }
-  if (key.asymmetricKeyType !== 'rsa') throw new ConfigError(`the Maskinporten key must be an RSA key (RS256), got ${key.asymmetricKeyType}`)
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new ConfigError(`the Maskinporten key must be an RSA key (RS256), got ${key.asymmetricKeyType}`)
   return key
 }
 
 /** Throws ConfigError when live mode lacks a credential or the key cannot be read. */
-export function buildGovernment(config: Config, clock: Clock, watch: (client: UpstreamClient) => void = () => {}): Government {
+export function buildGovernment(
+  config: Config,
+  clock: Clock,
+  watch: (client: UpstreamClient) => void = () => {},
+): Government {
   const g = config.government
   if (g.mode === 'mock') {
-    return { tokenService: mockTokenService(clock), digitalAgency: null, filingSubmitter: mockFilingSubmitter, taxAuthority: mockTaxAuthority, labourRegister: mockLabourRegister }
+    return {
+      tokenService: mockTokenService(clock),
+      digitalAgency: null,
+      filingSubmitter: mockFilingSubmitter,
+      taxAuthority: mockTaxAuthority,
+      labourRegister: mockLabourRegister,
+    }
   }
   const missing = missingGovernmentCredentials(g)
   if (missing.length > 0) throw new ConfigError(`GOVERNMENT_MODE=live needs ${missing.join(', ')}`)
@@ -82,12 +97,24 @@ export function buildGovernment(config: Config, clock: Clock, watch: (client: Up
     watch(c)
     return c
   }
-  const tokenService = new LiveTokenService({ url: g.maskinportenUrl, clientId: g.maskinportenClientId!, kid: g.maskinportenKid!, privateKey: privateKey(g) }, client(MASKINPORTEN_SYSTEM), clock)
+  const tokenService = new LiveTokenService(
+    { url: g.maskinportenUrl, clientId: g.maskinportenClientId!, kid: g.maskinportenKid!, privateKey: privateKey(g) },
+    client(MASKINPORTEN_SYSTEM),
+    clock,
+  )
   return {
     tokenService,
-    digitalAgency: new LiveDigitalAgency({ platformUrl: g.altinnPlatformUrl, systemId: g.altinnSystemId! }, tokenService, client(ALTINN_SYSTEM)),
+    digitalAgency: new LiveDigitalAgency(
+      { platformUrl: g.altinnPlatformUrl, systemId: g.altinnSystemId! },
+      tokenService,
+      client(ALTINN_SYSTEM),
+    ),
     // The filing has a breaker of its own: the VAT app failing must not stop delegation requests.
-    filingSubmitter: new LiveFilingSubmitter({ appUrl: g.mvaAppUrl, platformUrl: g.altinnPlatformUrl }, client(ALTINN_SYSTEM), clock),
+    filingSubmitter: new LiveFilingSubmitter(
+      { appUrl: g.mvaAppUrl, platformUrl: g.altinnPlatformUrl },
+      client(ALTINN_SYSTEM),
+      clock,
+    ),
     taxAuthority: new LiveTaxAuthority(g.skatteetatenUrl, client(SKATTEETATEN_SYSTEM)),
     labourRegister: new LiveLabourRegister(g.aaregUrl, client(AAREG_SYSTEM)),
   }

@@ -21,7 +21,14 @@ export interface UpstreamPolicy {
   breakerOpenMs: number
 }
 
-export const READ_POLICY: UpstreamPolicy = { timeoutMs: 3000, attempts: 3, backoffMs: 200, budgetMs: 8000, breakerThreshold: 5, breakerOpenMs: 30_000 }
+export const READ_POLICY: UpstreamPolicy = {
+  timeoutMs: 3000,
+  attempts: 3,
+  backoffMs: 200,
+  budgetMs: 8000,
+  breakerThreshold: 5,
+  breakerOpenMs: 30_000,
+}
 
 export interface UpstreamResponse {
   status: number
@@ -113,7 +120,16 @@ export class UpstreamClient {
     const context = { upstream_system: this.system }
     if (this.open) {
       const wait = Math.ceil((this.breaker.openUntil - started) / 1000)
-      throw new UpstreamGaveUp('UPSTREAM_UNAVAILABLE', { context, headers: { 'retry-after': String(Math.max(1, wait)) }, extra: { upstream_system: this.system, circuit: 'open' } }, 'circuit', 0)
+      throw new UpstreamGaveUp(
+        'UPSTREAM_UNAVAILABLE',
+        {
+          context,
+          headers: { 'retry-after': String(Math.max(1, wait)) },
+          extra: { upstream_system: this.system, circuit: 'open' },
+        },
+        'circuit',
+        0,
+      )
     }
     const budgetMs = Math.min(this.policy.budgetMs, limits.budgetMs ?? Infinity)
     const attempts = Math.min(this.policy.attempts, limits.attempts ?? Infinity)
@@ -137,12 +153,19 @@ export class UpstreamClient {
           return { status: res.status, headers: res.headers, text, attempts: attempt }
         }
         retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.clock.now())
-        lastError = new AppError(res.status === 429 ? 'GOVERNMENT_RATE_LIMITED' : 'UPSTREAM_UNAVAILABLE', { context, extra: { upstream_system: this.system, upstream_status: res.status } })
+        lastError = new AppError(res.status === 429 ? 'GOVERNMENT_RATE_LIMITED' : 'UPSTREAM_UNAVAILABLE', {
+          context,
+          extra: { upstream_system: this.system, upstream_status: res.status },
+        })
       } catch (e) {
         const timedOut = e instanceof DOMException && (e.name === 'TimeoutError' || e.name === 'AbortError')
         // Timed out on the budget's remainder rather than on the upstream's own timeout.
         if (timedOut && timeout < this.policy.timeoutMs) outOfTime = true
-        lastError = new AppError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE', { context, cause: e, extra: { upstream_system: this.system } })
+        lastError = new AppError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE', {
+          context,
+          cause: e,
+          extra: { upstream_system: this.system },
+        })
       }
       if (attempt === attempts) break
       const backoff = this.policy.backoffMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4)

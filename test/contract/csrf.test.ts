@@ -15,7 +15,9 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const SESSION_WRITES = allOperations.filter((op) => (op.auth === 'session' || op.auth === 'key_or_session') && op.method !== 'GET')
+const SESSION_WRITES = allOperations.filter(
+  (op) => (op.auth === 'session' || op.auth === 'key_or_session') && op.method !== 'GET',
+)
 const ID = '00000000-0000-4000-8000-000000000000'
 
 function send(op: Operation, csrf: { header?: string; field?: string }): Promise<Response> {

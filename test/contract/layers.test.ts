@@ -34,10 +34,13 @@ async function imports(): Promise<Import[]> {
 const all = await imports()
 const layer = (file: string) => (file.includes('/') ? file.split('/')[0]! : file)
 const violations = (from: string[], forbidden: (i: Import) => boolean) =>
-  all.filter((i) => from.includes(layer(i.file)) && forbidden(i)).map((i) => `${i.file} → ${i.target}${i.typeOnly ? ' (type)' : ''}`)
+  all
+    .filter((i) => from.includes(layer(i.file)) && forbidden(i))
+    .map((i) => `${i.file} → ${i.target}${i.typeOnly ? ' (type)' : ''}`)
 
 test('the scan sees the imports of every layer', () => {
-  for (const l of ['domain', 'store', 'upstream', 'pipeline', 'handlers', 'http', 'mcp']) expect(all.some((i) => layer(i.file) === l)).toBe(true)
+  for (const l of ['domain', 'store', 'upstream', 'pipeline', 'handlers', 'http', 'mcp'])
+    expect(all.some((i) => layer(i.file) === l)).toBe(true)
 })
 
 test('mcp and http never import each other', () => {
@@ -46,11 +49,24 @@ test('mcp and http never import each other', () => {
 })
 
 test('the domain knows no surface, no pipeline and no database driver', () => {
-  expect(violations(['domain'], (i) => ['http', 'mcp', 'pipeline', 'handlers', 'app.ts', 'elysia', 'postgres', '@electric-sql/pglite'].includes(i.target) || i.target.startsWith('@modelcontextprotocol'))).toEqual([])
+  expect(
+    violations(
+      ['domain'],
+      (i) =>
+        ['http', 'mcp', 'pipeline', 'handlers', 'app.ts', 'elysia', 'postgres', '@electric-sql/pglite'].includes(
+          i.target,
+        ) || i.target.startsWith('@modelcontextprotocol'),
+    ),
+  ).toEqual([])
 })
 
 test('the pipeline and the handlers are surface-neutral', () => {
-  expect(violations(['pipeline', 'handlers'], (i) => ['http', 'mcp', 'app.ts', 'elysia'].includes(i.target) || i.target.startsWith('@modelcontextprotocol'))).toEqual([])
+  expect(
+    violations(
+      ['pipeline', 'handlers'],
+      (i) => ['http', 'mcp', 'app.ts', 'elysia'].includes(i.target) || i.target.startsWith('@modelcontextprotocol'),
+    ),
+  ).toEqual([])
 })
 
 test('the pipeline does not reach into the handlers', () => {
@@ -62,6 +78,15 @@ test('store and upstream never import domain values (types only)', () => {
 })
 
 test('only the http surface and the composition root use Elysia; only mcp uses the MCP SDK', () => {
-  expect(violations(['domain', 'store', 'upstream', 'pipeline', 'handlers', 'mcp', 'lib', 'errors', 'schemas'], (i) => i.target === 'elysia')).toEqual([])
-  expect(violations(['domain', 'store', 'upstream', 'pipeline', 'handlers', 'http', 'lib', 'errors', 'schemas'], (i) => i.target.startsWith('@modelcontextprotocol'))).toEqual([])
+  expect(
+    violations(
+      ['domain', 'store', 'upstream', 'pipeline', 'handlers', 'mcp', 'lib', 'errors', 'schemas'],
+      (i) => i.target === 'elysia',
+    ),
+  ).toEqual([])
+  expect(
+    violations(['domain', 'store', 'upstream', 'pipeline', 'handlers', 'http', 'lib', 'errors', 'schemas'], (i) =>
+      i.target.startsWith('@modelcontextprotocol'),
+    ),
+  ).toEqual([])
 })

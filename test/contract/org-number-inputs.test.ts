@@ -29,11 +29,15 @@ function holding(path: string[], leaf: unknown): unknown {
 }
 
 const inputs: [string, TSchema][] = [
-  ...allOperations.filter((op) => op.request.body && op.bodyType === 'json').map((op) => [`${op.id} body`, op.request.body!] as [string, TSchema]),
+  ...allOperations
+    .filter((op) => op.request.body && op.bodyType === 'json')
+    .map((op) => [`${op.id} body`, op.request.body!] as [string, TSchema]),
   ...TOOLS.map((t) => [`${t.name} arguments`, t.input] as [string, TSchema]),
   ['sandbox tool arguments', SandboxToolInput],
 ]
-const fields = inputs.flatMap(([where, schema]) => orgNumberFields(schema as Json).map((f) => ({ where: `${where}: ${f.path.join('.')}`, path: f.path, schema })))
+const fields = inputs.flatMap(([where, schema]) =>
+  orgNumberFields(schema as Json).map((f) => ({ where: `${where}: ${f.path.join('.')}`, path: f.path, schema })),
+)
 
 test('the registry and the tools take organisation numbers in JSON', () => {
   expect(fields.length).toBeGreaterThan(10)

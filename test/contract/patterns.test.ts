@@ -31,8 +31,10 @@ async function patternLiterals(): Promise<string[]> {
   const out: string[] = []
   for await (const file of new Glob('schemas/**/*.ts').scan(SRC)) {
     const text = await Bun.file(SRC + file).text()
-    for (const m of text.matchAll(/pattern: '((?:[^'\\]|\\.)*)'/g)) out.push(JSON.parse(`"${m[1]!.replaceAll('"', '\\"')}"`))
-    for (const m of text.matchAll(/_PATTERN = '((?:[^'\\]|\\.)*)'/g)) out.push(JSON.parse(`"${m[1]!.replaceAll('"', '\\"')}"`))
+    for (const m of text.matchAll(/pattern: '((?:[^'\\]|\\.)*)'/g))
+      out.push(JSON.parse(`"${m[1]!.replaceAll('"', '\\"')}"`))
+    for (const m of text.matchAll(/_PATTERN = '((?:[^'\\]|\\.)*)'/g))
+      out.push(JSON.parse(`"${m[1]!.replaceAll('"', '\\"')}"`))
   }
   return out
 }
@@ -63,7 +65,9 @@ function* hostileInputs(pattern: string): Generator<string> {
   const chars = alphabet(pattern)
   const prefixes = ['', 'a', ...chars.map((c) => `a${c}`)]
   const runs = [...chars, ...chars.flatMap((a) => ['a', '0', '.'].map((b) => a + b))]
-  for (const prefix of prefixes) for (const run of runs) for (const end of ['', '!', '@', '\n']) yield prefix + run.repeat(Math.ceil(LENGTH / run.length)) + end
+  for (const prefix of prefixes)
+    for (const run of runs)
+      for (const end of ['', '!', '@', '\n']) yield prefix + run.repeat(Math.ceil(LENGTH / run.length)) + end
 }
 
 function timed(check: (s: string) => unknown, input: string): number {
@@ -100,7 +104,11 @@ describe('every schema pattern runs in linear time on hostile input', () => {
   test.each(found.patterns)('%p', (pattern) => {
     const re = new RegExp(pattern)
     const { ms, input } = slowest((s) => re.test(s), hostileInputs(pattern))
-    expect({ pattern, input: input.slice(0, 12), ms: ms < BOUND_MS ? 'fast' : ms }).toEqual({ pattern, input: input.slice(0, 12), ms: 'fast' })
+    expect({ pattern, input: input.slice(0, 12), ms: ms < BOUND_MS ? 'fast' : ms }).toEqual({
+      pattern,
+      input: input.slice(0, 12),
+      ms: 'fast',
+    })
   })
 })
 

@@ -41,17 +41,24 @@ describe('registry ↔ MCP tools', () => {
   const SPEC_SHAPED = ['explain_compliance_error', 'get_exchange_rate', 'submit_vat_return']
   const WRITE_ARGUMENTS = [IDEMPOTENCY_ARGUMENT, APPROVAL_ARGUMENT]
   const propsOf = (s: unknown) => (s as { properties: Record<string, unknown> }).properties
-  test.each(TOOLS.filter((t) => !SPEC_SHAPED.includes(t.name)).map((t) => [t.name, t] as const))('%s takes its REST twin’s inputs', (_, tool) => {
-    const own = Object.fromEntries(Object.entries(propsOf(tool.input)).filter(([k]) => !WRITE_ARGUMENTS.includes(k)))
-    expect(own).toEqual(propsOf(flatInput(tool.operation)))
-    for (const name of Object.keys(tool.operation.request.query?.properties ?? {})) expect(Object.keys(propsOf(tool.input))).toContain(name)
-  })
+  test.each(TOOLS.filter((t) => !SPEC_SHAPED.includes(t.name)).map((t) => [t.name, t] as const))(
+    '%s takes its REST twin’s inputs',
+    (_, tool) => {
+      const own = Object.fromEntries(Object.entries(propsOf(tool.input)).filter(([k]) => !WRITE_ARGUMENTS.includes(k)))
+      expect(own).toEqual(propsOf(flatInput(tool.operation)))
+      for (const name of Object.keys(tool.operation.request.query?.properties ?? {}))
+        expect(Object.keys(propsOf(tool.input))).toContain(name)
+    },
+  )
 
-  test.each(TOOLS.map((t) => [t.name, t] as const))('%s takes the write arguments its operation declares, and no others', (_, tool) => {
-    const names = Object.keys(propsOf(tool.input))
-    expect(names.includes(IDEMPOTENCY_ARGUMENT)).toBe(tool.operation.idempotency !== null)
-    expect(names.includes(APPROVAL_ARGUMENT)).toBe(tool.operation.approval)
-  })
+  test.each(TOOLS.map((t) => [t.name, t] as const))(
+    '%s takes the write arguments its operation declares, and no others',
+    (_, tool) => {
+      const names = Object.keys(propsOf(tool.input))
+      expect(names.includes(IDEMPOTENCY_ARGUMENT)).toBe(tool.operation.idempotency !== null)
+      expect(names.includes(APPROVAL_ARGUMENT)).toBe(tool.operation.approval)
+    },
+  )
 
   test('submit_vat_return is composed from its REST twin’s body and query, with a boolean dry_run', () => {
     const tool = TOOLS.find((t) => t.name === 'submit_vat_return')!

@@ -28,15 +28,61 @@ const PER_KEY_PATH = '/api/v1/test/parity/per-key'
 
 const parityExtension: Extension = {
   operations: [
-    op({ id: 'testParityProfessional', method: 'GET', path: PLAN_PATH, category: 'B', format: 'envelope', tag: 'Test', summary: 'professional-plan test read', scope: 'read:register', planMinimum: 'professional', mcpTool: 'test_parity_professional', response: Type.Object({ ok: Type.Boolean() }) }),
-    op({ id: 'testParityPerKey', method: 'GET', path: PER_KEY_PATH, category: 'B', format: 'envelope', tag: 'Test', summary: 'once an hour per key', scope: 'read:register', limits: [{ per: 'key', max: 1, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }], mcpTool: 'test_parity_per_key', response: Type.Object({ ok: Type.Boolean() }) }),
+    op({
+      id: 'testParityProfessional',
+      method: 'GET',
+      path: PLAN_PATH,
+      category: 'B',
+      format: 'envelope',
+      tag: 'Test',
+      summary: 'professional-plan test read',
+      scope: 'read:register',
+      planMinimum: 'professional',
+      mcpTool: 'test_parity_professional',
+      response: Type.Object({ ok: Type.Boolean() }),
+    }),
+    op({
+      id: 'testParityPerKey',
+      method: 'GET',
+      path: PER_KEY_PATH,
+      category: 'B',
+      format: 'envelope',
+      tag: 'Test',
+      summary: 'once an hour per key',
+      scope: 'read:register',
+      limits: [{ per: 'key', max: 1, window: 'hour', code: 'RATE_LIMIT_EXCEEDED' }],
+      mcpTool: 'test_parity_per_key',
+      response: Type.Object({ ok: Type.Boolean() }),
+    }),
   ],
-  handlers: { testParityProfessional: () => ({ data: { ok: true } }), testParityPerKey: () => ({ data: { ok: true } }) },
+  handlers: {
+    testParityProfessional: () => ({ data: { ok: true } }),
+    testParityPerKey: () => ({ data: { ok: true } }),
+  },
   tools: { testParityProfessional: { justification: () => 'test' }, testParityPerKey: { justification: () => 'test' } },
 }
 
-type Kind = 'none' | 'free' | 'professional' | 'enterprise' | 'test key' | 'revoked' | 'no scope' | 'sandbox bearer' | 'oauth'
-const KINDS: Kind[] = ['none', 'free', 'professional', 'enterprise', 'test key', 'revoked', 'no scope', 'sandbox bearer', 'oauth']
+type Kind =
+  | 'none'
+  | 'free'
+  | 'professional'
+  | 'enterprise'
+  | 'test key'
+  | 'revoked'
+  | 'no scope'
+  | 'sandbox bearer'
+  | 'oauth'
+const KINDS: Kind[] = [
+  'none',
+  'free',
+  'professional',
+  'enterprise',
+  'test key',
+  'revoked',
+  'no scope',
+  'sandbox bearer',
+  'oauth',
+]
 type Surface = 'rest' | 'mcp'
 
 interface Caller {
@@ -58,14 +104,32 @@ const nextIp = () => `198.51.100.${++ipCounter}`
 async function oauthCaller(ip: string): Promise<Caller> {
   const owner = await signIn(app)
   await addCredits(app, owner.consumerId, 100_000)
-  const token = await auth.token({ sub: `parity-${crypto.randomUUID()}`, aud: `${app.url}/api/mcp`, email: owner.email, email_verified: true, client_id: 'parity-host' })
+  const token = await auth.token({
+    sub: `parity-${crypto.randomUUID()}`,
+    aud: `${app.url}/api/mcp`,
+    email: owner.email,
+    email_verified: true,
+    client_id: 'parity-host',
+  })
   const pending = await fetch(`${app.url}/api/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'x-forwarded-for': ip,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   })
-  const connection = new URL(((await pending.json()) as { consent_url: string }).consent_url).searchParams.get('connection')!
-  const approved = await postForm(app, '/oauth/consent', { connection, csrf_token: owner.csrf }, { cookie: owner.cookie })
+  const connection = new URL(((await pending.json()) as { consent_url: string }).consent_url).searchParams.get(
+    'connection',
+  )!
+  const approved = await postForm(
+    app,
+    '/oauth/consent',
+    { connection, csrf_token: owner.csrf },
+    { cookie: owner.cookie },
+  )
   if (approved.status !== 200) throw new Error(`consent: ${approved.status}`)
   return { auth: { authorization: `Bearer ${token}` }, consumerId: owner.consumerId, ip }
 }
@@ -74,27 +138,42 @@ async function callerOf(kind: Kind, surface: Surface = 'rest'): Promise<Caller> 
   const ip = nextIp()
   if (kind === 'none') return { auth: {}, consumerId: null, ip }
   if (kind === 'oauth' && surface === 'mcp') return oauthCaller(ip)
-  if (kind === 'sandbox bearer') return { auth: { authorization: `Bearer svc_sandbox_test_parity${ipCounter}` }, consumerId: null, ip }
+  if (kind === 'sandbox bearer')
+    return { auth: { authorization: `Bearer svc_sandbox_test_parity${ipCounter}` }, consumerId: null, ip }
   const tier = kind === 'professional' || kind === 'enterprise' ? kind : 'free'
   const c = await createConsumer(app, tier)
   await addCredits(app, c.id, 100_000)
   const scopes = kind === 'no scope' ? ['read:changes'] : kind === 'oauth' ? OAUTH_KEY_SCOPES : undefined
   let key: string
   if (kind === 'test key') {
-    const res = await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, test: true }, { authorization: `Bearer ${app.config.adminToken}` })
+    const res = await app.send(
+      'POST',
+      '/api/v1/admin/keys',
+      { consumer_id: c.id, test: true },
+      { authorization: `Bearer ${app.config.adminToken}` },
+    )
     if (res.status !== 201) throw new Error(`test key: ${res.status} ${await res.text()}`)
     key = (await res.json()).data.plaintext_key
   } else {
     const k = await createKey(app, c.id, scopes)
     key = k.key
-    if (kind === 'revoked') expect((await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, { authorization: `Bearer ${app.config.adminToken}` })).status).toBe(200)
+    if (kind === 'revoked')
+      expect(
+        (
+          await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, {
+            authorization: `Bearer ${app.config.adminToken}`,
+          })
+        ).status,
+      ).toBe(200)
   }
   return { auth: { authorization: `Bearer ${key}` }, consumerId: c.id, ip }
 }
 
 async function balance(c: Caller): Promise<number | null> {
   if (c.consumerId === null) return null
-  const [row] = await app.deps.sql<{ balance: string }[]>`select coalesce(sum(amount_ore), 0)::text as balance from credit_ledger where consumer_id = ${c.consumerId}`
+  const [row] = await app.deps.sql<
+    { balance: string }[]
+  >`select coalesce(sum(amount_ore), 0)::text as balance from credit_ledger where consumer_id = ${c.consumerId}`
   return Number(row!.balance)
 }
 
@@ -118,8 +197,14 @@ async function viaRest(o: Operation, c: Caller): Promise<Outcome> {
   const headers: Record<string, string> = { ...c.auth, 'x-forwarded-for': c.ip }
   if (ex.headers['idempotency-key']) headers['idempotency-key'] = crypto.randomUUID()
   if (ex.body !== undefined) headers['content-type'] = 'application/json'
-  const qs = new URLSearchParams(Object.entries(ex.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString()
-  const res = await fetch(`${app.url}${ex.path}${qs ? `?${qs}` : ''}`, { method: o.method, headers, ...(ex.body !== undefined ? { body: JSON.stringify(ex.body) } : {}) })
+  const qs = new URLSearchParams(
+    Object.entries(ex.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString()
+  const res = await fetch(`${app.url}${ex.path}${qs ? `?${qs}` : ''}`, {
+    method: o.method,
+    headers,
+    ...(ex.body !== undefined ? { body: JSON.stringify(ex.body) } : {}),
+  })
   if (res.status < 400) return 'ok'
   const code = ((await res.json()) as { error_code: string }).error_code
   // Spec (MCP): a tool is hidden from a credential without its scope; REST names the refusal.
@@ -136,11 +221,18 @@ function argumentsOf(toolName: string, o: Operation, sandbox = false): Record<st
   const params: Record<string, unknown> = {}
   const values = ex.path.split('/')
   o.path.split('/').forEach((seg, i) => {
-    if (seg.startsWith(':')) params[seg.slice(1) === 'org' ? 'org_number' : seg.slice(1)] = decodeURIComponent(values[i]!)
+    if (seg.startsWith(':'))
+      params[seg.slice(1) === 'org' ? 'org_number' : seg.slice(1)] = decodeURIComponent(values[i]!)
   })
-  const flat: Record<string, unknown> = { ...params, ...(ex.query ?? {}), ...((ex.body as Record<string, unknown> | undefined) ?? {}) }
+  const flat: Record<string, unknown> = {
+    ...params,
+    ...(ex.query ?? {}),
+    ...((ex.body as Record<string, unknown> | undefined) ?? {}),
+  }
   if (toolName === 'get_exchange_rate') return { base: 'NOK', quote: String(flat.currency ?? 'EUR') }
-  const tool = TOOLS.find((t) => t.name === toolName && (t.operation.category === 'sandbox') === sandbox) ?? TOOLS.find((t) => t.name === toolName)
+  const tool =
+    TOOLS.find((t) => t.name === toolName && (t.operation.category === 'sandbox') === sandbox) ??
+    TOOLS.find((t) => t.name === toolName)
   const takes = Object.keys(((tool?.input ?? {}) as { properties?: Record<string, unknown> }).properties ?? flat)
   const args = Object.fromEntries(Object.entries(flat).filter(([k]) => takes.includes(k)))
   if ('dry_run' in args) args.dry_run = true
@@ -151,7 +243,12 @@ function argumentsOf(toolName: string, o: Operation, sandbox = false): Record<st
 async function viaMcp(toolName: string, args: Record<string, unknown>, c: Caller): Promise<Outcome> {
   const res = await fetch(`${app.url}/api/mcp`, {
     method: 'POST',
-    headers: { ...c.auth, 'x-forwarded-for': c.ip, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      ...c.auth,
+      'x-forwarded-for': c.ip,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: toolName, arguments: args } }),
   })
   const body = (await res.json()) as Record<string, any>
@@ -177,7 +274,10 @@ afterAll(async () => {
 /** The production tools (a sandbox tool rehearses: it has its own surface and test), one per name. */
 const toolsUnderTest = () => {
   const extension = parityExtension.operations.map((o) => ({ name: o.mcpTool!, operation: o }))
-  return [...TOOLS.filter((t) => t.operation.category !== 'sandbox').map((t) => ({ name: t.name, operation: t.operation })), ...extension]
+  return [
+    ...TOOLS.filter((t) => t.operation.category !== 'sandbox').map((t) => ({ name: t.name, operation: t.operation })),
+    ...extension,
+  ]
 }
 
 describe('REST and MCP answer every tool alike, for every kind of principal', () => {
@@ -196,9 +296,11 @@ describe('REST and MCP answer every tool alike, for every kind of principal', ()
         // The one difference the spec itself makes: a keyless REST route needs no key, so a key
         // without the tool's scope is served there; MCP hides the tool from that credential (a key
         // with one scope, or an OAuth connection's key, which lacks the keyless tools' scopes).
-        const specDifference = (kind === 'no scope' || kind === 'oauth') && operation.auth === 'none' && rest === 'ok' && mcp === 'hidden'
+        const specDifference =
+          (kind === 'no scope' || kind === 'oauth') && operation.auth === 'none' && rest === 'ok' && mcp === 'hidden'
         seen.push({ kind, outcome: rest, charged: rCharge })
-        if ((rest !== mcp && !specDifference) || rCharge !== mCharge) differences.push(`${kind} × ${name}: REST ${rest} (charged ${rCharge}) / MCP ${mcp} (charged ${mCharge})`)
+        if ((rest !== mcp && !specDifference) || rCharge !== mCharge)
+          differences.push(`${kind} × ${name}: REST ${rest} (charged ${rCharge}) / MCP ${mcp} (charged ${mCharge})`)
         // A minute between tools: the per-minute plan limits are their own test, not every tool's answer.
         app.clock.advance(61_000)
       }
@@ -208,7 +310,9 @@ describe('REST and MCP answer every tool alike, for every kind of principal', ()
     const ok = (k: Kind) => seen.filter((x) => x.kind === k && x.outcome === 'ok').length
     expect(ok('free')).toBeGreaterThan(20)
     expect(seen.filter((x) => x.kind === 'professional' && x.charged > 0).length).toBeGreaterThan(5)
-    expect(new Set(seen.filter((x) => x.kind === 'revoked').map((x) => x.outcome))).toEqual(new Set(['AUTH_INVALID_KEY']))
+    expect(new Set(seen.filter((x) => x.kind === 'revoked').map((x) => x.outcome))).toEqual(
+      new Set(['AUTH_INVALID_KEY']),
+    )
     expect(seen.filter((x) => x.kind === 'none').map((x) => x.outcome)).toContain('AUTH_MISSING')
     expect(seen.filter((x) => x.kind === 'test key' && x.charged !== 0)).toEqual([])
     // The OAuth connection's key reads the registers and is charged for it, on both surfaces.
@@ -220,7 +324,10 @@ describe('what no shipped tool declares yet', () => {
   test('a plan minimum: a free key is refused PLAN_INSUFFICIENT on both surfaces, a professional key served on both', async () => {
     const tool = toolsUnderTest().find((t) => t.name === 'test_parity_professional')!
     const free = [await callerOf('free'), await callerOf('free')]
-    expect([await viaRest(tool.operation, free[0]!), await viaMcp(tool.name, {}, free[1]!)]).toEqual(['PLAN_INSUFFICIENT', 'PLAN_INSUFFICIENT'])
+    expect([await viaRest(tool.operation, free[0]!), await viaMcp(tool.name, {}, free[1]!)]).toEqual([
+      'PLAN_INSUFFICIENT',
+      'PLAN_INSUFFICIENT',
+    ])
     const pro = [await callerOf('professional'), await callerOf('professional')]
     expect([await viaRest(tool.operation, pro[0]!), await viaMcp(tool.name, {}, pro[1]!)]).toEqual(['ok', 'ok'])
   })
@@ -231,6 +338,9 @@ describe('what no shipped tool declares yet', () => {
     expect([await viaRest(tool.operation, r), await viaRest(tool.operation, r)]).toEqual(['ok', 'RATE_LIMIT_EXCEEDED'])
     expect([await viaMcp(tool.name, {}, m), await viaMcp(tool.name, {}, m)]).toEqual(['ok', 'RATE_LIMIT_EXCEEDED'])
     const shared = await callerOf('free')
-    expect([await viaMcp(tool.name, {}, shared), await viaRest(tool.operation, shared)]).toEqual(['ok', 'RATE_LIMIT_EXCEEDED'])
+    expect([await viaMcp(tool.name, {}, shared), await viaRest(tool.operation, shared)]).toEqual([
+      'ok',
+      'RATE_LIMIT_EXCEEDED',
+    ])
   })
 })

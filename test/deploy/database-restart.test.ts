@@ -18,8 +18,14 @@ import { listeningAddress } from '../support/service-process.ts'
 /** PostgreSQL's server binaries (Debian keeps them out of PATH), the newest first. */
 function postgresBin(): string | null {
   const root = '/usr/lib/postgresql'
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : []
-  for (const v of versions) if (existsSync(join(root, v, 'bin', 'pg_ctl')) && existsSync(join(root, v, 'bin', 'initdb'))) return join(root, v, 'bin')
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : []
+  for (const v of versions)
+    if (existsSync(join(root, v, 'bin', 'pg_ctl')) && existsSync(join(root, v, 'bin', 'initdb')))
+      return join(root, v, 'bin')
   const onPath = Bun.which('pg_ctl')
   return onPath && Bun.which('initdb') ? join(onPath, '..') : null
 }
@@ -27,8 +33,13 @@ function postgresBin(): string | null {
 const BIN = postgresBin()
 // initdb refuses to run as root: as root the cluster is run by the `postgres` user
 const AS_ROOT = process.getuid?.() === 0
-const POSTGRES_USER = !AS_ROOT || (Bun.spawnSync(['id', '-u', 'postgres']).exitCode === 0 && Bun.which('runuser') !== null)
-const missing = [!HAPROXY_BIN && 'haproxy', !BIN && 'PostgreSQL server binaries (initdb, pg_ctl)', !POSTGRES_USER && 'a postgres user (with runuser) to run PostgreSQL as, since this runs as root'].filter(Boolean)
+const POSTGRES_USER =
+  !AS_ROOT || (Bun.spawnSync(['id', '-u', 'postgres']).exitCode === 0 && Bun.which('runuser') !== null)
+const missing = [
+  !HAPROXY_BIN && 'haproxy',
+  !BIN && 'PostgreSQL server binaries (initdb, pg_ctl)',
+  !POSTGRES_USER && 'a postgres user (with runuser) to run PostgreSQL as, since this runs as root',
+].filter(Boolean)
 if (missing.length) process.stderr.write(`database-restart.test.ts: skipped, no ${missing.join(', no ')}\n`)
 
 /**
@@ -99,7 +110,16 @@ describe.skipIf(missing.length > 0)('a 3-second PostgreSQL restart behind HAProx
     const urls: string[] = []
     for (let i = 0; i < 2; i++) {
       const p = Bun.spawn(['bun', 'src/main.ts'], {
-        env: { ...env, DATABASE_URL: pg.url('plikt'), PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: ADMIN, SERVER_SECRET: 'database-restart-server-secret-0123456789abcd', UPSTREAM_MODE: 'fixtures', LOG_LEVEL: 'error' },
+        env: {
+          ...env,
+          DATABASE_URL: pg.url('plikt'),
+          PORT: '0',
+          HOST: '127.0.0.1',
+          ADMIN_TOKEN: ADMIN,
+          SERVER_SECRET: 'database-restart-server-secret-0123456789abcd',
+          UPSTREAM_MODE: 'fixtures',
+          LOG_LEVEL: 'error',
+        },
         stdout: 'ignore',
         stderr: 'pipe',
       })
@@ -111,25 +131,58 @@ describe.skipIf(missing.length > 0)('a 3-second PostgreSQL restart behind HAProx
     }
     const port = freePort()
     // the cache off: every public read must reach an instance, or it would prove nothing
-    const proxy: Haproxy = await startHaproxy(localConfig(port, urls.map((u) => new URL(u).host), { cache: false }), port)
+    const proxy: Haproxy = await startHaproxy(
+      localConfig(
+        port,
+        urls.map((u) => new URL(u).host),
+        { cache: false },
+      ),
+      port,
+    )
     cleanups.push(() => proxy.stop())
     const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
-    const consumer = (await (await fetch(`${proxy.url}/api/v1/admin/consumers`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ email: 'blip@example.no', tier: 'enterprise' }) })).json()).data.consumer_id
-    await fetch(`${proxy.url}/api/v1/admin/credits`, { method: 'POST', headers: { ...adminHeaders, 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ consumer_id: consumer, amount_ore: 1_000_000, reason: 'blip' }) })
-    const key = (await (await fetch(`${proxy.url}/api/v1/admin/keys`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
+    const consumer = (
+      await (
+        await fetch(`${proxy.url}/api/v1/admin/consumers`, {
+          method: 'POST',
+          headers: adminHeaders,
+          body: JSON.stringify({ email: 'blip@example.no', tier: 'enterprise' }),
+        })
+      ).json()
+    ).data.consumer_id
+    await fetch(`${proxy.url}/api/v1/admin/credits`, {
+      method: 'POST',
+      headers: { ...adminHeaders, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ consumer_id: consumer, amount_ore: 1_000_000, reason: 'blip' }),
+    })
+    const key = (
+      await (
+        await fetch(`${proxy.url}/api/v1/admin/keys`, {
+          method: 'POST',
+          headers: adminHeaders,
+          body: JSON.stringify({ consumer_id: consumer }),
+        })
+      ).json()
+    ).data.plaintext_key
 
     type Outcome = 'ok' | 'plikt-503' | 'other'
     const tally = { keyless: { ok: 0, 'plikt-503': 0, other: 0 }, keyed: { ok: 0, 'plikt-503': 0, other: 0 } }
     const others: string[] = []
     const codes = new Set<string>()
     const call = async (kind: 'keyless' | 'keyed', i: number): Promise<Outcome> => {
-      const path = kind === 'keyless' ? `/api/v1/public/deadlines?year=${2026 + (i % 3)}` : '/api/v1/company/984661185/summary'
+      const path =
+        kind === 'keyless' ? `/api/v1/public/deadlines?year=${2026 + (i % 3)}` : '/api/v1/company/984661185/summary'
       try {
-        const r = await fetch(`${proxy.url}${path}`, { headers: kind === 'keyed' ? { authorization: `Bearer ${key}` } : {} })
+        const r = await fetch(`${proxy.url}${path}`, {
+          headers: kind === 'keyed' ? { authorization: `Bearer ${key}` } : {},
+        })
         const body = await r.text()
         if (r.status === 200) return 'ok'
         // Plikt's own answer: its error envelope, retryable, saying when to try again
-        const envelope = r.status === 503 && r.headers.get('retry-after') !== null ? (JSON.parse(body) as { success?: boolean; error_code?: string }) : null
+        const envelope =
+          r.status === 503 && r.headers.get('retry-after') !== null
+            ? (JSON.parse(body) as { success?: boolean; error_code?: string })
+            : null
         if (envelope?.success === false && envelope.error_code) {
           codes.add(envelope.error_code)
           return 'plikt-503'

@@ -83,7 +83,16 @@ describe.skipIf(!PG)('§4: each instance’s start command', () => {
   }
   /** The process environment without anything the guide's command sets or that would change its meaning. */
   const inherited = () => {
-    const { DATABASE_URL: _d, BASE_URL: _b, PORT: _p, SMTP_URL: _s, ALLOW_OUTBOX_MAIL: _a, SERVER_SECRET: _k, ADMIN_TOKEN: _t, ...rest } = process.env
+    const {
+      DATABASE_URL: _d,
+      BASE_URL: _b,
+      PORT: _p,
+      SMTP_URL: _s,
+      ALLOW_OUTBOX_MAIL: _a,
+      SERVER_SECRET: _k,
+      ADMIN_TOKEN: _t,
+      ...rest
+    } = process.env
     return { ...rest, UPSTREAM_MODE: 'fixtures', HOST: '127.0.0.1' }
   }
 
@@ -121,7 +130,14 @@ describe.skipIf(!HAPROXY_BIN)('§4: the rolling-upgrade command', () => {
     const state: Record<string, 'ready' | 'draining' | 'gone'> = { a: 'ready', b: 'ready' }
     const ports = { a: freePort(), b: freePort() }
     const serve = (name: 'a' | 'b') =>
-      Bun.serve({ port: ports[name], hostname: '127.0.0.1', fetch: () => new Response(state[name] === 'ready' ? 'ready' : 'not ready', { status: state[name] === 'ready' ? 200 : 503 }) })
+      Bun.serve({
+        port: ports[name],
+        hostname: '127.0.0.1',
+        fetch: () =>
+          new Response(state[name] === 'ready' ? 'ready' : 'not ready', {
+            status: state[name] === 'ready' ? 200 : 503,
+          }),
+      })
     const servers = { a: serve('a'), b: serve('b') }
     cleanups.push(() => {
       servers.a.stop(true)
@@ -169,7 +185,11 @@ describe.skipIf(!HAPROXY_BIN)('§4: the rolling-upgrade command', () => {
     })
     expect(roll.slice(0, 3)).toEqual(['bun', 'scripts/rolling-upgrade.ts', 'roll'])
     const run = Bun.spawn(roll, { stdout: 'pipe', stderr: 'pipe' })
-    const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited])
+    const [out, err, code] = await Promise.all([
+      new Response(run.stdout).text(),
+      new Response(run.stderr).text(),
+      run.exited,
+    ])
     expect([code, out.trim()]).toEqual([0, 'restarted\nrestarted'])
     expect(err).toContain('a is UP in HAProxy again')
     expect(err).toContain('b is UP in HAProxy again')

@@ -23,7 +23,8 @@ describe.skipIf(!HAPROXY_BIN && !process.env.CI)('HAProxy with the deploy guideâ
   })
 
   /** Requests the instance itself answered on `route` (its access log). */
-  const originCount = (route: string) => app.logs.filter((l) => l.includes('"msg":"request"') && JSON.parse(l).route === route).length
+  const originCount = (route: string) =>
+    app.logs.filter((l) => l.includes('"msg":"request"') && JSON.parse(l).route === route).length
   // A new connection each time: after a reload, a kept-alive one may still reach the old worker.
   const read = async (path: string, headers: Record<string, string> = {}) => {
     const res = await fetch(`${proxy.url}${path}`, { headers, keepalive: false })

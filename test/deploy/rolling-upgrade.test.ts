@@ -38,8 +38,16 @@ describe.skipIf(!PG || (!HAPROXY && !process.env.CI))('two instances behind HAPr
   test('a rolling restart under metered load: no failed request, ledgers equal balances, each tick once', async () => {
     const url = await freshDatabase()
     const { DATABASE_URL: _own, ...env } = process.env
-    const run = Bun.spawn(['bun', 'scripts/rolling-upgrade.ts', 'rehearse', '--seconds', '10'], { env: { ...env, DATABASE_URL: url }, stdout: 'pipe', stderr: 'pipe' })
-    const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited])
+    const run = Bun.spawn(['bun', 'scripts/rolling-upgrade.ts', 'rehearse', '--seconds', '10'], {
+      env: { ...env, DATABASE_URL: url },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [out, err, code] = await Promise.all([
+      new Response(run.stdout).text(),
+      new Response(run.stderr).text(),
+      run.exited,
+    ])
     const summary = JSON.parse(out.trim().split('\n').at(-1)!)
     expect([code, summary.error ?? null, err]).toEqual([0, null, ''])
     expect(summary.ok).toBeGreaterThan(100)
@@ -54,7 +62,11 @@ describe.skipIf(!PG || !existsSync('.git'))('expand-only migrations', () => {
     const newest = files.at(-1)!
     const log = Bun.spawnSync(['git', 'log', '--format=%H', '-1', '--diff-filter=A', '--', `sql/${newest}`])
     const added = log.stdout.toString().trim()
-    const parent = added ? Bun.spawnSync(['git', 'rev-parse', '--verify', '--quiet', `${added}^`]).stdout.toString().trim() : ''
+    const parent = added
+      ? Bun.spawnSync(['git', 'rev-parse', '--verify', '--quiet', `${added}^`])
+          .stdout.toString()
+          .trim()
+      : ''
     if (!parent) return // a shallow clone: nothing older to run
     const dir = mkdtempSync(join(tmpdir(), 'plikt-previous-'))
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
@@ -68,7 +80,18 @@ describe.skipIf(!PG || !existsSync('.git'))('expand-only migrations', () => {
     await db.end()
     // PORT=0 and the banner's address: a random fixed port could be taken by another process
     const { DATABASE_URL: _own, BASE_URL: _base, ...env } = process.env
-    const previous = Bun.spawn(['bun', 'src/main.ts'], { cwd: dir, env: { ...env, DATABASE_URL: url, PORT: '0', UPSTREAM_MODE: 'fixtures', ADMIN_TOKEN: 'previous-release-admin-token-0123456789ab' }, stdout: 'pipe', stderr: 'pipe' })
+    const previous = Bun.spawn(['bun', 'src/main.ts'], {
+      cwd: dir,
+      env: {
+        ...env,
+        DATABASE_URL: url,
+        PORT: '0',
+        UPSTREAM_MODE: 'fixtures',
+        ADMIN_TOKEN: 'previous-release-admin-token-0123456789ab',
+      },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     // both pipes are read as they fill, so the process never blocks on a full one
     const stdout = new Response(previous.stdout).text()
     try {
@@ -77,7 +100,10 @@ describe.skipIf(!PG || !existsSync('.git'))('expand-only migrations', () => {
       expect((await fetch(`${base}/api/v1/public/deadlines?year=2026`)).status).toBe(200)
       const consumer = await fetch(`${base}/api/v1/admin/consumers`, {
         method: 'POST',
-        headers: { authorization: 'Bearer previous-release-admin-token-0123456789ab', 'content-type': 'application/json' },
+        headers: {
+          authorization: 'Bearer previous-release-admin-token-0123456789ab',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ email: 'previous@example.no', tier: 'starter' }),
       })
       expect(consumer.status).toBe(201)

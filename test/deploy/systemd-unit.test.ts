@@ -10,7 +10,8 @@ import { join } from 'node:path'
 
 const UNIT = join(import.meta.dir, '../../docs/deploy/plikt.service')
 const ANALYZE = Bun.which('systemd-analyze')
-if (!ANALYZE) process.stderr.write('systemd-unit.test.ts: systemd-analyze is not installed; the unit is checked without it\n')
+if (!ANALYZE)
+  process.stderr.write('systemd-unit.test.ts: systemd-analyze is not installed; the unit is checked without it\n')
 
 /** The unit's settings: `Key` → its values in order (a key may repeat, as Environment= does). */
 function settings(): Map<string, string[]> {
@@ -41,7 +42,10 @@ test('the unit runs as its own user, can write DATA_DIR only, gains no privilege
   expect(s.get('ProtectSystem')).toEqual(['strict'])
   expect(s.get('NoNewPrivileges')).toEqual(['yes'])
   expect(s.get('Restart')).toEqual(['on-failure'])
-  const dataDir = s.get('Environment')!.map((e) => /^DATA_DIR=(.*)$/.exec(e)?.[1]).find(Boolean)
+  const dataDir = s
+    .get('Environment')!
+    .map((e) => /^DATA_DIR=(.*)$/.exec(e)?.[1])
+    .find(Boolean)
   expect(dataDir).toBe('/var/lib/plikt')
   expect(s.get('ReadWritePaths')).toEqual([dataDir!])
   expect(s.get('StateDirectory')).toEqual(['plikt'])

@@ -32,7 +32,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'plikt-walk-'))
   const { DATABASE_URL: _pg, BASE_URL: _base, ...env } = process.env
   proc = Bun.spawn(['bun', 'src/main.ts'], {
-    env: { ...env, PORT: '0', DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SERVER_SECRET: SECRET, UPSTREAM_MODE: 'fixtures', WEBHOOK_ALLOW_LOOPBACK: 'true', OAUTH_ISSUER: 'https://auth.example.com', OAUTH_JWKS_URL: 'https://auth.example.com/jwks', LOG_LEVEL: 'warn' },
+    env: {
+      ...env,
+      PORT: '0',
+      DATA_DIR: dir,
+      ADMIN_TOKEN: ADMIN,
+      SERVER_SECRET: SECRET,
+      UPSTREAM_MODE: 'fixtures',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      OAUTH_ISSUER: 'https://auth.example.com',
+      OAUTH_JWKS_URL: 'https://auth.example.com/jwks',
+      LOG_LEVEL: 'warn',
+    },
     stdout: 'ignore',
     stderr: 'pipe',
   })
@@ -69,11 +80,22 @@ async function answers(url: string): Promise<number> {
 /** Every link of a Markdown document, as [name](url). */
 const markdownLinks = (text: string) => [...text.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]!)
 
-const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
 
 async function recipeScripts(): Promise<Map<string, string>> {
   const html = await (await fetch(`${base}/recipes`)).text()
-  return new Map([...html.matchAll(/<code class="language-sh" data-recipe="([^"]+)">([\s\S]*?)<\/code>/g)].map((m) => [m[1]!, unescapeHtml(m[2]!)]))
+  return new Map(
+    [...html.matchAll(/<code class="language-sh" data-recipe="([^"]+)">([\s\S]*?)<\/code>/g)].map((m) => [
+      m[1]!,
+      unescapeHtml(m[2]!),
+    ]),
+  )
 }
 
 /** Runs a script as a reader would, with the service's address in BASE; its output, or the failure. */
@@ -89,13 +111,21 @@ async function run(script: string, env: Record<string, string> = {}): Promise<st
 }
 
 async function admin(path: string, body: unknown): Promise<any> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   expect(res.status).toBeLessThan(300)
   return (await res.json()).data
 }
 
 /** What a person does after signing up and topping up: here the operator mints the key and adds credits. */
-async function keyFor(tier: 'free' | 'professional', scopes: string[], email = `walk-${tier}-${crypto.randomUUID()}@example.no`): Promise<string> {
+async function keyFor(
+  tier: 'free' | 'professional',
+  scopes: string[],
+  email = `walk-${tier}-${crypto.randomUUID()}@example.no`,
+): Promise<string> {
   const consumer = (await admin('/api/v1/admin/consumers', { email, tier })).consumer_id
   await admin('/api/v1/admin/credits', { consumer_id: consumer, amount_ore: 5000, reason: 'walk' })
   return (await admin('/api/v1/admin/keys', { consumer_id: consumer, scopes })).plaintext_key
@@ -103,7 +133,11 @@ async function keyFor(tier: 'free' | 'professional', scopes: string[], email = `
 
 async function toolsListed(bearer: string): Promise<Set<string>> {
   const client = new Client({ name: 'plikt-walk', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+    }),
+  )
   try {
     return new Set((await client.listTools()).tools.map((t) => t.name))
   } finally {
@@ -129,9 +163,12 @@ describe('every path a discovery document names exists and answers', () => {
 
   test('llms-full.txt: each `METHOD /path` it names is an OpenAPI operation, and each link answers', async () => {
     const text = await (await fetch(`${base}/llms-full.txt`)).text()
-    const named = [...text.matchAll(/`(GET|POST|PUT|PATCH|DELETE) (\/[^`\s]*)`/g)].map((m) => [m[1]!, m[2]!.replace(/^https?:\/\/[^/]+/, '')] as const)
+    const named = [...text.matchAll(/`(GET|POST|PUT|PATCH|DELETE) (\/[^`\s]*)`/g)].map(
+      (m) => [m[1]!, m[2]!.replace(/^https?:\/\/[^/]+/, '')] as const,
+    )
     expect(named.length).toBeGreaterThan(100)
-    for (const [method, path] of named) expect([method, path, operationAt(method, path) !== null]).toEqual([method, path, true])
+    for (const [method, path] of named)
+      expect([method, path, operationAt(method, path) !== null]).toEqual([method, path, true])
     for (const link of markdownLinks(text)) {
       const status = await answers(`${base}${new URL(link).pathname}`)
       expect([link, status !== 404 && status < 500]).toEqual([link, true])
@@ -161,7 +198,13 @@ describe('every path a discovery document names exists and answers', () => {
       const e = c.example_request
       // the sandbox's write side allows 60 a minute per address: each example from an address of its own
       const headers = { ...e.headers, 'x-forwarded-for': `198.51.100.${runnable.indexOf(c) % 250}` }
-      const body = e.body === undefined ? {} : { body: e.headers['content-type'] === 'application/json' ? JSON.stringify(e.body) : new URLSearchParams(e.body) }
+      const body =
+        e.body === undefined
+          ? {}
+          : {
+              body:
+                e.headers['content-type'] === 'application/json' ? JSON.stringify(e.body) : new URLSearchParams(e.body),
+            }
       const res = await fetch(e.url, { method: e.method, headers, redirect: 'manual', ...body })
       const text = await res.text()
       expect([c.id, res.status < 400 ? 'answers' : text]).toEqual([c.id, 'answers'])
@@ -171,7 +214,9 @@ describe('every path a discovery document names exists and answers', () => {
   test('the discovery block and the front door’s index: each document is an OpenAPI operation and answers', async () => {
     const caps = (await (await fetch(`${base}/api/v1/capabilities`)).json()).data
     const index = await (await fetch(`${base}/`, { headers: { accept: 'application/json' } })).json()
-    expect(Object.values(index.documents).map((u) => new URL(u as string).pathname)).toEqual(Object.values(caps.discovery))
+    expect(Object.values(index.documents).map((u) => new URL(u as string).pathname)).toEqual(
+      Object.values(caps.discovery),
+    )
     for (const path of Object.values(caps.discovery) as string[]) {
       const method = path === '/api/mcp' ? 'POST' : 'GET'
       expect([path, operationAt(method, path) !== null]).toEqual([path, true])
@@ -185,15 +230,27 @@ describe('every path a discovery document names exists and answers', () => {
     const sandboxTools = await toolsListed('svc_sandbox_test_walk')
     for (const w of doc.workflows) {
       for (const s of w.steps) {
-        expect([w.id, s.step, operationAt(s.method, s.path.replace(/\{[^}]+\}/g, 'x'))]).toEqual([w.id, s.step, s.operation_id])
-        if (s.mcp_tool) expect([w.id, s.mcp_tool, (w.environment === 'sandbox' ? sandboxTools : keyTools).has(s.mcp_tool)]).toEqual([w.id, s.mcp_tool, true])
+        expect([w.id, s.step, operationAt(s.method, s.path.replace(/\{[^}]+\}/g, 'x'))]).toEqual([
+          w.id,
+          s.step,
+          s.operation_id,
+        ])
+        if (s.mcp_tool)
+          expect([w.id, s.mcp_tool, (w.environment === 'sandbox' ? sandboxTools : keyTools).has(s.mcp_tool)]).toEqual([
+            w.id,
+            s.mcp_tool,
+            true,
+          ])
       }
     }
   })
 
   test('the MCP manifest: each tool it names is in tools/list', async () => {
     const manifest = await (await fetch(`${base}/.well-known/mcp.json`)).json()
-    const listed = new Set([...(await toolsListed(await keyFor('professional', ALL_SCOPES))), ...(await toolsListed('svc_sandbox_test_walk'))])
+    const listed = new Set([
+      ...(await toolsListed(await keyFor('professional', ALL_SCOPES))),
+      ...(await toolsListed('svc_sandbox_test_walk')),
+    ])
     for (const name of manifest.tools.names) expect([name, listed.has(name)]).toEqual([name, true])
     expect(new URL(manifest.url).pathname).toBe('/api/mcp')
   })
@@ -221,7 +278,9 @@ describe('every recipe runs against a fresh service', () => {
     await run(scripts.get('first-metered-answer-1')!, { EMAIL: `walk-${crypto.randomUUID()}@example.no` })
     const key = await keyFor('free', ['read:*'])
     const out = await run(scripts.get('first-metered-answer-2')!, { PLIKT_KEY: key })
-    const balance = await (await fetch(`${base}/api/v1/account/credits/balance`, { headers: { authorization: `Bearer ${key}` } })).json()
+    const balance = await (
+      await fetch(`${base}/api/v1/account/credits/balance`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()
     // two metered answers (REST and MCP) at 50 øre each
     expect(balance.data.balance_ore).toBe(5000 - 100)
     expect(out).toContain('"obligations"')
@@ -255,7 +314,10 @@ describe('every recipe runs against a fresh service', () => {
 
   test('monitor changes: the archive, a webhook to the reader’s receiver, the subscriptions and the anchors', async () => {
     const key = await keyFor('professional', ALL_SCOPES)
-    const out = await run((await recipeScripts()).get('monitor-changes-1')!, { PLIKT_KEY: key, WEBHOOK_URL: `http://127.0.0.1:${receiver.port}/hook` })
+    const out = await run((await recipeScripts()).get('monitor-changes-1')!, {
+      PLIKT_KEY: key,
+      WEBHOOK_URL: `http://127.0.0.1:${receiver.port}/hook`,
+    })
     expect(out).toContain('whsec_')
   }, 60_000)
 

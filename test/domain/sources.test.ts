@@ -48,15 +48,34 @@ const roller = (name: string) =>
       {
         type: { kode: 'DAGL', beskrivelse: 'Daglig leder/ adm.direktør' },
         sistEndret: '2024-01-01',
-        roller: [{ type: { kode: 'DAGL', beskrivelse: 'Daglig leder/ adm.direktør' }, person: { fodselsdato: '1970-01-01', navn: { fornavn: name, etternavn: 'Testesen' }, erDoed: false }, fratraadt: false, rekkefolge: 0 }],
+        roller: [
+          {
+            type: { kode: 'DAGL', beskrivelse: 'Daglig leder/ adm.direktør' },
+            person: { fodselsdato: '1970-01-01', navn: { fornavn: name, etternavn: 'Testesen' }, erDoed: false },
+            fratraadt: false,
+            rekkefolge: 0,
+          },
+        ],
       },
     ],
   })
 
 const signatur = JSON.stringify({
-  status: { rutineStatus: { kode: 'OK' }, kombinasjonStatus: { kode: 'OK' }, regelStatus: { kode: 'RF', regelIdent: 'R0012' } },
+  status: {
+    rutineStatus: { kode: 'OK' },
+    kombinasjonStatus: { kode: 'OK' },
+    regelStatus: { kode: 'RF', regelIdent: 'R0012' },
+  },
   signeringsGrunnlag: { kode: 'SF', signaturProkuraRoller: { signaturProkuraFritekst: 'Styrets leder alene.' } },
-  signeringsKombinasjon: { kombinasjon: [{ kode: 'R0012', kombinasjonsId: '1', personRolleKombinasjon: [{ fodselsdato: '04.05.1966', navn: 'Per Hansen', rolle: { kode: 'LEDE' } }] }] },
+  signeringsKombinasjon: {
+    kombinasjon: [
+      {
+        kode: 'R0012',
+        kombinasjonsId: '1',
+        personRolleKombinasjon: [{ fodselsdato: '04.05.1966', navn: 'Per Hansen', rolle: { kode: 'LEDE' } }],
+      },
+    ],
+  },
 })
 
 const regnskap = (org: string) =>
@@ -86,7 +105,14 @@ type Body = string | ((org: string) => string)
 type Step = { status: number; body: Body; wait?: Promise<void> } | { fail: ErrorCode; wait?: Promise<void> }
 type Method = 'unit' | 'roles' | 'signature' | 'prokura' | 'search' | 'accounts'
 
-const SYSTEM: Record<Method, UpstreamSystem> = { unit: 'enhetsregisteret', roles: 'enhetsregisteret', signature: 'fullmakt', prokura: 'fullmakt', search: 'enhetsregisteret', accounts: 'regnskapsregisteret' }
+const SYSTEM: Record<Method, UpstreamSystem> = {
+  unit: 'enhetsregisteret',
+  roles: 'enhetsregisteret',
+  signature: 'fullmakt',
+  prokura: 'fullmakt',
+  search: 'enhetsregisteret',
+  accounts: 'regnskapsregisteret',
+}
 
 function setup() {
   const clock = fixedClock(PINNED_NOW)
@@ -99,9 +125,20 @@ function setup() {
     const step = queue[method].shift()
     if (!step) throw new Error(`unscripted upstream call: ${method} ${path}`)
     if (step.wait) await step.wait
-    if ('fail' in step) throw new AppError(step.fail, { context: { upstream_system: SYSTEM[method] }, extra: { upstream_system: SYSTEM[method] } })
+    if ('fail' in step)
+      throw new AppError(step.fail, {
+        context: { upstream_system: SYSTEM[method] },
+        extra: { upstream_system: SYSTEM[method] },
+      })
     const body = typeof step.body === 'function' ? step.body(org) : step.body
-    return { system: SYSTEM[method], url: `https://data.brreg.no${path}`, status: step.status, contentType: body ? 'application/json' : null, body, fetchedAt: clock.now() }
+    return {
+      system: SYSTEM[method],
+      url: `https://data.brreg.no${path}`,
+      status: step.status,
+      contentType: body ? 'application/json' : null,
+      body,
+      fetchedAt: clock.now(),
+    }
   }
 
   const register: BusinessRegister = {
@@ -109,14 +146,17 @@ function setup() {
     roles: (org) => answer('roles', `/enhetsregisteret/api/enheter/${org}/roller`, org),
     signature: (org) => answer('signature', `/fullmakt/enheter/${org}/signatur`, org),
     prokura: (org) => answer('prokura', `/fullmakt/enheter/${org}/prokura`, org),
-    search: (name, size) => answer('search', `/enhetsregisteret/api/enheter?navn=${encodeURIComponent(name)}&size=${size}&page=0`),
+    search: (name, size) =>
+      answer('search', `/enhetsregisteret/api/enheter?navn=${encodeURIComponent(name)}&size=${size}&page=0`),
     updates: () => Promise.reject(new Error('not scripted')),
     updatesSince: () => Promise.reject(new Error('not scripted')),
     subUnit: () => Promise.reject(new Error('not scripted')),
     subUnitUpdates: () => Promise.reject(new Error('not scripted')),
     subUnitUpdatesSince: () => Promise.reject(new Error('not scripted')),
   }
-  const accounts: AccountsRegister = { accounts: (org) => answer('accounts', `/regnskapsregisteret/regnskap/${org}`, org) }
+  const accounts: AccountsRegister = {
+    accounts: (org) => answer('accounts', `/regnskapsregisteret/regnskap/${org}`, org),
+  }
   const centralBank = { exchangeRates: () => Promise.reject(new Error('not scripted')) } as unknown as NorgesBankClient
 
   return {
@@ -129,7 +169,14 @@ function setup() {
     },
     async reads() {
       const { sql } = await testDatabase()
-      return new UpstreamReads({ sql, clock, logger: createLogger('debug', (l) => logs.push(l)), register, accounts, centralBank })
+      return new UpstreamReads({
+        sql,
+        clock,
+        logger: createLogger('debug', (l) => logs.push(l)),
+        register,
+        accounts,
+        centralBank,
+      })
     },
   }
 }
@@ -149,7 +196,9 @@ async function failure(p: Promise<unknown>): Promise<AppError> {
 async function snapshot(id: string | null) {
   if (id === null) return null
   const { sql } = await testDatabase()
-  const [row] = await sql<{ id: string; system: string; resource_key: string; org_number: string | null; http_status: number }[]>`
+  const [row] = await sql<
+    { id: string; system: string; resource_key: string; org_number: string | null; http_status: number }[]
+  >`
     select id, system, resource_key, org_number, http_status from source_snapshots where id = ${id}`
   return row ?? null
 }
@@ -169,8 +218,19 @@ describe('fresh, cached, refetched', () => {
     s.script('unit', ok(enhet(org)))
     const r = await (await s.reads()).unit(org)
     expect(r.value.kind).toBe('found')
-    expect(r.source).toMatchObject({ system: 'enhetsregisteret', servedFrom: 'live', stale: false, fetchedAt: s.clock.now() })
-    expect(await snapshot(r.source.snapshotId)).toEqual({ id: r.source.snapshotId!, system: 'enhetsregisteret', resource_key: `enhet:${org}`, org_number: org, http_status: 200 })
+    expect(r.source).toMatchObject({
+      system: 'enhetsregisteret',
+      servedFrom: 'live',
+      stale: false,
+      fetchedAt: s.clock.now(),
+    })
+    expect(await snapshot(r.source.snapshotId)).toEqual({
+      id: r.source.snapshotId!,
+      system: 'enhetsregisteret',
+      resource_key: `enhet:${org}`,
+      org_number: org,
+      http_status: 200,
+    })
     expect(s.calls.unit).toBe(1)
   })
 
@@ -183,7 +243,13 @@ describe('fresh, cached, refetched', () => {
     s.clock.advance(FRESHNESS.unit.fresh - 1)
     const second = await reads.unit(org)
     expect(s.calls.unit).toBe(1)
-    expect(second.source).toEqual({ system: 'enhetsregisteret', snapshotId: first.source.snapshotId, fetchedAt: first.source.fetchedAt, servedFrom: 'cache', stale: false })
+    expect(second.source).toEqual({
+      system: 'enhetsregisteret',
+      snapshotId: first.source.snapshotId,
+      fetchedAt: first.source.fetchedAt,
+      servedFrom: 'cache',
+      stale: false,
+    })
     expect(second.value).toEqual(first.value)
   })
 
@@ -308,7 +374,13 @@ describe('upstream down', () => {
     const r = await reads.unit(org)
     expect(s.calls.unit).toBe(2)
     expect(r.value).toEqual(first.value)
-    expect(r.source).toEqual({ system: 'enhetsregisteret', snapshotId: first.source.snapshotId, fetchedAt: first.source.fetchedAt, servedFrom: 'cache', stale: true })
+    expect(r.source).toEqual({
+      system: 'enhetsregisteret',
+      snapshotId: first.source.snapshotId,
+      fetchedAt: first.source.fetchedAt,
+      servedFrom: 'cache',
+      stale: true,
+    })
   })
 
   test('serving stale is logged as a warning', async () => {
@@ -334,7 +406,7 @@ describe('upstream down', () => {
     expect(s.calls.roles).toBe(3)
   })
 
-  test('beyond the stale limit the register\'s outage is REGISTER_DOWN (503)', async () => {
+  test("beyond the stale limit the register's outage is REGISTER_DOWN (503)", async () => {
     const s = setup()
     const org = randomOrg()
     s.script('unit', ok(enhet(org)), down)
@@ -346,7 +418,7 @@ describe('upstream down', () => {
     expect(e.status).toBe(503)
   })
 
-  test('with nothing cached the register\'s outage is REGISTER_DOWN', async () => {
+  test("with nothing cached the register's outage is REGISTER_DOWN", async () => {
     const s = setup()
     s.script('roles', down)
     expect((await failure((await s.reads()).roles(randomOrg()))).code).toBe('REGISTER_DOWN')
@@ -358,7 +430,7 @@ describe('upstream down', () => {
     expect((await failure((await s.reads()).unit(randomOrg()))).code).toBe('REGISTER_DOWN')
   })
 
-  test('beyond the stale limit Fullmakttjenesten\'s outage is UPSTREAM_UNAVAILABLE', async () => {
+  test("beyond the stale limit Fullmakttjenesten's outage is UPSTREAM_UNAVAILABLE", async () => {
     const s = setup()
     const org = randomOrg()
     s.script('signature', ok(signatur), down)
@@ -370,7 +442,7 @@ describe('upstream down', () => {
     expect(e.status).toBe(503)
   })
 
-  test('within the stale limit Fullmakttjenesten\'s cached answer is served stale', async () => {
+  test("within the stale limit Fullmakttjenesten's cached answer is served stale", async () => {
     const s = setup()
     const org = randomOrg()
     s.script('signature', ok(signatur), down)
@@ -382,7 +454,7 @@ describe('upstream down', () => {
     expect(r.value.combinations).toHaveLength(1)
   })
 
-  test('beyond its stale limit the accounts register\'s outage is UPSTREAM_UNAVAILABLE', async () => {
+  test("beyond its stale limit the accounts register's outage is UPSTREAM_UNAVAILABLE", async () => {
     const s = setup()
     const org = randomOrg()
     s.script('accounts', ok(regnskap(org)), down)
@@ -462,7 +534,10 @@ describe('410: removed from open data', () => {
     const org = randomOrg()
     s.script('roles', ok(roller('Anne')))
     s.script('accounts', ok(regnskap(org)))
-    s.script('unit', ok(enhet(org)), { status: 410, body: JSON.stringify({ organisasjonsnummer: org, slettedato: '2021-08-19' }) })
+    s.script('unit', ok(enhet(org)), {
+      status: 410,
+      body: JSON.stringify({ organisasjonsnummer: org, slettedato: '2021-08-19' }),
+    })
     const reads = await s.reads()
     await reads.unit(org)
     await reads.roles(org)
@@ -479,13 +554,18 @@ describe('410: removed from open data', () => {
   test('the archived bodies of the earlier answers are purged; their snapshot rows remain', async () => {
     const s = setup()
     const org = randomOrg()
-    s.script('unit', ok(enhet(org)), { status: 410, body: JSON.stringify({ organisasjonsnummer: org, slettedato: '2021-08-19' }) })
+    s.script('unit', ok(enhet(org)), {
+      status: 410,
+      body: JSON.stringify({ organisasjonsnummer: org, slettedato: '2021-08-19' }),
+    })
     const reads = await s.reads()
     const first = await reads.unit(org)
     s.clock.advance(FRESHNESS.unit.fresh)
     await reads.unit(org)
     const { sql } = await testDatabase()
-    expect(await sql`select 1 from source_snapshot_bodies where snapshot_id = ${first.source.snapshotId}`).toHaveLength(0)
+    expect(await sql`select 1 from source_snapshot_bodies where snapshot_id = ${first.source.snapshotId}`).toHaveLength(
+      0,
+    )
     expect(await snapshot(first.source.snapshotId)).not.toBeNull()
   })
 
@@ -527,7 +607,10 @@ describe('404: not found', () => {
     expect(r.source).toMatchObject({ servedFrom: 'live', snapshotId: null })
     expect(await snapshotCount(`enhet:${org}`)).toBe(0)
     const { sql } = await testDatabase()
-    expect((await readCached(sql, 'enhetsregisteret', `enhet:${org}`))).toMatchObject({ snapshotId: null, raw: { status: 404 } })
+    expect(await readCached(sql, 'enhetsregisteret', `enhet:${org}`)).toMatchObject({
+      snapshotId: null,
+      raw: { status: 404 },
+    })
   })
 
   test('a unit asked about again and again is archived only once it exists', async () => {
@@ -607,12 +690,19 @@ describe('concurrency', () => {
   test('concurrent reads of different keys do not share', async () => {
     const s = setup()
     const [a, b] = [randomOrg(), randomOrg()]
-    s.script('unit', ok((org) => enhet(org)), ok((org) => enhet(org)))
+    s.script(
+      'unit',
+      ok((org) => enhet(org)),
+      ok((org) => enhet(org)),
+    )
     const reads = await s.reads()
     const [ra, rb] = await Promise.all([reads.unit(a), reads.unit(b)])
     expect(s.calls.unit).toBe(2)
     expect(ra.source.snapshotId).not.toBe(rb.source.snapshotId)
-    expect([ra.value.kind === 'found' && ra.value.unit.org_number, rb.value.kind === 'found' && rb.value.unit.org_number]).toEqual([a, b])
+    expect([
+      ra.value.kind === 'found' && ra.value.unit.org_number,
+      rb.value.kind === 'found' && rb.value.unit.org_number,
+    ]).toEqual([a, b])
   })
 
   test('concurrent reads that all fail share the one failed call', async () => {

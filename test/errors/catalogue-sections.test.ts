@@ -42,8 +42,11 @@ describe('catalogue sections', () => {
 
   test('puts every code in exactly one section (a spread would keep the last of two silently)', () => {
     const where = new Map<string, string[]>()
-    for (const s of sections) for (const code of Object.keys(s.entries)) where.set(code, [...(where.get(code) ?? []), s.file])
-    expect([...where].filter(([, files]) => files.length > 1).map(([code, files]) => `${code} in ${files.join(', ')}`)).toEqual([])
+    for (const s of sections)
+      for (const code of Object.keys(s.entries)) where.set(code, [...(where.get(code) ?? []), s.file])
+    expect(
+      [...where].filter(([, files]) => files.length > 1).map(([code, files]) => `${code} in ${files.join(', ')}`),
+    ).toEqual([])
   })
 
   test('add up to ERROR_CODES: the same codes, as many as the sections hold together', () => {
@@ -53,7 +56,8 @@ describe('catalogue sections', () => {
   })
 
   test('the catalogue serves each code the entry of its section', () => {
-    for (const s of sections) for (const [code, e] of Object.entries(s.entries)) expect(entry(code) === e, code).toBe(true)
+    for (const s of sections)
+      for (const [code, e] of Object.entries(s.entries)) expect(entry(code) === e, code).toBe(true)
   })
 })
 
@@ -72,7 +76,8 @@ describe('codes not yet thrown', () => {
   const used = (code: string) => text.includes(`'${code}'`) || text.includes(`"${code}"`)
 
   test('the scan sees the source: codes thrown today are found, the catalogue is not read', () => {
-    for (const code of ['VALIDATION_FAILED', 'AUTH_MISSING', 'REGISTER_DOWN', 'UNKNOWN']) expect(used(code), code).toBe(true)
+    for (const code of ['VALIDATION_FAILED', 'AUTH_MISSING', 'REGISTER_DOWN', 'UNKNOWN'])
+      expect(used(code), code).toBe(true)
     expect(text).not.toContain('satisfies Record<string, CatalogueEntry>')
   })
 
@@ -87,7 +92,11 @@ describe('codes not yet thrown', () => {
   test('`awaits` is bookkeeping: no public rendering of the catalogue shows it', async () => {
     const awaited = [...new Set(ERROR_CODES.map((code) => entry(code).awaits).filter((a) => a !== undefined))]
     expect(awaited.length).toBeGreaterThan(0)
-    const docs = await (discoveryHandlers.getErrorDocs as unknown as (ctx: { deps: { documents: Documents } }) => { document: { blob: Blob } })({ deps: { documents: new Documents() } }).document.blob.text()
+    const docs = await (
+      discoveryHandlers.getErrorDocs as unknown as (ctx: { deps: { documents: Documents } }) => {
+        document: { blob: Blob }
+      }
+    )({ deps: { documents: new Documents() } }).document.blob.text()
     const rendered = [
       JSON.stringify(registryEntries('https://plikt.test')),
       JSON.stringify(ERROR_CODES.map((code) => explain(code))),

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'bun:test'
-import { CATALOGUE, ERROR_CODES, NEUTRAL_NOUNS, PLACEHOLDERS, type CatalogueEntry } from '../../src/errors/catalogue/index.ts'
+import {
+  CATALOGUE,
+  ERROR_CODES,
+  NEUTRAL_NOUNS,
+  PLACEHOLDERS,
+  type CatalogueEntry,
+} from '../../src/errors/catalogue/index.ts'
 
 const entries = ERROR_CODES.map((code) => [code, CATALOGUE[code] as CatalogueEntry] as const)
 
@@ -49,8 +55,22 @@ describe('error catalogue', () => {
     expect(SPEC_CODES.filter((c) => !(ERROR_CODES as string[]).includes(c))).toEqual([])
   })
 
-  test('only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), DELEGATION_REQUESTS_LIMIT (over 100 open delegation requests for one organisation, 409), EXECUTION_CONFLICT (another agent holds the filing lock, 409), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder\'s identity, 403), TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403), ORG_NUMBER_IS_SUB_UNIT (a delegation or filing for a sub-unit\'s number, 422) and SUB_UNIT_DELETED (a deleted sub-unit naming no parent, 404), APPROVAL_TOKEN_UNCONFIRMED and APPROVAL_TOKEN_DECLINED (a production token its owner has not confirmed, or declined, 403) beyond the spec', () => {
-    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual(['AGENT_PRINCIPAL_CONFLICT', 'AGENT_PRINCIPAL_REVOKED', 'APPROVAL_TOKEN_DECLINED', 'APPROVAL_TOKEN_UNCONFIRMED', 'AUTH_SESSION_REQUIRED', 'COMPANY_INACTIVE', 'DELEGATION_REQUESTS_LIMIT', 'EXECUTION_CONFLICT', 'METHOD_NOT_ALLOWED', 'OAUTH_IDENTITY_MISMATCH', 'ORG_NUMBER_IS_SUB_UNIT', 'SUB_UNIT_DELETED', 'TEST_KEY_PRODUCTION_ONLY'])
+  test("only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), DELEGATION_REQUESTS_LIMIT (over 100 open delegation requests for one organisation, 409), EXECUTION_CONFLICT (another agent holds the filing lock, 409), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder's identity, 403), TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403), ORG_NUMBER_IS_SUB_UNIT (a delegation or filing for a sub-unit's number, 422) and SUB_UNIT_DELETED (a deleted sub-unit naming no parent, 404), APPROVAL_TOKEN_UNCONFIRMED and APPROVAL_TOKEN_DECLINED (a production token its owner has not confirmed, or declined, 403) beyond the spec", () => {
+    expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual([
+      'AGENT_PRINCIPAL_CONFLICT',
+      'AGENT_PRINCIPAL_REVOKED',
+      'APPROVAL_TOKEN_DECLINED',
+      'APPROVAL_TOKEN_UNCONFIRMED',
+      'AUTH_SESSION_REQUIRED',
+      'COMPANY_INACTIVE',
+      'DELEGATION_REQUESTS_LIMIT',
+      'EXECUTION_CONFLICT',
+      'METHOD_NOT_ALLOWED',
+      'OAUTH_IDENTITY_MISMATCH',
+      'ORG_NUMBER_IS_SUB_UNIT',
+      'SUB_UNIT_DELETED',
+      'TEST_KEY_PRODUCTION_ONLY',
+    ])
     expect(CATALOGUE.ORG_NUMBER_IS_SUB_UNIT.status).toBe(422)
     expect(CATALOGUE.SUB_UNIT_DELETED.status).toBe(404)
     expect(CATALOGUE.TEST_KEY_PRODUCTION_ONLY.status).toBe(403)
@@ -65,7 +85,8 @@ describe('error catalogue', () => {
   })
 
   test('uses the HTTP status the spec gives', () => {
-    for (const [code, status] of Object.entries(SPEC_STATUS)) expect(`${code} ${CATALOGUE[code as keyof typeof CATALOGUE].status}`).toBe(`${code} ${status}`)
+    for (const [code, status] of Object.entries(SPEC_STATUS))
+      expect(`${code} ${CATALOGUE[code as keyof typeof CATALOGUE].status}`).toBe(`${code} ${status}`)
   })
 
   test('gives every code a 4xx/5xx status, a category and a retry flag', () => {
@@ -78,10 +99,24 @@ describe('error catalogue', () => {
   })
 
   test('marks transient failures retryable and input or credential failures not', () => {
-    for (const code of ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'RATE_LIMIT_EXCEEDED', 'RATE_LIMITED', 'CREDIT_CHECK_UNAVAILABLE', 'OAUTH_JWKS_UNAVAILABLE'] as const) {
+    for (const code of [
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_TIMEOUT',
+      'RATE_LIMIT_EXCEEDED',
+      'RATE_LIMITED',
+      'CREDIT_CHECK_UNAVAILABLE',
+      'OAUTH_JWKS_UNAVAILABLE',
+    ] as const) {
       expect(CATALOGUE[code].retryable, code).toBe(true)
     }
-    for (const code of ['VALIDATION_FAILED', 'AUTH_INVALID_KEY', 'AUTH_MISSING', 'INSUFFICIENT_CREDITS', 'ORG_NUMBER_INVALID_CHECKSUM', 'PORTAL_ACK_UNPARSEABLE'] as const) {
+    for (const code of [
+      'VALIDATION_FAILED',
+      'AUTH_INVALID_KEY',
+      'AUTH_MISSING',
+      'INSUFFICIENT_CREDITS',
+      'ORG_NUMBER_INVALID_CHECKSUM',
+      'PORTAL_ACK_UNPARSEABLE',
+    ] as const) {
       expect(CATALOGUE[code].retryable, code).toBe(false)
     }
     const oauthRetryable = ERROR_CODES.filter((c) => c.startsWith('OAUTH_') && CATALOGUE[c].retryable)
@@ -90,7 +125,9 @@ describe('error catalogue', () => {
 
   test('has the machine-actionable attributes for at least 28 codes and full explanations for at least 40', () => {
     const actionable = entries.filter(([, e]) => e.fix_hint_en.trim() && e.fix_hint_nb.trim())
-    const explained = entries.filter(([, e]) => e.explanation.summary && e.explanation.why && e.explanation.fix_steps.length >= 2)
+    const explained = entries.filter(
+      ([, e]) => e.explanation.summary && e.explanation.why && e.explanation.fix_steps.length >= 2,
+    )
     expect(actionable.length).toBeGreaterThanOrEqual(28)
     expect(explained.length).toBeGreaterThanOrEqual(40)
   })
@@ -120,7 +157,8 @@ describe('error catalogue', () => {
 
   test('uses only known placeholders', () => {
     for (const [code, e] of entries) {
-      for (const [, name] of JSON.stringify(e).matchAll(/\{([a-z_]+)\}/g)) expect(PLACEHOLDERS as readonly string[], code).toContain(name!)
+      for (const [, name] of JSON.stringify(e).matchAll(/\{([a-z_]+)\}/g))
+        expect(PLACEHOLDERS as readonly string[], code).toContain(name!)
     }
     expect(Object.keys(NEUTRAL_NOUNS.nb).sort()).toEqual([...PLACEHOLDERS].sort())
     expect(Object.keys(NEUTRAL_NOUNS.en).sort()).toEqual([...PLACEHOLDERS].sort())
@@ -134,18 +172,26 @@ describe('error catalogue', () => {
   })
 
   test('links only to https URLs', () => {
-    for (const [code, { explanation: x }] of entries) if (x.relevant_link !== null) expect(new URL(x.relevant_link).protocol, code).toBe('https:')
+    for (const [code, { explanation: x }] of entries)
+      if (x.relevant_link !== null) expect(new URL(x.relevant_link).protocol, code).toBe('https:')
   })
 
   test('hands over to a person where only a person can act', () => {
-    for (const code of ['AUTH_NO_DELEGATION', 'AUTH_MISSING_DELEGATION', 'FULLMAKT_PACKAGE_NOT_GRANTED', 'PORTAL_DELEGATION_MISSING', 'RISK_ELEVATED'] as const) {
+    for (const code of [
+      'AUTH_NO_DELEGATION',
+      'AUTH_MISSING_DELEGATION',
+      'FULLMAKT_PACKAGE_NOT_GRANTED',
+      'PORTAL_DELEGATION_MISSING',
+      'RISK_ELEVATED',
+    ] as const) {
       expect((CATALOGUE[code] as CatalogueEntry).explanation.handover?.who, code).toBe('company_admin')
     }
     expect((CATALOGUE.VALIDATION_FAILED as CatalogueEntry).explanation.handover).toBeNull()
     for (const [code, { explanation: x }] of entries) {
       if (!x.handover) continue
       expect(['company_admin', 'accountant', 'portal_user', 'service_support'], code).toContain(x.handover.who)
-      for (const k of ['where', 'what', 'what_en', 'why', 'why_en'] as const) expect(x.handover[k].length > 0, `${code}.${k}`).toBe(true)
+      for (const k of ['where', 'what', 'what_en', 'why', 'why_en'] as const)
+        expect(x.handover[k].length > 0, `${code}.${k}`).toBe(true)
     }
   })
 })

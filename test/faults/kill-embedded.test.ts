@@ -23,7 +23,11 @@ const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/j
 
 function start() {
   const { DATABASE_URL: _pg, BASE_URL: _base, ...env } = process.env
-  return Bun.spawn(['bun', 'src/main.ts'], { env: { ...env, PORT: '0', DATA_DIR: dir, ADMIN_TOKEN: ADMIN, UPSTREAM_MODE: 'fixtures', TRUST_PROXY: 'true' }, stdout: 'ignore', stderr: 'pipe' })
+  return Bun.spawn(['bun', 'src/main.ts'], {
+    env: { ...env, PORT: '0', DATA_DIR: dir, ADMIN_TOKEN: ADMIN, UPSTREAM_MODE: 'fixtures', TRUST_PROXY: 'true' },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
 }
 
 test('kill -9 during metered writes: the database opens again, and balances equal ledgers once the held charges are swept', async () => {
@@ -31,15 +35,37 @@ test('kill -9 during metered writes: the database opens again, and balances equa
   const { url } = await listeningAddress(first.stderr)
   const consumers: { id: string; key: string }[] = []
   for (let i = 0; i < 3; i++) {
-    const id = (await (await fetch(`${url}/api/v1/admin/consumers`, { method: 'POST', headers: admin, body: JSON.stringify({ email: `kill9-${i}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
-    await fetch(`${url}/api/v1/admin/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: id, amount_ore: 100_000, reason: 'kill -9 test' }) })
-    const key = (await (await fetch(`${url}/api/v1/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: id }) })).json()).data.plaintext_key
+    const id = (
+      await (
+        await fetch(`${url}/api/v1/admin/consumers`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ email: `kill9-${i}@example.no`, tier: 'enterprise' }),
+        })
+      ).json()
+    ).data.consumer_id
+    await fetch(`${url}/api/v1/admin/credits`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ consumer_id: id, amount_ore: 100_000, reason: 'kill -9 test' }),
+    })
+    const key = (
+      await (
+        await fetch(`${url}/api/v1/admin/keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ consumer_id: id }),
+        })
+      ).json()
+    ).data.plaintext_key
     consumers.push({ id, key })
   }
   const orgs = ['984661185', '923609016', '996501205', '993718807', '915241700']
   let answered = 0
   const calls = Array.from({ length: 300 }, (_, i) =>
-    fetch(`${url}/api/v1/company/${orgs[i % orgs.length]}/summary`, { headers: { authorization: `Bearer ${consumers[i % 3]!.key}`, 'x-forwarded-for': `10.44.${i >> 8}.${i & 255}` } })
+    fetch(`${url}/api/v1/company/${orgs[i % orgs.length]}/summary`, {
+      headers: { authorization: `Bearer ${consumers[i % 3]!.key}`, 'x-forwarded-for': `10.44.${i >> 8}.${i & 255}` },
+    })
       .then((r) => {
         if (r.status === 200) answered++
         return r.status

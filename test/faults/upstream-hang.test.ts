@@ -25,18 +25,30 @@ const CACHED = ['984661185', '923609016', '996501205']
 
 async function summary(org: string, i: number) {
   const t0 = performance.now()
-  const res = await app.get(`/api/v1/company/${org}/context`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `10.81.${i >> 8}.${i & 255}` } })
+  const res = await app.get(`/api/v1/company/${org}/context`, {
+    headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `10.81.${i >> 8}.${i & 255}` },
+  })
   const body = await res.json()
-  return { status: res.status, stale: body._meta?.stale === true, code: body.error_code as string | undefined, ms: performance.now() - t0 }
+  return {
+    status: res.status,
+    stale: body._meta?.stale === true,
+    code: body.error_code as string | undefined,
+    ms: performance.now() - t0,
+  }
 }
 
-const upstreamCalls = async () => ((await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as unknown[]).length
+const upstreamCalls = async () =>
+  ((await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as unknown[]).length
 
 test('the register hangs and resets under load: stale answers, the breaker opens, every request in time, recovery after', async () => {
   for (const [i, org] of CACHED.entries()) expect((await summary(org, i)).status).toBe(200)
   // Past the units' hour of freshness: every answer now needs the register, which hangs.
   app.clock.advance(2 * 3600_000)
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ match: '/enhetsregisteret', mode: 'timeout' }) })
+  await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match: '/enhetsregisteret', mode: 'timeout' }),
+  })
   const first = await Promise.all(Array.from({ length: 30 }, (_, i) => summary(CACHED[i % CACHED.length]!, 100 + i)))
   expect(first.every((r) => r.status === 200 && r.stale)).toBe(true)
   expect(Math.max(...first.map((r) => r.ms))).toBeLessThan(8_000 + 1_000)
@@ -44,7 +56,11 @@ test('the register hangs and resets under load: stale answers, the breaker opens
   // Then it resets connections instead: still stale answers, and by now the breaker has opened
   // (one upstream call per organisation at a time, so it took two waves of failures).
   await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ match: '/enhetsregisteret', mode: 'reset' }) })
+  await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match: '/enhetsregisteret', mode: 'reset' }),
+  })
   const second = await Promise.all(Array.from({ length: 30 }, (_, i) => summary(CACHED[i % CACHED.length]!, 200 + i)))
   expect(second.every((r) => r.status === 200 && r.stale)).toBe(true)
   expect(Math.max(...second.map((r) => r.ms))).toBeLessThan(8_000 + 1_000)

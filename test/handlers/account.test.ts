@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
-import { admin, bearer, createConsumer, createKey, freshIp, lastMailTo, magicToken, postForm, signIn, uniqueEmail } from '../access-helpers.ts'
+import {
+  admin,
+  bearer,
+  createConsumer,
+  createKey,
+  freshIp,
+  lastMailTo,
+  magicToken,
+  postForm,
+  signIn,
+  uniqueEmail,
+} from '../access-helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -9,12 +20,18 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const outboxCount = async (email: string) => (await app.deps.sql`select count(*)::int as n from outbox_emails where to_email = ${email}`)[0]!.n
+const outboxCount = async (email: string) =>
+  (await app.deps.sql`select count(*)::int as n from outbox_emails where to_email = ${email}`)[0]!.n
 
 describe('POST /api/v1/account/signup', () => {
   test('answers {ok: true} and mails a sign-up link for a new e-mail', async () => {
     const email = uniqueEmail()
-    const res = await app.send('POST', '/api/v1/account/signup', { email, company_name: 'Fjord Regnskap AS', consent: true }, freshIp())
+    const res = await app.send(
+      'POST',
+      '/api/v1/account/signup',
+      { email, company_name: 'Fjord Regnskap AS', consent: true },
+      freshIp(),
+    )
     expect(res.status).toBe(200)
     expect((await res.json()).data).toEqual({ ok: true })
     const mail = await lastMailTo(app, email)
@@ -56,7 +73,8 @@ describe('POST /api/v1/account/signup', () => {
 
   test('allows 5 requests an hour per IP, then 429 RATE_LIMITED', async () => {
     const ip = freshIp()
-    for (let i = 0; i < 5; i++) expect((await app.send('POST', '/api/v1/account/signup', { email: uniqueEmail() }, ip)).status).toBe(200)
+    for (let i = 0; i < 5; i++)
+      expect((await app.send('POST', '/api/v1/account/signup', { email: uniqueEmail() }, ip)).status).toBe(200)
     const res = await app.send('POST', '/api/v1/account/signup', { email: uniqueEmail() }, ip)
     expect(res.status).toBe(429)
     expect((await res.json()).error_code).toBe('RATE_LIMITED')
@@ -68,27 +86,38 @@ describe('POST /api/v1/account/signup', () => {
 describe('one budget of sign-in mails per IP (issue 18, item 3)', () => {
   const viaSignup = async (ip: Record<string, string>) => {
     const res = await app.send('POST', '/api/v1/account/signup', { email: uniqueEmail() }, ip)
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), code: res.status === 429 ? (await res.json()).error_code : null }
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      code: res.status === 429 ? (await res.json()).error_code : null,
+    }
   }
   const viaLogin = async (ip: Record<string, string>) => {
     const res = await postForm(app, '/login', { email: uniqueEmail() }, { origin: app.url, ...ip })
     const html = await res.text()
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), code: /<code>(RATE_LIMITED|RATE_LIMIT_EXCEEDED)<\/code>/.exec(html)?.[1] ?? null }
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      code: /<code>(RATE_LIMITED|RATE_LIMIT_EXCEEDED)<\/code>/.exec(html)?.[1] ?? null,
+    }
   }
 
   test.each([
     ['the sign-up route', viaSignup],
     ['the /login form', viaLogin],
-  ])('3 asked by the sign-up route and 2 by the /login form use it up: a 6th by %s is 429 RATE_LIMITED with Retry-After', async (_name, sixth) => {
-    const ip = freshIp()
-    for (let i = 0; i < 3; i++) expect((await viaSignup(ip)).status).toBe(200)
-    for (let i = 0; i < 2; i++) expect((await viaLogin(ip)).status).toBe(200)
-    const refused = await sixth(ip)
-    expect(refused.status).toBe(429)
-    expect(refused.code).toBe('RATE_LIMITED')
-    expect(Number(refused.retryAfter)).toBeGreaterThan(0)
-    expect((await sixth(freshIp())).status).toBe(200)
-  })
+  ])(
+    '3 asked by the sign-up route and 2 by the /login form use it up: a 6th by %s is 429 RATE_LIMITED with Retry-After',
+    async (_name, sixth) => {
+      const ip = freshIp()
+      for (let i = 0; i < 3; i++) expect((await viaSignup(ip)).status).toBe(200)
+      for (let i = 0; i < 2; i++) expect((await viaLogin(ip)).status).toBe(200)
+      const refused = await sixth(ip)
+      expect(refused.status).toBe(429)
+      expect(refused.code).toBe('RATE_LIMITED')
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0)
+      expect((await sixth(freshIp())).status).toBe(200)
+    },
+  )
 })
 
 describe('magic link', () => {
@@ -96,9 +125,15 @@ describe('magic link', () => {
     const s = await signIn(app)
     expect(s.firstKey).toMatch(/^svc_free_[0-9A-Za-z]{32}$/)
     expect((await app.get('/api/v1/account/credits/balance', { headers: bearer(s.firstKey!) })).status).toBe(200)
-    const keys = await app.deps.sql`select key_hash, display_prefix, scopes, source from api_keys where consumer_id = ${s.consumerId}`
+    const keys = await app.deps
+      .sql`select key_hash, display_prefix, scopes, source from api_keys where consumer_id = ${s.consumerId}`
     expect(keys).toHaveLength(1)
-    expect(keys[0]).toMatchObject({ key_hash: sha256Hex(s.firstKey!), scopes: ['read:*'], source: 'signup', display_prefix: `${s.firstKey!.slice(0, 13)}…` })
+    expect(keys[0]).toMatchObject({
+      key_hash: sha256Hex(s.firstKey!),
+      scopes: ['read:*'],
+      source: 'signup',
+      display_prefix: `${s.firstKey!.slice(0, 13)}…`,
+    })
   })
 
   test('the GET only shows a button: mail scanners do not use the link up', async () => {
@@ -140,8 +175,12 @@ describe('magic link', () => {
     const again = await signIn(app, first.email, null)
     expect(again.firstKey).toBeNull()
     expect(again.consumerId).toBe(first.consumerId)
-    expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${first.consumerId}`)[0]!.n).toBe(1)
-    const actions = (await app.deps.sql`select action from audit_log where consumer_id = ${first.consumerId} order by occurred_at, id`).map((r) => r.action)
+    expect(
+      (await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${first.consumerId}`)[0]!.n,
+    ).toBe(1)
+    const actions = (
+      await app.deps.sql`select action from audit_log where consumer_id = ${first.consumerId} order by occurred_at, id`
+    ).map((r) => r.action)
     expect(actions).toContain('sign_up')
     expect(actions).toContain('sign_in')
   })
@@ -172,22 +211,33 @@ describe('session routes', () => {
     ['GET', '/api/v1/account/keys'],
     ['POST', '/api/v1/account/keys'],
     ['DELETE', '/api/v1/account/keys/00000000-0000-4000-8000-000000000000'],
-  ])('a Bearer key on the session-only %s %s is refused with 401 AUTH_SESSION_REQUIRED and where to sign in', async (method, path) => {
-    const s = await signIn(app)
-    const res = await app.send(method, path, method === 'POST' ? {} : undefined, bearer(s.firstKey!))
-    expect(res.status).toBe(401)
-    const body = await res.json()
-    expect(body).toMatchObject({ error_code: 'AUTH_SESSION_REQUIRED', sign_in_url: `${app.config.baseUrl}/login`, retryable: false })
-    expect(body.explanation.summary_en).toContain('browser session')
-    expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId}`)[0]!.n).toBe(1)
-  })
+  ])(
+    'a Bearer key on the session-only %s %s is refused with 401 AUTH_SESSION_REQUIRED and where to sign in',
+    async (method, path) => {
+      const s = await signIn(app)
+      const res = await app.send(method, path, method === 'POST' ? {} : undefined, bearer(s.firstKey!))
+      expect(res.status).toBe(401)
+      const body = await res.json()
+      expect(body).toMatchObject({
+        error_code: 'AUTH_SESSION_REQUIRED',
+        sign_in_url: `${app.config.baseUrl}/login`,
+        retryable: false,
+      })
+      expect(body.explanation.summary_en).toContain('browser session')
+      expect(
+        (await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId}`)[0]!.n,
+      ).toBe(1)
+    },
+  )
 
   test('a session-only route without any credential says the same: a browser session is needed', async () => {
     const res = await app.send('POST', '/api/v1/account/keys', {})
     expect(res.status).toBe(401)
-    expect(await res.json()).toMatchObject({ error_code: 'AUTH_SESSION_REQUIRED', sign_in_url: `${app.config.baseUrl}/login` })
+    expect(await res.json()).toMatchObject({
+      error_code: 'AUTH_SESSION_REQUIRED',
+      sign_in_url: `${app.config.baseUrl}/login`,
+    })
   })
-
 
   test('minting a key needs the CSRF token', async () => {
     const s = await signIn(app)
@@ -200,7 +250,12 @@ describe('session routes', () => {
 
   test('mints a key shown once, with read:* by default, and lists only metadata', async () => {
     const s = await signIn(app)
-    const res = await app.send('POST', '/api/v1/account/keys', { label: 'agent' }, { cookie: s.cookie, 'x-csrf-token': s.csrf })
+    const res = await app.send(
+      'POST',
+      '/api/v1/account/keys',
+      { label: 'agent' },
+      { cookie: s.cookie, 'x-csrf-token': s.csrf },
+    )
     expect(res.status).toBe(201)
     const { data } = await res.json()
     expect(data.plaintext_key).toMatch(/^svc_free_/)
@@ -213,7 +268,12 @@ describe('session routes', () => {
   test('refuses reserved scope prefixes with 403 SCOPE_RESERVED', async () => {
     const s = await signIn(app)
     for (const scope of ['write:filings', 'act:submit', 'delegate:altinn']) {
-      const res = await app.send('POST', '/api/v1/account/keys', { scopes: ['read:register', scope] }, { cookie: s.cookie, 'x-csrf-token': s.csrf })
+      const res = await app.send(
+        'POST',
+        '/api/v1/account/keys',
+        { scopes: ['read:register', scope] },
+        { cookie: s.cookie, 'x-csrf-token': s.csrf },
+      )
       expect(res.status).toBe(403)
       expect((await res.json()).error_code).toBe('SCOPE_RESERVED')
     }
@@ -234,10 +294,17 @@ describe('session routes', () => {
   test('concurrent mints never pass three active keys', async () => {
     const s = await signIn(app)
     const headers = { cookie: s.cookie, 'x-csrf-token': s.csrf }
-    const statuses = await Promise.all(Array.from({ length: 6 }, () => app.send('POST', '/api/v1/account/keys', {}, headers).then((r) => r.status)))
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, () => app.send('POST', '/api/v1/account/keys', {}, headers).then((r) => r.status)),
+    )
     expect(statuses.filter((x) => x === 201)).toHaveLength(2)
     expect(statuses.filter((x) => x === 409)).toHaveLength(4)
-    expect((await app.deps.sql`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId} and revoked_at is null`)[0]!.n).toBe(3)
+    expect(
+      (
+        await app.deps
+          .sql`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId} and revoked_at is null`
+      )[0]!.n,
+    ).toBe(3)
   })
 
   test('revoking a key rejects it at once, and the revocation is audited', async () => {
@@ -248,7 +315,8 @@ describe('session routes', () => {
     expect((await res.json()).data).toMatchObject({ already_revoked: false, key: { id, is_revoked: true } })
     expect((await app.get('/api/v1/account/credits/balance', { headers: bearer(s.firstKey!) })).status).toBe(401)
     expect((await app.send('DELETE', `/api/v1/account/keys/${id}`, undefined, headers)).status).toBe(200)
-    const audit = await app.deps.sql`select action from audit_log where consumer_id = ${s.consumerId} and action = 'key_revoked'`
+    const audit = await app.deps
+      .sql`select action from audit_log where consumer_id = ${s.consumerId} and action = 'key_revoked'`
     expect(audit).toHaveLength(1)
   })
 
@@ -256,7 +324,10 @@ describe('session routes', () => {
     const mine = await signIn(app)
     const other = await createConsumer(app)
     const { id } = await createKey(app, other.id)
-    const res = await app.send('DELETE', `/api/v1/account/keys/${id}`, undefined, { cookie: mine.cookie, 'x-csrf-token': mine.csrf })
+    const res = await app.send('DELETE', `/api/v1/account/keys/${id}`, undefined, {
+      cookie: mine.cookie,
+      'x-csrf-token': mine.csrf,
+    })
     expect(res.status).toBe(404)
     expect((await app.get('/api/v1/admin/keys?consumer_id=' + other.id, { headers: admin })).status).toBe(200)
   })

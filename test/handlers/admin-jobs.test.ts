@@ -21,7 +21,9 @@ test('GET /api/v1/admin/jobs lists every job with its schedule', async () => {
   expect(byName['accounts-diff']).toMatchObject({ kind: 'scheduled', schedule: '0 * * * *' })
   expect(byName.anchor).toMatchObject({ kind: 'scheduled', schedule: '0 * * * *' })
   expect(byName['webhook-deliveries']).toMatchObject({ kind: 'queue', schedule: '* * * * * *', last_runs: [] })
-  expect(Object.keys(byName)).toEqual(expect.arrayContaining(['expiry-sweep', 'register-updates', 'delegation-refresh', 'mail-queue']))
+  expect(Object.keys(byName)).toEqual(
+    expect.arrayContaining(['expiry-sweep', 'register-updates', 'delegation-refresh', 'mail-queue']),
+  )
 })
 
 test('POST /api/v1/admin/jobs/anchor/run runs one tick and answers its outcome; it shows as a manual run', async () => {
@@ -64,7 +66,12 @@ test('an operator’s run is claimed like any tick: asked twice for the same ins
   try {
     other.clock.set('2026-03-14T09:45:00.000Z')
     app.clock.set('2026-03-14T09:45:00.000Z')
-    const [a, b] = await Promise.all([call('POST', '/api/v1/admin/jobs/expiry-sweep/run'), other.send('POST', '/api/v1/admin/jobs/expiry-sweep/run', undefined, admin).then(async (r) => ({ body: (await r.json()) as any }))])
+    const [a, b] = await Promise.all([
+      call('POST', '/api/v1/admin/jobs/expiry-sweep/run'),
+      other
+        .send('POST', '/api/v1/admin/jobs/expiry-sweep/run', undefined, admin)
+        .then(async (r) => ({ body: (await r.json()) as any })),
+    ])
     expect([a.body.data.ran, b.body.data.ran].sort()).toEqual([false, true])
   } finally {
     app.clock.set(PINNED_NOW)

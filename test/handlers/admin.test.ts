@@ -31,7 +31,20 @@ function balanceWith(key: string): Promise<Response> {
 describe('the admin bearer', () => {
   test('guards every operator route in the registry', () => {
     expect(adminOps.map((o) => o.id).sort()).toEqual(
-      ['adminAddCredits', 'adminApproveTopup', 'adminBackup', 'adminCreateConsumer', 'adminCreateKey', 'adminListJobs', 'adminListKeys', 'adminListOutbox', 'adminListPrivacyRequests', 'adminRevokeKey', 'adminRunJob', 'adminUpdateConsumer'].sort(),
+      [
+        'adminAddCredits',
+        'adminApproveTopup',
+        'adminBackup',
+        'adminCreateConsumer',
+        'adminCreateKey',
+        'adminListJobs',
+        'adminListKeys',
+        'adminListOutbox',
+        'adminListPrivacyRequests',
+        'adminRevokeKey',
+        'adminRunJob',
+        'adminUpdateConsumer',
+      ].sort(),
     )
   })
 
@@ -43,7 +56,10 @@ describe('the admin bearer', () => {
 
   // Refused credentials count against a budget per address (20 a minute): each refusal here comes from its own.
   test.each(cases)('%s with a wrong token answers 401 AUTH_INVALID_KEY', async (_name, method, path) => {
-    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { ...bearer(`${ADMIN_TOKEN}x`), ...freshIp() })
+    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, {
+      ...bearer(`${ADMIN_TOKEN}x`),
+      ...freshIp(),
+    })
     expect(res.status).toBe(401)
     expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
   })
@@ -51,13 +67,19 @@ describe('the admin bearer', () => {
   test.each(cases)('%s with a consumer API key answers 401 AUTH_INVALID_KEY', async (_name, method, path) => {
     const c = await createConsumer(app, 'enterprise')
     const { key } = await createKey(app, c.id, ['read:*', 'admin:keys'])
-    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { ...bearer(key), ...freshIp() })
+    const res = await app.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, {
+      ...bearer(key),
+      ...freshIp(),
+    })
     expect(res.status).toBe(401)
     expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
   })
 
   test('a non-Bearer Authorization header answers 401 AUTH_INVALID_KEY', async () => {
-    const res = await app.send('GET', '/api/v1/admin/outbox', undefined, { authorization: `Basic ${ADMIN_TOKEN}`, ...freshIp() })
+    const res = await app.send('GET', '/api/v1/admin/outbox', undefined, {
+      authorization: `Basic ${ADMIN_TOKEN}`,
+      ...freshIp(),
+    })
     expect(res.status).toBe(401)
     expect((await res.json()).error_code).toBe('AUTH_INVALID_KEY')
   })
@@ -67,8 +89,15 @@ describe('the admin bearer', () => {
     try {
       for (const [name, method, path] of cases) {
         for (const auth of [admin, bearer(''), { authorization: 'Bearer ' }]) {
-          const res = await locked.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { ...auth, ...freshIp() })
-          expect({ name, status: res.status, code: (await res.json()).error_code }).toEqual({ name, status: 401, code: 'AUTH_INVALID_KEY' })
+          const res = await locked.send(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, {
+            ...auth,
+            ...freshIp(),
+          })
+          expect({ name, status: res.status, code: (await res.json()).error_code }).toEqual({
+            name,
+            status: 401,
+            code: 'AUTH_INVALID_KEY',
+          })
         }
       }
     } finally {
@@ -80,18 +109,34 @@ describe('the admin bearer', () => {
 describe('POST /api/v1/admin/consumers', () => {
   test('creates a consumer: 201 with data.consumer_id', async () => {
     const email = uniqueEmail('op')
-    const res = await app.send('POST', '/api/v1/admin/consumers', { email, company_name: 'Operatør AS', tier: 'professional' }, admin)
+    const res = await app.send(
+      'POST',
+      '/api/v1/admin/consumers',
+      { email, company_name: 'Operatør AS', tier: 'professional' },
+      admin,
+    )
     expect(res.status).toBe(201)
     const { data } = await res.json()
     expect(data.consumer_id).toMatch(/^[0-9a-f-]{36}$/)
     expect(data.created).toBe(true)
-    expect(data.consumer).toMatchObject({ id: data.consumer_id, email, company_name: 'Operatør AS', tier: 'professional', active: true })
+    expect(data.consumer).toMatchObject({
+      id: data.consumer_id,
+      email,
+      company_name: 'Operatør AS',
+      tier: 'professional',
+      active: true,
+    })
   })
 
   test('the same e-mail in any case answers 200 with the same id and created: false', async () => {
     const email = uniqueEmail('case')
     const first = await (await app.send('POST', '/api/v1/admin/consumers', { email, tier: 'free' }, admin)).json()
-    const res = await app.send('POST', '/api/v1/admin/consumers', { email: email.toUpperCase(), tier: 'starter' }, admin)
+    const res = await app.send(
+      'POST',
+      '/api/v1/admin/consumers',
+      { email: email.toUpperCase(), tier: 'starter' },
+      admin,
+    )
     expect(res.status).toBe(200)
     const { data } = await res.json()
     expect(data).toMatchObject({ consumer_id: first.data.consumer_id, created: false })
@@ -133,7 +178,11 @@ describe('PATCH /api/v1/admin/consumers/:id', () => {
     expect((await createKey(app, c.id)).key).toMatch(/^svc_free_/)
     const res = await app.send('PATCH', `/api/v1/admin/consumers/${c.id}`, { tier: 'starter' }, admin)
     expect(res.status).toBe(200)
-    expect((await res.json()).data).toMatchObject({ consumer_id: c.id, created: false, consumer: { tier: 'starter', active: true } })
+    expect((await res.json()).data).toMatchObject({
+      consumer_id: c.id,
+      created: false,
+      consumer: { tier: 'starter', active: true },
+    })
     expect((await createKey(app, c.id)).key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/)
   })
 
@@ -161,7 +210,9 @@ describe('PATCH /api/v1/admin/consumers/:id', () => {
   test('changing one field leaves the other as it was', async () => {
     const c = await createConsumer(app, 'professional')
     await app.send('PATCH', `/api/v1/admin/consumers/${c.id}`, { active: false }, admin)
-    const { data } = await (await app.send('PATCH', `/api/v1/admin/consumers/${c.id}`, { tier: 'enterprise' }, admin)).json()
+    const { data } = await (
+      await app.send('PATCH', `/api/v1/admin/consumers/${c.id}`, { tier: 'enterprise' }, admin)
+    ).json()
     expect(data.consumer).toMatchObject({ tier: 'enterprise', active: false })
   })
 
@@ -208,19 +259,34 @@ describe('POST /api/v1/admin/keys', () => {
 
   test('mints a key with the scopes asked for', async () => {
     const c = await createConsumer(app)
-    const res = await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, scopes: ['read:register', 'read:rulebook'] }, admin)
+    const res = await app.send(
+      'POST',
+      '/api/v1/admin/keys',
+      { consumer_id: c.id, scopes: ['read:register', 'read:rulebook'] },
+      admin,
+    )
     expect(res.status).toBe(201)
     expect((await res.json()).data.scopes).toEqual(['read:register', 'read:rulebook'])
   })
 
-  test.each(['write:filings', 'act:x', 'delegate:y'])('the reserved scope %p answers 403 SCOPE_RESERVED and mints nothing', async (scope) => {
-    const c = await createConsumer(app)
-    const res = await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, scopes: ['read:register', scope] }, admin)
-    expect(res.status).toBe(403)
-    expect((await res.json()).error_code).toBe('SCOPE_RESERVED')
-    const n = await countOf(app.deps.sql<{ n: number }[]>`select count(*)::int as n from api_keys where consumer_id = ${c.id}`)
-    expect(n).toBe(0)
-  })
+  test.each(['write:filings', 'act:x', 'delegate:y'])(
+    'the reserved scope %p answers 403 SCOPE_RESERVED and mints nothing',
+    async (scope) => {
+      const c = await createConsumer(app)
+      const res = await app.send(
+        'POST',
+        '/api/v1/admin/keys',
+        { consumer_id: c.id, scopes: ['read:register', scope] },
+        admin,
+      )
+      expect(res.status).toBe(403)
+      expect((await res.json()).error_code).toBe('SCOPE_RESERVED')
+      const n = await countOf(
+        app.deps.sql<{ n: number }[]>`select count(*)::int as n from api_keys where consumer_id = ${c.id}`,
+      )
+      expect(n).toBe(0)
+    },
+  )
 
   test('an unknown scope answers 400 VALIDATION_FAILED', async () => {
     const c = await createConsumer(app)
@@ -241,9 +307,17 @@ describe('POST /api/v1/admin/keys', () => {
 
   test('concurrent mints never exceed 3 active keys', async () => {
     const c = await createConsumer(app)
-    const responses = await Promise.all(Array.from({ length: 6 }, () => app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id }, admin)))
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id }, admin)),
+    )
     expect(responses.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409])
-    expect(await countOf(app.deps.sql<{ n: number }[]>`select count(*)::int as n from api_keys where consumer_id = ${c.id} and revoked_at is null`)).toBe(3)
+    expect(
+      await countOf(
+        app.deps.sql<
+          { n: number }[]
+        >`select count(*)::int as n from api_keys where consumer_id = ${c.id} and revoked_at is null`,
+      ),
+    ).toBe(3)
   })
 
   test('a revoked key frees its place under the cap', async () => {
@@ -272,7 +346,8 @@ describe('GET /api/v1/admin/keys', () => {
     const { data } = await res.json()
     expect(data.keys.map((k: { id: string }) => k.id).sort()).toEqual([a.id, b.id].sort())
     for (const k of data.keys) {
-      for (const f of ['id', 'label', 'created_at', 'display_prefix', 'scopes', 'is_revoked', 'revoked_at']) expect(k).toHaveProperty(f)
+      for (const f of ['id', 'label', 'created_at', 'display_prefix', 'scopes', 'is_revoked', 'revoked_at'])
+        expect(k).toHaveProperty(f)
       expect(k.display_prefix).toMatch(/^svc_free_[A-Za-z0-9]{4}…$/)
     }
     const text = JSON.stringify(data)
@@ -334,7 +409,12 @@ describe('DELETE /api/v1/admin/keys/:id', () => {
     const first = (await (await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, admin)).json()).data
     const res = await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, admin)
     expect(res.status).toBe(200)
-    expect((await res.json()).data).toMatchObject({ id: k.id, is_revoked: true, already_revoked: true, revoked_at: first.revoked_at })
+    expect((await res.json()).data).toMatchObject({
+      id: k.id,
+      is_revoked: true,
+      already_revoked: true,
+      revoked_at: first.revoked_at,
+    })
   })
 
   test('an unknown id answers 404 NOT_FOUND', async () => {
@@ -357,26 +437,48 @@ describe('DELETE /api/v1/admin/keys/:id', () => {
 describe('POST /api/v1/admin/credits', () => {
   test('credits add up over two calls', async () => {
     const c = await createConsumer(app)
-    const one = await app.send('POST', '/api/v1/admin/credits', { consumer_id: c.id, amount_ore: 1500, reason: 'welcome' }, admin)
+    const one = await app.send(
+      'POST',
+      '/api/v1/admin/credits',
+      { consumer_id: c.id, amount_ore: 1500, reason: 'welcome' },
+      admin,
+    )
     expect(one.status).toBe(200)
     expect((await one.json()).data).toEqual({ consumer_id: c.id, balance_ore: 1500 })
-    const two = await app.send('POST', '/api/v1/admin/credits', { consumer_id: c.id, amount_ore: 2250, reason: 'goodwill' }, admin)
+    const two = await app.send(
+      'POST',
+      '/api/v1/admin/credits',
+      { consumer_id: c.id, amount_ore: 2250, reason: 'goodwill' },
+      admin,
+    )
     expect((await two.json()).data.balance_ore).toBe(3750)
   })
 
   test.each([0, -100])('amount_ore %p answers 400 VALIDATION_FAILED and credits nothing', async (amount) => {
     const c = await createConsumer(app)
-    const res = await app.send('POST', '/api/v1/admin/credits', { consumer_id: c.id, amount_ore: amount, reason: 'x' }, admin)
+    const res = await app.send(
+      'POST',
+      '/api/v1/admin/credits',
+      { consumer_id: c.id, amount_ore: amount, reason: 'x' },
+      admin,
+    )
     expect(res.status).toBe(400)
     const err = await res.json()
     expect(err.error_code).toBe('VALIDATION_FAILED')
     expect(err.explanation.details.map((d: { field: string }) => d.field)).toContain('amount_ore')
-    const n = await countOf(app.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where consumer_id = ${c.id}`)
+    const n = await countOf(
+      app.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where consumer_id = ${c.id}`,
+    )
     expect(n).toBe(0)
   })
 
   test('an unknown consumer answers 404 NOT_FOUND', async () => {
-    const res = await app.send('POST', '/api/v1/admin/credits', { consumer_id: crypto.randomUUID(), amount_ore: 1000, reason: 'x' }, admin)
+    const res = await app.send(
+      'POST',
+      '/api/v1/admin/credits',
+      { consumer_id: crypto.randomUUID(), amount_ore: 1000, reason: 'x' },
+      admin,
+    )
     expect(res.status).toBe(404)
     expect((await res.json()).error_code).toBe('NOT_FOUND')
   })
@@ -385,7 +487,12 @@ describe('POST /api/v1/admin/credits', () => {
 describe('GET /api/v1/admin/outbox', () => {
   test('lists the sign-in mail once the mail job has sent it', async () => {
     const email = uniqueEmail('outbox')
-    const signup = await app.send('POST', '/api/v1/account/signup', { email, company_name: 'Post AS', consent: true }, freshIp())
+    const signup = await app.send(
+      'POST',
+      '/api/v1/account/signup',
+      { email, company_name: 'Post AS', consent: true },
+      freshIp(),
+    )
     expect(signup.status).toBe(200)
     await deliverMail(app)
     const res = await app.send('GET', '/api/v1/admin/outbox?limit=100', undefined, admin)

@@ -17,7 +17,8 @@ const readiness = async (a: TestApp) => {
   return res.json()
 }
 type ClassRow = { class: string; source: string; samples: number; success_rate: number; p95_latency_ms: number }
-const classOf = (body: { data: { classes: ClassRow[] } }, name: string) => body.data.classes.find((c) => c.class === name)!
+const classOf = (body: { data: { classes: ClassRow[] } }, name: string) =>
+  body.data.classes.find((c) => c.class === name)!
 
 test('a fresh instance answers every class from its static defaults, and says so in _meta.source', async () => {
   app = await startApp()
@@ -25,13 +26,19 @@ test('a fresh instance answers every class from its static defaults, and says so
   expect(Value.Check(AgentReadiness, body.data)).toBe(true)
   expect(body._meta.source).toBe('plikt:static-defaults')
   expect(body.data.source).toBe('static_defaults')
-  expect(classOf(body, 'company_data')).toMatchObject({ source: 'static_default', success_rate: STATIC_DEFAULTS.company_data.success_rate, p95_latency_ms: STATIC_DEFAULTS.company_data.p95_ms, samples: 0 })
+  expect(classOf(body, 'company_data')).toMatchObject({
+    source: 'static_default',
+    success_rate: STATIC_DEFAULTS.company_data.success_rate,
+    p95_latency_ms: STATIC_DEFAULTS.company_data.p95_ms,
+    samples: 0,
+  })
   expect(body.data.min_samples).toBe(MIN_SAMPLES)
 })
 
 test('a class with enough requests in the window reports its measured success rate and p95', async () => {
   app = await startApp()
-  for (let i = 0; i < MIN_SAMPLES; i++) expect((await app.get('/api/v1/public/obligations?entity_type=AS')).status).toBe(200)
+  for (let i = 0; i < MIN_SAMPLES; i++)
+    expect((await app.get('/api/v1/public/obligations?entity_type=AS')).status).toBe(200)
   const body = await readiness(app)
   // The probe's own earlier requests are public reads too: at least the twenty above.
   const reads = classOf(body, 'public_reads')

@@ -24,15 +24,27 @@ const action = (period = '2026-09') => ({ org_number: ORG, action_type: 'mva_mel
 async function minted(a: Agent, body = action()) {
   const res = await mintForAction(app, a, body)
   expect(res.status).toBe(201)
-  return (await res.json()).data as { approval_token: string; action_id: string; confirmation_url: string; confirmation_state: string; ask_the_person: { nb: string; en: string }; expires_at: string }
+  return (await res.json()).data as {
+    approval_token: string
+    action_id: string
+    confirmation_url: string
+    confirmation_state: string
+    ask_the_person: { nb: string; en: string }
+    expires_at: string
+  }
 }
 
 function file(a: Agent, body: unknown, token: string, idem: string = crypto.randomUUID()) {
-  return app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': idem, 'x-approval-token': token })
+  return app.send('POST', '/api/v1/actions/execute', body, {
+    ...a.auth,
+    'idempotency-key': idem,
+    'x-approval-token': token,
+  })
 }
 
 async function tokenRow(id: string) {
-  const [row] = await app.deps.sql`select confirmation, consumed_at, decided_at, decided_by from approval_tokens where id = ${id}`
+  const [row] = await app.deps
+    .sql`select confirmation, consumed_at, decided_at, decided_by from approval_tokens where id = ${id}`
   return row!
 }
 
@@ -56,17 +68,28 @@ describe('the key route', () => {
   test('refuses a mint without the action content the person is to see (400, nothing minted)', async () => {
     const a = await agent(app)
     const dry = await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', action(), a.auth)).json()
-    const res = await app.send('POST', '/api/v1/auth/approval-token', { org_number: ORG, action_id: dry.data.action_id }, a.auth)
+    const res = await app.send(
+      'POST',
+      '/api/v1/auth/approval-token',
+      { org_number: ORG, action_id: dry.data.action_id },
+      a.auth,
+    )
     expect(res.status).toBe(400)
     expect((await res.json()).error_code).toBe('VALIDATION_FAILED')
-    const [n] = await app.deps.sql`select count(*)::int as n from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
+    const [n] = await app.deps
+      .sql`select count(*)::int as n from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
     expect(n!.n).toBe(0)
   })
 
   test('refuses content that is not the action id’s (400 naming action_id)', async () => {
     const a = await agent(app)
     const dry = await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', action(), a.auth)).json()
-    const res = await app.send('POST', '/api/v1/auth/approval-token', { ...action(), payload: { ...PAYLOAD, output_vat_nok: 1 }, action_id: dry.data.action_id }, a.auth)
+    const res = await app.send(
+      'POST',
+      '/api/v1/auth/approval-token',
+      { ...action(), payload: { ...PAYLOAD, output_vat_nok: 1 }, action_id: dry.data.action_id },
+      a.auth,
+    )
     expect(res.status).toBe(400)
     const body = await res.json()
     expect(body.error_code).toBe('VALIDATION_FAILED')
@@ -89,7 +112,8 @@ describe('before a person confirms', () => {
     const row = await tokenRow(idOf(t.confirmation_url))
     expect(row.consumed_at).toBeNull()
     expect(row.confirmation).toBe('awaiting')
-    const [locks] = await app.deps.sql`select count(*)::int as n from action_locks where org_number = ${ORG} and period = '2026-09'`
+    const [locks] = await app.deps
+      .sql`select count(*)::int as n from action_locks where org_number = ${ORG} and period = '2026-09'`
     expect(locks!.n).toBe(0)
     expect((await auditFor(app.deps.sql, a.consumerId)).map((r) => r.action)).not.toContain('submit_mva')
   })
@@ -102,7 +126,12 @@ describe('before a person confirms', () => {
     expect(page.status).toBe(303)
     expect(page.headers.get('location')).toBe('/login')
     for (const decision of ['confirm', 'decline']) {
-      const res = await postForm(app, `${path}/decision`, { csrf_token: 'anything', decision }, { ...a.auth, origin: app.url })
+      const res = await postForm(
+        app,
+        `${path}/decision`,
+        { csrf_token: 'anything', decision },
+        { ...a.auth, origin: app.url },
+      )
       expect(res.status).toBe(303)
       expect(res.headers.get('location')).toBe('/login')
     }
@@ -116,7 +145,12 @@ describe('before a person confirms', () => {
     const stranger = await signIn(app)
     const path = new URL(t.confirmation_url).pathname
     expect((await app.get(path, { headers: { cookie: stranger.cookie } })).status).toBe(404)
-    const res = await postForm(app, `${path}/decision`, { csrf_token: stranger.csrf, decision: 'confirm' }, { cookie: stranger.cookie, origin: app.url })
+    const res = await postForm(
+      app,
+      `${path}/decision`,
+      { csrf_token: stranger.csrf, decision: 'confirm' },
+      { cookie: stranger.cookie, origin: app.url },
+    )
     expect(res.status).toBe(404)
     expect((await tokenRow(idOf(t.confirmation_url))).confirmation).toBe('awaiting')
     expect((await (await file(a, action(), t.approval_token)).json()).error_code).toBe('APPROVAL_TOKEN_UNCONFIRMED')
@@ -127,8 +161,26 @@ describe('before a person confirms', () => {
     const t = await minted(a)
     const s = await ownerSession(app, a.email)
     const path = new URL(t.confirmation_url).pathname
-    expect((await postForm(app, `${path}/decision`, { csrf_token: 'forged', decision: 'confirm' }, { cookie: s.cookie, origin: app.url })).status).toBe(400)
-    expect((await postForm(app, `${path}/decision`, { csrf_token: s.csrf, decision: 'confirm' }, { cookie: s.cookie, origin: 'https://evil.example' })).status).toBe(400)
+    expect(
+      (
+        await postForm(
+          app,
+          `${path}/decision`,
+          { csrf_token: 'forged', decision: 'confirm' },
+          { cookie: s.cookie, origin: app.url },
+        )
+      ).status,
+    ).toBe(400)
+    expect(
+      (
+        await postForm(
+          app,
+          `${path}/decision`,
+          { csrf_token: s.csrf, decision: 'confirm' },
+          { cookie: s.cookie, origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(400)
     expect((await tokenRow(idOf(t.confirmation_url))).confirmation).toBe('awaiting')
   })
 })
@@ -142,7 +194,9 @@ describe('the confirmation page', () => {
     expect(html).toContain('id="approvals"')
     expect(html).toContain(`href="${new URL(t.confirmation_url).pathname}"`)
     await decideOnPage(app, s.cookie, t.confirmation_url, 'decline')
-    expect(await (await app.get('/dashboard', { headers: { cookie: s.cookie } })).text()).not.toContain('id="approvals"')
+    expect(await (await app.get('/dashboard', { headers: { cookie: s.cookie } })).text()).not.toContain(
+      'id="approvals"',
+    )
   })
 
   test('shows the organisation, the action, the period, the amounts and the five checks run now', async () => {
@@ -159,7 +213,13 @@ describe('the confirmation page', () => {
     expect(html).toContain(`<code id="action-id">${t.action_id}</code>`)
     expect(html).toMatch(/data-field="total_revenue_nok">125\s000 kr</)
     expect(html).toMatch(/data-field="output_vat_nok">31\s250 kr</)
-    for (const check of ['company_exists', 'system_user_authorised', 'scopes_delegated', 'data_format_valid', 'deadline_in_future']) {
+    for (const check of [
+      'company_exists',
+      'system_user_authorised',
+      'scopes_delegated',
+      'data_format_valid',
+      'deadline_in_future',
+    ]) {
       expect(html).toContain(`data-check="${check}" data-passed="true"`)
     }
     expect(html).toContain('data-state="awaiting"')
@@ -180,20 +240,31 @@ describe('once the owner confirms', () => {
     const row = await tokenRow(idOf(t.confirmation_url))
     expect(row.confirmation).toBe('confirmed')
     expect(row.decided_at.toISOString()).toBe(PINNED_NOW)
-    const [session] = await app.deps.sql`select id from sessions where consumer_id = ${a.consumerId} order by created_at desc limit 1`
+    const [session] = await app.deps
+      .sql`select id from sessions where consumer_id = ${a.consumerId} order by created_at desc limit 1`
     expect(row.decided_by).toBe(`session:${session!.id}`)
     const audit = (await auditFor(app.deps.sql, a.consumerId)).find((r) => r.action === 'approval_token_confirmed')!
     expect(audit.actor).toBe(`session:${session!.id}`)
     expect(audit.occurred_at.toISOString()).toBe(PINNED_NOW)
     expect(audit.org_number).toBe(ORG)
-    expect(audit.details).toMatchObject({ token_id: idOf(t.confirmation_url), action_id: t.action_id, period: '2026-T4', decided_at: PINNED_NOW })
+    expect(audit.details).toMatchObject({
+      token_id: idOf(t.confirmation_url),
+      action_id: t.action_id,
+      period: '2026-T4',
+      decided_at: PINNED_NOW,
+    })
 
     const filed = await file(a, body, t.approval_token)
     expect(filed.status).toBe(200)
     expect((await filed.json()).data.receipt.org_number).toBe(ORG)
     expect((await (await file(a, body, t.approval_token)).json()).error_code).toBe('APPROVAL_TOKEN_USED')
     // Decided once: a second decision is refused and changes nothing.
-    const again = await postForm(app, `${new URL(t.confirmation_url).pathname}/decision`, { csrf_token: s.csrf, decision: 'decline' }, { cookie: s.cookie, origin: app.url })
+    const again = await postForm(
+      app,
+      `${new URL(t.confirmation_url).pathname}/decision`,
+      { csrf_token: s.csrf, decision: 'decline' },
+      { cookie: s.cookie, origin: app.url },
+    )
     expect(again.status).toBe(409)
     expect((await tokenRow(idOf(t.confirmation_url))).confirmation).toBe('confirmed')
   })
@@ -204,15 +275,21 @@ describe('once the owner confirms', () => {
     const t = await minted(a, body)
     const idem = crypto.randomUUID()
     expect((await (await file(a, body, t.approval_token, idem)).json()).error_code).toBe('APPROVAL_TOKEN_UNCONFIRMED')
-    expect((await decideOnPage(app, (await ownerSession(app, a.email)).cookie, t.confirmation_url, 'confirm')).status).toBe(200)
+    expect(
+      (await decideOnPage(app, (await ownerSession(app, a.email)).cookie, t.confirmation_url, 'confirm')).status,
+    ).toBe(200)
     expect((await file(a, body, t.approval_token, idem)).status).toBe(200)
   })
 
   test('the confirmation is of exactly that action: another period with the same token is a mismatch', async () => {
     const a = await delegatedAgent(app)
     const t = await minted(a, action('2026-11'))
-    expect((await decideOnPage(app, (await ownerSession(app, a.email)).cookie, t.confirmation_url, 'confirm')).status).toBe(200)
-    expect((await (await file(a, action('2026-12'), t.approval_token)).json()).error_code).toBe('APPROVAL_TOKEN_MISMATCH')
+    expect(
+      (await decideOnPage(app, (await ownerSession(app, a.email)).cookie, t.confirmation_url, 'confirm')).status,
+    ).toBe(200)
+    expect((await (await file(a, action('2026-12'), t.approval_token)).json()).error_code).toBe(
+      'APPROVAL_TOKEN_MISMATCH',
+    )
     expect((await tokenRow(idOf(t.confirmation_url))).consumed_at).toBeNull()
   })
 })
@@ -239,7 +316,12 @@ describe('a declined or expired token', () => {
     const csrf = formCsrf(await (await app.get(path, { headers: { cookie: s.cookie } })).text())
     app.clock.advance(15 * 60_000)
     try {
-      const res = await postForm(app, `${path}/decision`, { csrf_token: csrf, decision: 'confirm' }, { cookie: s.cookie, origin: app.url })
+      const res = await postForm(
+        app,
+        `${path}/decision`,
+        { csrf_token: csrf, decision: 'confirm' },
+        { cookie: s.cookie, origin: app.url },
+      )
       expect(res.status).toBe(409)
       expect(await res.text()).toContain('data-state="expired"')
       expect((await tokenRow(idOf(t.confirmation_url))).confirmation).toBe('awaiting')
@@ -254,7 +336,8 @@ describe('the helper confirms as a person does', () => {
   test('confirmedToken goes through the page: the row says who confirmed', async () => {
     const a = await agent(app)
     const token = await confirmedToken(app, a, action('2026-08'))
-    const [row] = await app.deps.sql`select confirmation, decided_by from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
+    const [row] = await app.deps
+      .sql`select confirmation, decided_by from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
     expect(token).toMatch(/^apt_/)
     expect(row!.confirmation).toBe('confirmed')
     expect(row!.decided_by).toMatch(/^session:/)
@@ -262,15 +345,29 @@ describe('the helper confirms as a person does', () => {
 })
 
 describe('the sandbox keeps its automatic path', () => {
-  const SANDBOX_VAT = { org_number: '818000006', action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 } }
+  const SANDBOX_VAT = {
+    org_number: '818000006',
+    action_type: 'mva_melding',
+    period: '2026-T1',
+    payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 },
+  }
 
   async function rehearse(auth: Record<string, string>) {
     const plan = await (await app.send('POST', '/api/v1/sandbox/actions/plan', SANDBOX_VAT, auth)).json()
-    const minted = await app.send('POST', '/api/v1/sandbox/auth/approval-token', { org_number: SANDBOX_VAT.org_number, action_id: plan.data.action_id }, auth)
+    const minted = await app.send(
+      'POST',
+      '/api/v1/sandbox/auth/approval-token',
+      { org_number: SANDBOX_VAT.org_number, action_id: plan.data.action_id },
+      auth,
+    )
     expect(minted.status).toBe(201)
     const data = (await minted.json()).data
     expect(data.confirmation_url).toBeUndefined()
-    const filed = await app.send('POST', '/api/v1/sandbox/actions/execute', SANDBOX_VAT, { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': data.approval_token })
+    const filed = await app.send('POST', '/api/v1/sandbox/actions/execute', SANDBOX_VAT, {
+      ...auth,
+      'idempotency-key': crypto.randomUUID(),
+      'x-approval-token': data.approval_token,
+    })
     return filed
   }
 
@@ -281,15 +378,24 @@ describe('the sandbox keeps its automatic path', () => {
 
   test('so does a test key’s; a test key mints no production token', async () => {
     const c = await createConsumer(app)
-    const { data } = await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, test: true }, admin)).json()
+    const { data } = await (
+      await app.send('POST', '/api/v1/admin/keys', { consumer_id: c.id, test: true }, admin)
+    ).json()
     const auth = bearer(data.plaintext_key)
     expect((await rehearse(auth)).status).toBe(200)
-    const refused = await app.send('POST', '/api/v1/auth/approval-token', { ...action(), action_id: `act_${'0'.repeat(32)}` }, auth)
+    const refused = await app.send(
+      'POST',
+      '/api/v1/auth/approval-token',
+      { ...action(), action_id: `act_${'0'.repeat(32)}` },
+      auth,
+    )
     expect(refused.status).toBe(403)
     expect((await refused.json()).error_code).toBe('TEST_KEY_PRODUCTION_ONLY')
   })
 
   test('the synthetic bearer’s token files at once', async () => {
-    expect((await rehearse({ authorization: `Bearer svc_sandbox_test_confirm${crypto.randomUUID().slice(0, 8)}` })).status).toBe(200)
+    expect(
+      (await rehearse({ authorization: `Bearer svc_sandbox_test_confirm${crypto.randomUUID().slice(0, 8)}` })).status,
+    ).toBe(200)
   })
 })

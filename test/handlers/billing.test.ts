@@ -5,7 +5,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { allOperations } from '../../src/operations/index.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey, postForm, signIn, type Session } from '../access-helpers.ts'
+import {
+  addCredits,
+  admin,
+  bearer,
+  createConsumer,
+  createKey,
+  postForm,
+  signIn,
+  type Session,
+} from '../access-helpers.ts'
 
 let app: TestApp
 // The first file of a run starts the embedded database: allow more than the 5 s hook default on a busy machine.
@@ -47,9 +56,14 @@ async function count(query: Promise<{ n: number }[]>): Promise<number> {
   return (await query)[0]!.n
 }
 
-const topupRows = (consumerId: string) => count(app.deps.sql<{ n: number }[]>`select count(*)::int as n from topup_requests where consumer_id = ${consumerId}`)
+const topupRows = (consumerId: string) =>
+  count(app.deps.sql<{ n: number }[]>`select count(*)::int as n from topup_requests where consumer_id = ${consumerId}`)
 const ledgerRows = (consumerId: string, kind: string) =>
-  count(app.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where consumer_id = ${consumerId} and kind = ${kind}`)
+  count(
+    app.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from credit_ledger where consumer_id = ${consumerId} and kind = ${kind}`,
+  )
 
 async function withClockAdvanced<T>(ms: number, fn: () => Promise<T>): Promise<T> {
   app.clock.advance(ms)
@@ -112,16 +126,19 @@ describe('POST /api/v1/billing/topup-requests', () => {
     expect(body).toMatchObject({ error_code: 'TOPUP_CEILING_EXCEEDED', requested_ore: 100_001, ceiling_ore: 100_000 })
   })
 
-  test.each([1000, 100_000])('%p øre answers 201 pending with an approval_url to /billing/topup/<id>', async (amount) => {
-    const { key } = await account()
-    const res = await topup(key, amount)
-    expect(res.status).toBe(201)
-    const { data } = await res.json()
-    expect(data).toMatchObject({ amount_ore: amount, status: 'pending' })
-    expect(data.id).toMatch(/^[0-9a-f-]{36}$/)
-    expect(data.approval_url).toBe(`${app.url}/billing/topup/${data.id}`)
-    expect(Date.parse(data.expires_at) - Date.parse(PINNED_NOW)).toBe(24 * HOUR)
-  })
+  test.each([1000, 100_000])(
+    '%p øre answers 201 pending with an approval_url to /billing/topup/<id>',
+    async (amount) => {
+      const { key } = await account()
+      const res = await topup(key, amount)
+      expect(res.status).toBe(201)
+      const { data } = await res.json()
+      expect(data).toMatchObject({ amount_ore: amount, status: 'pending' })
+      expect(data.id).toMatch(/^[0-9a-f-]{36}$/)
+      expect(data.approval_url).toBe(`${app.url}/billing/topup/${data.id}`)
+      expect(Date.parse(data.expires_at) - Date.parse(PINNED_NOW)).toBe(24 * HOUR)
+    },
+  )
 
   test('a request charges nothing: balance and ledger are unchanged', async () => {
     const { id, key } = await account()
@@ -375,13 +392,16 @@ describe('Idempotency-Key on money-moving routes', () => {
     expect(await topupRows(id)).toBe(1)
   })
 
-  test.each(['not-a-uuid', '12345', 'f47ac10b58cc4372a5670e02b2c3d479'])('a key that is not an RFC 4122 UUID (%p) answers 400 IDEMPOTENCY_KEY_INVALID_FORMAT', async (bad) => {
-    const { id, key } = await account()
-    const res = await topup(key, 1500, { 'idempotency-key': bad })
-    expect(res.status).toBe(400)
-    expect((await res.json()).error_code).toBe('IDEMPOTENCY_KEY_INVALID_FORMAT')
-    expect(await topupRows(id)).toBe(0)
-  })
+  test.each(['not-a-uuid', '12345', 'f47ac10b58cc4372a5670e02b2c3d479'])(
+    'a key that is not an RFC 4122 UUID (%p) answers 400 IDEMPOTENCY_KEY_INVALID_FORMAT',
+    async (bad) => {
+      const { id, key } = await account()
+      const res = await topup(key, 1500, { 'idempotency-key': bad })
+      expect(res.status).toBe(400)
+      expect((await res.json()).error_code).toBe('IDEMPOTENCY_KEY_INVALID_FORMAT')
+      expect(await topupRows(id)).toBe(0)
+    },
+  )
 
   test('the header is optional', async () => {
     const { id, key } = await account()
@@ -402,7 +422,9 @@ describe('Idempotency-Key on money-moving routes', () => {
     expect((await second.json()).data.balance_ore).toBe(4000)
     expect((await first.json()).data.balance_ore).toBe(4000)
     expect(await ledgerRows(c.id, 'admin_credit')).toBe(1)
-    const [b] = await app.deps.sql<{ balance_ore: string }[]>`select balance_ore from credit_balances where consumer_id = ${c.id}`
+    const [b] = await app.deps.sql<
+      { balance_ore: string }[]
+    >`select balance_ore from credit_balances where consumer_id = ${c.id}`
     expect(Number(b!.balance_ore)).toBe(4000)
   })
 })
@@ -417,18 +439,36 @@ describe('GET /api/v1/pricing', () => {
     expect(Array.isArray(data.operations)).toBe(true)
     const metered = allOperations.filter((o) => o.costOre > 0)
     expect(data.operations.map((o: { operation_id: string }) => o.operation_id)).toEqual(metered.map((o) => o.id))
-    for (const [i, o] of metered.entries()) expect(data.operations[i]).toMatchObject({ cost_ore: o.costOre, mcp_tool: o.mcpTool, method: o.method })
+    for (const [i, o] of metered.entries())
+      expect(data.operations[i]).toMatchObject({ cost_ore: o.costOre, mcp_tool: o.mcpTool, method: o.method })
   })
 
   test('states the top-up bounds', async () => {
     const { data } = await (await app.get('/api/v1/pricing')).json()
-    expect(data.top_up).toMatchObject({ min_ore: 1000, ceiling_ore: 100_000, max_pending_requests: 3, request_expires_hours: 24 })
+    expect(data.top_up).toMatchObject({
+      min_ore: 1000,
+      ceiling_ore: 100_000,
+      max_pending_requests: 3,
+      request_expires_hours: 24,
+    })
     expect(data.top_up.top_up_url).toStartWith(app.url)
   })
 
   test('names the recovery fields of a 402 INSUFFICIENT_CREDITS', async () => {
     const { data } = await (await app.get('/api/v1/pricing')).json()
-    expect(data.insufficient_credits).toMatchObject({ status: 402, error_code: 'INSUFFICIENT_CREDITS', retryable: false, charged: false })
-    expect([...data.insufficient_credits.body_fields].sort()).toEqual(['balance_ore', 'cost_ore', 'docs_url', 'fix_hint', 'retryable', 'top_up_url'])
+    expect(data.insufficient_credits).toMatchObject({
+      status: 402,
+      error_code: 'INSUFFICIENT_CREDITS',
+      retryable: false,
+      charged: false,
+    })
+    expect([...data.insufficient_credits.body_fields].sort()).toEqual([
+      'balance_ore',
+      'cost_ore',
+      'docs_url',
+      'fix_hint',
+      'retryable',
+      'top_up_url',
+    ])
   })
 })

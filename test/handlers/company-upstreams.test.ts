@@ -26,7 +26,11 @@ async function call(app: TestApp, key: string, path: string) {
 }
 
 async function fault(app: TestApp, spec: Record<string, unknown>) {
-  const res = await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'POST', body: JSON.stringify(spec), headers: { 'content-type': 'application/json' } })
+  const res = await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+    method: 'POST',
+    body: JSON.stringify(spec),
+    headers: { 'content-type': 'application/json' },
+  })
   expect(res.status).toBe(201)
 }
 
@@ -137,7 +141,10 @@ describe('failure modes of the fixture servers', () => {
     try {
       const r = await call(app, c.key, `/api/v1/company/${org}/snapshot`)
       expect(r.status).toBe(200)
-      expect(r.body.data.sections.roles).toMatchObject({ status: 'degraded', error: { error_code: 'COMPANY_LOOKUP_FAILED' } })
+      expect(r.body.data.sections.roles).toMatchObject({
+        status: 'degraded',
+        error: { error_code: 'COMPANY_LOOKUP_FAILED' },
+      })
       expect(r.body.data.sections.verify.status).toBe('ok')
       expect(r.body.data.sections.risk.status).toBe('ok')
     } finally {
@@ -171,12 +178,24 @@ describe('public company status', () => {
   }
 
   test('answers one row per organisation, in order, without a key', async () => {
-    const orgs = ['984661185', byScenario('bankrupt'), byScenario('deleted'), byScenario('removed'), byScenario('unknown')]
+    const orgs = [
+      '984661185',
+      byScenario('bankrupt'),
+      byScenario('deleted'),
+      byScenario('removed'),
+      byScenario('unknown'),
+    ]
     const r = await status(orgs.join(','))
     expect(r.status).toBe(200)
     expect(r.body.data.rows.map((x: { org_number: string }) => x.org_number)).toEqual(orgs)
     const [posten, bankrupt, deleted, removed, unknown] = r.body.data.rows
-    expect(posten).toMatchObject({ found: true, registry_status: 'active', entity_type: 'AS', mva_registered: true, konkurs: false })
+    expect(posten).toMatchObject({
+      found: true,
+      registry_status: 'active',
+      entity_type: 'AS',
+      mva_registered: true,
+      konkurs: false,
+    })
     expect(bankrupt.konkurs).toBe(true)
     expect(deleted.registry_status).toBe('deleted')
     expect(removed).toMatchObject({ found: false, registry_status: 'not_found' })
@@ -195,7 +214,19 @@ describe('public company status', () => {
 
   test('carries no personal data: no role holders', async () => {
     const r = await status('984661185')
-    expect(Object.keys(r.body.data.rows[0]).sort()).toEqual(['annual_accounts', 'entity_type', 'error', 'found', 'konkurs', 'mva_registered', 'name', 'org_number', 'registry_status', 'under_avvikling', 'under_tvangsavvikling'])
+    expect(Object.keys(r.body.data.rows[0]).sort()).toEqual([
+      'annual_accounts',
+      'entity_type',
+      'error',
+      'found',
+      'konkurs',
+      'mva_registered',
+      'name',
+      'org_number',
+      'registry_status',
+      'under_avvikling',
+      'under_tvangsavvikling',
+    ])
   })
 
   test('100 unknown organisation numbers add nothing to the append-only snapshot archive; the answers are cached', async () => {
@@ -205,21 +236,33 @@ describe('public company status', () => {
       if (hasValidCheckDigit(n) && !companyByOrg(n) && !subUnitByOrg(n)) unknown.add(n)
     }
     const list = [...unknown]
-    const archived = async () => (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from source_snapshots where org_number = any(${list})`)[0]!.n
-    const asked = async () => (await upstreamRequests(app)).filter((r) => list.some((org) => r.path.endsWith(`/enheter/${org}`))).length
+    const archived = async () =>
+      (
+        await app.deps.sql<
+          { n: number }[]
+        >`select count(*)::int as n from source_snapshots where org_number = any(${list})`
+      )[0]!.n
+    const asked = async () =>
+      (await upstreamRequests(app)).filter((r) => list.some((org) => r.path.endsWith(`/enheter/${org}`))).length
     const r = await status(list.join(','))
     expect(r.status).toBe(200)
     expect(r.body.data.rows.every((x: { registry_status: string }) => x.registry_status === 'not_found')).toBe(true)
     expect(r.body._meta).not.toHaveProperty('source_snapshot_id')
     expect(await archived()).toBe(0)
     // each number is asked as a unit (404) and then as a sub-unit (404): two not-found answers cached
-    const cached = await app.deps.sql<{ snapshot_id: string | null }[]>`select snapshot_id from upstream_cache where org_number = any(${list})`
+    const cached = await app.deps.sql<
+      { snapshot_id: string | null }[]
+    >`select snapshot_id from upstream_cache where org_number = any(${list})`
     expect(cached).toHaveLength(200)
     expect(cached.every((c) => c.snapshot_id === null)).toBe(true)
     // asked again within the not-found fresh time: answered from the cache, the register not asked
     const before = await asked()
     expect(before).toBeGreaterThanOrEqual(100)
-    expect((await status(list.join(','))).body.data.rows.every((x: { registry_status: string }) => x.registry_status === 'not_found')).toBe(true)
+    expect(
+      (await status(list.join(','))).body.data.rows.every(
+        (x: { registry_status: string }) => x.registry_status === 'not_found',
+      ),
+    ).toBe(true)
     expect(await asked()).toBe(before)
     expect(await archived()).toBe(0)
   })
@@ -262,12 +305,17 @@ describe('cache, stale serving and removal (own database: these tests move the c
   test('the first read is live and archived; the next within the hour comes from the cache without asking the register', async () => {
     const first = await call(app, c.key, `/api/v1/company/${org}/context`)
     expect(first.body._meta.served_from).toBe('live')
-    const [snapshot] = await db.sql`select system, http_status, content_sha256 from source_snapshots where id = ${first.body._meta.source_snapshot_id}`
+    const [snapshot] =
+      await db.sql`select system, http_status, content_sha256 from source_snapshots where id = ${first.body._meta.source_snapshot_id}`
     expect(snapshot).toMatchObject({ system: 'enhetsregisteret', http_status: 200 })
     await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
     clock.advance(30 * 60_000)
     const second = await call(app, c.key, `/api/v1/company/${org}/context`)
-    expect(second.body._meta).toMatchObject({ served_from: 'cache', source_snapshot_id: first.body._meta.source_snapshot_id, data_freshness: first.body._meta.data_freshness })
+    expect(second.body._meta).toMatchObject({
+      served_from: 'cache',
+      source_snapshot_id: first.body._meta.source_snapshot_id,
+      data_freshness: first.body._meta.data_freshness,
+    })
     expect(second.body._meta.stale).toBeUndefined()
     expect(await upstreamRequests(app)).toEqual([])
   })
@@ -329,14 +377,19 @@ describe('cache, stale serving and removal (own database: these tests move the c
       const r = await call(app, c.key, `/api/v1/company/${target}/context`)
       expect(r.status).toBe(404)
       expect(r.body.error_code).toBe('COMPANY_NOT_FOUND')
-      const left = await db.sql<{ http_status: number }[]>`select http_status from upstream_cache where org_number = ${target}`
+      const left = await db.sql<
+        { http_status: number }[]
+      >`select http_status from upstream_cache where org_number = ${target}`
       expect(left.map((x) => x.http_status)).toEqual([410])
-      const bodies = await db.sql`select b.body from source_snapshot_bodies b join source_snapshots s on s.id = b.snapshot_id where s.org_number = ${target} and s.http_status <> 410`
+      const bodies =
+        await db.sql`select b.body from source_snapshot_bodies b join source_snapshots s on s.id = b.snapshot_id where s.org_number = ${target} and s.http_status <> 410`
       expect(bodies.length).toBe(0)
       // the archive keeps the hashes of the earlier answers (the 410 itself is cached, not archived)
       const hashes = await db.sql`select content_sha256 from source_snapshots where org_number = ${target}`
       expect(hashes.length).toBeGreaterThanOrEqual(cachedBefore.length)
-      expect(await db.sql`select 1 from source_snapshots where org_number = ${target} and http_status = 410`).toHaveLength(0)
+      expect(
+        await db.sql`select 1 from source_snapshots where org_number = ${target} and http_status = 410`,
+      ).toHaveLength(0)
     } finally {
       await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
     }

@@ -24,7 +24,14 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const FAILURE_MAGIC: Scenario[] = ['register-timeout', 'register-5xx', 'register-malformed', 'register-slow', 'signature-down', 'accounts-down']
+const FAILURE_MAGIC: Scenario[] = [
+  'register-timeout',
+  'register-5xx',
+  'register-malformed',
+  'register-slow',
+  'signature-down',
+  'accounts-down',
+]
 const REAL = FIXTURE_COMPANIES.filter((c) => !c.scenarios.some((s) => FAILURE_MAGIC.includes(s) || s === 'unknown'))
 const has = (c: { scenarios: Scenario[] }, s: Scenario) => c.scenarios.includes(s)
 const gone = (c: { scenarios: Scenario[] }) => has(c, 'removed')
@@ -104,7 +111,8 @@ describe('every fixture company on every route', () => {
       expect(d.signals.not_forcibly_dissolved).toBe(!has(c, 'forced-dissolution'))
       if (has(c, 'vat-registered')) expect(d.signals.mva_registered).toBe(true)
       if (has(c, 'not-vat-registered')) expect(d.signals.mva_registered).toBe(false)
-      if (has(c, 'no-accounts')) expect(d.signals.has_filed_annual_accounts).toBe(MUST_FILE.includes(c.org_form) ? false : null)
+      if (has(c, 'no-accounts'))
+        expect(d.signals.has_filed_annual_accounts).toBe(MUST_FILE.includes(c.org_form) ? false : null)
       expect(['pass', 'fail', 'unknown']).toContain(d.verification_status)
       expect(d.summary.length).toBeGreaterThan(10)
     })
@@ -164,7 +172,9 @@ describe('every fixture company on every route', () => {
       const s = r.body.data.sections
       expect(Object.keys(s).sort()).toEqual(['employer', 'risk', 'roles', 'vat', 'verify'])
       expect(s.employer).toMatchObject({ available: false, reason: 'DELEGATION_MISSING' })
-      const distressed = ['bankrupt', 'under-dissolution', 'forced-dissolution', 'deleted'].some((x) => has(c, x as Scenario))
+      const distressed = ['bankrupt', 'under-dissolution', 'forced-dissolution', 'deleted'].some((x) =>
+        has(c, x as Scenario),
+      )
       expect(s.risk.level).toBe(distressed ? 'elevated' : 'clear')
       if (has(c, 'vat-registered')) expect(s.vat.mva_registered).toBe(true)
     })
@@ -187,7 +197,11 @@ describe('every fixture company on every route', () => {
         // One evaluation per rule of the entity type, ordered by rule id.
         const ids = d.obligations.map((o: { rule_id: string }) => o.rule_id)
         expect(ids).toEqual([...ids].sort())
-        expect(ids.sort()).toEqual(publicObligations(c.org_form as EntityType).map((o) => o.obligation_id).sort())
+        expect(ids.sort()).toEqual(
+          publicObligations(c.org_form as EntityType)
+            .map((o) => o.obligation_id)
+            .sort(),
+        )
         expect(r.body._meta.rule_count).toBe(ids.length)
         if (route === 'summary') {
           expect(d.data_tier).toBe('tier_1')
@@ -231,7 +245,12 @@ describe('authority: kombinasjon_available', () => {
     test(`is true when the lookup answered without combinations: ${org} (${classification})`, async () => {
       const r = await get(`/api/v1/company/${org}/authority`)
       expect(r.status).toBe(200)
-      expect(r.body.data).toMatchObject({ classification, combinations: [], degraded: null, kombinasjon_available: true })
+      expect(r.body.data).toMatchObject({
+        classification,
+        combinations: [],
+        degraded: null,
+        kombinasjon_available: true,
+      })
     })
   }
 })
@@ -240,7 +259,12 @@ describe('search', () => {
   test('finds a company by part of its name, with at most 10 candidates', async () => {
     const r = await get('/api/v1/company/search?name=posten')
     expect(r.status).toBe(200)
-    expect(r.body.data.candidates[0]).toMatchObject({ org_number: '984661185', org_form: 'AS', status: 'active', municipality: 'OSLO' })
+    expect(r.body.data.candidates[0]).toMatchObject({
+      org_number: '984661185',
+      org_form: 'AS',
+      status: 'active',
+      municipality: 'OSLO',
+    })
     expect(r.body.data.count).toBeLessThanOrEqual(10)
   })
 
@@ -282,9 +306,15 @@ describe('bad organisation numbers', () => {
   }
 
   test('the profile body is checked the same way', async () => {
-    expect((await post('/api/v1/register/company-profile', { org_number: '984661186' })).body.error_code).toBe('ORG_NUMBER_INVALID_CHECKSUM')
-    expect((await post('/api/v1/register/company-profile', { org_number: '123' })).body.error_code).toBe('VALIDATION_FAILED')
-    expect((await post('/api/v1/register/company-profile', { org_number: '984661185', extra: 1 })).body.error_code).toBe('VALIDATION_FAILED')
+    expect((await post('/api/v1/register/company-profile', { org_number: '984661186' })).body.error_code).toBe(
+      'ORG_NUMBER_INVALID_CHECKSUM',
+    )
+    expect((await post('/api/v1/register/company-profile', { org_number: '123' })).body.error_code).toBe(
+      'VALIDATION_FAILED',
+    )
+    expect(
+      (await post('/api/v1/register/company-profile', { org_number: '984661185', extra: 1 })).body.error_code,
+    ).toBe('VALIDATION_FAILED')
   })
 
   test('a nine-digit JSON integer in the profile body is read as that organisation number', async () => {
@@ -363,7 +393,14 @@ describe('deadlines query', () => {
     expect(r.body.data).toMatchObject({ from_date: '2026-06-01', to_date: '2026-07-01' })
   })
 
-  for (const q of ['horizon_months=0', 'horizon_months=61', 'horizon_months=abc', 'from_date=2026-02-30', 'from_date=tomorrow', 'unknown=1']) {
+  for (const q of [
+    'horizon_months=0',
+    'horizon_months=61',
+    'horizon_months=abc',
+    'from_date=2026-02-30',
+    'from_date=tomorrow',
+    'unknown=1',
+  ]) {
     test(`${q} is 400 VALIDATION_FAILED`, async () => {
       const r = await get(`/api/v1/company/984661185/deadlines?${q}`)
       expect(r.status).toBe(400)

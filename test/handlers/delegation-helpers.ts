@@ -27,14 +27,27 @@ export interface Agent {
   auth: Record<string, string>
 }
 
-export async function agent(app: TestApp, tier: 'free' | 'starter' | 'professional' | 'enterprise' = 'free'): Promise<Agent> {
+export async function agent(
+  app: TestApp,
+  tier: 'free' | 'starter' | 'professional' | 'enterprise' = 'free',
+): Promise<Agent> {
   const c = await createConsumer(app, tier)
   const k = await createKey(app, c.id)
   return { consumerId: c.id, email: c.email, key: k.key, keyId: k.id, auth: { authorization: `Bearer ${k.key}` } }
 }
 
-export async function requestFullmakt(app: TestApp, a: Agent, body: { agent_principal_id?: string; org_number?: string; scopes?: string[] } = {}, headers: Record<string, string> = {}) {
-  return app.send('POST', '/api/v1/fullmakt/request', { agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA], ...body }, { ...a.auth, ...headers })
+export async function requestFullmakt(
+  app: TestApp,
+  a: Agent,
+  body: { agent_principal_id?: string; org_number?: string; scopes?: string[] } = {},
+  headers: Record<string, string> = {},
+) {
+  return app.send(
+    'POST',
+    '/api/v1/fullmakt/request',
+    { agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA], ...body },
+    { ...a.auth, ...headers },
+  )
 }
 
 /** The id of the mock agency's request a delegation_url points to. */
@@ -44,20 +57,31 @@ export function requestIdOf(delegationUrl: string): string {
 
 /** A person with signing authority decides at the mock agency (the approval page's own tests drive the browser). */
 export async function decide(app: TestApp, delegationUrl: string, status: 'Accepted' | 'Rejected' = 'Accepted') {
-  const row = await decideMockRequest(app.deps.sql, requestIdOf(delegationUrl), { status, byName: 'Kari Nordmann', byBasis: 'DAGL', at: app.clock.now() })
+  const row = await decideMockRequest(app.deps.sql, requestIdOf(delegationUrl), {
+    status,
+    byName: 'Kari Nordmann',
+    byBasis: 'DAGL',
+    at: app.clock.now(),
+  })
   if (!row) throw new Error(`decide: request ${delegationUrl} was not open`)
   return row
 }
 
 /** An agent whose delegation for the organisation is approved and active. */
-export async function delegatedAgent(app: TestApp, org = ORG, scopes = [MVA], tier: 'free' | 'professional' = 'free'): Promise<Agent & { principalId: string }> {
+export async function delegatedAgent(
+  app: TestApp,
+  org = ORG,
+  scopes = [MVA],
+  tier: 'free' | 'professional' = 'free',
+): Promise<Agent & { principalId: string }> {
   const a = await agent(app, tier)
   const principalId = crypto.randomUUID()
   const res = await requestFullmakt(app, a, { agent_principal_id: principalId, org_number: org, scopes })
   if (res.status !== 201) throw new Error(`delegatedAgent: ${res.status} ${await res.text()}`)
   await decide(app, (await res.json()).data.delegation_url)
   const snapshot = await app.get(`/api/v1/auth/permissions/${org}`, { headers: a.auth })
-  if ((await snapshot.json()).data.active_scopes.length === 0) throw new Error('delegatedAgent: the delegation did not become active')
+  if ((await snapshot.json()).data.active_scopes.length === 0)
+    throw new Error('delegatedAgent: the delegation did not become active')
   return { ...a, principalId }
 }
 

@@ -83,12 +83,15 @@ describe('llms.txt, llms-full.txt, workflows.json, recipes', () => {
 
 describe('the front door', () => {
   test('a browser gets the landing page: the sandbox tour and links to the docs, recipes, llms.txt and sign-in', async () => {
-    const res = await app.get('/', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })
+    const res = await app.get('/', {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(res.headers.get('vary')).toBe('Accept')
     const html = await res.text()
-    for (const href of ['/docs', '/recipes', '/llms.txt', '/login', '/recipes#sandbox-tour']) expect(html).toContain(`href="${href}"`)
+    for (const href of ['/docs', '/recipes', '/llms.txt', '/login', '/recipes#sandbox-tour'])
+      expect(html).toContain(`href="${href}"`)
   })
 
   test('no Accept header gets the landing page too', async () => {
@@ -115,16 +118,19 @@ describe('the front door', () => {
 })
 
 describe('Category A limits', () => {
-  test.each(DISCOVERY_PATHS)('%s is refused 429 RATE_LIMIT_EXCEEDED once the address used its 1000 a minute', async (path) => {
-    const ip = freshIp()
-    const now = app.clock.now()
-    for (let i = 0; i < 1000; i++) app.deps.softLimiter.hit(ip['x-forwarded-for']!, now)
-    const res = await app.get(path, { headers: ip })
-    expect(res.status).toBe(429)
-    // a page answers with an error page that names the code; a document with the envelope
-    expect(await res.text()).toContain('RATE_LIMIT_EXCEEDED')
-    expect((await app.get(path, { headers: freshIp() })).status).toBe(200)
-  })
+  test.each(DISCOVERY_PATHS)(
+    '%s is refused 429 RATE_LIMIT_EXCEEDED once the address used its 1000 a minute',
+    async (path) => {
+      const ip = freshIp()
+      const now = app.clock.now()
+      for (let i = 0; i < 1000; i++) app.deps.softLimiter.hit(ip['x-forwarded-for']!, now)
+      const res = await app.get(path, { headers: ip })
+      expect(res.status).toBe(429)
+      // a page answers with an error page that names the code; a document with the envelope
+      expect(await res.text()).toContain('RATE_LIMIT_EXCEEDED')
+      expect((await app.get(path, { headers: freshIp() })).status).toBe(200)
+    },
+  )
 })
 
 describe('the OpenAPI document', () => {

@@ -17,7 +17,12 @@ describe('GET /api/v1/errors', () => {
     for (const e of entries) {
       expect(Object.keys(e).sort()).toEqual(['category', 'code', 'docs_url', 'fix_hint_en', 'fix_hint_nb', 'retryable'])
       const c: CatalogueEntry = CATALOGUE[e.code as keyof typeof CATALOGUE]
-      expect(e).toMatchObject({ retryable: c.retryable, category: c.category, fix_hint_en: c.fix_hint_en, fix_hint_nb: c.fix_hint_nb })
+      expect(e).toMatchObject({
+        retryable: c.retryable,
+        category: c.category,
+        fix_hint_en: c.fix_hint_en,
+        fix_hint_nb: c.fix_hint_nb,
+      })
       expect(e.docs_url).toBe(`${app.config.baseUrl}/docs/errors#${e.code}`)
     }
     expect(body._meta.served_from).toBe('static')
@@ -59,7 +64,13 @@ describe('POST /api/v1/explain', () => {
     expect(res.status).toBe(200)
     const { explanation } = (await res.json()).data
     const c = CATALOGUE.AUTH_MISSING.explanation
-    expect(explanation).toMatchObject({ error_code: 'AUTH_MISSING', summary: c.summary, summary_en: c.summary_en, why: c.why, why_en: c.why_en })
+    expect(explanation).toMatchObject({
+      error_code: 'AUTH_MISSING',
+      summary: c.summary,
+      summary_en: c.summary_en,
+      why: c.why,
+      why_en: c.why_en,
+    })
     expect(explanation.fix_steps).toEqual([...c.fix_steps])
     expect(explanation.fix_steps_en).toEqual([...c.fix_steps_en])
     expect('handover' in explanation && 'relevant_link' in explanation && 'legal_basis' in explanation).toBe(true)
@@ -68,7 +79,9 @@ describe('POST /api/v1/explain', () => {
   test('substitutes the org number given in context', async () => {
     const code = placeholderCode('org_number')!
     expect(code).toBeDefined()
-    const { explanation } = (await (await app.post('/api/v1/explain', { error_code: code, context: { org_number: '984661185' } })).json()).data
+    const { explanation } = (
+      await (await app.post('/api/v1/explain', { error_code: code, context: { org_number: '984661185' } })).json()
+    ).data
     expect(explanation.summary).toContain('984661185')
     expect(explanation.summary).not.toContain('{org_number}')
   })
@@ -91,7 +104,9 @@ describe('POST /api/v1/explain', () => {
     const code = ERROR_CODES.find((c) => JSON.stringify(CATALOGUE[c]).includes(`{${name}}`))!
     expect(code).toBeDefined()
     const value = `ctx-${name}-value`
-    const { explanation } = (await (await app.post('/api/v1/explain', { error_code: code, context: { [name]: value } })).json()).data
+    const { explanation } = (
+      await (await app.post('/api/v1/explain', { error_code: code, context: { [name]: value } })).json()
+    ).data
     expect(JSON.stringify(explanation)).toContain(value)
     expect(JSON.stringify(explanation)).not.toContain(`{${name}}`)
   })
@@ -127,7 +142,12 @@ describe('POST /api/v1/explain', () => {
     const long = 'x'.repeat(64)
     for (const code of ERROR_CODES) {
       const { explanation } = (
-        await (await app.post('/api/v1/explain', { error_code: code, context: { org_number: '123456785', role: long, scope: long, field: long, upstream_system: long } })).json()
+        await (
+          await app.post('/api/v1/explain', {
+            error_code: code,
+            context: { org_number: '123456785', role: long, scope: long, field: long, upstream_system: long },
+          })
+        ).json()
       ).data
       expect(explanation.summary.length).toBeLessThanOrEqual(140)
       expect(explanation.summary_en.length).toBeLessThanOrEqual(140)
@@ -161,13 +181,17 @@ describe('POST /api/v1/explain', () => {
   test('stores nothing', async () => {
     const { sql } = await testDatabase()
     const counts = async () => {
-      const tables = await sql<{ t: string }[]>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`
+      const tables = await sql<
+        { t: string }[]
+      >`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`
       const out: Record<string, number> = {}
       for (const { t } of tables) out[t] = (await sql.unsafe(`select count(*)::int as n from "${t}"`))[0]!.n
       return out
     }
     const before = await counts()
-    await (await app.post('/api/v1/explain', { error_code: 'COMPANY_NOT_FOUND', context: { org_number: '984661185' } })).arrayBuffer()
+    await (
+      await app.post('/api/v1/explain', { error_code: 'COMPANY_NOT_FOUND', context: { org_number: '984661185' } })
+    ).arrayBuffer()
     expect(await counts()).toEqual(before)
   })
 })

@@ -28,14 +28,27 @@ async function approve(a: Agent, body: Record<string, unknown>): Promise<string>
   return confirmedToken(app, a, body as Parameters<typeof confirmedToken>[2])
 }
 
-async function file(a: Agent, body: Record<string, unknown>, token: string): Promise<{ status: number; code: string | null }> {
-  const res = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
+async function file(
+  a: Agent,
+  body: Record<string, unknown>,
+  token: string,
+): Promise<{ status: number; code: string | null }> {
+  const res = await app.send('POST', '/api/v1/actions/execute', body, {
+    ...a.auth,
+    'idempotency-key': crypto.randomUUID(),
+    'x-approval-token': token,
+  })
   const json = await res.json()
   return { status: res.status, code: json.error_code ?? null }
 }
 
 /** The good return (index 3) is sent first; the rejected ones once it holds the period's lock or has answered. */
-async function goodFirst(a: Agent, period: string, bodies: Record<string, unknown>[], tokens: string[]): Promise<{ status: number; code: string | null }[]> {
+async function goodFirst(
+  a: Agent,
+  period: string,
+  bodies: Record<string, unknown>[],
+  tokens: string[],
+): Promise<{ status: number; code: string | null }[]> {
   let settled = false
   const good = file(a, bodies[3]!, tokens[3]!).finally(() => (settled = true))
   while (!settled) {
@@ -54,21 +67,32 @@ test('rejected attempts racing an agent’s filing never free its lock: the peri
   const rounds = ['2026-T3', '2026-T4', '2026-T5', '2026-T6']
   let aFiled = 0
   for (const [i, period] of rounds.entries()) {
-    const bodies = [...[1, 2, 3].map((n) => ({ org_number: ORG, action_type: 'mva_melding', period, payload: rejected(n) })), { org_number: ORG, action_type: 'mva_melding', period, payload: GOOD }]
+    const bodies = [
+      ...[1, 2, 3].map((n) => ({ org_number: ORG, action_type: 'mva_melding', period, payload: rejected(n) })),
+      { org_number: ORG, action_type: 'mva_melding', period, payload: GOOD },
+    ]
     const tokens = await Promise.all(bodies.map((body) => approve(a, body)))
     // Half the rounds send the rejected returns first, all at once; half let the good one take the
     // lock first (or finish), then send the rejected ones: both orders of the race, the second for sure.
     const order = i % 2 === 0 ? [0, 1, 2, 3] : [3, 0, 1, 2]
-    const answers = i % 2 === 0 ? await Promise.all(order.map((k) => file(a, bodies[k]!, tokens[k]!))) : await goodFirst(a, period, bodies, tokens)
+    const answers =
+      i % 2 === 0
+        ? await Promise.all(order.map((k) => file(a, bodies[k]!, tokens[k]!)))
+        : await goodFirst(a, period, bodies, tokens)
     const good = answers[order.indexOf(3)]!
     for (const [j, ans] of answers.entries()) {
       if (order[j] === 3) expect([200, 409]).toContain(ans.status)
-      else expect([[422, 'GOVERNMENT_VALIDATION_REJECTED'], [409, 'EXECUTION_CONFLICT']]).toContainEqual([ans.status, ans.code!])
+      else
+        expect([
+          [422, 'GOVERNMENT_VALIDATION_REJECTED'],
+          [409, 'EXECUTION_CONFLICT'],
+        ]).toContainEqual([ans.status, ans.code!])
     }
     const goodBody = bodies[3]!
     const second = await file(b, goodBody, await approve(b, goodBody))
     // (on PostgreSQL the database outlives a run: only this run's two accounts are looked at)
-    const filings = await app.deps.sql`select consumer_id from filings where org_number = ${ORG} and period = ${period} and consumer_id in (${a.consumerId}, ${b.consumerId})`
+    const filings = await app.deps
+      .sql`select consumer_id from filings where org_number = ${ORG} and period = ${period} and consumer_id in (${a.consumerId}, ${b.consumerId})`
     if (good.status === 200) {
       aFiled++
       expect(second).toEqual({ status: 409, code: 'EXECUTION_CONFLICT' })

@@ -21,13 +21,22 @@ const PAYLOAD = { total_revenue_nok: 125000, output_vat_nok: 31250 }
 async function acceptAtAltinn(delegationId: string) {
   const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
   const request = state.requests.find((r: { externalRef: string }) => r.externalRef === delegationId)
-  const res = await fetch(`${app.fixtures.altinnUrl}/__control/systemuser-requests/${request.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'Accepted' }) })
+  const res = await fetch(`${app.fixtures.altinnUrl}/__control/systemuser-requests/${request.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 'Accepted' }),
+  })
   expect(res.status).toBe(200)
 }
 
 async function delegated(org: string): Promise<Agent> {
   const a = await agent(app)
-  const res = await app.send('POST', '/api/v1/fullmakt/request', { agent_principal_id: crypto.randomUUID(), org_number: org, scopes: [MVA] }, a.auth)
+  const res = await app.send(
+    'POST',
+    '/api/v1/fullmakt/request',
+    { agent_principal_id: crypto.randomUUID(), org_number: org, scopes: [MVA] },
+    a.auth,
+  )
   expect(res.status).toBe(201)
   const { data } = await res.json()
   expect(data.delegation_url).toStartWith(app.fixtures.altinnUrl)
@@ -44,13 +53,24 @@ async function token(a: Agent, body: Record<string, unknown>): Promise<string> {
 }
 
 function file(a: Agent, body: unknown, approval: string) {
-  return app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval })
+  return app.send('POST', '/api/v1/actions/execute', body, {
+    ...a.auth,
+    'idempotency-key': crypto.randomUUID(),
+    'x-approval-token': approval,
+  })
 }
 
 describe('GOVERNMENT_MODE=live against the fixture servers', () => {
   test('the agency is given the service’s return page as the request’s redirectUrl', async () => {
     const a = await agent(app)
-    const { data } = await (await app.send('POST', '/api/v1/fullmakt/request', { agent_principal_id: crypto.randomUUID(), org_number: '923609016', scopes: [MVA] }, a.auth)).json()
+    const { data } = await (
+      await app.send(
+        'POST',
+        '/api/v1/fullmakt/request',
+        { agent_principal_id: crypto.randomUUID(), org_number: '923609016', scopes: [MVA] },
+        a.auth,
+      )
+    ).json()
     const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
     const request = state.requests.find((r: { externalRef: string }) => r.externalRef === data.delegation_id)
     expect(request.redirectUrl).toBe(`${app.url}/fullmakt/returned`)
@@ -65,7 +85,11 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
     const { data } = await res.json()
     expect(data.receipt.altinn_receipt_id).not.toStartWith('MOCK-')
     const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
-    expect(state.instances.filter((i: { instanceOwner: { organisationNumber: string } }) => i.instanceOwner.organisationNumber === '923609016')).toHaveLength(1)
+    expect(
+      state.instances.filter(
+        (i: { instanceOwner: { organisationNumber: string } }) => i.instanceOwner.organisationNumber === '923609016',
+      ),
+    ).toHaveLength(1)
   }, 30_000)
 
   test('the token service down: the breaker opens, the filing fails fast and retryably, the token stays unspent and works once the service is back', async () => {
@@ -73,7 +97,13 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
     const a = await delegated(org)
     const body = { org_number: org, action_type: 'mva_melding', period: '2026-T1', payload: PAYLOAD }
     const approval = await token(a, body)
-    const fault = await (await fetch(`${app.fixtures.maskinportenUrl}/__control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ match: '/token', mode: 'status', status: 503 }) })).json()
+    const fault = await (
+      await fetch(`${app.fixtures.maskinportenUrl}/__control/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ match: '/token', mode: 'status', status: 503 }),
+      })
+    ).json()
     try {
       let last: { status: number; code: string; retryable: boolean } | null = null
       for (let i = 0; i < 6 && last?.code !== 'EXECUTION_CIRCUIT_OPEN'; i++) {
@@ -89,7 +119,8 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
       expect((await fast.json()).error_code).toBe('EXECUTION_CIRCUIT_OPEN')
       const calls = await (await fetch(`${app.fixtures.maskinportenUrl}/__control/requests`)).json()
       expect(calls).toHaveLength(0)
-      const [t] = await app.deps.sql`select consumed_at from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
+      const [t] = await app.deps
+        .sql`select consumed_at from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
       expect(t!.consumed_at).toBeNull()
     } finally {
       await fetch(`${app.fixtures.maskinportenUrl}/__control/faults/${fault.id}`, { method: 'DELETE' })

@@ -34,12 +34,23 @@ function approve(a: Agent, body: ReturnType<typeof action>): Promise<string> {
 }
 
 function file(a: Agent, body: unknown, token: string, idem = crypto.randomUUID()) {
-  return app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': idem, 'x-approval-token': token })
+  return app.send('POST', '/api/v1/actions/execute', body, {
+    ...a.auth,
+    'idempotency-key': idem,
+    'x-approval-token': token,
+  })
 }
 
 /** docs/receipt-signature.md: written from the document, not imported. */
 function verifiesWith(r: Record<string, string>, key: Buffer): boolean {
-  const message = ['PLIKT-RECEIPT-v1', r.altinn_receipt_id, r.audit_log_id, r.org_number, r.filing_type, r.timestamp].join('\x1f')
+  const message = [
+    'PLIKT-RECEIPT-v1',
+    r.altinn_receipt_id,
+    r.audit_log_id,
+    r.org_number,
+    r.filing_type,
+    r.timestamp,
+  ].join('\x1f')
   return timingSafeEqual(createHmac('sha256', key).update(message, 'utf8').digest(), Buffer.from(r.signature!, 'hex'))
 }
 
@@ -65,7 +76,12 @@ describe('dry run', () => {
   })
 
   test('an a_melding dry run is accepted', async () => {
-    const res = await dryRun(await agent(app), { org_number: ORG, action_type: 'a_melding', period: '2026-03', payload: {} })
+    const res = await dryRun(await agent(app), {
+      org_number: ORG,
+      action_type: 'a_melding',
+      period: '2026-03',
+      payload: {},
+    })
     expect(res.status).toBe(200)
     expect((await res.json()).data.action).toBe('a_melding')
   })
@@ -81,7 +97,10 @@ describe('dry run', () => {
 
 describe('bad input is a 400 naming the field, and changes nothing', () => {
   test('the dry run takes a payload over 64 KiB: execute is bounded by the 256 KB write-body cap (spec Limits)', async () => {
-    const res = await dryRun(await agent(app), { ...action(nextPeriod()), payload: { ...action(nextPeriod()).payload, note: 'x'.repeat(100 * 1024) } })
+    const res = await dryRun(await agent(app), {
+      ...action(nextPeriod()),
+      payload: { ...action(nextPeriod()).payload, note: 'x'.repeat(100 * 1024) },
+    })
     expect(res.status).toBe(200)
   })
 
@@ -93,7 +112,12 @@ describe('bad input is a 400 naming the field, and changes nothing', () => {
 
   test('validate_action’s REST twin refuses a payload over 64 KiB, naming it', async () => {
     const a = await agent(app)
-    const res = await app.send('POST', '/api/v1/actions/validate', { ...action(nextPeriod()), payload: { note: 'x'.repeat(64 * 1024) } }, a.auth)
+    const res = await app.send(
+      'POST',
+      '/api/v1/actions/validate',
+      { ...action(nextPeriod()), payload: { note: 'x'.repeat(64 * 1024) } },
+      a.auth,
+    )
     expect(res.status).toBe(400)
     expect((await res.json()).explanation.details[0].field).toBe('payload')
   })
@@ -101,7 +125,12 @@ describe('bad input is a 400 naming the field, and changes nothing', () => {
   test('validate_action’s REST twin takes a payload of exactly 64 KiB', async () => {
     const a = await agent(app)
     const filler = 64 * 1024 - JSON.stringify({ note: '' }).length
-    const res = await app.send('POST', '/api/v1/actions/validate', { ...action(nextPeriod()), payload: { note: 'x'.repeat(filler) } }, a.auth)
+    const res = await app.send(
+      'POST',
+      '/api/v1/actions/validate',
+      { ...action(nextPeriod()), payload: { note: 'x'.repeat(filler) } },
+      a.auth,
+    )
     expect(res.status).toBe(200)
   })
 
@@ -134,9 +163,15 @@ describe('live execute', () => {
     const { data } = await res.json()
     expect(data.dry_run).toBe(false)
     expect(data.receipt.altinn_receipt_id).toStartWith('MOCK-')
-    expect(data.receipt).toMatchObject({ org_number: ORG, filing_type: 'mva_melding', signature_algorithm: 'HMAC-SHA256-v1' })
+    expect(data.receipt).toMatchObject({
+      org_number: ORG,
+      filing_type: 'mva_melding',
+      signature_algorithm: 'HMAC-SHA256-v1',
+    })
     expect(verifiesWith(data.receipt, await receiptKey(app, a))).toBe(true)
-    const [row] = await app.deps.sql<{ action: string; org_number: string }[]>`select action, org_number from audit_log where id = ${data.receipt.audit_log_id}`
+    const [row] = await app.deps.sql<
+      { action: string; org_number: string }[]
+    >`select action, org_number from audit_log where id = ${data.receipt.audit_log_id}`
     expect(row).toEqual({ action: 'submit_mva', org_number: ORG })
   })
 
@@ -145,9 +180,14 @@ describe('live execute', () => {
     await addCredits(app, a.consumerId, 1000)
     const body = action(nextPeriod(), '993718807')
     const { data } = await (await file(a, body, await approve(a, body))).json()
-    const history = (await (await app.get('/api/v1/company/993718807/filing-history?limit=100', { headers: a.auth })).json()).data
+    const history = (
+      await (await app.get('/api/v1/company/993718807/filing-history?limit=100', { headers: a.auth })).json()
+    ).data
     const mine = history.filings.find((f: { filed_via_service: boolean }) => f.filed_via_service)
-    expect(mine).toMatchObject({ service_record: { audit_log_id: data.receipt.audit_log_id }, title: `Mva-melding ${body.period}` })
+    expect(mine).toMatchObject({
+      service_record: { audit_log_id: data.receipt.audit_log_id },
+      title: `Mva-melding ${body.period}`,
+    })
   })
 
   test('without Idempotency-Key is IDEMPOTENCY_KEY_REQUIRED and the token stays usable', async () => {
@@ -169,15 +209,21 @@ describe('live execute', () => {
     const err = await res.json()
     expect(err.error_code).toBe('AUTH_NO_DELEGATION')
     expect(err.failed_checks).toEqual(['system_user_authorised', 'scopes_delegated'])
-    const [t] = await app.deps.sql`select consumed_at from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
+    const [t] = await app.deps
+      .sql`select consumed_at from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
     expect(t!.consumed_at).toBeNull()
-    const audit = await app.deps.sql`select action from audit_log where consumer_id = ${a.consumerId} and action = 'execute_authorization_failed'`
+    const audit = await app.deps
+      .sql`select action from audit_log where consumer_id = ${a.consumerId} and action = 'execute_authorization_failed'`
     expect(audit).toHaveLength(1)
   })
 
   test('a_melding live is PLAN_INSUFFICIENT', async () => {
     const a = await delegatedAgent(app)
-    const res = await file(a, { org_number: ORG, action_type: 'a_melding', period: '2026-03', payload: {} }, 'apt_whatever')
+    const res = await file(
+      a,
+      { org_number: ORG, action_type: 'a_melding', period: '2026-03', payload: {} },
+      'apt_whatever',
+    )
     expect(res.status).toBe(403)
     expect((await res.json()).error_code).toBe('PLAN_INSUFFICIENT')
   })
@@ -194,11 +240,17 @@ describe('live execute', () => {
     const a = await delegatedAgent(app)
     const body = action(nextPeriod())
     const token = await approve(a, body)
-    const answers = await Promise.all(Array.from({ length: 20 }, () => file(a, body, token).then(async (r) => ({ status: r.status, body: await r.json() }))))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        file(a, body, token).then(async (r) => ({ status: r.status, body: await r.json() })),
+      ),
+    )
     const ok = answers.filter((r) => r.status === 200)
     expect(ok).toHaveLength(1)
     // each key is another filing: it meets the first one's lock (EXECUTION_CONFLICT), or a spent token
-    expect(answers.filter((r) => r.body.error_code === 'APPROVAL_TOKEN_USED' || r.body.error_code === 'EXECUTION_CONFLICT')).toHaveLength(19)
+    expect(
+      answers.filter((r) => r.body.error_code === 'APPROVAL_TOKEN_USED' || r.body.error_code === 'EXECUTION_CONFLICT'),
+    ).toHaveLength(19)
     const filings = await app.deps.sql`select id from filings where consumer_id = ${a.consumerId}`
     expect(filings).toHaveLength(1)
   })

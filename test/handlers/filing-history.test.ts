@@ -44,7 +44,9 @@ async function customer(scopes?: string[]) {
 }
 
 async function history(key: string, org: string, query = '') {
-  const res = await app.get(`/api/v1/company/${org}/filing-history${query}`, { headers: { ...bearer(key), ...freshIp() } })
+  const res = await app.get(`/api/v1/company/${org}/filing-history${query}`, {
+    headers: { ...bearer(key), ...freshIp() },
+  })
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
@@ -58,7 +60,16 @@ async function everything(key: string, org = ORG): Promise<Filing[]> {
 
 /** The wall-clock time in Oslo at an instant, `YYYY-MM-DDTHH:mm:ss`, from the platform's tz data. */
 const osloWallClock = (instant: Date) =>
-  new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+  new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/Oslo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  })
     .format(instant)
     .replace(' ', 'T')
 
@@ -226,7 +237,9 @@ describe('content', () => {
   test('no filing is submitted after the time of the request', async () => {
     // A history is what has been filed: at 2026-03-14 nothing can have been submitted in October 2026.
     const all = await everything(c.key)
-    const late = all.filter((f) => Date.parse(f.submitted_at) > Date.parse(PINNED_NOW)).map((f) => `${f.title} @ ${f.submitted_at}`)
+    const late = all
+      .filter((f) => Date.parse(f.submitted_at) > Date.parse(PINNED_NOW))
+      .map((f) => `${f.title} @ ${f.submitted_at}`)
     expect(late).toEqual([])
   })
 
@@ -285,7 +298,9 @@ describe('pairing with the caller’s audit trail', () => {
     expect(f.service_record).toBeNull()
     // …while the other consumer does see it as theirs
     const theirs = await history(someoneElse.key, ORG, '?limit=100')
-    expect((theirs.body.data.filings as Filing[]).find((x) => x.instance_id === target.instance_id)!.filed_via_service).toBe(true)
+    expect(
+      (theirs.body.data.filings as Filing[]).find((x) => x.instance_id === target.instance_id)!.filed_via_service,
+    ).toBe(true)
   })
 })
 

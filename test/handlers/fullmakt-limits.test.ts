@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => app.stop())
 
 async function openRequests(a: Agent, org = ORG): Promise<number> {
-  const [row] = await app.deps.sql<{ n: number }[]>`select count(*)::int as n from delegations where consumer_id = ${a.consumerId} and org_number = ${org} and status in ('requesting', 'pending')`
+  const [row] = await app.deps.sql<
+    { n: number }[]
+  >`select count(*)::int as n from delegations where consumer_id = ${a.consumerId} and org_number = ${org} and status in ('requesting', 'pending')`
   return row!.n
 }
 
@@ -46,11 +48,13 @@ test('at the cap, a retry for a principal that has its request, and a request fo
 test('an answered request frees its place under the cap', async () => {
   const a = await agent(app, 'professional')
   const urls: string[] = []
-  for (let i = 0; i < MAX_OPEN_REQUESTS; i++) urls.push((await (await requestFullmakt(app, a)).json()).data.delegation_url)
+  for (let i = 0; i < MAX_OPEN_REQUESTS; i++)
+    urls.push((await (await requestFullmakt(app, a)).json()).data.delegation_url)
   await decide(app, urls[0]!, 'Rejected')
   expect((await requestFullmakt(app, a)).status).toBe(409)
   // each read asks ten others, the least recently asked first: ten reads ask every one once
-  for (let i = 0; i < MAX_OPEN_REQUESTS / MAX_ASKED_PER_READ; i++) await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })
+  for (let i = 0; i < MAX_OPEN_REQUESTS / MAX_ASKED_PER_READ; i++)
+    await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })
   expect((await requestFullmakt(app, a)).status).toBe(201)
 }, 60_000)
 
@@ -59,10 +63,25 @@ test('a permissions read and a dry run each ask the agency about at most 10 pend
   const urls: string[] = []
   for (let i = 0; i < 25; i++) urls.push((await (await requestFullmakt(app, a)).json()).data.delegation_url)
   for (const u of urls) await decide(app, u)
-  const active = async () => (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from delegations where consumer_id = ${a.consumerId} and status = 'active'`)[0]!.n
+  const active = async () =>
+    (
+      await app.deps.sql<
+        { n: number }[]
+      >`select count(*)::int as n from delegations where consumer_id = ${a.consumerId} and status = 'active'`
+    )[0]!.n
   await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })
   expect(await active()).toBe(MAX_ASKED_PER_READ)
-  await app.send('POST', '/api/v1/actions/execute?dry_run=true', { org_number: ORG, action_type: 'mva_melding', period: '2026-T6', payload: { total_revenue_nok: 1, output_vat_nok: 0 } }, a.auth)
+  await app.send(
+    'POST',
+    '/api/v1/actions/execute?dry_run=true',
+    {
+      org_number: ORG,
+      action_type: 'mva_melding',
+      period: '2026-T6',
+      payload: { total_revenue_nok: 1, output_vat_nok: 0 },
+    },
+    a.auth,
+  )
   expect(await active()).toBe(2 * MAX_ASKED_PER_READ)
   await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })
   expect(await active()).toBe(25)

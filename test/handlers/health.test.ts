@@ -14,7 +14,12 @@ test('GET /api/health answers 200 with the database up, outside the envelope', a
   expect(res.status).toBe(200)
   const body = await res.json()
   expect(Value.Check(Health, body)).toBe(true)
-  expect(body).toMatchObject({ status: 'ok', service: 'plikt', version: '1.0.7', database: { status: 'up', kind: onPostgres ? 'postgres' : 'embedded' } })
+  expect(body).toMatchObject({
+    status: 'ok',
+    service: 'plikt',
+    version: '1.0.7',
+    database: { status: 'up', kind: onPostgres ? 'postgres' : 'embedded' },
+  })
   expect('success' in body).toBe(false)
 })
 

@@ -41,7 +41,9 @@ function redeem(token: string, ip: Record<string, string> = freshIp()): Promise<
 }
 
 async function tokenId(token: string): Promise<string> {
-  const [row] = await app.deps.sql<{ id: string }[]>`select id from issuance_tokens where token_hash = ${sha256Hex(token)}`
+  const [row] = await app.deps.sql<
+    { id: string }[]
+  >`select id from issuance_tokens where token_hash = ${sha256Hex(token)}`
   if (!row) throw new Error('token not stored')
   return row.id
 }
@@ -93,7 +95,9 @@ describe('minting an issuance token (dashboard)', () => {
     const html = await res.text()
     expect(html).toContain('VALIDATION_FAILED')
     expect(html).not.toContain('id="secret"')
-    const n = await countOf(app.deps.sql<{ n: number }[]>`select count(*)::int as n from issuance_tokens where consumer_id = ${s.consumerId}`)
+    const n = await countOf(
+      app.deps.sql<{ n: number }[]>`select count(*)::int as n from issuance_tokens where consumer_id = ${s.consumerId}`,
+    )
     expect(n).toBe(3)
   })
 
@@ -117,7 +121,9 @@ describe('minting an issuance token (dashboard)', () => {
     const s = await signIn(app)
     const res = await postForm(app, '/dashboard/issuance-tokens', { csrf_token: 'wrong' }, { cookie: s.cookie })
     expect(res.status).toBe(400)
-    const n = await countOf(app.deps.sql<{ n: number }[]>`select count(*)::int as n from issuance_tokens where consumer_id = ${s.consumerId}`)
+    const n = await countOf(
+      app.deps.sql<{ n: number }[]>`select count(*)::int as n from issuance_tokens where consumer_id = ${s.consumerId}`,
+    )
     expect(n).toBe(0)
   })
 })
@@ -200,21 +206,28 @@ describe('POST /api/v1/account/issuance-tokens/redeem', () => {
     ],
   ]
 
-  test.each(causes)('%s gets the same 401 ISSUANCE_TOKEN_INVALID body as any other failure', async (_cause, attempt) => {
-    const reference = await redeem(`svc_issue_${crypto.randomUUID().replaceAll('-', '')}`)
-    expect(reference.status).toBe(401)
-    const expected = comparable(await reference.json())
-    expect(expected.error_code).toBe('ISSUANCE_TOKEN_INVALID')
-    const res = await attempt()
-    expect(res.status).toBe(401)
-    expect(comparable(await res.json())).toEqual(expected)
-  })
+  test.each(causes)(
+    '%s gets the same 401 ISSUANCE_TOKEN_INVALID body as any other failure',
+    async (_cause, attempt) => {
+      const reference = await redeem(`svc_issue_${crypto.randomUUID().replaceAll('-', '')}`)
+      expect(reference.status).toBe(401)
+      const expected = comparable(await reference.json())
+      expect(expected.error_code).toBe('ISSUANCE_TOKEN_INVALID')
+      const res = await attempt()
+      expect(res.status).toBe(401)
+      expect(comparable(await res.json())).toEqual(expected)
+    },
+  )
 
   test('an expired token issues no key', async () => {
     const s = await signIn(app)
     const token = await mint(s)
     await withClockAdvanced(24 * HOUR + 1000, () => redeem(token))
-    const n = await countOf(app.deps.sql<{ n: number }[]>`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId} and source = 'issuance'`)
+    const n = await countOf(
+      app.deps.sql<
+        { n: number }[]
+      >`select count(*)::int as n from api_keys where consumer_id = ${s.consumerId} and source = 'issuance'`,
+    )
     expect(n).toBe(0)
   })
 
@@ -232,12 +245,18 @@ describe('POST /api/v1/account/issuance-tokens/redeem', () => {
     const full = await redeem(token)
     expect(full.status).toBe(409)
     expect((await full.json()).error_code).toBe('MAX_KEYS_REACHED')
-    const [t] = await app.deps.sql<{ redeemed_at: Date | null }[]>`select redeemed_at from issuance_tokens where token_hash = ${sha256Hex(token)}`
+    const [t] = await app.deps.sql<
+      { redeemed_at: Date | null }[]
+    >`select redeemed_at from issuance_tokens where token_hash = ${sha256Hex(token)}`
     expect(t!.redeemed_at).toBeNull()
 
-    const keys = (await (await app.send('GET', '/api/v1/account/keys', undefined, { cookie: s.cookie })).json()).data.keys
+    const keys = (await (await app.send('GET', '/api/v1/account/keys', undefined, { cookie: s.cookie })).json()).data
+      .keys
     expect(keys).toHaveLength(3)
-    const del = await app.send('DELETE', `/api/v1/account/keys/${keys[0].id}`, undefined, { cookie: s.cookie, 'x-csrf-token': s.csrf })
+    const del = await app.send('DELETE', `/api/v1/account/keys/${keys[0].id}`, undefined, {
+      cookie: s.cookie,
+      'x-csrf-token': s.csrf,
+    })
     expect(del.status).toBe(200)
 
     const res = await redeem(token)
@@ -254,7 +273,9 @@ describe('POST /api/v1/account/issuance-tokens/redeem', () => {
     expect(statuses.filter((st) => st === 201)).toHaveLength(1)
     expect(statuses.filter((st) => st === 401)).toHaveLength(19)
     for (const [i, b] of bodies.entries()) if (statuses[i] === 401) expect(b.error_code).toBe('ISSUANCE_TOKEN_INVALID')
-    const rows = await app.deps.sql<{ id: string }[]>`select id from api_keys where consumer_id = ${s.consumerId} and source = 'issuance'`
+    const rows = await app.deps.sql<
+      { id: string }[]
+    >`select id from api_keys where consumer_id = ${s.consumerId} and source = 'issuance'`
     expect(rows).toHaveLength(1)
     expect(rows[0]!.id).toBe(bodies[statuses.indexOf(201)].data.key.id)
   })

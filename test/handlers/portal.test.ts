@@ -53,9 +53,25 @@ describe('roles and actions of a matched person', () => {
   test('Posten’s general manager: the DAGL role and act_in_daily_management under aksjeloven', async () => {
     const r = await list({ fnr: DAGL_FNR, org_number: POSTEN })
     expect(r.status).toBe(200)
-    expect(r.body.data).toMatchObject({ org_number: POSTEN, name: 'POSTEN NORGE AS', org_form: 'AS', matching: { basis: 'birth_date', persons_matched: 1, ambiguous: false } })
-    expect(r.body.data.roles).toEqual([{ code: 'DAGL', register_code: 'DAGL', description: 'Daglig leder', group_code: 'DAGL', holder_name: 'Ingrid Sætre', elected_by: null }])
-    expect(r.body.data.actions.map((a: any) => [a.token, a.legal_reference])).toEqual([['act_in_daily_management', 'asl. §§ 6-14, 6-32 (1)']])
+    expect(r.body.data).toMatchObject({
+      org_number: POSTEN,
+      name: 'POSTEN NORGE AS',
+      org_form: 'AS',
+      matching: { basis: 'birth_date', persons_matched: 1, ambiguous: false },
+    })
+    expect(r.body.data.roles).toEqual([
+      {
+        code: 'DAGL',
+        register_code: 'DAGL',
+        description: 'Daglig leder',
+        group_code: 'DAGL',
+        holder_name: 'Ingrid Sætre',
+        elected_by: null,
+      },
+    ])
+    expect(r.body.data.actions.map((a: any) => [a.token, a.legal_reference])).toEqual([
+      ['act_in_daily_management', 'asl. §§ 6-14, 6-32 (1)'],
+    ])
   })
 
   test('only the HMAC of the fnr comes back, as actor.fnr_hmac', async () => {
@@ -67,13 +83,19 @@ describe('roles and actions of a matched person', () => {
   test('the chair may sign alone under Posten’s registered signature rule', async () => {
     const r = await list({ fnr: LEDE_FNR, org_number: POSTEN })
     expect(r.body.data.actions.map((a: any) => a.token)).toEqual(['sign_with_the_whole_board', 'sign_alone'])
-    expect(r.body.data.signing_rule).toMatchObject({ available: true, covered: true, descriptions: ['Styrets leder alene eller to styremedlemmer i fellesskap.'] })
+    expect(r.body.data.signing_rule).toMatchObject({
+      available: true,
+      covered: true,
+      descriptions: ['Styrets leder alene eller to styremedlemmer i fellesskap.'],
+    })
   })
 
   test('the deputy chair is NEST, the register’s code, and signs jointly with one other', async () => {
     const r = await list({ fnr: NEST_FNR, org_number: POSTEN })
     expect(r.body.data.roles.map((x: any) => [x.code, x.register_code])).toEqual([['NEST', 'NEST']])
-    expect(r.body.data.actions.find((a: any) => a.token === 'sign_jointly')).toMatchObject({ basis: { kind: 'signature_rule', co_signers_required: 1 } })
+    expect(r.body.data.actions.find((a: any) => a.token === 'sign_jointly')).toMatchObject({
+      basis: { kind: 'signature_rule', co_signers_required: 1 },
+    })
   })
 
   test('an integer org number of nine digits is read as the number', async () => {
@@ -94,7 +116,9 @@ describe('roles and actions of a matched person', () => {
     const rows = await app.deps.sql<{ org_number: string; details: Record<string, unknown> }[]>`
       select org_number, details from audit_log
       where consumer_id = ${consumerId} and action = 'acting_capacity_listed' and correlation_id = ${r.correlationId}`
-    expect([...rows]).toEqual([{ org_number: POSTEN, details: { fnr_hmac: hmac(LEDE_FNR), persons_matched: 1, roles: 1 } }])
+    expect([...rows]).toEqual([
+      { org_number: POSTEN, details: { fnr_hmac: hmac(LEDE_FNR), persons_matched: 1, roles: 1 } },
+    ])
   })
 })
 

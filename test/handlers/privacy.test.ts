@@ -10,7 +10,12 @@ afterAll(() => app.stop())
 
 test('a data-subject request is recorded and answered with a reference and a one-month deadline', async () => {
   const email = uniqueEmail('dsr')
-  const res = await app.send('POST', '/api/v1/privacy/dsr', { email, request_type: 'erasure', details: 'Slett kontoen min.' }, freshIp())
+  const res = await app.send(
+    'POST',
+    '/api/v1/privacy/dsr',
+    { email, request_type: 'erasure', details: 'Slett kontoen min.' },
+    freshIp(),
+  )
   expect(res.status).toBe(201)
   const { data } = await res.json()
   expect(data).toMatchObject({ request_type: 'erasure', status: 'received', received_at: '2026-03-14T09:30:00.000Z' })
@@ -18,7 +23,11 @@ test('a data-subject request is recorded and answered with a reference and a one
   expect(data.respond_by).toBe('2026-04-14T21:59:59.000Z')
   expect(data.message_nb).toContain('referansen')
   const open = (await (await app.get('/api/v1/admin/privacy-requests', { headers: admin })).json()).data.requests
-  expect(open.find((r: { id: string }) => r.id === data.reference)).toMatchObject({ email, request_type: 'erasure', details: 'Slett kontoen min.' })
+  expect(open.find((r: { id: string }) => r.id === data.reference)).toMatchObject({
+    email,
+    request_type: 'erasure',
+    details: 'Slett kontoen min.',
+  })
   const audit = await app.deps.sql`select action from audit_log where details->>'request_id' = ${data.reference}`
   expect(audit.map((r) => r.action)).toEqual(['privacy_request_received'])
 })
@@ -36,7 +45,10 @@ test.each([
 
 test('allows 10 requests a minute per IP, then 429 RATE_LIMIT_EXCEEDED', async () => {
   const ip = freshIp()
-  for (let i = 0; i < 10; i++) expect((await app.send('POST', '/api/v1/privacy/dsr', { email: uniqueEmail('dsr'), request_type: 'access' }, ip)).status).toBe(201)
+  for (let i = 0; i < 10; i++)
+    expect(
+      (await app.send('POST', '/api/v1/privacy/dsr', { email: uniqueEmail('dsr'), request_type: 'access' }, ip)).status,
+    ).toBe(201)
   const res = await app.send('POST', '/api/v1/privacy/dsr', { email: uniqueEmail('dsr'), request_type: 'access' }, ip)
   expect(res.status).toBe(429)
   expect((await res.json()).error_code).toBe('RATE_LIMIT_EXCEEDED')

@@ -29,7 +29,8 @@ async function send(method: string, path: string, body?: unknown, k = key, heade
   return { status: res.status, headers: res.headers, text, body: JSON.parse(text) as any }
 }
 
-const create = (body: unknown, k = key, headers: Record<string, string> = {}) => send('POST', '/api/v1/profiles', body, k, headers)
+const create = (body: unknown, k = key, headers: Record<string, string> = {}) =>
+  send('POST', '/api/v1/profiles', body, k, headers)
 const fields = (r: { body: any }) => (r.body.explanation?.details ?? []).map((d: { field: string }) => d.field)
 
 async function account(tier: 'free' | 'enterprise' = 'enterprise', scopes?: string[]) {
@@ -37,13 +38,26 @@ async function account(tier: 'free' | 'enterprise' = 'enterprise', scopes?: stri
   return { id: c.id, key: (await createKey(app, c.id, scopes)).key }
 }
 
-const GOOD = { name: 'Posten, mva', config: { org_number: POSTEN, action: 'mva_melding', payload: { period: '2026-T1', lines: [{ code: 3, base: 1000 }] } } }
+const GOOD = {
+  name: 'Posten, mva',
+  config: {
+    org_number: POSTEN,
+    action: 'mva_melding',
+    payload: { period: '2026-T1', lines: [{ code: 3, base: 1000 }] },
+  },
+}
 
 describe('create, read, list, replace, delete', () => {
   test('POST saves a profile: 201 with its id, name, config and timestamps', async () => {
     const r = await create(GOOD)
     expect(r.status).toBe(201)
-    expect(r.body.data).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: GOOD.name, config: GOOD.config, created_at: PINNED_NOW, updated_at: PINNED_NOW })
+    expect(r.body.data).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: GOOD.name,
+      config: GOOD.config,
+      created_at: PINNED_NOW,
+      updated_at: PINNED_NOW,
+    })
   })
 
   test('a profile with no config has an empty one', async () => {
@@ -83,7 +97,13 @@ describe('create, read, list, replace, delete', () => {
     try {
       const r = await send('PUT', `/api/v1/profiles/${made.id}`, { name: 'renamed', config: { action: 'a_melding' } })
       expect(r.status).toBe(200)
-      expect(r.body.data).toEqual({ id: made.id, name: 'renamed', config: { action: 'a_melding' }, created_at: PINNED_NOW, updated_at: '2026-03-14T09:31:00.000Z' })
+      expect(r.body.data).toEqual({
+        id: made.id,
+        name: 'renamed',
+        config: { action: 'a_melding' },
+        created_at: PINNED_NOW,
+        updated_at: '2026-03-14T09:31:00.000Z',
+      })
       expect((await send('GET', `/api/v1/profiles/${made.id}`)).body.data).toEqual(r.body.data)
     } finally {
       app.clock.set(PINNED_NOW)
@@ -108,7 +128,11 @@ describe('ownership', () => {
   test('another account’s profile is 404 on GET, PUT and DELETE, and stays as it was', async () => {
     const made = (await create(GOOD)).body.data
     const stranger = await account()
-    for (const [method, body] of [['GET', undefined], ['PUT', { name: 'taken' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { name: 'taken' }],
+      ['DELETE', undefined],
+    ] as const) {
       const r = await send(method, `/api/v1/profiles/${made.id}`, body, stranger.key)
       expect([method, r.status, r.body.error_code]).toEqual([method, 404, 'NOT_FOUND'])
     }
@@ -151,7 +175,14 @@ describe('what config may hold', () => {
     const r = await create({ name: 'mod11', config: { org_number: '818123456' } })
     expect(r.status).toBe(201)
     expect(r.body.data.config.org_number).toBe('818123456')
-    expect(r.body.data.warnings).toEqual([{ field: 'config.org_number', code: 'ORG_NUMBER_CHECK_DIGIT', message_nb: expect.stringContaining('MOD-11'), message_en: expect.stringContaining('MOD-11') }])
+    expect(r.body.data.warnings).toEqual([
+      {
+        field: 'config.org_number',
+        code: 'ORG_NUMBER_CHECK_DIGIT',
+        message_nb: expect.stringContaining('MOD-11'),
+        message_en: expect.stringContaining('MOD-11'),
+      },
+    ])
   })
 
   test('a valid org number carries no warnings', async () => {
@@ -173,7 +204,11 @@ describe('what config may hold', () => {
   test('a name that is empty, blank or over 80 characters is 400 naming name', async () => {
     for (const name of ['', '   ', 'x'.repeat(81)]) {
       const r = await create({ name })
-      expect([JSON.stringify(name).slice(0, 10), r.status, fields(r)]).toEqual([JSON.stringify(name).slice(0, 10), 400, ['name']])
+      expect([JSON.stringify(name).slice(0, 10), r.status, fields(r)]).toEqual([
+        JSON.stringify(name).slice(0, 10),
+        400,
+        ['name'],
+      ])
     }
   })
 
@@ -232,11 +267,14 @@ describe('no key, token or identity number anywhere in it', () => {
     expect(r.text).not.toContain(secret)
   })
 
-  test.each(SECRETS)('%s as a property name is 400 naming the object holding it, never echoing it', async (_, secret) => {
-    const r = await create({ name: 'x', config: { payload: { outer: { [secret]: true } } } })
-    expect([r.status, fields(r)]).toEqual([400, ['config.payload.outer']])
-    expect(r.text).not.toContain(secret)
-  })
+  test.each(SECRETS)(
+    '%s as a property name is 400 naming the object holding it, never echoing it',
+    async (_, secret) => {
+      const r = await create({ name: 'x', config: { payload: { outer: { [secret]: true } } } })
+      expect([r.status, fields(r)]).toEqual([400, ['config.payload.outer']])
+      expect(r.text).not.toContain(secret)
+    },
+  )
 
   test.each(SECRETS)('%s as the profile’s name is 400 naming name', async (_, secret) => {
     const r = await create({ name: secret })
@@ -264,18 +302,30 @@ describe('no key, token or identity number anywhere in it', () => {
 
   test('PUT refuses a secret as POST does, and the profile stays as it was', async () => {
     const made = (await create(GOOD)).body.data
-    const r = await send('PUT', `/api/v1/profiles/${made.id}`, { name: 'x', config: { payload: { t: 'apt_0123456789abcdefghijklmnopqrstuv' } } })
+    const r = await send('PUT', `/api/v1/profiles/${made.id}`, {
+      name: 'x',
+      config: { payload: { t: 'apt_0123456789abcdefghijklmnopqrstuv' } },
+    })
     expect([r.status, fields(r)]).toEqual([400, ['config.payload.t']])
     expect((await send('GET', `/api/v1/profiles/${made.id}`)).body.data).toEqual(made)
   })
 
   test('every offending path is named, not only the first', async () => {
-    const r = await create({ name: 'x', config: { payload: { one: 'svc_live_abcdefgh', two: ['Bearer abcdefgh12345678'] } } })
+    const r = await create({
+      name: 'x',
+      config: { payload: { one: 'svc_live_abcdefgh', two: ['Bearer abcdefgh12345678'] } },
+    })
     expect(fields(r)).toEqual(['config.payload.one', 'config.payload.two.0'])
   })
 
   test('ordinary words and numbers that merely resemble a shape are saved', async () => {
-    const payload = { adapt_settings: 'adapt_x', note: 'bearer of good news', amount: 12345678901, period: '2026-T1', count: 1204682344 }
+    const payload = {
+      adapt_settings: 'adapt_x',
+      note: 'bearer of good news',
+      amount: 12345678901,
+      period: '2026-T1',
+      count: 1204682344,
+    }
     expect((await create({ name: 'harmless', config: { payload } })).status).toBe(201)
   })
 })

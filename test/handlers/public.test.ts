@@ -50,11 +50,24 @@ describe('GET /api/v1/public/deadlines', () => {
 
   test('shows the contested Q2 reverse-charge date: the earlier date answered, both dates and their sources in the entry', async () => {
     const { data } = await (await app.get('/api/v1/public/deadlines?year=2025')).json()
-    const e = data.deadlines.find((d: { obligation_id: string }) => d.obligation_id === 'mva-omvendt-avgiftsplikt-2-2025')
-    expect(e).toMatchObject({ rule_id: 'mva-omvendt-avgiftsplikt', period: '2025-Q2', deadline: '2025-08-11T23:59:59+02:00', adjusted_from: '2025-08-10T23:59:59+02:00' })
+    const e = data.deadlines.find(
+      (d: { obligation_id: string }) => d.obligation_id === 'mva-omvendt-avgiftsplikt-2-2025',
+    )
+    expect(e).toMatchObject({
+      rule_id: 'mva-omvendt-avgiftsplikt',
+      period: '2025-Q2',
+      deadline: '2025-08-11T23:59:59+02:00',
+      adjusted_from: '2025-08-10T23:59:59+02:00',
+    })
     expect(e.uncertainties).toHaveLength(1)
-    expect(e.uncertainties[0]).toMatchObject({ id: 'mva-omvendt-avgiftsplikt-q2', as_of: '2025-10-27', scope: 'periods' })
-    expect(e.uncertainties[0].contested_dates.map((c: { date: string; answered: boolean }) => [c.date, c.answered])).toEqual([
+    expect(e.uncertainties[0]).toMatchObject({
+      id: 'mva-omvendt-avgiftsplikt-q2',
+      as_of: '2025-10-27',
+      scope: 'periods',
+    })
+    expect(
+      e.uncertainties[0].contested_dates.map((c: { date: string; answered: boolean }) => [c.date, c.answered]),
+    ).toEqual([
       ['2025-08-10', true],
       ['2025-08-31', false],
     ])
@@ -63,11 +76,15 @@ describe('GET /api/v1/public/deadlines', () => {
 
   test('an entry without open points has no uncertainties field', async () => {
     const { data } = await (await app.get('/api/v1/public/deadlines?year=2026')).json()
-    expect(data.deadlines.find((d: { obligation_id: string }) => d.obligation_id === 'a-melding-2026-03')).not.toHaveProperty('uncertainties')
+    expect(
+      data.deadlines.find((d: { obligation_id: string }) => d.obligation_id === 'a-melding-2026-03'),
+    ).not.toHaveProperty('uncertainties')
   })
 
   test('lists an entry under the year its deadline falls in', async () => {
-    const y2026 = (await (await app.get('/api/v1/public/deadlines?year=2026')).json()).data.deadlines.map((d: { obligation_id: string }) => d.obligation_id)
+    const y2026 = (await (await app.get('/api/v1/public/deadlines?year=2026')).json()).data.deadlines.map(
+      (d: { obligation_id: string }) => d.obligation_id,
+    )
     expect(y2026).toContain('mva-termin-6-2025')
     expect(y2026).not.toContain('mva-termin-6-2026')
   })
@@ -89,13 +106,16 @@ describe('GET /api/v1/public/deadlines', () => {
     expect((await app.get(`/api/v1/public/deadlines?year=${year}`)).status).toBe(200)
   })
 
-  test.each(['2019', '2101', 'abc', '2026.5', '', '-2026', '20260'])('rejects year=%p with VALIDATION_FAILED on year', async (year) => {
-    const res = await app.get(`/api/v1/public/deadlines?year=${year}`)
-    expect(res.status).toBe(400)
-    const body = await res.json()
-    expect(body.error_code).toBe('VALIDATION_FAILED')
-    expect(body.explanation.details.map((d: { field: string }) => d.field)).toContain('year')
-  })
+  test.each(['2019', '2101', 'abc', '2026.5', '', '-2026', '20260'])(
+    'rejects year=%p with VALIDATION_FAILED on year',
+    async (year) => {
+      const res = await app.get(`/api/v1/public/deadlines?year=${year}`)
+      expect(res.status).toBe(400)
+      const body = await res.json()
+      expect(body.error_code).toBe('VALIDATION_FAILED')
+      expect(body.explanation.details.map((d: { field: string }) => d.field)).toContain('year')
+    },
+  )
 
   test('filters to the deadlines that can concern one company type', async () => {
     const { data } = await (await app.get('/api/v1/public/deadlines?year=2026&entity_type=AS')).json()
@@ -104,7 +124,9 @@ describe('GET /api/v1/public/deadlines', () => {
     expect(rules.has('aksjonaerregisteroppgave')).toBe(true)
     expect(rules.has('selskapsmelding')).toBe(false)
     expect(rules.has('skattemelding-naering')).toBe(false)
-    expect(data.deadlines.every((d: { applies_to_entity_types: string[] }) => d.applies_to_entity_types.includes('AS'))).toBe(true)
+    expect(
+      data.deadlines.every((d: { applies_to_entity_types: string[] }) => d.applies_to_entity_types.includes('AS')),
+    ).toBe(true)
     const all = (await (await app.get('/api/v1/public/deadlines?year=2026')).json()).data
     expect(all.entity_type).toBeNull()
     expect(all.deadlines.length).toBeGreaterThan(data.deadlines.length)
@@ -134,7 +156,12 @@ describe('GET /api/v1/public/obligations', () => {
 
   test('marks what needs Tier 2 data for an AS as the rulebook matrix says', async () => {
     const { data } = await (await app.get('/api/v1/public/obligations?entity_type=AS')).json()
-    const t2 = Object.fromEntries(data.obligations.map((o: { obligation_id: string; tier_2_required: boolean }) => [o.obligation_id, o.tier_2_required]))
+    const t2 = Object.fromEntries(
+      data.obligations.map((o: { obligation_id: string; tier_2_required: boolean }) => [
+        o.obligation_id,
+        o.tier_2_required,
+      ]),
+    )
     expect(t2).toMatchObject({
       aksjonaerregisteroppgave: false,
       arsregnskap: false,
@@ -151,7 +178,12 @@ describe('GET /api/v1/public/obligations', () => {
 
   test('the 1.1.0 rules for an AS: the general meeting decided from the register, the conditional ones needing Tier 2', async () => {
     const { data } = await (await app.get('/api/v1/public/obligations?entity_type=AS')).json()
-    const t2 = Object.fromEntries(data.obligations.map((o: { obligation_id: string; tier_2_required: boolean }) => [o.obligation_id, o.tier_2_required]))
+    const t2 = Object.fromEntries(
+      data.obligations.map((o: { obligation_id: string; tier_2_required: boolean }) => [
+        o.obligation_id,
+        o.tier_2_required,
+      ]),
+    )
     expect(t2).toMatchObject({
       generalforsamling: false,
       'arsregnskap-fastsetting': false,
@@ -188,7 +220,13 @@ describe('a credential presented on a keyless route (spec Credentials: never dow
   test('a revoked key, an unknown one or a header that is not a bearer is refused 401 AUTH_INVALID_KEY', async () => {
     const c = await createConsumer(app)
     const k = await createKey(app, c.id)
-    expect((await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, { authorization: `Bearer ${app.config.adminToken}` })).status).toBe(200)
+    expect(
+      (
+        await app.send('DELETE', `/api/v1/admin/keys/${k.id}`, undefined, {
+          authorization: `Bearer ${app.config.adminToken}`,
+        })
+      ).status,
+    ).toBe(200)
     for (const authorization of [`Bearer ${k.key}`, 'Bearer svc_free_not-a-key', 'Basic YWJjOmRlZg==']) {
       const res = await app.get('/api/v1/public/deadlines?year=2026', { headers: { authorization } })
       expect([authorization.slice(0, 12), res.status]).toEqual([authorization.slice(0, 12), 401])
@@ -199,6 +237,8 @@ describe('a credential presented on a keyless route (spec Credentials: never dow
   test('a live key is served as keyless, whatever its scopes', async () => {
     const c = await createConsumer(app)
     const { key } = await createKey(app, c.id, ['read:changes'])
-    expect((await app.get('/api/v1/public/deadlines?year=2026', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+    expect(
+      (await app.get('/api/v1/public/deadlines?year=2026', { headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(200)
   })
 })

@@ -12,7 +12,10 @@ afterAll(() => app.stop())
 test('a serving instance with a current schema is ready', async () => {
   const res = await app.get('/api/health/ready')
   expect(res.status).toBe(200)
-  expect(await res.json()).toMatchObject({ status: 'ready', checks: { database: { status: 'up' }, migrations: { status: 'current', missing: [] }, draining: false } })
+  expect(await res.json()).toMatchObject({
+    status: 'ready',
+    checks: { database: { status: 'up' }, migrations: { status: 'current', missing: [] }, draining: false },
+  })
 })
 
 test('a draining instance is not ready, with Retry-After, while liveness still answers', async () => {
@@ -53,7 +56,10 @@ test('an instance whose database is down stays ready (the outage is every instan
     const res = await orphan.get('/api/health/ready')
     const waited = performance.now() - t0
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ status: 'ready', checks: { database: { status: 'down', latency_ms: null }, migrations: { status: 'unknown' }, draining: false } })
+    expect(await res.json()).toMatchObject({
+      status: 'ready',
+      checks: { database: { status: 'down', latency_ms: null }, migrations: { status: 'unknown' }, draining: false },
+    })
     // the probe gives the database 250 ms, so a proxy's check never times out waiting for it (the health route waits 2 s)
     expect(waited).toBeLessThan(1500)
     orphan.deps.lifecycle.draining = true

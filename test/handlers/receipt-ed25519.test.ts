@@ -45,8 +45,18 @@ async function publishedKeys(): Promise<Keys> {
 
 /** docs/receipt-signature.md, the HMAC recipe: written from the document, not imported. */
 function hmacVerifies(r: Record<string, string>, key: Buffer): boolean {
-  const message = ['PLIKT-RECEIPT-v1', r.altinn_receipt_id, r.audit_log_id, r.org_number, r.filing_type, r.timestamp].join('\x1f')
-  return r.signature_algorithm === 'HMAC-SHA256-v1' && timingSafeEqual(createHmac('sha256', key).update(message, 'utf8').digest(), Buffer.from(r.signature!, 'hex'))
+  const message = [
+    'PLIKT-RECEIPT-v1',
+    r.altinn_receipt_id,
+    r.audit_log_id,
+    r.org_number,
+    r.filing_type,
+    r.timestamp,
+  ].join('\x1f')
+  return (
+    r.signature_algorithm === 'HMAC-SHA256-v1' &&
+    timingSafeEqual(createHmac('sha256', key).update(message, 'utf8').digest(), Buffer.from(r.signature!, 'hex'))
+  )
 }
 
 const ORG = '923609016'
@@ -55,12 +65,21 @@ let filed: { receipt: Record<string, any>; hmacKey: Buffer }
 async function fileOnce() {
   if (filed) return filed
   const a = await delegatedAgent(app, ORG, [MVA])
-  const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T4', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
+  const body = {
+    org_number: ORG,
+    action_type: 'mva_melding',
+    period: '2026-T4',
+    payload: { total_revenue_nok: 125000, output_vat_nok: 31250 },
+  }
   const { data: dry } = await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()
   expect(dry.action_id).toMatch(/^act_/)
   // a person confirms the action on its page (issue 31, item 10), then the agent files
   const token = await confirmedToken(app, a, body)
-  const res = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
+  const res = await app.send('POST', '/api/v1/actions/execute', body, {
+    ...a.auth,
+    'idempotency-key': crypto.randomUUID(),
+    'x-approval-token': token,
+  })
   expect(res.status).toBe(200)
   filed = { receipt: (await res.json()).data.receipt, hmacKey: await receiptKey(app, a) }
   return filed
@@ -116,7 +135,12 @@ describe('a live filing’s receipt', () => {
     const keys = await publishedKeys()
     expect(verifyReceiptEd25519({ ...receipt, org_number: '984661185' }, keys)).toBe(false)
     expect(verifyReceiptEd25519({ ...receipt, rule_version: '0.0.1' }, keys)).toBe(false)
-    expect(verifyReceiptEd25519({ ...receipt, government_response_raw: { ...receipt.government_response_raw, status: 'REJECTED' } }, keys)).toBe(false)
+    expect(
+      verifyReceiptEd25519(
+        { ...receipt, government_response_raw: { ...receipt.government_response_raw, status: 'REJECTED' } },
+        keys,
+      ),
+    ).toBe(false)
     expect(verifyReceiptEd25519({ ...receipt, extra: 1 }, keys)).toBe(false)
     const { signature_ed25519: _gone, ...unsigned } = receipt
     expect(verifyReceiptEd25519(unsigned, keys)).toBe(false)
@@ -151,19 +175,29 @@ describe('rotation', () => {
     const oldKeys = await publishedKeys()
     const at = app.clock.now().getTime()
     // the key signing now; on a PostgreSQL database reused across runs an earlier run's rotation may have announced a later one
-    const current = oldKeys.find((k) => Date.parse(k.valid_from) <= at && (k.valid_until === null || at < Date.parse(k.valid_until)))!
+    const current = oldKeys.find(
+      (k) => Date.parse(k.valid_from) <= at && (k.valid_until === null || at < Date.parse(k.valid_until)),
+    )!
     const open = oldKeys.find((k) => k.valid_until === null)!
     expect(before.signature_ed25519_key_id).toBe(current.kid)
 
     const validFrom = new Date(Math.max(at, Date.parse(open.valid_from)) + 60_000)
-    const rotated = await rotateReceiptKeys(app.deps.sql, app.deps.serverKeys.receiptEd25519, validFrom, app.clock.now())
+    const rotated = await rotateReceiptKeys(
+      app.deps.sql,
+      app.deps.serverKeys.receiptEd25519,
+      validFrom,
+      app.clock.now(),
+    )
     if ('refused' in rotated) throw new Error(rotated.refused)
     expect(rotated.retired).toBe(open.kid)
 
     // announced, not yet signing
     const announced = await publishedKeys()
     expect(announced.find((k) => k.kid === open.kid)!.valid_until).toBe(validFrom.toISOString())
-    expect(announced.find((k) => k.kid === rotated.kid)).toMatchObject({ valid_from: validFrom.toISOString(), valid_until: null })
+    expect(announced.find((k) => k.kid === rotated.kid)).toMatchObject({
+      valid_from: validFrom.toISOString(),
+      valid_until: null,
+    })
     const stillOld = (await (await requestFullmakt(app, a)).json()).data.signed_receipt
     expect(stillOld.signature_ed25519_key_id).toBe(current.kid)
 
@@ -181,10 +215,20 @@ describe('rotation', () => {
   test('a rotation that would start in the past, or not after the announced key, is refused and changes nothing', async () => {
     const keys = await publishedKeys()
     const now = app.clock.now()
-    const past = await rotateReceiptKeys(app.deps.sql, app.deps.serverKeys.receiptEd25519, new Date(now.getTime() - 60_000), now)
+    const past = await rotateReceiptKeys(
+      app.deps.sql,
+      app.deps.serverKeys.receiptEd25519,
+      new Date(now.getTime() - 60_000),
+      now,
+    )
     expect(past).toMatchObject({ refused: expect.stringContaining('in the past') })
     const open = keys.find((k) => k.valid_until === null)!
-    const early = await rotateReceiptKeys(app.deps.sql, app.deps.serverKeys.receiptEd25519, new Date(Math.max(now.getTime(), Date.parse(open.valid_from))), now)
+    const early = await rotateReceiptKeys(
+      app.deps.sql,
+      app.deps.serverKeys.receiptEd25519,
+      new Date(Math.max(now.getTime(), Date.parse(open.valid_from))),
+      now,
+    )
     expect(early).toMatchObject({ refused: expect.stringContaining('later valid_from') })
     expect(await publishedKeys()).toEqual(keys)
   })

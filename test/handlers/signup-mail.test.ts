@@ -41,8 +41,12 @@ describe('a known and an unknown address are answered alike', () => {
       for (const [name, body] of Object.entries(signupBodies)) {
         test(`POST /api/v1/account/signup, ${name}`, async () => {
           const known = await createConsumer(app)
-          const knownRes = await observable(await app.send('POST', '/api/v1/account/signup', body(known.email), freshIp()))
-          const unknownRes = await observable(await app.send('POST', '/api/v1/account/signup', body(uniqueEmail()), freshIp()))
+          const knownRes = await observable(
+            await app.send('POST', '/api/v1/account/signup', body(known.email), freshIp()),
+          )
+          const unknownRes = await observable(
+            await app.send('POST', '/api/v1/account/signup', body(uniqueEmail()), freshIp()),
+          )
           expect(knownRes.status).toBe(200)
           expect(unknownRes).toEqual(knownRes)
         })
@@ -55,7 +59,11 @@ describe('a known and an unknown address are answered alike', () => {
         // echo aside, and the length it adds, the two answers are the same.
         const echoless = async (res: Response, email: string) => {
           const o = await observable(res)
-          return { ...o, headers: o.headers.filter(([name]) => name !== 'content-length'), body: o.body.replaceAll(email, 'ADDRESS') }
+          return {
+            ...o,
+            headers: o.headers.filter(([name]) => name !== 'content-length'),
+            body: o.body.replaceAll(email, 'ADDRESS'),
+          }
         }
         const knownRes = await echoless(await postForm(app, '/login', { email: known.email }, freshIp()), known.email)
         const unknownRes = await echoless(await postForm(app, '/login', { email: unknown }, freshIp()), unknown)
@@ -87,7 +95,11 @@ describe('the request path only queues', () => {
     const unknown = uniqueEmail()
     const newcomer = uniqueEmail()
     const before = await queued()
-    for (const body of [{ email: known.email }, { email: unknown }, { email: newcomer, company_name: 'Ny AS', consent: true }]) {
+    for (const body of [
+      { email: known.email },
+      { email: unknown },
+      { email: newcomer, company_name: 'Ny AS', consent: true },
+    ]) {
       expect((await app.send('POST', '/api/v1/account/signup', body, freshIp())).status).toBe(200)
     }
     expect(await queued()).toBe(before + 3)
@@ -98,7 +110,12 @@ describe('the request path only queues', () => {
     // The job sends (the shared database may hold other tests' mail too: look at these three).
     await runMailQueue(app.deps)
     const ours = [known.email, unknown, newcomer]
-    expect(sent.map((m) => m.to).filter((to) => ours.includes(to)).sort()).toEqual([known.email, newcomer].sort())
+    expect(
+      sent
+        .map((m) => m.to)
+        .filter((to) => ours.includes(to))
+        .sort(),
+    ).toEqual([known.email, newcomer].sort())
     expect(sent.find((m) => m.to === known.email)!.text).toContain(`${app.config.baseUrl}/auth/magic?token=`)
   })
 })
@@ -112,7 +129,10 @@ describe('the log', () => {
 
   test('never holds the sign-in link or its token in outbox mode', async () => {
     const email = uniqueEmail()
-    expect((await app.send('POST', '/api/v1/account/signup', { email, company_name: 'Logg AS', consent: true }, freshIp())).status).toBe(200)
+    expect(
+      (await app.send('POST', '/api/v1/account/signup', { email, company_name: 'Logg AS', consent: true }, freshIp()))
+        .status,
+    ).toBe(200)
     const mail = await lastMailTo(app, email)
     const token = magicToken(mail!.body)
     const logs = app.logs.join('\n')

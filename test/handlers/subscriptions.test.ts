@@ -22,12 +22,20 @@ afterAll(async () => {
 
 const HOOK = 'https://hooks.plikt-test.no/plikt'
 const fields = (r: { body: any }) => (r.body.explanation?.details ?? []).map((d: { field: string }) => d.field)
-const stored = async (consumerId: string) => (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from webhook_subscriptions where consumer_id = ${consumerId}`)[0]!.n
+const stored = async (consumerId: string) =>
+  (
+    await app.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from webhook_subscriptions where consumer_id = ${consumerId}`
+  )[0]!.n
 
 describe('POST /api/v1/subscriptions', () => {
   test('answers 201 with the subscription and its whsec_ secret, once', async () => {
     const s = await subscriber(app)
-    const r = await s.send('POST', '/api/v1/subscriptions', { webhook_url: HOOK, filter: { source: 'register', entity_type: 'annual_accounts' } })
+    const r = await s.send('POST', '/api/v1/subscriptions', {
+      webhook_url: HOOK,
+      filter: { source: 'register', entity_type: 'annual_accounts' },
+    })
     expect(r.status).toBe(201)
     expect(r.body.data).toMatchObject({
       webhook_url: HOOK,
@@ -51,7 +59,9 @@ describe('POST /api/v1/subscriptions', () => {
   test('the secret is stored only encrypted under the server secret, and never logged', async () => {
     const s = await subscriber(app)
     const { id, secret } = await subscribe(s, HOOK)
-    const [row] = await app.deps.sql<{ secret_ciphertext: string }[]>`select secret_ciphertext from webhook_subscriptions where id = ${id}`
+    const [row] = await app.deps.sql<
+      { secret_ciphertext: string }[]
+    >`select secret_ciphertext from webhook_subscriptions where id = ${id}`
     expect(row!.secret_ciphertext).not.toContain(secret.slice('whsec_'.length, 30))
     expect(decryptSecret(app.deps.serverKeys.webhookSecrets, id, row!.secret_ciphertext)).toBe(secret)
     expect(app.logs.join('\n')).not.toContain(secret.slice('whsec_'.length))
@@ -110,7 +120,11 @@ describe('POST /api/v1/subscriptions', () => {
 
   test('a filter naming another source of the change archive is refused: those rows are read from /changes, never delivered', async () => {
     const s = await subscriber(app)
-    for (const filter of [{ source: 'centralbank' }, { source: 'tax_authority', entity_type: 'vat_registration' }, { source: 'directorate', entity_type: 'delegation', change_type: 'updated' }]) {
+    for (const filter of [
+      { source: 'centralbank' },
+      { source: 'tax_authority', entity_type: 'vat_registration' },
+      { source: 'directorate', entity_type: 'delegation', change_type: 'updated' },
+    ]) {
       const r = await s.send('POST', '/api/v1/subscriptions', { webhook_url: HOOK, filter })
       expect([r.status, r.body.error_code]).toEqual([400, 'VALIDATION_FAILED'])
       expect(fields(r)[0]).toContain('filter')
@@ -131,7 +145,9 @@ describe('POST /api/v1/subscriptions', () => {
 
   test('concurrent creations cannot pass the cap together', async () => {
     const s = await subscriber(app)
-    const results = await Promise.all(Array.from({ length: 14 }, (_, i) => s.send('POST', '/api/v1/subscriptions', { webhook_url: `${HOOK}/c${i}` })))
+    const results = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => s.send('POST', '/api/v1/subscriptions', { webhook_url: `${HOOK}/c${i}` })),
+    )
     expect(results.filter((r) => r.status === 201)).toHaveLength(10)
     expect((await s.send('GET', '/api/v1/subscriptions')).body.data.count).toBe(10)
   })
@@ -143,7 +159,9 @@ describe('DELETE /api/v1/subscriptions/{id}', () => {
     const r = await sub.send('DELETE', `/api/v1/subscriptions/${id}`)
     expect(r.status).toBe(200)
     expect(r.body.data).toMatchObject({ id, active: false, deactivation_reason: 'deleted' })
-    expect((await sub.send('GET', '/api/v1/subscriptions')).body.data.subscriptions.map((x: { id: string }) => x.id)).not.toContain(id)
+    expect(
+      (await sub.send('GET', '/api/v1/subscriptions')).body.data.subscriptions.map((x: { id: string }) => x.id),
+    ).not.toContain(id)
   })
 
   test('is idempotent: deleting again answers the same', async () => {
@@ -159,7 +177,9 @@ describe('DELETE /api/v1/subscriptions/{id}', () => {
     const { id } = await subscribe(other, HOOK)
     const r = await sub.send('DELETE', `/api/v1/subscriptions/${id}`)
     expect([r.status, r.body.error_code]).toEqual([404, 'NOT_FOUND'])
-    expect((await other.send('GET', '/api/v1/subscriptions')).body.data.subscriptions.map((x: { id: string }) => x.id)).toEqual([id])
+    expect(
+      (await other.send('GET', '/api/v1/subscriptions')).body.data.subscriptions.map((x: { id: string }) => x.id),
+    ).toEqual([id])
   })
 
   test('an id that does not exist is 404', async () => {

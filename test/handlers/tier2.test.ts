@@ -50,27 +50,40 @@ test('another consumer’s delegation does not lift the caller to Tier 2', async
 test('asked at the same moment, each consumer gets its own tier: the batched delegation gate never mixes them up', async () => {
   const [delegated, plain] = await Promise.all([funded(await delegatedAgent(app)), funded(await agent(app))])
   const callers = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? delegated : plain))
-  const tiers = await Promise.all(callers.map(async (a, i) => (i % 4 < 2 ? await summary(a) : await context(a)).data_tier))
+  const tiers = await Promise.all(
+    callers.map(async (a, i) => (i % 4 < 2 ? await summary(a) : await context(a)).data_tier),
+  )
   expect(tiers).toEqual(callers.map((a) => (a === delegated ? 'tier_2' : 'tier_1')))
 })
 
 test('a delegation revoked a moment ago is seen by the next request', async () => {
   const a = await funded(await delegatedAgent(app))
   expect((await context(a)).data_tier).toBe('tier_2')
-  await app.deps.sql`update agent_principals set state = 'revoked', revoked_at = now(), revoke_reason = 'test' where consumer_id = ${a.consumerId}`
+  await app.deps
+    .sql`update agent_principals set state = 'revoked', revoked_at = now(), revoke_reason = 'test' where consumer_id = ${a.consumerId}`
   expect((await context(a)).data_tier).toBe('tier_1')
 })
 
 test('the tier_2 summary marks a period filed through Plikt as filed', async () => {
   const a = await funded(await delegatedAgent(app))
-  const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
+  const body = {
+    org_number: ORG,
+    action_type: 'mva_melding',
+    period: '2026-T1',
+    payload: { total_revenue_nok: 125000, output_vat_nok: 31250 },
+  }
   const before = await summary(a)
   expect(before.data_tier).toBe('tier_2')
   expect(before.upgrade_path).toBeNull()
-  const entry = (s: { deadlines: { obligation_id: string; period_label: string; filing_status: string }[] }) => s.deadlines.find((d) => d.obligation_id === 'mva-termin' && d.period_label === '2026-T1')
+  const entry = (s: { deadlines: { obligation_id: string; period_label: string; filing_status: string }[] }) =>
+    s.deadlines.find((d) => d.obligation_id === 'mva-termin' && d.period_label === '2026-T1')
   expect(entry(before)!.filing_status).toBe('upcoming')
   const token = await confirmedToken(app, a, body)
-  const filed = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
+  const filed = await app.send('POST', '/api/v1/actions/execute', body, {
+    ...a.auth,
+    'idempotency-key': crypto.randomUUID(),
+    'x-approval-token': token,
+  })
   expect(filed.status).toBe(200)
   expect(entry(await summary(a))!.filing_status).toBe('filed')
 })
@@ -87,10 +100,13 @@ test('one consumer sees one truth: with a delegation, obligations and deadlines 
   const obligations = (await (await app.get(`/api/v1/company/${ORG}/obligations`, { headers: a.auth })).json()).data
   const deadlines = (await (await app.get(`/api/v1/company/${ORG}/deadlines`, { headers: a.auth })).json()).data
   expect([s.data_tier, obligations.data_tier, deadlines.data_tier]).toEqual(['tier_2', 'tier_2', 'tier_2'])
-  const verdicts = (list: { rule_id: string; evaluation_result: string }[]) => Object.fromEntries(list.map((o) => [o.rule_id, o.evaluation_result]))
+  const verdicts = (list: { rule_id: string; evaluation_result: string }[]) =>
+    Object.fromEntries(list.map((o) => [o.rule_id, o.evaluation_result]))
   expect(Object.keys(verdicts(s.obligations)).length).toBeGreaterThan(5)
   expect(verdicts(obligations.obligations)).toEqual(verdicts(s.obligations))
-  expect(deadlines.deadlines.map((d: { obligation_id: string }) => d.obligation_id)).toEqual(s.deadlines.map((d: { obligation_id: string }) => d.obligation_id))
+  expect(deadlines.deadlines.map((d: { obligation_id: string }) => d.obligation_id)).toEqual(
+    s.deadlines.map((d: { obligation_id: string }) => d.obligation_id),
+  )
 })
 
 test('without a delegation obligations and deadlines stay Tier 1', async () => {

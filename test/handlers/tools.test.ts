@@ -41,15 +41,22 @@ function published(code: string, day: string): string {
  * answer for windows ending on `day`, so the next read has to ask Norges Bank.
  */
 async function forgetWindow(code: string, day: string) {
-  await app.deps.sql`delete from upstream_cache where system = 'norges-bank' and resource_key like ${`exr:${code}:%:${day}`}`
+  await app.deps
+    .sql`delete from upstream_cache where system = 'norges-bank' and resource_key like ${`exr:${code}:%:${day}`}`
 }
 
 async function norgesBankRequests(): Promise<{ path: string; query: string }[]> {
-  return (await fetch(`${app.fixtures.norgesBankUrl}/__control/requests`)).json() as Promise<{ path: string; query: string }[]>
+  return (await fetch(`${app.fixtures.norgesBankUrl}/__control/requests`)).json() as Promise<
+    { path: string; query: string }[]
+  >
 }
 
 async function fault(spec: Record<string, unknown>) {
-  const res = await fetch(`${app.fixtures.norgesBankUrl}/__control/faults`, { method: 'POST', body: JSON.stringify(spec), headers: { 'content-type': 'application/json' } })
+  const res = await fetch(`${app.fixtures.norgesBankUrl}/__control/faults`, {
+    method: 'POST',
+    body: JSON.stringify(spec),
+    headers: { 'content-type': 'application/json' },
+  })
   expect(res.status).toBe(201)
 }
 
@@ -72,14 +79,25 @@ describe('exchange rate', () => {
   test('an explicit business date is answered with that day’s rate and no fallback', async () => {
     const r = await rate('currency=EUR&date=2026-03-10')
     expect(r.status).toBe(200)
-    expect(r.body.data).toMatchObject({ currency: 'EUR', requested_date: '2026-03-10', date: '2026-03-10', fallback_reason: null, fallback_detail: null })
+    expect(r.body.data).toMatchObject({
+      currency: 'EUR',
+      requested_date: '2026-03-10',
+      date: '2026-03-10',
+      fallback_reason: null,
+      fallback_detail: null,
+    })
     expect(r.body.data.rate).toBe(Number(published('EUR', '2026-03-10')))
   })
 
   test('is labelled base NOK, quote the currency: rate is NOK per one unit of the quoted currency', async () => {
     const r = await rate('currency=eur&date=2026-03-10')
     expect(r.status).toBe(200)
-    expect(r.body.data).toMatchObject({ base: 'NOK', quote: 'EUR', currency: 'EUR', rate: Number(published('EUR', '2026-03-10')) })
+    expect(r.body.data).toMatchObject({
+      base: 'NOK',
+      quote: 'EUR',
+      currency: 'EUR',
+      rate: Number(published('EUR', '2026-03-10')),
+    })
     // NOK per euro is around 11 (Norges Bank EXR, UNIT_MULT 0): not its inverse, euro per NOK.
     expect(r.body.data.rate).toBeWithin(10, 13)
   })
@@ -100,7 +118,11 @@ describe('exchange rate', () => {
     // 1 January is a holiday and Norges Bank publishes nothing on 31 December: the rate is 30 December's
     const r = await rate('currency=USD&date=2026-01-01')
     expect(r.status).toBe(200)
-    expect(r.body.data).toMatchObject({ requested_date: '2026-01-01', date: '2025-12-30', fallback_reason: 'public_holiday' })
+    expect(r.body.data).toMatchObject({
+      requested_date: '2026-01-01',
+      date: '2025-12-30',
+      fallback_reason: 'public_holiday',
+    })
     expect(r.body.data.rate).toBe(Number(published('USD', '2025-12-30')))
   })
 
@@ -111,7 +133,11 @@ describe('exchange rate', () => {
       const res = await early.get('/api/v1/tools/exchange-rate?currency=USD', { headers: freshIp() })
       expect(res.status).toBe(200)
       const data = (await res.json()).data
-      expect(data).toMatchObject({ requested_date: '2026-03-13', date: '2026-03-12', fallback_reason: 'not_yet_published' })
+      expect(data).toMatchObject({
+        requested_date: '2026-03-13',
+        date: '2026-03-12',
+        fallback_reason: 'not_yet_published',
+      })
       expect(data.rate).toBe(Number(published('USD', '2026-03-12')))
     } finally {
       await early.stop()
@@ -131,7 +157,10 @@ describe('exchange rate', () => {
     expect(r.body.error_code).toBe('INVALID_CURRENCY')
   })
 
-  for (const [date, why] of [['2026-02-30', 'a date that does not exist'], ['2026-03-15', 'a future date']] as const) {
+  for (const [date, why] of [
+    ['2026-02-30', 'a date that does not exist'],
+    ['2026-03-15', 'a future date'],
+  ] as const) {
     test(`${why} (${date}) is 400 INVALID_DATE`, async () => {
       const r = await rate(`currency=USD&date=${date}`)
       expect(r.status).toBe(400)
@@ -140,7 +169,9 @@ describe('exchange rate', () => {
   }
 
   test('no key is needed', async () => {
-    const res = await fetch(`${app.url}/api/v1/tools/exchange-rate?currency=GBP&date=2026-03-10`, { headers: freshIp() })
+    const res = await fetch(`${app.url}/api/v1/tools/exchange-rate?currency=GBP&date=2026-03-10`, {
+      headers: freshIp(),
+    })
     expect(res.status).toBe(200)
     expect((await res.json()).success).toBe(true)
   })
@@ -191,7 +222,9 @@ describe('portal migration', () => {
     expect(r.status).toBe(200)
     expect(r.body.data.portal2_code).toBe('A0239')
     expect(r.body.data.verified).toBe(true)
-    expect(r.body.data.portal3.map((p: { package: string }) => p.package)).toEqual(['regnskapsforer-med-signeringsrettighet'])
+    expect(r.body.data.portal3.map((p: { package: string }) => p.package)).toEqual([
+      'regnskapsforer-med-signeringsrettighet',
+    ])
     expect(r.body.data.portal3[0].urn).toBe('urn:altinn:accesspackage:regnskapsforer-med-signeringsrettighet')
   })
 

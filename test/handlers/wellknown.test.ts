@@ -28,7 +28,11 @@ test('the agent card has one skill per MCP tool of the registry and matches its 
 })
 
 test('the agent card, the plugin manifest and the MCP manifest name the service, the MCP server and the docs alike', async () => {
-  const [card, plugin, mcp] = await Promise.all([json('/.well-known/agent-card.json'), json('/.well-known/ai-plugin.json'), json('/.well-known/mcp.json')])
+  const [card, plugin, mcp] = await Promise.all([
+    json('/.well-known/agent-card.json'),
+    json('/.well-known/ai-plugin.json'),
+    json('/.well-known/mcp.json'),
+  ])
   expect(card.name).toBe(mcp.name)
   expect(plugin.name_for_model).toBe(mcp.name)
   expect(card.documentationUrl).toBe(mcp.documentation)
@@ -44,7 +48,12 @@ test('security.txt carries Contact from SECURITY_CONTACT, an Expires half a year
   const res = await app.get('/.well-known/security.txt')
   expect(res.status).toBe(200)
   expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
-  const fields = Object.fromEntries((await res.text()).trim().split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]))
+  const fields = Object.fromEntries(
+    (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+  )
   expect(fields).toEqual({
     Contact: 'mailto:security@plikt.example',
     Expires: new Date(Date.parse(PINNED_NOW.slice(0, 10)) + 182 * 86_400_000).toISOString().replace('.000Z', 'Z'),
@@ -73,7 +82,10 @@ test('data-sovereignty names this deployment’s database, its register upstream
   const brreg = doc.upstreams.find((u: { operator: string }) => u.operator === 'Brønnøysundregistrene')
   expect(brreg).toMatchObject({ base_url: app.config.brregBaseUrl, mode: 'fixtures' })
   // GOVERNMENT_MODE=mock: the government systems run in the process and receive nothing.
-  expect(doc.upstreams.find((u: { system: string }) => u.system === 'Maskinporten')).toMatchObject({ base_url: null, mode: 'mock' })
+  expect(doc.upstreams.find((u: { system: string }) => u.system === 'Maskinporten')).toMatchObject({
+    base_url: null,
+    mode: 'mock',
+  })
   expect(doc.retention.find((r: { data: string }) => r.data === 'Sandbox audit rows')).toEqual({
     data: 'Sandbox audit rows',
     kept_for: '30 days',
@@ -88,13 +100,20 @@ test('the API catalog is an RFC 9264 linkset served as application/linkset+json,
   expect(res.headers.get('content-type')).toBe('application/linkset+json')
   const doc = await res.json()
   expect(Value.Check(W.ApiCatalog, doc)).toBe(true)
-  expect(doc.linkset[0]).toEqual({ anchor: `${app.url}/.well-known/api-catalog`, item: [{ href: `${app.url}/api/v1` }, { href: `${app.url}/api/mcp` }] })
-  expect(doc.linkset[1]['service-desc']).toEqual([{ href: `${app.url}/openapi.json`, type: 'application/openapi+json' }])
+  expect(doc.linkset[0]).toEqual({
+    anchor: `${app.url}/.well-known/api-catalog`,
+    item: [{ href: `${app.url}/api/v1` }, { href: `${app.url}/api/mcp` }],
+  })
+  expect(doc.linkset[1]['service-desc']).toEqual([
+    { href: `${app.url}/openapi.json`, type: 'application/openapi+json' },
+  ])
 })
 
 test('every link of the API catalog on this host answers, except the discovery documents another area serves', async () => {
   const doc = await json('/.well-known/api-catalog')
-  const hrefs: string[] = doc.linkset.flatMap((set: Record<string, unknown>) => Object.values(set).flatMap((v) => (Array.isArray(v) ? v.map((l: { href: string }) => l.href) : [])))
+  const hrefs: string[] = doc.linkset.flatMap((set: Record<string, unknown>) =>
+    Object.values(set).flatMap((v) => (Array.isArray(v) ? v.map((l: { href: string }) => l.href) : [])),
+  )
   const paths = new Set(allOperations.map((o) => o.path))
   for (const href of hrefs) {
     const path = new URL(href).pathname
@@ -126,8 +145,28 @@ test('the comparison covers the spec’s nine dimensions, bilingual, with method
 
 test('the comparison makes no quantitative claim: no figures in any of its prose', async () => {
   const { data } = await json('/api/v1/comparison/direct-integration')
-  const prose = [data.subject, data.methodology, data.methodology_nb, data.source, ...data.dimensions.flatMap((d: Record<string, string>) => [d.name_en, d.name_nb, d.direct_integration_en, d.direct_integration_nb, d.plikt_en, d.plikt_nb])]
-  for (const text of prose) expect({ text, figure: /\d|%|\b(ten|hundred|twice|half|times|hours?|days?|weeks?|minutes?|timer|dager|uker|minutter|ganger)\b/i.test(text) }).toEqual({ text, figure: false })
+  const prose = [
+    data.subject,
+    data.methodology,
+    data.methodology_nb,
+    data.source,
+    ...data.dimensions.flatMap((d: Record<string, string>) => [
+      d.name_en,
+      d.name_nb,
+      d.direct_integration_en,
+      d.direct_integration_nb,
+      d.plikt_en,
+      d.plikt_nb,
+    ]),
+  ]
+  for (const text of prose)
+    expect({
+      text,
+      figure:
+        /\d|%|\b(ten|hundred|twice|half|times|hours?|days?|weeks?|minutes?|timer|dager|uker|minutter|ganger)\b/i.test(
+          text,
+        ),
+    }).toEqual({ text, figure: false })
 })
 
 test('each comparison claim names the registry operations behind it', async () => {
@@ -135,19 +174,37 @@ test('each comparison claim names the registry operations behind it', async () =
   const byId = new Map(allOperations.map((o) => [o.id, o]))
   for (const d of data.dimensions) {
     expect(d.evidence.length).toBeGreaterThan(0)
-    for (const e of d.evidence) expect(e).toEqual({ operation_id: e.operation_id, method: byId.get(e.operation_id)!.method, path: byId.get(e.operation_id)!.path })
+    for (const e of d.evidence)
+      expect(e).toEqual({
+        operation_id: e.operation_id,
+        method: byId.get(e.operation_id)!.method,
+        path: byId.get(e.operation_id)!.path,
+      })
   }
 })
 
 test('the well-known documents, the readiness probe and the comparison are under the Category A limit per address', async () => {
   const ip = freshIp()
   for (let i = 0; i < 1000; i += 50) {
-    await Promise.all(Array.from({ length: 50 }, () => app.get('/.well-known/security.txt', { headers: ip }).then((r) => r.arrayBuffer())))
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        app.get('/.well-known/security.txt', { headers: ip }).then((r) => r.arrayBuffer()),
+      ),
+    )
   }
-  const paths = allOperations.filter((o) => o.path.startsWith('/.well-known/') || ['getAgentReadiness', 'getDirectIntegrationComparison'].includes(o.id)).map((o) => o.path)
+  const paths = allOperations
+    .filter(
+      (o) =>
+        o.path.startsWith('/.well-known/') || ['getAgentReadiness', 'getDirectIntegrationComparison'].includes(o.id),
+    )
+    .map((o) => o.path)
   expect(paths.length).toBeGreaterThanOrEqual(7)
   for (const path of paths) {
     const res = await app.get(path, { headers: ip })
-    expect({ path, status: res.status, code: (await res.json()).error_code }).toEqual({ path, status: 429, code: 'RATE_LIMIT_EXCEEDED' })
+    expect({ path, status: res.status, code: (await res.json()).error_code }).toEqual({
+      path,
+      status: 429,
+      code: 'RATE_LIMIT_EXCEEDED',
+    })
   }
 })

@@ -26,23 +26,29 @@ const urlOf = (id: string) => {
 }
 
 describe('every public, deterministic document', () => {
-  test.each(cacheable.map((o) => [o.id]))('%s says how long any cache may keep it and carries a strong ETag', async (id) => {
-    const res = await app.get(urlOf(id))
-    expect(res.status).toBe(200)
-    expect(res.headers.get('cache-control')).toBe(cacheControlOf(allOperations.find((o) => o.id === id)!))
-    expect(res.headers.get('cache-control')).toStartWith('public, max-age=')
-    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/)
-  })
+  test.each(cacheable.map((o) => [o.id]))(
+    '%s says how long any cache may keep it and carries a strong ETag',
+    async (id) => {
+      const res = await app.get(urlOf(id))
+      expect(res.status).toBe(200)
+      expect(res.headers.get('cache-control')).toBe(cacheControlOf(allOperations.find((o) => o.id === id)!))
+      expect(res.headers.get('cache-control')).toStartWith('public, max-age=')
+      expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/)
+    },
+  )
 
-  test.each(cacheable.map((o) => [o.id]))('%s answers 304 with no body, its ETag and its Cache-Control to If-None-Match', async (id) => {
-    const first = await app.get(urlOf(id))
-    const etag = first.headers.get('etag')!
-    const again = await app.get(urlOf(id), { headers: { 'if-none-match': etag } })
-    expect(again.status).toBe(304)
-    expect(await again.text()).toBe('')
-    expect(again.headers.get('etag')).toBe(etag)
-    expect(again.headers.get('cache-control')).toBe(first.headers.get('cache-control'))
-  })
+  test.each(cacheable.map((o) => [o.id]))(
+    '%s answers 304 with no body, its ETag and its Cache-Control to If-None-Match',
+    async (id) => {
+      const first = await app.get(urlOf(id))
+      const etag = first.headers.get('etag')!
+      const again = await app.get(urlOf(id), { headers: { 'if-none-match': etag } })
+      expect(again.status).toBe(304)
+      expect(await again.text()).toBe('')
+      expect(again.headers.get('etag')).toBe(etag)
+      expect(again.headers.get('cache-control')).toBe(first.headers.get('cache-control'))
+    },
+  )
 })
 
 test('a later response of the same document carries the same ETag and its own response_timestamp', async () => {
@@ -60,13 +66,19 @@ test('another year’s deadlines carry another ETag', async () => {
 })
 
 test('rulebook answers and the price list are never served stale: no stale-while-revalidate', async () => {
-  expect((await app.get('/api/v1/public/deadlines?year=2026')).headers.get('cache-control')).toBe('public, max-age=3600')
-  expect((await app.get('/api/v1/public/obligations?entity_type=AS')).headers.get('cache-control')).toBe('public, max-age=3600')
+  expect((await app.get('/api/v1/public/deadlines?year=2026')).headers.get('cache-control')).toBe(
+    'public, max-age=3600',
+  )
+  expect((await app.get('/api/v1/public/obligations?entity_type=AS')).headers.get('cache-control')).toBe(
+    'public, max-age=3600',
+  )
   expect((await app.get('/api/v1/pricing')).headers.get('cache-control')).toBe('public, max-age=300')
 })
 
 test('documents about the service may be served stale for a day while a cache asks again', async () => {
-  expect((await app.get('/llms.txt')).headers.get('cache-control')).toBe('public, max-age=3600, stale-while-revalidate=86400')
+  expect((await app.get('/llms.txt')).headers.get('cache-control')).toBe(
+    'public, max-age=3600, stale-while-revalidate=86400',
+  )
 })
 
 test('this year’s deadlines asked without a year are kept no longer than until New Year in Oslo', async () => {
@@ -74,7 +86,9 @@ test('this year’s deadlines asked without a year are kept no longer than until
   try {
     const res = await late.get('/api/v1/public/deadlines')
     expect([res.status, res.headers.get('cache-control')]).toEqual([200, 'public, max-age=1800'])
-    expect((await late.get('/api/v1/public/deadlines?year=2026')).headers.get('cache-control')).toBe('public, max-age=3600')
+    expect((await late.get('/api/v1/public/deadlines?year=2026')).headers.get('cache-control')).toBe(
+      'public, max-age=3600',
+    )
   } finally {
     await late.stop()
   }
@@ -117,9 +131,13 @@ describe('keyed answers', () => {
     const { key } = await createKey(app, c.id)
     const first = await app.get('/api/v1/company/984661185/summary', { headers: bearer(key) })
     const hash = (await first.json())._meta.response_hash as string
-    const again = await app.get('/api/v1/company/984661185/summary', { headers: { ...bearer(key), 'if-none-match': `"${hash.slice('sha256:'.length)}"`, } })
+    const again = await app.get('/api/v1/company/984661185/summary', {
+      headers: { ...bearer(key), 'if-none-match': `"${hash.slice('sha256:'.length)}"` },
+    })
     expect(again.status).toBe(200)
-    expect(Number(first.headers.get('x-credits-balance-ore')) - Number(again.headers.get('x-credits-balance-ore'))).toBe(50)
+    expect(
+      Number(first.headers.get('x-credits-balance-ore')) - Number(again.headers.get('x-credits-balance-ore')),
+    ).toBe(50)
   })
 
   test('account data is private, no-store', async () => {
@@ -145,7 +163,11 @@ test('the OpenAPI document says how a cached copy’s age is read', async () => 
   expect(doc.info.description).toContain('`Age`')
   expect(doc.info.description).toContain('response_timestamp')
   const deadlines = doc.paths['/api/v1/public/deadlines'].get
-  expect(Object.keys(deadlines.responses['200'].headers)).toEqual(expect.arrayContaining(['Cache-Control', 'ETag', 'Age']))
+  expect(Object.keys(deadlines.responses['200'].headers)).toEqual(
+    expect.arrayContaining(['Cache-Control', 'ETag', 'Age']),
+  )
   expect(deadlines.responses).toHaveProperty('304')
-  expect(doc.paths['/api/v1/company/{org}/summary'].get.responses['200'].headers['Cache-Control'].schema.const).toBe('private, no-store')
+  expect(doc.paths['/api/v1/company/{org}/summary'].get.responses['200'].headers['Cache-Control'].schema.const).toBe(
+    'private, no-store',
+  )
 })

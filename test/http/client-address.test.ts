@@ -40,14 +40,21 @@ describe('behind one appending proxy (TRUST_PROXY=true)', () => {
   test('per-IP limits cannot be escaped by prepending fresh addresses to X-Forwarded-For', async () => {
     const statuses: number[] = []
     for (let i = 0; i < 11; i++) {
-      const res = await app.send('POST', '/api/v1/privacy/dsr', { email: uniqueEmail('xff'), request_type: 'access' }, { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.77` })
+      const res = await app.send(
+        'POST',
+        '/api/v1/privacy/dsr',
+        { email: uniqueEmail('xff'), request_type: 'access' },
+        { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.77` },
+      )
       statuses.push(res.status)
     }
     expect(statuses).toEqual([...Array(10).fill(201), 429])
   })
 
   test('the audited address of a refused credential is the one the proxy appended', async () => {
-    const res = await app.get('/api/v1/account/usage', { headers: { authorization: 'Bearer svc_live_bogus', 'x-forwarded-for': '198.51.100.1, 203.0.113.78' } })
+    const res = await app.get('/api/v1/account/usage', {
+      headers: { authorization: 'Bearer svc_live_bogus', 'x-forwarded-for': '198.51.100.1, 203.0.113.78' },
+    })
     expect(res.status).toBe(401)
     const id = res.headers.get('x-correlation-id')!
     const rows = await app.deps.sql`select details->>'ip' as ip from audit_log where correlation_id = ${id}`

@@ -75,7 +75,9 @@ describe('/docs', () => {
     expect(again.status).toBe(304)
     expect(again.headers.get('etag')).toBe(etag)
     // and the pages point at it
-    expect(await (await app.get('/login')).text()).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml">')
+    expect(await (await app.get('/login')).text()).toContain(
+      '<link rel="icon" href="/favicon.ico" type="image/svg+xml">',
+    )
   })
 
   test('/docs/errors has an anchor for every code, so every docs_url resolves', async () => {
@@ -90,7 +92,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('/docs in headless Chr
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
   })
   afterAll(() => browser?.close())
@@ -108,12 +118,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('/docs in headless Chr
     page.on('pageerror', (e) => pageErrors.push(e.message))
     await page.goto(`${app.url}/docs`)
     const doc = await (await app.get('/openapi.json')).json()
-    const expected = Object.values<Record<string, unknown>>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0)
+    const expected = Object.values<Record<string, unknown>>(doc.paths).reduce(
+      (n, item) => n + Object.keys(item).length,
+      0,
+    )
     // Swagger UI renders only the operations inside the window (with ~130 of them, a 720-pixel
     // window shows 7, and scrolling the headless page does not bring the rest in): a window tall
     // enough for all of them.
     await page.setViewportSize({ width: 1280, height: 40_000 })
-    await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${expected}`, undefined, { timeout: 20_000 }).catch(() => {})
+    await page
+      .waitForFunction(`document.querySelectorAll('.opblock').length >= ${expected}`, undefined, { timeout: 20_000 })
+      .catch(() => {})
     expect(await page.locator('.opblock').count()).toBe(expected)
     expect(await page.locator('.info .title').innerText()).toContain('Plikt')
     expect(offsite).toEqual([])

@@ -30,7 +30,9 @@ test('an unexpected exception answers 500 INTERNAL_ERROR without internals', asy
 })
 
 test('the fault is logged with the correlation id and the route template', async () => {
-  const line = app.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error' && l.correlation_id === 'boom-correlation-1')
+  const line = app.logs
+    .map((l) => JSON.parse(l))
+    .find((l) => l.msg === 'unhandled error' && l.correlation_id === 'boom-correlation-1')
   expect(line).toBeDefined()
   expect(line.route).toBe('/docs/errors')
   expect(line.level).toBe('error')

@@ -13,7 +13,15 @@ import { startFixtureServers } from '../../fixtures/servers/index.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { openEmbedded, type Database } from '../../src/store/db.ts'
 import { admin, bearer } from '../access-helpers.ts'
-import { ADMIN_TOKEN, liveGovernmentEnv, onPostgres, PINNED_NOW, SERVER_SECRET, startApp, testDatabase } from '../helpers.ts'
+import {
+  ADMIN_TOKEN,
+  liveGovernmentEnv,
+  onPostgres,
+  PINNED_NOW,
+  SERVER_SECRET,
+  startApp,
+  testDatabase,
+} from '../helpers.ts'
 import { MVA } from '../handlers/delegation-helpers.ts'
 import { decideOverHttp } from '../approval-helpers.ts'
 
@@ -23,24 +31,59 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 /** Registered in test/handlers/delegation-helpers.ts' list: this pair is this file's. */
 const ORG = '923609016'
 const PERIOD = '2026-T2'
-const BODY = { org_number: ORG, action_type: 'mva_melding', period: PERIOD, payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
+const BODY = {
+  org_number: ORG,
+  action_type: 'mva_melding',
+  period: PERIOD,
+  payload: { total_revenue_nok: 125000, output_vat_nok: 31250 },
+}
 
 const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' })
 
 /** Request, approve at the Altinn fixture, see it active, dry-run and mint a token: a key ready to file. */
-async function readyToFile(base: string, altinnUrl: string, key: string, email: string, body: Record<string, unknown> = BODY): Promise<string> {
-  const req = await (await fetch(`${base}/api/v1/fullmakt/request`, { method: 'POST', headers: json(bearer(key)), body: JSON.stringify({ agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] }) })).json()
+async function readyToFile(
+  base: string,
+  altinnUrl: string,
+  key: string,
+  email: string,
+  body: Record<string, unknown> = BODY,
+): Promise<string> {
+  const req = await (
+    await fetch(`${base}/api/v1/fullmakt/request`, {
+      method: 'POST',
+      headers: json(bearer(key)),
+      body: JSON.stringify({ agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] }),
+    })
+  ).json()
   const state = await (await fetch(`${altinnUrl}/__control/state`)).json()
   const request = state.requests.find((r: { externalRef: string }) => r.externalRef === req.data.delegation_id)
-  await fetch(`${altinnUrl}/__control/systemuser-requests/${request.id}`, { method: 'POST', headers: json({}), body: JSON.stringify({ status: 'Accepted' }) })
-  expect((await (await fetch(`${base}/api/v1/auth/permissions/${ORG}`, { headers: bearer(key) })).json()).data.active_scopes).toContain(MVA)
+  await fetch(`${altinnUrl}/__control/systemuser-requests/${request.id}`, {
+    method: 'POST',
+    headers: json({}),
+    body: JSON.stringify({ status: 'Accepted' }),
+  })
+  expect(
+    (await (await fetch(`${base}/api/v1/auth/permissions/${ORG}`, { headers: bearer(key) })).json()).data.active_scopes,
+  ).toContain(MVA)
   return tokenFor(base, key, email, body)
 }
 
 async function tokenFor(base: string, key: string, email: string, body: Record<string, unknown>): Promise<string> {
-  const dry = await (await fetch(`${base}/api/v1/actions/execute?dry_run=true`, { method: 'POST', headers: json(bearer(key)), body: JSON.stringify(body) })).json()
+  const dry = await (
+    await fetch(`${base}/api/v1/actions/execute?dry_run=true`, {
+      method: 'POST',
+      headers: json(bearer(key)),
+      body: JSON.stringify(body),
+    })
+  ).json()
   expect(dry.data.validation.all_passed).toBe(true)
-  const minted = await (await fetch(`${base}/api/v1/auth/approval-token`, { method: 'POST', headers: json(bearer(key)), body: JSON.stringify({ ...body, action_id: dry.data.action_id }) })).json()
+  const minted = await (
+    await fetch(`${base}/api/v1/auth/approval-token`, {
+      method: 'POST',
+      headers: json(bearer(key)),
+      body: JSON.stringify({ ...body, action_id: dry.data.action_id }),
+    })
+  ).json()
   // The account's owner confirms it on its page.
   expect((await decideOverHttp(base, ADMIN_TOKEN, email, minted.data.confirmation_url)).status).toBe(200)
   return minted.data.approval_token
@@ -50,7 +93,11 @@ async function tokenFor(base: string, key: string, email: string, body: Record<s
 const REJECTED = { ...BODY, payload: { total_revenue_nok: 125000, output_vat_nok: 99999 } }
 
 const file = (base: string, key: string, token: string, body: Record<string, unknown> = BODY) =>
-  fetch(`${base}/api/v1/actions/execute`, { method: 'POST', headers: json({ ...bearer(key), 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token }), body: JSON.stringify(body) })
+  fetch(`${base}/api/v1/actions/execute`, {
+    method: 'POST',
+    headers: json({ ...bearer(key), 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token }),
+    body: JSON.stringify(body),
+  })
 
 test('a filing killed while the tax authority validates leaves its lock until it expires; an attempt that takes it over and is rejected gives it back, and the next files', async () => {
   // On PostgreSQL the run's database, prepared (its old locks cleared) before the child takes one.
@@ -80,12 +127,32 @@ test('a filing killed while the tax authority validates leaves its lock until it
     }
     const base = `http://127.0.0.1:${/ready (\d+)/.exec(text)![1]}`
     const email = `lock-kill-${crypto.randomUUID()}@example.no`
-    const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: json(admin), body: JSON.stringify({ email, tier: 'professional' }) })).json()).data.consumer_id
-    const key = (await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: json(admin), body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
+    const consumer = (
+      await (
+        await fetch(`${base}/api/v1/admin/consumers`, {
+          method: 'POST',
+          headers: json(admin),
+          body: JSON.stringify({ email, tier: 'professional' }),
+        })
+      ).json()
+    ).data.consumer_id
+    const key = (
+      await (
+        await fetch(`${base}/api/v1/admin/keys`, {
+          method: 'POST',
+          headers: json(admin),
+          body: JSON.stringify({ consumer_id: consumer }),
+        })
+      ).json()
+    ).data.plaintext_key
     const token = await readyToFile(base, fixtures.altinnUrl, key, email)
 
     // The tax authority holds its answer: the attempt has its lock and waits there when killed.
-    await fetch(`${fixtures.skatteetatenUrl}/__control/faults`, { method: 'POST', headers: json({}), body: JSON.stringify({ match: '/valider', mode: 'timeout' }) })
+    await fetch(`${fixtures.skatteetatenUrl}/__control/faults`, {
+      method: 'POST',
+      headers: json({}),
+      body: JSON.stringify({ match: '/valider', mode: 'timeout' }),
+    })
     const inFlight = file(base, key, token).catch((e) => e)
     for (let i = 0; i < 500; i++) {
       const seen = await (await fetch(`${fixtures.skatteetatenUrl}/__control/requests`)).json()
@@ -98,7 +165,9 @@ test('a filing killed while the tax authority validates leaves its lock until it
     await fetch(`${fixtures.skatteetatenUrl}/__control/faults`, { method: 'DELETE' })
 
     db = shared ?? (await openEmbedded(dir))
-    const [left] = await db.sql<{ holder: string; attempt_id: string; expires_at: Date }[]>`select holder, attempt_id, expires_at from action_locks where org_number = ${ORG} and kind = 'mva_melding' and period = ${PERIOD}`
+    const [left] = await db.sql<
+      { holder: string; attempt_id: string; expires_at: Date }[]
+    >`select holder, attempt_id, expires_at from action_locks where org_number = ${ORG} and kind = 'mva_melding' and period = ${PERIOD}`
     expect(left).toBeDefined()
     const state = await (await fetch(`${fixtures.altinnUrl}/__control/state`)).json()
     expect(state.instances).toHaveLength(0)
@@ -108,8 +177,13 @@ test('a filing killed while the tax authority validates leaves its lock until it
     const app = await startApp({ db, government: 'live', clock })
     try {
       const otherEmail = `lock-kill-b-${crypto.randomUUID()}@example.no`
-      const other = (await (await app.send('POST', '/api/v1/admin/consumers', { email: otherEmail, tier: 'professional' }, admin)).json()).data.consumer_id
-      const otherKey = (await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: other }, admin)).json()).data.plaintext_key
+      const other = (
+        await (
+          await app.send('POST', '/api/v1/admin/consumers', { email: otherEmail, tier: 'professional' }, admin)
+        ).json()
+      ).data.consumer_id
+      const otherKey = (await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: other }, admin)).json()).data
+        .plaintext_key
       const otherToken = await readyToFile(app.url, app.fixtures.altinnUrl, otherKey, otherEmail)
       const rejectedToken = await tokenFor(app.url, otherKey, otherEmail, REJECTED)
       const early = await file(app.url, otherKey, otherToken)
@@ -121,11 +195,14 @@ test('a filing killed while the tax authority validates leaves its lock until it
       expect((await refused.json()).error_code).toBe('GOVERNMENT_VALIDATION_REJECTED')
       const taken = await file(app.url, otherKey, otherToken)
       expect(taken.status).toBe(200)
-      const [now] = await db.sql<{ holder: string; attempt_id: string }[]>`select holder, attempt_id from action_locks where org_number = ${ORG} and kind = 'mva_melding' and period = ${PERIOD}`
+      const [now] = await db.sql<
+        { holder: string; attempt_id: string }[]
+      >`select holder, attempt_id from action_locks where org_number = ${ORG} and kind = 'mva_melding' and period = ${PERIOD}`
       expect(now!.attempt_id).not.toBe(left!.attempt_id)
       expect(now!.holder).not.toBe(left!.holder)
       // (on PostgreSQL the database outlives a run: only this run's two accounts are looked at)
-      const filed = await db.sql`select consumer_id from filings where org_number = ${ORG} and period = ${PERIOD} and consumer_id in (${consumer}, ${other})`
+      const filed =
+        await db.sql`select consumer_id from filings where org_number = ${ORG} and period = ${PERIOD} and consumer_id in (${consumer}, ${other})`
       expect(filed.map((f) => f.consumer_id)).toEqual([other])
     } finally {
       await app.stop()

@@ -45,7 +45,11 @@ describe('/openapi.json', () => {
     const sessionOnly = allOperations.filter((o) => o.auth === 'session' && o.format !== 'html')
     expect(sessionOnly.length).toBeGreaterThan(0)
     for (const o of sessionOnly) {
-      expect(doc.paths[openApiPath(o.path)][o.method.toLowerCase()].responses['401'].content['application/json'].schema.allOf[1].properties.error_code.enum, o.id).toContain('AUTH_SESSION_REQUIRED')
+      expect(
+        doc.paths[openApiPath(o.path)][o.method.toLowerCase()].responses['401'].content['application/json'].schema
+          .allOf[1].properties.error_code.enum,
+        o.id,
+      ).toContain('AUTH_SESSION_REQUIRED')
     }
   })
 
@@ -71,7 +75,15 @@ describe('the registry is the single source of routes and documented paths', () 
 
   test('every mounted route is a registry operation, except the docs UI assets and the site icon', async () => {
     const db = await testDatabase()
-    const elysia = createApp(composeDeps({ config: loadConfig({}), sql: db.sql, dbKind: db.kind, clock: systemClock, logger: createLogger('error') }))
+    const elysia = createApp(
+      composeDeps({
+        config: loadConfig({}),
+        sql: db.sql,
+        dbKind: db.kind,
+        clock: systemClock,
+        logger: createLogger('error'),
+      }),
+    )
     const mounted = elysia.routes
       .filter((r) => r.path !== '/docs/assets/:name' && r.path !== '/favicon.ico')
       .map((r) => `${r.method} ${openApiPath(r.path)}`)

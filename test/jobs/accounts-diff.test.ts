@@ -48,15 +48,37 @@ const lookUp = async (...orgs: string[]) => {
   for (const org of orgs) await app.deps.reads.unit(org)
 }
 const file = async (org: string, year: number) => {
-  const res = await fetch(`${app.fixtures.brregUrl}/__control/accounts/${org}`, { method: 'POST', body: JSON.stringify({ year }) })
+  const res = await fetch(`${app.fixtures.brregUrl}/__control/accounts/${org}`, {
+    method: 'POST',
+    body: JSON.stringify({ year }),
+  })
   if (res.status !== 201) throw new Error(`filing ${org} ${year}: ${res.status} ${await res.text()}`)
 }
 const baseline = async () => [
-  ...(await db.sql<{ org_number: string; has_filed_annual_accounts: boolean | null; last_accounts_year: number | null; org_form: string | null }[]>`
+  ...(await db.sql<
+    {
+      org_number: string
+      has_filed_annual_accounts: boolean | null
+      last_accounts_year: number | null
+      org_form: string | null
+    }[]
+  >`
     select org_number, has_filed_annual_accounts, last_accounts_year, org_form from accounts_baseline order by org_number`),
 ]
 const changesFor = async (org: string) =>
-  db.sql<{ source: string; entity_type: string; entity_id: string; change_type: string; field_path: string; before_value: unknown; after_value: unknown; diff: unknown; source_snapshot_id: string }[]>`
+  db.sql<
+    {
+      source: string
+      entity_type: string
+      entity_id: string
+      change_type: string
+      field_path: string
+      before_value: unknown
+      after_value: unknown
+      diff: unknown
+      source_snapshot_id: string
+    }[]
+  >`
     select source, entity_type, entity_id, change_type, field_path, before_value, after_value, diff, source_snapshot_id
     from changes where entity_id = ${org} and entity_type = 'annual_accounts' order by seq`
 const accountsRequests = async () => {
@@ -71,11 +93,13 @@ describe('the first observation', () => {
     const before = (await db.sql<{ n: number }[]>`select count(*)::int as n from changes`)[0]!.n
     const r = await runDailyAccountsDiff(deps())
     expect(r).toMatchObject({ observed: 3, baselined: 3, changed: 0, changes: 0 })
-    expect(await baseline()).toEqual([
-      { org_number: ENK, has_filed_annual_accounts: null, last_accounts_year: null, org_form: 'ENK' },
-      { org_number: POSTEN, has_filed_annual_accounts: true, last_accounts_year: 2024, org_form: 'AS' },
-      { org_number: NUF, has_filed_annual_accounts: false, last_accounts_year: null, org_form: 'NUF' },
-    ].sort((a, b) => a.org_number.localeCompare(b.org_number)))
+    expect(await baseline()).toEqual(
+      [
+        { org_number: ENK, has_filed_annual_accounts: null, last_accounts_year: null, org_form: 'ENK' },
+        { org_number: POSTEN, has_filed_annual_accounts: true, last_accounts_year: 2024, org_form: 'AS' },
+        { org_number: NUF, has_filed_annual_accounts: false, last_accounts_year: null, org_form: 'NUF' },
+      ].sort((a, b) => a.org_number.localeCompare(b.org_number)),
+    )
     expect((await db.sql<{ n: number }[]>`select count(*)::int as n from changes`)[0]!.n).toBe(before)
   })
 })
@@ -142,7 +166,9 @@ describe('a new filing', () => {
     const r = await runRegisterUpdates({ ...deps(), accounts: app.deps.accountsRegister })
     expect(r.accounts_changes).toBe(1)
     expect((await changesFor(POSTEN)).slice(already).map((c) => c.after_value)).toEqual([year])
-    const feed = await db.sql<{ change_type: string }[]>`select change_type from changes where entity_type = 'company' and entity_id = ${POSTEN} and source_ref is not null order by seq desc limit 1`
+    const feed = await db.sql<
+      { change_type: string }[]
+    >`select change_type from changes where entity_type = 'company' and entity_id = ${POSTEN} and source_ref is not null order by seq desc limit 1`
     expect(feed[0]!.change_type).toBe('updated')
     // the day's diff then finds nothing new
     expect((await runDailyAccountsDiff(deps('2026-03-15T00:00:00.000Z'))).changes).toBe(0)
@@ -162,7 +188,10 @@ describe('once a day, across instances', () => {
   test('a run that died part-way is resumed by the next tick: only the companies it had not observed are asked', async () => {
     await lookUp(...ORGS)
     // what a run that died after its first committed batch leaves behind: one company observed today
-    await observeAccounts({ ...deps('2026-03-14T10:00:00.000Z'), accounts: app.deps.accountsRegister }, await diffCandidatesFor(db.sql, [POSTEN]))
+    await observeAccounts(
+      { ...deps('2026-03-14T10:00:00.000Z'), accounts: app.deps.accountsRegister },
+      await diffCandidatesFor(db.sql, [POSTEN]),
+    )
     await clearRequests()
     const r = await runDailyAccountsDiff(deps('2026-03-14T11:00:00.000Z'))
     expect(r.observed).toBe(2)
@@ -172,7 +201,10 @@ describe('once a day, across instances', () => {
   test('two instances’ runners claim the hourly tick once', async () => {
     await lookUp(...ORGS)
     const at = new Date('2026-03-14T12:00:00.000Z')
-    const [a, b] = await Promise.all([jobRunner(deps(), { instance: 'a' }).runTick('accounts-diff', at), jobRunner(deps(), { instance: 'b' }).runTick('accounts-diff', at)])
+    const [a, b] = await Promise.all([
+      jobRunner(deps(), { instance: 'a' }).runTick('accounts-diff', at),
+      jobRunner(deps(), { instance: 'b' }).runTick('accounts-diff', at),
+    ])
     expect([a.ran, b.ran].sort()).toEqual([false, true])
   })
 
@@ -183,7 +215,10 @@ describe('once a day, across instances', () => {
     const year = (await baseline())[0]!.last_accounts_year! + 1
     await file(POSTEN, year)
     const d = { ...deps('2026-03-15T00:00:00.000Z'), accounts: app.deps.accountsRegister }
-    const [x, y] = await Promise.all([runAccountsDiff(d, new Date('2026-03-15T00:00:00.000Z')), runAccountsDiff(d, new Date('2026-03-15T00:00:00.000Z'))])
+    const [x, y] = await Promise.all([
+      runAccountsDiff(d, new Date('2026-03-15T00:00:00.000Z')),
+      runAccountsDiff(d, new Date('2026-03-15T00:00:00.000Z')),
+    ])
     expect(x.changes + y.changes).toBe(1)
     expect((await changesFor(POSTEN)).length).toBe(already + 1)
   })

@@ -67,14 +67,27 @@ async function expectedRoot(day: string): Promise<{ root: string; size: number }
     while (k * 2 < d.length) k *= 2
     return h(Buffer.from([1]), mth(d.slice(0, k)), mth(d.slice(k)))
   }
-  return { root: mth(rows.map((r) => h(Buffer.from([0]), Buffer.from(r.d, 'utf8')))).toString('hex'), size: rows.length }
+  return {
+    root: mth(rows.map((r) => h(Buffer.from([0]), Buffer.from(r.d, 'utf8')))).toString('hex'),
+    size: rows.length,
+  }
 }
 
 /** The proof route's hex audit path and root, checked by the independent verifier. */
 const verify = (index: number, size: number, leaf: Buffer, path: string[], root: string) =>
-  verifyInclusion(index, size, leaf, path.map((p) => Buffer.from(p, 'hex')), Buffer.from(root, 'hex'))
+  verifyInclusion(
+    index,
+    size,
+    leaf,
+    path.map((p) => Buffer.from(p, 'hex')),
+    Buffer.from(root, 'hex'),
+  )
 
-const anchors = async () => [...(await db.sql<{ day: string; root: string; leaf_count: number }[]>`select day::text as day, root, leaf_count::int as leaf_count from anchors order by day`)]
+const anchors = async () => [
+  ...(await db.sql<
+    { day: string; root: string; leaf_count: number }[]
+  >`select day::text as day, root, leaf_count::int as leaf_count from anchors order by day`),
+]
 
 describe('the daily anchor', () => {
   test('nothing is anchored before a day has ended and ten minutes passed', async () => {
@@ -92,7 +105,9 @@ describe('the daily anchor', () => {
       { day: '2026-03-12', root: twelfth.root, leaf_count: 10050 },
       { day: '2026-03-13', root: thirteenth.root, leaf_count: 5 },
     ])
-    expect((await db.sql<{ n: number }[]>`select count(*)::int as n from anchor_chunks where day = '2026-03-12'`)[0]!.n).toBe(10)
+    expect(
+      (await db.sql<{ n: number }[]>`select count(*)::int as n from anchor_chunks where day = '2026-03-12'`)[0]!.n,
+    ).toBe(10)
   })
 
   test('a later run the same day anchors nothing again', async () => {
@@ -105,13 +120,24 @@ describe('the daily anchor', () => {
   })
 
   test('two instances anchoring at once write each day once', async () => {
-    const [a, b] = await Promise.all([runAnchors(deps('2026-03-17T00:10:00.000Z')), runAnchors(deps('2026-03-17T00:10:00.000Z'))])
+    const [a, b] = await Promise.all([
+      runAnchors(deps('2026-03-17T00:10:00.000Z')),
+      runAnchors(deps('2026-03-17T00:10:00.000Z')),
+    ])
     expect([...a.anchored, ...b.anchored].map((x) => x.day).sort()).toEqual(['2026-03-15', '2026-03-16'])
-    expect((await anchors()).map((x) => x.day)).toEqual(['2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15', '2026-03-16'])
+    expect((await anchors()).map((x) => x.day)).toEqual([
+      '2026-03-12',
+      '2026-03-13',
+      '2026-03-14',
+      '2026-03-15',
+      '2026-03-16',
+    ])
   })
 
   test('anchors are append-only', async () => {
-    await expect(db.sql`update anchors set root = ${'0'.repeat(64)} where day = '2026-03-12'`).rejects.toThrow('append-only')
+    await expect(db.sql`update anchors set root = ${'0'.repeat(64)} where day = '2026-03-12'`).rejects.toThrow(
+      'append-only',
+    )
     await expect(db.sql`delete from anchor_chunks where day = '2026-03-12'`).rejects.toThrow('append-only')
   })
 })
@@ -122,7 +148,14 @@ describe('GET /api/v1/public/anchors', () => {
     expect(res.status).toBe(200)
     const body = (await res.json()) as any
     expect(body.data.anchors.map((a: { day: string }) => a.day)).toEqual(['2026-03-16', '2026-03-15'])
-    expect(Object.keys(body.data.anchors[0]).sort()).toEqual(['created_at', 'day', 'leaf_count', 'root', 'timestamp', 'tree'])
+    expect(Object.keys(body.data.anchors[0]).sort()).toEqual([
+      'created_at',
+      'day',
+      'leaf_count',
+      'root',
+      'timestamp',
+      'tree',
+    ])
   })
 
   test('refuses a limit out of range', async () => {
@@ -132,27 +165,39 @@ describe('GET /api/v1/public/anchors', () => {
 
 describe('an inclusion proof', () => {
   const pick = async (day: string, offset: number) =>
-    (await db.sql<{ id: string }[]>`select id from source_snapshots where fetched_at >= ${day}::date and fetched_at < ${day}::date + 1 order by fetched_at, id offset ${offset} limit 1`)[0]!.id
+    (
+      await db.sql<
+        { id: string }[]
+      >`select id from source_snapshots where fetched_at >= ${day}::date and fetched_at < ${day}::date + 1 order by fetched_at, id offset ${offset} limit 1`
+    )[0]!.id
 
-  test.each([0, 1, 1023, 1024, 2047, 2048, 9999, 10000, 10049])('of leaf %i of a 10 050-leaf day verifies independently against the published root', async (offset) => {
-    const id = await pick('2026-03-12', offset)
-    const res = await app.get(`/api/v1/public/anchors/proofs/${id}`)
-    expect(res.status).toBe(200)
-    const p = ((await res.json()) as any).data
-    const published = ((await (await app.get('/api/v1/public/anchors?limit=10')).json()) as any).data.anchors.find((a: { day: string }) => a.day === '2026-03-12')
-    expect(p).toMatchObject({ snapshot_id: id, leaf_index: offset, tree_size: 10050 })
-    expect(p.leaf_data).toBe(`plikt-snapshot-v1|${id}|${p.content_sha256}|${p.fetched_at}`)
-    const leaf = h(Buffer.from([0]), Buffer.from(p.leaf_data, 'utf8'))
-    expect(leaf.toString('hex')).toBe(p.leaf_hash)
-    expect(verify(p.leaf_index, p.tree_size, leaf, p.audit_path, published.root)).toBe(true)
-    expect(verify(p.leaf_index, p.tree_size, h(Buffer.from('forged')), p.audit_path, published.root)).toBe(false)
-  })
+  test.each([0, 1, 1023, 1024, 2047, 2048, 9999, 10000, 10049])(
+    'of leaf %i of a 10 050-leaf day verifies independently against the published root',
+    async (offset) => {
+      const id = await pick('2026-03-12', offset)
+      const res = await app.get(`/api/v1/public/anchors/proofs/${id}`)
+      expect(res.status).toBe(200)
+      const p = ((await res.json()) as any).data
+      const published = ((await (await app.get('/api/v1/public/anchors?limit=10')).json()) as any).data.anchors.find(
+        (a: { day: string }) => a.day === '2026-03-12',
+      )
+      expect(p).toMatchObject({ snapshot_id: id, leaf_index: offset, tree_size: 10050 })
+      expect(p.leaf_data).toBe(`plikt-snapshot-v1|${id}|${p.content_sha256}|${p.fetched_at}`)
+      const leaf = h(Buffer.from([0]), Buffer.from(p.leaf_data, 'utf8'))
+      expect(leaf.toString('hex')).toBe(p.leaf_hash)
+      expect(verify(p.leaf_index, p.tree_size, leaf, p.audit_path, published.root)).toBe(true)
+      expect(verify(p.leaf_index, p.tree_size, h(Buffer.from('forged')), p.audit_path, published.root)).toBe(false)
+    },
+  )
 
   test('verifies with the recipe docs/anchor-proof.md publishes, including two snapshots fetched at the same instant', async () => {
-    const { verifyInclusion } = await importDocSnippet<{ verifyInclusion: (proof: unknown, root: string) => boolean }>('docs/anchor-proof.md')
+    const { verifyInclusion } = await importDocSnippet<{ verifyInclusion: (proof: unknown, root: string) => boolean }>(
+      'docs/anchor-proof.md',
+    )
     const root = (await anchors()).find((a) => a.day === '2026-03-13')!.root
     for (let i = 0; i < 5; i++) {
-      const p = ((await (await app.get(`/api/v1/public/anchors/proofs/${await pick('2026-03-13', i)}`)).json()) as any).data
+      const p = ((await (await app.get(`/api/v1/public/anchors/proofs/${await pick('2026-03-13', i)}`)).json()) as any)
+        .data
       expect(p.leaf_index).toBe(i)
       expect(verifyInclusion(p, root)).toBe(true)
       expect(verifyInclusion({ ...p, leaf_index: (i + 1) % 5 }, root)).toBe(false)
@@ -163,7 +208,10 @@ describe('an inclusion proof', () => {
     const url = `/api/v1/public/anchors/proofs/${await pick('2026-03-12', 7)}`
     const first = await app.get(url)
     const etag = first.headers.get('etag')!
-    expect([first.status, first.headers.get('cache-control')]).toEqual([200, 'public, max-age=300, stale-while-revalidate=3600'])
+    expect([first.status, first.headers.get('cache-control')]).toEqual([
+      200,
+      'public, max-age=300, stale-while-revalidate=3600',
+    ])
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/)
     const again = await app.get(url, { headers: { 'if-none-match': etag } })
     expect([again.status, again.headers.get('etag'), await again.text()]).toEqual([304, etag, ''])
@@ -222,7 +270,12 @@ describe.skipIf(!hasOpenssl)('with a time-stamping authority (TSA_URL)', () => {
     const lying = liveTimestampAuthority(tsa.url)
     const origFetch = globalThis.fetch
     // a replayed token for another hash, as a man in the middle might send
-    const reply = Buffer.concat([Buffer.from([0x30, 0x82]), Buffer.alloc(2), Buffer.from([0x30, 0x03, 0x02, 0x01, 0x00]), stamp.token])
+    const reply = Buffer.concat([
+      Buffer.from([0x30, 0x82]),
+      Buffer.alloc(2),
+      Buffer.from([0x30, 0x03, 0x02, 0x01, 0x00]),
+      stamp.token,
+    ])
     reply.writeUInt16BE(reply.length - 4, 2)
     expect(readTimeStampResponse(reply).hashedMessage.equals(other)).toBe(true)
     globalThis.fetch = (async () => new Response(reply)) as unknown as typeof fetch

@@ -23,7 +23,14 @@ afterAll(async () => {
   await db.close()
 })
 
-const jobDeps = () => ({ sql: app.deps.sql, clock: app.clock, logger: app.deps.logger, register: app.deps.register, digitalAgency: app.deps.digitalAgency, serverKeys: app.deps.serverKeys })
+const jobDeps = () => ({
+  sql: app.deps.sql,
+  clock: app.clock,
+  logger: app.deps.logger,
+  register: app.deps.register,
+  digitalAgency: app.deps.digitalAgency,
+  serverKeys: app.deps.serverKeys,
+})
 
 test('an approval nobody has read yet is recorded by the refresh, with its active receipt', async () => {
   const a = await agent(app)
@@ -31,9 +38,12 @@ test('an approval nobody has read yet is recorded by the refresh, with its activ
   const decided = await decide(app, data.delegation_url)
   const outcome = await runDelegationRefresh(jobDeps())
   expect(outcome.changed).toBeGreaterThanOrEqual(1)
-  const [row] = await app.deps.sql<{ status: string; system_user_id: string }[]>`select status, system_user_id from delegations where id = ${data.delegation_id}`
+  const [row] = await app.deps.sql<
+    { status: string; system_user_id: string }[]
+  >`select status, system_user_id from delegations where id = ${data.delegation_id}`
   expect(row).toEqual({ status: 'active', system_user_id: decided.system_user_id! })
-  const receipts = await app.deps.sql`select receipt->>'delegation_status' as s from delegation_receipts where delegation_id = ${data.delegation_id} order by issued_at`
+  const receipts = await app.deps
+    .sql`select receipt->>'delegation_status' as s from delegation_receipts where delegation_id = ${data.delegation_id} order by issued_at`
   expect(receipts.map((r) => r.s).sort()).toEqual(['active', 'pending'])
 })
 
@@ -43,8 +53,13 @@ test('a rejection is recorded as rejected; an undecided request stays pending', 
   const undecided = (await (await requestFullmakt(app, await agent(app))).json()).data
   await decide(app, rejected.delegation_url, 'Rejected')
   await runDelegationRefresh(jobDeps())
-  const rows = await app.deps.sql<{ id: string; status: string }[]>`select id, status from delegations where id in (${rejected.delegation_id}, ${undecided.delegation_id})`
-  expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [rejected.delegation_id]: 'rejected', [undecided.delegation_id]: 'pending' })
+  const rows = await app.deps.sql<
+    { id: string; status: string }[]
+  >`select id, status from delegations where id in (${rejected.delegation_id}, ${undecided.delegation_id})`
+  expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+    [rejected.delegation_id]: 'rejected',
+    [undecided.delegation_id]: 'pending',
+  })
 })
 
 test('a second run changes nothing and signs no second receipt', async () => {
@@ -58,7 +73,9 @@ test('a second run changes nothing and signs no second receipt', async () => {
 })
 
 async function askedAt(id: string): Promise<Date | null> {
-  const [row] = await app.deps.sql<{ asked_at: Date }[]>`select asked_at from delegation_asks where delegation_id = ${id}`
+  const [row] = await app.deps.sql<
+    { asked_at: Date }[]
+  >`select asked_at from delegation_asks where delegation_id = ${id}`
   return row?.asked_at ?? null
 }
 
@@ -75,12 +92,15 @@ test('one account’s many unanswered requests do not keep another account’s a
   await decide(app, data.delegation_url)
   const outcome = await runDelegationRefresh(jobDeps())
   expect(outcome.asked).toBe(SWEEP_BATCH)
-  const [row] = await app.deps.sql<{ status: string }[]>`select status from delegations where id = ${data.delegation_id}`
+  const [row] = await app.deps.sql<
+    { status: string }[]
+  >`select status from delegations where id = ${data.delegation_id}`
   expect(row!.status).toBe('active')
   // the busy account's rest are asked in the next sweep, before any is asked a second time
   const next = await runDelegationRefresh(jobDeps())
   expect(next.asked).toBeGreaterThanOrEqual(11)
-  const never = await app.deps.sql`select d.id from delegations d left join delegation_asks a on a.delegation_id = d.id where d.consumer_id = ${busy.consumerId} and a.delegation_id is null`
+  const never = await app.deps
+    .sql`select d.id from delegations d left join delegation_asks a on a.delegation_id = d.id where d.consumer_id = ${busy.consumerId} and a.delegation_id is null`
   expect(never).toHaveLength(0)
   app.clock.set(PINNED_NOW)
 }, 60_000)

@@ -52,7 +52,11 @@ interface Row {
   next_attempt_at: Date
   last_error: string | null
 }
-const rows = async (): Promise<Row[]> => [...(await db.sql<Row[]>`select id, to_email, status, attempts, body_text, next_attempt_at, last_error from mail_queue order by created_at, id`)]
+const rows = async (): Promise<Row[]> => [
+  ...(await db.sql<
+    Row[]
+  >`select id, to_email, status, attempts, body_text, next_attempt_at, last_error from mail_queue order by created_at, id`),
+]
 
 /** A mailer that fails while `down` and records what it sends. */
 function flakyMailer() {

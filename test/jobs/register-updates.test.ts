@@ -44,11 +44,14 @@ const REMOVED = byScenario('removed') // 925447803: Fjernet on 2025-11-20
 const UNTOUCHED = byScenario('enk') // 915241700: never in the feed
 const fjernet = UPDATES.find((u) => u.endringstype === 'Fjernet')!
 
-const run = (clock = fixedClock(PINNED_NOW), register: BusinessRegister = app.deps.register) => runRegisterUpdates({ sql: db.sql, clock, logger, register })
+const run = (clock = fixedClock(PINNED_NOW), register: BusinessRegister = app.deps.register) =>
+  runRegisterUpdates({ sql: db.sql, clock, logger, register })
 
 /** Cached answers about an organisation, by resource key. */
 async function cachedKeys(org: string): Promise<string[]> {
-  const rows = await db.sql<{ resource_key: string }[]>`select resource_key from upstream_cache where org_number = ${org} order by resource_key`
+  const rows = await db.sql<
+    { resource_key: string }[]
+  >`select resource_key from upstream_cache where org_number = ${org} order by resource_key`
   return rows.map((r) => r.resource_key)
 }
 
@@ -61,7 +64,10 @@ async function seedByReading(org: string) {
 }
 
 async function feedQueries(): Promise<URLSearchParams[]> {
-  const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as { path: string; query: string }[]
+  const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as {
+    path: string
+    query: string
+  }[]
   return log.filter((r) => r.path.endsWith('/oppdateringer/enheter')).map((r) => new URLSearchParams(r.query))
 }
 
@@ -112,10 +118,21 @@ describe('with a cursor', () => {
 
   test('a Fjernet update purges the organisation’s cached rows and archived bodies (and cached search pages naming it)', async () => {
     const fetchedAt = new Date('2025-11-01T08:00:00.000Z')
-    const unit = JSON.stringify({ organisasjonsnummer: REMOVED, navn: 'FØR FJERNING AS', organisasjonsform: { kode: 'AS' } })
+    const unit = JSON.stringify({
+      organisasjonsnummer: REMOVED,
+      navn: 'FØR FJERNING AS',
+      organisasjonsform: { kode: 'AS' },
+    })
     const snapshot = await archiveAnswer(
       db.sql,
-      { system: 'enhetsregisteret', url: `${app.fixtures.brregUrl}/enhetsregisteret/api/enheter/${REMOVED}`, status: 200, contentType: 'application/json', body: unit, fetchedAt },
+      {
+        system: 'enhetsregisteret',
+        url: `${app.fixtures.brregUrl}/enhetsregisteret/api/enheter/${REMOVED}`,
+        status: 200,
+        contentType: 'application/json',
+        body: unit,
+        fetchedAt,
+      },
       `enhet:${REMOVED}`,
       REMOVED,
       true,
@@ -123,7 +140,14 @@ describe('with a cursor', () => {
     const page = JSON.stringify({ _embedded: { enheter: [{ organisasjonsnummer: REMOVED, navn: 'FØR FJERNING AS' }] } })
     const searchSnapshot = await archiveAnswer(
       db.sql,
-      { system: 'enhetsregisteret', url: `${app.fixtures.brregUrl}/enhetsregisteret/api/enheter?navn=fjerning`, status: 200, contentType: 'application/json', body: page, fetchedAt },
+      {
+        system: 'enhetsregisteret',
+        url: `${app.fixtures.brregUrl}/enhetsregisteret/api/enheter?navn=fjerning`,
+        status: 200,
+        contentType: 'application/json',
+        body: page,
+        fetchedAt,
+      },
       'search:10:fjerning',
       null,
       true,
@@ -170,7 +194,9 @@ describe('with a cursor', () => {
   test('a second run with nothing new changes nothing', async () => {
     await writeFeedCursor(db.sql, UNIT_FEED, FIRST_ID, new Date(PINNED_NOW))
     await run()
-    const [before] = await db.sql<{ last_id: string; updated_at: Date }[]>`select last_id::text, updated_at from upstream_feed_cursors where feed = ${UNIT_FEED}`
+    const [before] = await db.sql<
+      { last_id: string; updated_at: Date }[]
+    >`select last_id::text, updated_at from upstream_feed_cursors where feed = ${UNIT_FEED}`
     await seedByReading(POSTEN)
     await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
 
@@ -178,7 +204,9 @@ describe('with a cursor', () => {
     later.advance(5 * 60_000)
     const r = await run(later)
     expect(r).toMatchObject({ read: 0, invalidated: 0, purged: 0, next_id: LAST_ID + 1 })
-    const [after] = await db.sql<{ last_id: string; updated_at: Date }[]>`select last_id::text, updated_at from upstream_feed_cursors where feed = ${UNIT_FEED}`
+    const [after] = await db.sql<
+      { last_id: string; updated_at: Date }[]
+    >`select last_id::text, updated_at from upstream_feed_cursors where feed = ${UNIT_FEED}`
     expect(after).toEqual(before!)
     expect((await cachedKeys(POSTEN)).length).toBe(3)
     const queries = await feedQueries()
@@ -210,7 +238,10 @@ describe('the sub-unit feed', () => {
   const BRANCH = SUB_UNIT_UPDATES[SUB_UNIT_UPDATES.length - 1]!.organisasjonsnummer // 973120018: Endring on 2026-03-12
 
   async function subUnitFeedQueries(): Promise<URLSearchParams[]> {
-    const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as { path: string; query: string }[]
+    const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as {
+      path: string
+      query: string
+    }[]
     return log.filter((r) => r.path.endsWith('/oppdateringer/underenheter')).map((r) => new URLSearchParams(r.query))
   }
 

@@ -6,7 +6,16 @@
  * their own per test, except the last test, which runs the real expiry sweep.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { cronPattern, JOBS, jobRunner, TICK_RETENTION_MS, tickOf, type JobDeps, type JobRunner, type ScheduledJob } from '../../jobs/runner.ts'
+import {
+  cronPattern,
+  JOBS,
+  jobRunner,
+  TICK_RETENTION_MS,
+  tickOf,
+  type JobDeps,
+  type JobRunner,
+  type ScheduledJob,
+} from '../../jobs/runner.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import type { Sql } from '../../src/store/db.ts'
@@ -53,7 +62,9 @@ function countingJob(opts: { everyMinutes?: number; fail?: boolean } = {}) {
 
 async function tickRows(job: string) {
   return [
-    ...(await sql<{ tick: Date; claimed_by: string; claimed_at: Date; finished_at: Date | null; error: string | null }[]>`
+    ...(await sql<
+      { tick: Date; claimed_by: string; claimed_at: Date; finished_at: Date | null; error: string | null }[]
+    >`
       select tick, claimed_by, claimed_at, finished_at, error from job_ticks where job = ${job} order by tick`),
   ]
 }
@@ -80,9 +91,15 @@ test('instances whose clocks fire a few milliseconds apart claim the same tick',
 })
 
 test('a tick is the instant truncated to the job’s period', () => {
-  expect(tickOf({ everyMinutes: 1, run: async () => {} }, new Date('2026-03-14T09:31:59.999Z')).toISOString()).toBe('2026-03-14T09:31:00.000Z')
-  expect(tickOf({ everyMinutes: 5, run: async () => {} }, new Date('2026-03-14T09:34:59.999Z')).toISOString()).toBe('2026-03-14T09:30:00.000Z')
-  expect(tickOf({ everyMinutes: 5, run: async () => {} }, new Date('2026-03-14T09:35:00.000Z')).toISOString()).toBe('2026-03-14T09:35:00.000Z')
+  expect(tickOf({ everyMinutes: 1, run: async () => {} }, new Date('2026-03-14T09:31:59.999Z')).toISOString()).toBe(
+    '2026-03-14T09:31:00.000Z',
+  )
+  expect(tickOf({ everyMinutes: 5, run: async () => {} }, new Date('2026-03-14T09:34:59.999Z')).toISOString()).toBe(
+    '2026-03-14T09:30:00.000Z',
+  )
+  expect(tickOf({ everyMinutes: 5, run: async () => {} }, new Date('2026-03-14T09:35:00.000Z')).toISOString()).toBe(
+    '2026-03-14T09:35:00.000Z',
+  )
 })
 
 test('a tick already run is not run again, and the next tick runs', async () => {
@@ -116,7 +133,9 @@ test('a run records which instance ran the tick, when it claimed it and when it 
   const job = countingJob()
   const clock = fixedClock(at(2_000).toISOString())
   await job.runnerOn(sql, 'a', clock).runTick(job.name, clock.now())
-  expect(await tickRows(job.name)).toEqual([{ tick: NOW, claimed_by: 'a', claimed_at: at(2_000), finished_at: at(2_000), error: null }])
+  expect(await tickRows(job.name)).toEqual([
+    { tick: NOW, claimed_by: 'a', claimed_at: at(2_000), finished_at: at(2_000), error: null },
+  ])
 })
 
 test('a failed run throws, is recorded with its error, and the next tick runs', async () => {
@@ -140,7 +159,9 @@ test('a run deletes its job’s ticks older than a day and keeps the day’s', a
 })
 
 test('an unknown job name is refused', async () => {
-  await expect(countingJob().runnerOn(sql, 'a').runTick('no-such-job', NOW)).rejects.toThrow('no scheduled job named no-such-job')
+  await expect(countingJob().runnerOn(sql, 'a').runTick('no-such-job', NOW)).rejects.toThrow(
+    'no scheduled job named no-such-job',
+  )
 })
 
 test('the expiry sweep runs every minute, the register update feed every five, the daily jobs hourly', () => {
@@ -160,5 +181,9 @@ test('the expiry-sweep tick runs the expiry sweep', async () => {
   const clock = fixedClock(PINNED_NOW)
   const outcome = await jobRunner({ sql, clock, logger, register: noRegister }).runTick('expiry-sweep', clock.now())
   expect(outcome.ran).toBe(true)
-  expect(outcome.ran && outcome.result).toMatchObject({ refunded_holds: expect.any(Number), expired_topups: expect.any(Number), rate_limit_windows: expect.any(Number) })
+  expect(outcome.ran && outcome.result).toMatchObject({
+    refunded_holds: expect.any(Number),
+    expired_topups: expect.any(Number),
+    rate_limit_windows: expect.any(Number),
+  })
 })

@@ -63,7 +63,10 @@ let orgCounter = 0
 /** Appends `n` accounts.updated changes (as the diff does), which queues a delivery per matching subscription. */
 async function queueChanges(n = 1): Promise<string[]> {
   const changes = Array.from({ length: n }, () => {
-    const org = String(810_000_000 + (++orgCounter % 1_000_000) + Math.floor(Math.random() * 100_000) * 1000).slice(0, 9)
+    const org = String(810_000_000 + (++orgCounter % 1_000_000) + Math.floor(Math.random() * 100_000) * 1000).slice(
+      0,
+      9,
+    )
     return {
       source: 'register',
       entity_type: 'annual_accounts',
@@ -92,8 +95,10 @@ const attemptsOf = async (subscriptionId: string) => [
     where d.subscription_id = ${subscriptionId} order by a.id`),
 ]
 const subscriptionRow = async (id: string) =>
-  (await app.deps.sql<{ active: boolean; deactivation_reason: string | null; consecutive_4xx: number }[]>`
-    select active, deactivation_reason, consecutive_4xx from webhook_subscriptions where id = ${id}`)[0]!
+  (
+    await app.deps.sql<{ active: boolean; deactivation_reason: string | null; consecutive_4xx: number }[]>`
+    select active, deactivation_reason, consecutive_4xx from webhook_subscriptions where id = ${id}`
+  )[0]!
 const mine = (id: string) => receiver.arrivals.filter((a) => a.json?.subscription_id === id)
 
 describe('a delivery', () => {
@@ -104,11 +109,32 @@ describe('a delivery', () => {
     const got = mine(sub.id)
     expect(got).toHaveLength(1)
     expect(got[0]!.verified).toBe(true)
-    expect(Object.keys(got[0]!.json)).toEqual(['subscription_id', 'delivered_at', 'attempt_number', 'correlation_id', 'change'])
-    expect(got[0]!.json).toMatchObject({ subscription_id: sub.id, delivered_at: PINNED_NOW, attempt_number: 1, change: { id: changeId, source: 'register', entity_type: 'annual_accounts', change_type: 'updated', field_path: '/last_accounts_year', before_value: 2024, after_value: 2025 } })
+    expect(Object.keys(got[0]!.json)).toEqual([
+      'subscription_id',
+      'delivered_at',
+      'attempt_number',
+      'correlation_id',
+      'change',
+    ])
+    expect(got[0]!.json).toMatchObject({
+      subscription_id: sub.id,
+      delivered_at: PINNED_NOW,
+      attempt_number: 1,
+      change: {
+        id: changeId,
+        source: 'register',
+        entity_type: 'annual_accounts',
+        change_type: 'updated',
+        field_path: '/last_accounts_year',
+        before_value: 2024,
+        after_value: 2025,
+      },
+    })
     expect(got[0]!.json.correlation_id).toMatch(/^[0-9a-f-]{36}$/)
     expect(got[0]!.headers['x-service-event']).toBe('accounts.updated')
-    expect(await deliveriesOf(sub.id)).toEqual([{ change_id: changeId!, status: 'delivered', attempts: 1, next_attempt_at: null }])
+    expect(await deliveriesOf(sub.id)).toEqual([
+      { change_id: changeId!, status: 'delivered', attempts: 1, next_attempt_at: null },
+    ])
     expect(await attemptsOf(sub.id)).toEqual([{ attempt_number: 1, http_status: 200, error_class: null }])
   })
 
@@ -123,7 +149,25 @@ describe('a delivery', () => {
   test('goes only to active subscriptions whose filter matches: a company change is archived, not delivered', async () => {
     const sub = await newSubscription()
     await app.deps.sql.begin((tx) =>
-      appendChanges(tx as unknown as Sql, [{ source: 'register', entity_type: 'company', entity_id: '984661185', change_type: 'updated', field_path: null, before_value: null, after_value: null, diff: [], detected_at: clock.now(), source_snapshot_id: null, event_type: null }], clock.now()),
+      appendChanges(
+        tx as unknown as Sql,
+        [
+          {
+            source: 'register',
+            entity_type: 'company',
+            entity_id: '984661185',
+            change_type: 'updated',
+            field_path: null,
+            before_value: null,
+            after_value: null,
+            diff: [],
+            detected_at: clock.now(),
+            source_snapshot_id: null,
+            event_type: null,
+          },
+        ],
+        clock.now(),
+      ),
     )
     await sweepDeliveries(sweepDeps())
     expect(mine(sub.id)).toHaveLength(0)
@@ -244,7 +288,13 @@ describe('at least once, across sweepers', () => {
     const sub = await newSubscription()
     const [changeId] = await queueChanges()
     // a sweeper claims it and dies before sending
-    const claimed = await claimDueDeliveries(app.deps.sql, clock.now(), new Date(clock.now().getTime() + LEASE_MS), 1000, PER_TARGET)
+    const claimed = await claimDueDeliveries(
+      app.deps.sql,
+      clock.now(),
+      new Date(clock.now().getTime() + LEASE_MS),
+      1000,
+      PER_TARGET,
+    )
     expect(claimed.map((c) => c.change?.id)).toContain(changeId)
     await sweepDeliveries(sweepDeps())
     expect(mine(sub.id)).toHaveLength(0) // leased
@@ -271,7 +321,6 @@ describe('at least once, across sweepers', () => {
     }
   })
 })
-
 
 /** Polls until `ready()` holds (the sweep runs on its own meanwhile); no assertion on how long it took. */
 async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -303,7 +352,12 @@ describe('concurrency', () => {
     const n = 30
     await queueChanges(n)
     const sweep = sweepDeliveries(sweepDeps())
-    await until(async () => mine(slowSub.id).length >= PER_TARGET && (await deliveriesOf(fast.id)).filter((d) => d.status === 'delivered').length === n, 'the fast subscription’s deliveries')
+    await until(
+      async () =>
+        mine(slowSub.id).length >= PER_TARGET &&
+        (await deliveriesOf(fast.id)).filter((d) => d.status === 'delivered').length === n,
+      'the fast subscription’s deliveries',
+    )
     // every fast one delivered while the slow receiver still holds its first answers
     expect(mine(slowSub.id)).toHaveLength(PER_TARGET)
     expect((await deliveriesOf(slowSub.id)).filter((d) => d.status === 'delivered')).toHaveLength(0)
@@ -333,7 +387,11 @@ describe('concurrency', () => {
       const [a, b] = await Promise.all([sweepDeliveries(sweepDeps()), sweepDeliveries(sweepDeps(second.sql))])
       expect(a.delivered + b.delivered).toBe(ids.length)
       expect(most).toBeLessThanOrEqual(PER_TARGET)
-      expect(mine(sub.id).map((x) => x.json.change.id).sort()).toEqual([...ids].sort())
+      expect(
+        mine(sub.id)
+          .map((x) => x.json.change.id)
+          .sort(),
+      ).toEqual([...ids].sort())
       expect((await deliveriesOf(sub.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true)
     } finally {
       await second.close()
@@ -347,22 +405,44 @@ describe('concurrency', () => {
     const second = await secondInstanceSql()
     try {
       const lease = new Date(clock.now().getTime() + LEASE_MS)
-      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => claimDueDeliveries(i % 2 ? second.sql : app.deps.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)))
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          claimDueDeliveries(i % 2 ? second.sql : app.deps.sql, clock.now(), lease, CONCURRENCY, PER_TARGET),
+        ),
+      )
       const claimed = claims.flat().filter((c) => c.subscription_id === sub.id)
       expect(claimed).toHaveLength(PER_TARGET)
       expect(new Set(claimed.map((c) => c.delivery_id)).size).toBe(PER_TARGET)
       // none more while they are in flight
-      expect((await claimDueDeliveries(app.deps.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)).filter((c) => c.subscription_id === sub.id)).toHaveLength(0)
+      expect(
+        (await claimDueDeliveries(app.deps.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)).filter(
+          (c) => c.subscription_id === sub.id,
+        ),
+      ).toHaveLength(0)
       // one settles: one more may go
-      await app.deps.sql`update webhook_deliveries set status = 'delivered', next_attempt_at = null, finished_at = ${clock.now()}, lease_until = null where id = ${claimed[0]!.delivery_id}`
-      expect((await claimDueDeliveries(second.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)).filter((c) => c.subscription_id === sub.id)).toHaveLength(1)
+      await app.deps
+        .sql`update webhook_deliveries set status = 'delivered', next_attempt_at = null, finished_at = ${clock.now()}, lease_until = null where id = ${claimed[0]!.delivery_id}`
+      expect(
+        (await claimDueDeliveries(second.sql, clock.now(), lease, CONCURRENCY, PER_TARGET)).filter(
+          (c) => c.subscription_id === sub.id,
+        ),
+      ).toHaveLength(1)
       // a lease that ran out frees its slot: the deliveries are due again and claimable
       clock.advance(LEASE_MS)
-      const again = (await claimDueDeliveries(app.deps.sql, clock.now(), new Date(clock.now().getTime() + LEASE_MS), CONCURRENCY, PER_TARGET)).filter((c) => c.subscription_id === sub.id)
+      const again = (
+        await claimDueDeliveries(
+          app.deps.sql,
+          clock.now(),
+          new Date(clock.now().getTime() + LEASE_MS),
+          CONCURRENCY,
+          PER_TARGET,
+        )
+      ).filter((c) => c.subscription_id === sub.id)
       expect(again).toHaveLength(PER_TARGET)
     } finally {
       await second.close()
-      await app.deps.sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, lease_until = null where subscription_id = ${sub.id} and status = 'pending'`
+      await app.deps
+        .sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, lease_until = null where subscription_id = ${sub.id} and status = 'pending'`
     }
   })
 })

@@ -25,7 +25,13 @@ const open = (): Promise<Database> => (onPostgres ? openPostgres(process.env.DAT
 const N = 300
 
 async function spawnChild(offsetMs: number) {
-  const env = { ...process.env, SERVER_SECRET, WEBHOOK_ALLOW_LOOPBACK: 'true', CLOCK_OFFSET_MS: String(offsetMs), ...(onPostgres ? {} : { DATABASE_URL: '', DATA_DIR: dir }) }
+  const env = {
+    ...process.env,
+    SERVER_SECRET,
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    CLOCK_OFFSET_MS: String(offsetMs),
+    ...(onPostgres ? {} : { DATABASE_URL: '', DATA_DIR: dir }),
+  }
   const child = Bun.spawn(['bun', 'test/support/webhook-child.ts'], { env, stdout: 'pipe', stderr: 'inherit' })
   const reader = child.stdout.getReader()
   let text = ''
@@ -50,15 +56,31 @@ test('a sweeper killed with SIGKILL mid-sweep loses nothing: after a restart eve
   const db = await open()
   try {
     await migrate(db.sql, await loadMigrations())
-    const [c] = await db.sql<{ id: string }[]>`insert into consumers (email, tier) values (${`kill-${crypto.randomUUID()}@example.no`}, 'professional') returning id`
-    const env = { sql: db.sql, transport: liveWebhookTransport(), policy: { allowLoopback: true }, secretKey: serverKeys(SERVER_SECRET).webhookSecrets }
+    const [c] = await db.sql<
+      { id: string }[]
+    >`insert into consumers (email, tier) values (${`kill-${crypto.randomUUID()}@example.no`}, 'professional') returning id`
+    const env = {
+      sql: db.sql,
+      transport: liveWebhookTransport(),
+      policy: { allowLoopback: true },
+      secretKey: serverKeys(SERVER_SECRET).webhookSecrets,
+    }
     const sub = await createSubscription(env, c!.id, { webhook_url: `${receiver.url}/kill` }, new Date())
     subscriptionId = sub.id
     receiver.secrets.set(sub.id, sub.secret)
     const now = new Date()
     const changes = Array.from({ length: N }, (_, i) => ({
-      source: 'register', entity_type: 'annual_accounts', entity_id: String(700_000_000 + i), change_type: 'updated', field_path: '/last_accounts_year',
-      before_value: 2024, after_value: 2025, diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }], detected_at: now, source_snapshot_id: null, event_type: 'accounts.updated',
+      source: 'register',
+      entity_type: 'annual_accounts',
+      entity_id: String(700_000_000 + i),
+      change_type: 'updated',
+      field_path: '/last_accounts_year',
+      before_value: 2024,
+      after_value: 2025,
+      diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }],
+      detected_at: now,
+      source_snapshot_id: null,
+      event_type: 'accounts.updated',
     }))
     await db.sql.begin((tx) => appendChanges(tx as unknown as Sql, changes, now))
   } finally {

@@ -42,7 +42,13 @@ describe('a batched lookup', () => {
   })
 
   test('lookups that arrive while a read is out are read together in one next read, each key once', async () => {
-    const t = table(new Map([['a', 1], ['b', 2], ['c', 3]]))
+    const t = table(
+      new Map([
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+      ]),
+    )
     t.hold()
     const first = t.lookup.get('a')
     const rest = [t.lookup.get('b'), t.lookup.get('c'), t.lookup.get('b'), t.lookup.get('a')]
@@ -64,13 +70,16 @@ describe('a batched lookup', () => {
 
   test('a failed read fails its own lookups only; the next lookups are read again', async () => {
     let fail = true
-    const lookup = new BatchedLookup<string, number>(async (keys) => {
-      if (fail) {
-        fail = false
-        throw new Error('database away')
-      }
-      return new Map(keys.map((k) => [k, 7]))
-    }, (k) => k)
+    const lookup = new BatchedLookup<string, number>(
+      async (keys) => {
+        if (fail) {
+          fail = false
+          throw new Error('database away')
+        }
+        return new Map(keys.map((k) => [k, 7]))
+      },
+      (k) => k,
+    )
     await expect(lookup.get('a')).rejects.toThrow('database away')
     expect(await lookup.get('a')).toBe(7)
   })

@@ -12,7 +12,10 @@ beforeAll(() => {
     // Answers after a timer, as a handler answers after a database read.
     async fetch(req) {
       await Bun.sleep(1)
-      const init = { status: 201, headers: { 'content-type': 'application/json; charset=utf-8', 'x-correlation-id': 'corked-test-1' } }
+      const init = {
+        status: 201,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'x-correlation-id': 'corked-test-1' },
+      }
       const path = new URL(req.url).pathname
       if (path === '/norwegian') return corkedResponse(NORWEGIAN, init)
       if (path === '/norwegian-bytes') return corkedResponse(new TextEncoder().encode(NORWEGIAN), init)
@@ -35,9 +38,12 @@ test('a corked answer reaches the client with the same status, headers, Content-
   expect(await corked.text()).toBe(await plain.text())
 })
 
-test.each(['/norwegian', '/norwegian-bytes'])('a corked answer of %s keeps its Content-Length in bytes', async (path) => {
-  const res = await fetch(`http://127.0.0.1:${server.port}${path}`)
-  expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(NORWEGIAN)))
-  expect(res.headers.get('transfer-encoding')).toBeNull()
-  expect(await res.text()).toBe(NORWEGIAN)
-})
+test.each(['/norwegian', '/norwegian-bytes'])(
+  'a corked answer of %s keeps its Content-Length in bytes',
+  async (path) => {
+    const res = await fetch(`http://127.0.0.1:${server.port}${path}`)
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(NORWEGIAN)))
+    expect(res.headers.get('transfer-encoding')).toBeNull()
+    expect(await res.text()).toBe(NORWEGIAN)
+  },
+)

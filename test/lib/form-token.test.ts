@@ -24,14 +24,25 @@ test('a token is refused for another subject or purpose', () => {
 })
 
 test('a token made with another key is refused', () => {
-  expect(checkFormToken(KEY, 'decide', 'request-1', formToken(deriveKey('b'.repeat(40), 'form-tokens'), 'decide', 'request-1', EXPIRES), NOW)).toBe(false)
+  expect(
+    checkFormToken(
+      KEY,
+      'decide',
+      'request-1',
+      formToken(deriveKey('b'.repeat(40), 'form-tokens'), 'decide', 'request-1', EXPIRES),
+      NOW,
+    ),
+  ).toBe(false)
 })
 
 test('a token whose expiry was moved is refused', () => {
   const [, mac] = token.split('.')
-  expect(checkFormToken(KEY, 'decide', 'request-1', `${Math.floor(EXPIRES.getTime() / 1000) + 1}.${mac}`, NOW)).toBe(false)
+  expect(checkFormToken(KEY, 'decide', 'request-1', `${Math.floor(EXPIRES.getTime() / 1000) + 1}.${mac}`, NOW)).toBe(
+    false,
+  )
 })
 
 test('anything not shaped like a token is refused', () => {
-  for (const t of ['', 'x', token.slice(0, -1), `${token}A`, `-1.${token.split('.')[1]}`]) expect(checkFormToken(KEY, 'decide', 'request-1', t, NOW)).toBe(false)
+  for (const t of ['', 'x', token.slice(0, -1), `${token}A`, `-1.${token.split('.')[1]}`])
+    expect(checkFormToken(KEY, 'decide', 'request-1', t, NOW)).toBe(false)
 })

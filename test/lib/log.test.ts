@@ -13,22 +13,63 @@ test('a line is one JSON object: ts, level, msg, then the fields in their order'
   expect(out).toHaveLength(1)
   expect(out[0]).not.toContain('\n')
   const parsed = JSON.parse(out[0]!)
-  expect(Object.keys(parsed)).toEqual(['ts', 'level', 'msg', 'method', 'status', 'duration_ms', 'consumer_id', 'nested'])
-  expect(parsed).toMatchObject({ level: 'info', msg: 'request', method: 'GET', status: 200, duration_ms: 0.53, consumer_id: null, nested: { a: [1, 'x'] } })
+  expect(Object.keys(parsed)).toEqual([
+    'ts',
+    'level',
+    'msg',
+    'method',
+    'status',
+    'duration_ms',
+    'consumer_id',
+    'nested',
+  ])
+  expect(parsed).toMatchObject({
+    level: 'info',
+    msg: 'request',
+    method: 'GET',
+    status: 200,
+    duration_ms: 0.53,
+    consumer_id: null,
+    nested: { a: [1, 'x'] },
+  })
   expect(Date.parse(parsed.ts)).toBeGreaterThan(0)
 })
 
 test('a field whose name suggests a secret is written as [redacted], whatever its value', () => {
   const { out, logger } = lines()
-  logger.warn('x', { authorization: 'Bearer svc_live_abc', api_key: 'k', ApiKey: 'k2', webhook_secret: 's', fnr: '12046823441', session_cookie: 'c', token_count: 3, ok: 'kept' })
-  expect(JSON.parse(out[0]!)).toMatchObject({ authorization: '[redacted]', api_key: '[redacted]', ApiKey: '[redacted]', webhook_secret: '[redacted]', fnr: '[redacted]', session_cookie: '[redacted]', token_count: '[redacted]', ok: 'kept' })
+  logger.warn('x', {
+    authorization: 'Bearer svc_live_abc',
+    api_key: 'k',
+    ApiKey: 'k2',
+    webhook_secret: 's',
+    fnr: '12046823441',
+    session_cookie: 'c',
+    token_count: 3,
+    ok: 'kept',
+  })
+  expect(JSON.parse(out[0]!)).toMatchObject({
+    authorization: '[redacted]',
+    api_key: '[redacted]',
+    ApiKey: '[redacted]',
+    webhook_secret: '[redacted]',
+    fnr: '[redacted]',
+    session_cookie: '[redacted]',
+    token_count: '[redacted]',
+    ok: 'kept',
+  })
   expect(out[0]).not.toContain('svc_live_abc')
   expect(out[0]).not.toContain('12046823441')
 })
 
 test('undefined fields are left out, quotes and newlines in values are escaped, and fields cannot overwrite ts, level or msg', () => {
   const { out, logger } = lines()
-  logger.error('he said "hi"\nthen left', { gone: undefined, text: 'a"b\\c\nd', ts: 'forged', level: 'debug', msg: 'forged' })
+  logger.error('he said "hi"\nthen left', {
+    gone: undefined,
+    text: 'a"b\\c\nd',
+    ts: 'forged',
+    level: 'debug',
+    msg: 'forged',
+  })
   const parsed = JSON.parse(out[0]!)
   expect(parsed).toEqual({ ts: parsed.ts, level: 'error', msg: 'he said "hi"\nthen left', text: 'a"b\\c\nd' })
   expect(parsed.ts).not.toBe('forged')
@@ -52,8 +93,15 @@ test('numbers are written as JSON writes them: NaN and infinities as null', () =
 describe('the buffered stdout sink', () => {
   function recorder() {
     const writes: string[] = []
-    const text = (chunk: string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer) => (typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk as Uint8Array))
-    return { writes, out: { write: (chunk: string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer) => (writes.push(text(chunk)), 0), flush: () => 0 } }
+    const text = (chunk: string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer) =>
+      typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk as Uint8Array)
+    return {
+      writes,
+      out: {
+        write: (chunk: string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer) => (writes.push(text(chunk)), 0),
+        flush: () => 0,
+      },
+    }
   }
 
   test('lines logged across many event-loop turns reach the writer together, on the timer', async () => {
@@ -77,7 +125,12 @@ describe('the buffered stdout sink', () => {
     for (const line of lines) stdout.sink(line)
     // room is kept for 3 bytes a character: three 20-byte lines fill a 100-byte buffer
     expect(writes).toHaveLength(3)
-    expect(writes.join('')).toBe(lines.slice(0, 9).map((l) => `${l}\n`).join(''))
+    expect(writes.join('')).toBe(
+      lines
+        .slice(0, 9)
+        .map((l) => `${l}\n`)
+        .join(''),
+    )
     await stdout.flush()
     expect(writes.join('')).toBe(lines.map((l) => `${l}\n`).join(''))
   })

@@ -20,7 +20,10 @@ test('an upper-case namespace gives the same UUID as its lower-case form', () =>
 })
 
 test('every result carries version 5 and the RFC 4122 variant', () => {
-  for (let i = 0; i < 50; i++) expect(uuidV5(`name-${i}`, NAMESPACE_URL)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+  for (let i = 0; i < 50; i++)
+    expect(uuidV5(`name-${i}`, NAMESPACE_URL)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    )
 })
 
 test('a namespace that is not a UUID is refused', () => {

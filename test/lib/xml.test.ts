@@ -1,10 +1,22 @@
 /** The small XML reader and writer the tax authority's documents go through. */
 import { describe, expect, test } from 'bun:test'
-import { child, childrenNamed, childText, el, escapeXml, optional, parseXml, writeXml, XmlError } from '../../src/lib/xml.ts'
+import {
+  child,
+  childrenNamed,
+  childText,
+  el,
+  escapeXml,
+  optional,
+  parseXml,
+  writeXml,
+  XmlError,
+} from '../../src/lib/xml.ts'
 
 describe('reading', () => {
   test('elements, text, attributes, the declaration and comments', () => {
-    const root = parseXml('<?xml version="1.0" encoding="UTF-8"?><!-- c --><a x="1" y=\'2\'><b>one</b><b>two</b><c/></a>')
+    const root = parseXml(
+      '<?xml version="1.0" encoding="UTF-8"?><!-- c --><a x="1" y=\'2\'><b>one</b><b>two</b><c/></a>',
+    )
     expect(root.name).toBe('a')
     expect(root.attrs).toEqual({ x: '1', y: '2' })
     expect(childrenNamed(root, 'b').map((b) => b.text)).toEqual(['one', 'two'])
@@ -57,9 +69,13 @@ describe('reading', () => {
 
 describe('writing', () => {
   test('a document in its namespace, with nested elements; absent optional ones are left out', () => {
-    expect(writeXml({ name: 'r', ns: 'urn:x', children: [el('a', 1), el('b', [el('c', 'z'), optional('d', undefined), optional('e', 0)]), null] })).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><r xmlns="urn:x"><a>1</a><b><c>z</c><e>0</e></b></r>',
-    )
+    expect(
+      writeXml({
+        name: 'r',
+        ns: 'urn:x',
+        children: [el('a', 1), el('b', [el('c', 'z'), optional('d', undefined), optional('e', 0)]), null],
+      }),
+    ).toBe('<?xml version="1.0" encoding="UTF-8"?><r xmlns="urn:x"><a>1</a><b><c>z</c><e>0</e></b></r>')
   })
 
   test('text is escaped, and reads back as written', () => {

@@ -24,7 +24,12 @@ async function caller(): Promise<{ mcp: Client; h: HeaderMap }> {
   return { mcp: await connectMcp(app, h), h }
 }
 
-const args = (body = vat(), extra: Record<string, unknown> = {}) => ({ org_number: body.org_number, period: body.period, payload: body.payload, ...extra })
+const args = (body = vat(), extra: Record<string, unknown> = {}) => ({
+  org_number: body.org_number,
+  period: body.period,
+  payload: body.payload,
+  ...extra,
+})
 
 async function call(mcp: Client, a: Record<string, unknown>) {
   const r = (await mcp.callTool({ name: 'submit_vat_return', arguments: a })) as { isError?: boolean }
@@ -35,7 +40,9 @@ describe('submit_vat_return', () => {
   test('is listed under the synthetic bearer with idempotency_key and approval_token arguments', async () => {
     const { mcp } = await caller()
     const tool = (await mcp.listTools()).tools.find((t) => t.name === 'submit_vat_return')
-    expect(Object.keys(tool!.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['org_number', 'period', 'payload', 'dry_run', 'idempotency_key', 'approval_token']))
+    expect(Object.keys(tool!.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['org_number', 'period', 'payload', 'dry_run', 'idempotency_key', 'approval_token']),
+    )
     expect(tool!.inputSchema.required).toEqual(expect.arrayContaining(['org_number', 'period', 'payload']))
     await mcp.close()
   })
@@ -83,7 +90,10 @@ describe('submit_vat_return', () => {
   test('with a token minted on REST files live: a receipt signed with the public sandbox key, audited in the caller’s namespace', async () => {
     const { mcp, h } = await caller()
     const { token } = await approve(app, vat(), h)
-    const { isError, body } = await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))
+    const { isError, body } = await call(
+      mcp,
+      args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }),
+    )
     expect(isError).toBe(false)
     expect(body.result.dry_run).toBe(false)
     expect((body as unknown as { _sandbox_marker: string })._sandbox_marker).toBe('SANDBOX_NOT_REAL_GOV_RESPONSE')
@@ -95,7 +105,10 @@ describe('submit_vat_return', () => {
 
   test('an approval_token that is not one we issued is APPROVAL_TOKEN_INVALID, and nothing is filed', async () => {
     const { mcp, h } = await caller()
-    const { isError, body } = await call(mcp, args(vat(), { approval_token: 'apt_not-a-token-we-issued', idempotency_key: crypto.randomUUID() }))
+    const { isError, body } = await call(
+      mcp,
+      args(vat(), { approval_token: 'apt_not-a-token-we-issued', idempotency_key: crypto.randomUUID() }),
+    )
     expect([isError, body.metadata.error_code]).toEqual([true, 'APPROVAL_TOKEN_INVALID'])
     expect(body.outcome).toEqual({ submitted: false, status: 'not_attempted', approval_token_consumed: false })
     expect((await ownAudit(app, '818000006', h)).filter((e) => e.action === 'submit_mva')).toEqual([])
@@ -105,32 +118,46 @@ describe('submit_vat_return', () => {
   test.each([
     ['longer than 128 characters', `apt_${'x'.repeat(200)}`],
     ['not a string', 12345],
-  ])('an approval_token %s is refused as VALIDATION_FAILED before anything runs, and a minted token stays usable', async (_what, bad) => {
-    const { mcp, h } = await caller()
-    const { token } = await approve(app, vat(), h)
-    const refused = await call(mcp, args(vat(), { approval_token: bad, idempotency_key: crypto.randomUUID() }))
-    expect([refused.isError, refused.body.metadata.error_code]).toEqual([true, 'VALIDATION_FAILED'])
-    expect((await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError).toBe(false)
-    await mcp.close()
-  })
+  ])(
+    'an approval_token %s is refused as VALIDATION_FAILED before anything runs, and a minted token stays usable',
+    async (_what, bad) => {
+      const { mcp, h } = await caller()
+      const { token } = await approve(app, vat(), h)
+      const refused = await call(mcp, args(vat(), { approval_token: bad, idempotency_key: crypto.randomUUID() }))
+      expect([refused.isError, refused.body.metadata.error_code]).toEqual([true, 'VALIDATION_FAILED'])
+      expect(
+        (await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError,
+      ).toBe(false)
+      await mcp.close()
+    },
+  )
 
   test('an idempotency_key that is not a UUID is refused, and the token stays usable', async () => {
     const { mcp, h } = await caller()
     const { token } = await approve(app, vat(), h)
-    const refused = await call(mcp, args(vat(), { approval_token: token, idempotency_key: 'not-a-uuid-but-exactly-36-characters' }))
+    const refused = await call(
+      mcp,
+      args(vat(), { approval_token: token, idempotency_key: 'not-a-uuid-but-exactly-36-characters' }),
+    )
     expect(refused.body.metadata.error_code).toBe('IDEMPOTENCY_KEY_INVALID_FORMAT')
-    expect((await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError).toBe(false)
+    expect(
+      (await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError,
+    ).toBe(false)
     await mcp.close()
   })
 
   test('spends the token once: a second call with it (another idempotency_key) is APPROVAL_TOKEN_USED', async () => {
     const { mcp, h } = await caller()
     const { token } = await approve(app, vat(), h)
-    expect((await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError).toBe(false)
+    expect(
+      (await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))).isError,
+    ).toBe(false)
     const again = await call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))
     expect(again.body.metadata.error_code).toBe('APPROVAL_TOKEN_USED')
     // A token spent on MCP is spent on REST too: one namespace, one token.
-    expect(((await (await live(app, vat(), { h, token })).json()) as { error_code: string }).error_code).toBe('APPROVAL_TOKEN_USED')
+    expect(((await (await live(app, vat(), { h, token })).json()) as { error_code: string }).error_code).toBe(
+      'APPROVAL_TOKEN_USED',
+    )
     await mcp.close()
   })
 
@@ -150,9 +177,15 @@ describe('submit_vat_return', () => {
   test('five racing calls with one token file once', async () => {
     const { mcp, h } = await caller()
     const { token } = await approve(app, vat(), h)
-    const results = await Promise.all(Array.from({ length: 5 }, () => call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() }))))
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(mcp, args(vat(), { approval_token: token, idempotency_key: crypto.randomUUID() })),
+      ),
+    )
     expect(results.filter((r) => !r.isError)).toHaveLength(1)
-    expect(results.filter((r) => r.isError).map((r) => r.body.metadata.error_code)).toEqual(Array(4).fill('APPROVAL_TOKEN_USED'))
+    expect(results.filter((r) => r.isError).map((r) => r.body.metadata.error_code)).toEqual(
+      Array(4).fill('APPROVAL_TOKEN_USED'),
+    )
     expect((await ownAudit(app, '818000006', h)).filter((e) => e.action === 'submit_mva')).toHaveLength(1)
     await mcp.close()
   })
@@ -166,7 +199,10 @@ describe('submit_vat_return', () => {
     expect(failed.body.metadata.failed_checks).toEqual(['deadline_in_future'])
     expect(failed.body.outcome.approval_token_consumed).toBe(false)
     // The same token on the mocked effective date where the term is still in time.
-    const ok = await call(mcp, args(late, { approval_token: token, idempotency_key: crypto.randomUUID(), mock_date: '2025-12-01' }))
+    const ok = await call(
+      mcp,
+      args(late, { approval_token: token, idempotency_key: crypto.randomUUID(), mock_date: '2025-12-01' }),
+    )
     expect(ok.isError).toBe(false)
     await mcp.close()
   })

@@ -76,7 +76,9 @@ describe('which tools a key sees', () => {
     const names = (await client.listTools()).tools.map((t) => t.name)
     for (const name of COMPANY_TOOLS) expect(names).not.toContain(name)
     expect(names).toContain('get_public_obligations')
-    await expect(client.callTool({ name: 'get_company_summary', arguments: { org_number: POSTEN } })).rejects.toMatchObject({ code: -32602 })
+    await expect(
+      client.callTool({ name: 'get_company_summary', arguments: { org_number: POSTEN } }),
+    ).rejects.toMatchObject({ code: -32602 })
     expect(await balance(k.id)).toBe(10_000)
     await client.close()
   })
@@ -138,7 +140,9 @@ describe('company tools', () => {
       expect([name, r._meta.response_hash]).toEqual([name, `sha256:${sha256Hex(canonicalJson(r.result))}`])
     }
     const mcpSummary = body(await client.callTool({ name: 'get_company_summary', arguments: { org_number: POSTEN } }))
-    const rest = (await (await app.get(`/api/v1/company/${POSTEN}/summary`, { headers: { ...bearer(k.key), ...freshIp() } })).json()) as { _meta: { response_hash: string } }
+    const rest = (await (
+      await app.get(`/api/v1/company/${POSTEN}/summary`, { headers: { ...bearer(k.key), ...freshIp() } })
+    ).json()) as { _meta: { response_hash: string } }
     expect(mcpSummary._meta.response_hash).toBe(rest._meta.response_hash)
     await client.close()
   })
@@ -147,7 +151,10 @@ describe('company tools', () => {
     const k = await customer({ credits: 10_000 })
     const client = await connect(bearer(k.key))
     for (const name of [...COMPANY_TOOLS, ...COMPANY_TOOLS]) {
-      const res = (await client.callTool({ name, arguments: GOOD_ARGS[name]! })) as { structuredContent: unknown; content: { type: string; text: string }[] }
+      const res = (await client.callTool({ name, arguments: GOOD_ARGS[name]! })) as {
+        structuredContent: unknown
+        content: { type: string; text: string }[]
+      }
       expect(res.content).toHaveLength(1)
       expect([name, res.content[0]!.type]).toEqual([name, 'text'])
       expect([name, JSON.parse(res.content[0]!.text)]).toEqual([name, res.structuredContent])
@@ -158,11 +165,21 @@ describe('company tools', () => {
   test('a batch of memoised answers: each call gets its own text and result, and nothing of the placeholders they travel as is left', async () => {
     const k = await customer({ credits: 10_000 })
     const names = ['get_company_summary', 'get_company_obligations', 'get_company_deadlines']
-    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: GOOD_ARGS[name]! } })
+    const call = (id: number, name: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: GOOD_ARGS[name]! },
+    })
     const post = async () => {
       const res = await fetch(`${app.url}/api/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(k.key), ...freshIp() },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...bearer(k.key),
+          ...freshIp(),
+        },
         body: JSON.stringify(names.map((n, i) => call(i + 1, n))),
       })
       expect(res.status).toBe(200)
@@ -171,7 +188,12 @@ describe('company tools', () => {
     await post() // the answers are memoised from here on
     const text = await post()
     expect(text).not.toContain('plikt-text-')
-    const answers = (JSON.parse(text) as { id: number; result: { structuredContent: { result: unknown; metadata: { tool: string } }; content: { text: string }[] } }[]).sort((a, b) => a.id - b.id)
+    const answers = (
+      JSON.parse(text) as {
+        id: number
+        result: { structuredContent: { result: unknown; metadata: { tool: string } }; content: { text: string }[] }
+      }[]
+    ).sort((a, b) => a.id - b.id)
     expect(answers.map((a) => a.result.structuredContent.metadata.tool)).toEqual(names)
     for (const a of answers) {
       expect(JSON.parse(a.result.content[0]!.text)).toEqual(a.result.structuredContent)
@@ -186,7 +208,11 @@ describe('company tools', () => {
     for (const name of COMPANY_TOOLS) {
       const before = await balance(k.id)
       const res = await client.callTool({ name, arguments: GOOD_ARGS[name]! })
-      expect({ name, isError: res.isError ?? false, error: body(res).metadata.error_code ?? null }).toEqual({ name, isError: false, error: null })
+      expect({ name, isError: res.isError ?? false, error: body(res).metadata.error_code ?? null }).toEqual({
+        name,
+        isError: false,
+        error: null,
+      })
       expect(body(res).result).not.toBeNull()
       expect({ name, charged: before - (await balance(k.id)) }).toEqual({ name, charged: 50 })
     }
@@ -236,7 +262,9 @@ describe('company tools', () => {
       const res = await client.callTool({ name: 'get_company_summary', arguments: { org_number: bad } })
       expect(res.isError).toBe(true)
       expect(body(res).metadata.error_code).toBe('VALIDATION_FAILED')
-      expect(body(res).metadata.remediation.explanation.details.map((d: { field: string }) => d.field)).toEqual(['org_number'])
+      expect(body(res).metadata.remediation.explanation.details.map((d: { field: string }) => d.field)).toEqual([
+        'org_number',
+      ])
       expect(await balance(k.id)).toBe(10_000)
       await client.close()
     })
@@ -261,7 +289,11 @@ describe('get_company_authority', () => {
     const client = await connect(bearer(k.key))
     const res = await client.callTool({ name: 'get_company_authority', arguments: { org_number: '929770404' } })
     expect(res.isError).toBeFalsy()
-    expect(body(res).result).toMatchObject({ classification: 'no_authority', degraded: null, kombinasjon_available: true })
+    expect(body(res).result).toMatchObject({
+      classification: 'no_authority',
+      degraded: null,
+      kombinasjon_available: true,
+    })
     await client.close()
   })
 })
@@ -270,7 +302,10 @@ describe('get_company_authority during a register outage', () => {
   test('answers UPSTREAM_UNAVAILABLE, as the REST route does, and costs nothing', async () => {
     const k = await customer({ credits: 1_000 })
     const client = await connect(bearer(k.key))
-    const res = await client.callTool({ name: 'get_company_authority', arguments: { org_number: byScenario('register-5xx') } })
+    const res = await client.callTool({
+      name: 'get_company_authority',
+      arguments: { org_number: byScenario('register-5xx') },
+    })
     expect(res.isError).toBe(true)
     expect(body(res).result).toBeNull()
     expect(body(res).metadata).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true })
@@ -312,7 +347,9 @@ describe('rulebook 1.1.0 through the company tools', () => {
     const client = await connect(bearer(k.key))
     const r = body(await client.callTool({ name: 'get_company_obligations', arguments: { org_number: POSTEN } }))
     await client.close()
-    const byId = Object.fromEntries(r.result.obligations.map((o: { rule_id: string; evaluation_result: string }) => [o.rule_id, o.evaluation_result]))
+    const byId = Object.fromEntries(
+      r.result.obligations.map((o: { rule_id: string; evaluation_result: string }) => [o.rule_id, o.evaluation_result]),
+    )
     expect(byId).toMatchObject({
       generalforsamling: 'applicable',
       'arsregnskap-fastsetting': 'applicable',
@@ -328,12 +365,18 @@ describe('rulebook 1.1.0 through the company tools', () => {
   test('get_company_deadlines lists the general meeting and the adoption of the accounts on 30 June, as REST does', async () => {
     const k = await customer({ credits: 10_000 })
     const client = await connect(bearer(k.key))
-    const r = body(await client.callTool({ name: 'get_company_deadlines', arguments: { org_number: POSTEN, horizon_months: 6 } }))
+    const r = body(
+      await client.callTool({ name: 'get_company_deadlines', arguments: { org_number: POSTEN, horizon_months: 6 } }),
+    )
     await client.close()
-    const due = Object.fromEntries(r.result.deadlines.map((d: { deadline_id: string; due_at: string }) => [d.deadline_id, d.due_at]))
+    const due = Object.fromEntries(
+      r.result.deadlines.map((d: { deadline_id: string; due_at: string }) => [d.deadline_id, d.due_at]),
+    )
     expect(due['generalforsamling-2025']).toBe('2026-06-30T23:59:59+02:00')
     expect(due['arsregnskap-fastsetting-2025']).toBe('2026-06-30T23:59:59+02:00')
-    const rest = await app.get(`/api/v1/company/${POSTEN}/deadlines?horizon_months=6`, { headers: { ...bearer(k.key), ...freshIp() } })
+    const rest = await app.get(`/api/v1/company/${POSTEN}/deadlines?horizon_months=6`, {
+      headers: { ...bearer(k.key), ...freshIp() },
+    })
     expect(r.result).toEqual((await rest.json()).data)
   })
 })
@@ -345,7 +388,9 @@ test('get_credit_balance answers what its REST twin answers, top_up_url included
   const client = await connectMcp(app, bearer(key))
   const tool = toolBody(await client.callTool({ name: 'get_credit_balance', arguments: {} }))
   await client.close()
-  const rest = (await (await app.get('/api/v1/account/credits/balance', { headers: { ...bearer(key), ...freshIp() } })).json()) as { data: Record<string, unknown> }
+  const rest = (await (
+    await app.get('/api/v1/account/credits/balance', { headers: { ...bearer(key), ...freshIp() } })
+  ).json()) as { data: Record<string, unknown> }
   expect(tool.result.top_up_url).toMatch(/^http/)
   expect(tool.result).toEqual(rest.data)
 })

@@ -32,7 +32,11 @@ describe('delegation tools', () => {
     const mcp = await connectMcp(app, a.auth)
     const principal = crypto.randomUUID()
 
-    const requested = await call(mcp, 'request_fullmakt', { agent_principal_id: principal, org_number: ORG, scopes: [MVA] })
+    const requested = await call(mcp, 'request_fullmakt', {
+      agent_principal_id: principal,
+      org_number: ORG,
+      scopes: [MVA],
+    })
     expect(requested.isError).toBe(false)
     expect(requested.body.result).toMatchObject({ delegation_status: 'pending', agent_principal_id: principal })
     await decide(app, requested.body.result.delegation_url)
@@ -40,26 +44,66 @@ describe('delegation tools', () => {
     const checked = await call(mcp, 'check_authorization', { org_number: ORG })
     expect(checked.body.result).toMatchObject({ status: 'full', active_scopes: [MVA] })
 
-    const validated = await call(mcp, 'validate_action', { org_number: ORG, action_type: 'mva_melding', period: '2026-T6', payload: PAYLOAD })
+    const validated = await call(mcp, 'validate_action', {
+      org_number: ORG,
+      action_type: 'mva_melding',
+      period: '2026-T6',
+      payload: PAYLOAD,
+    })
     expect(validated.body.result.validation.all_passed).toBe(true)
     const actionId = validated.body.result.action_id
 
-    const minted = (await (await mintForAction(app, a, { org_number: ORG, action_type: 'mva_melding', period: '2026-T6', payload: PAYLOAD })).json()).data
+    const minted = (
+      await (
+        await mintForAction(app, a, {
+          org_number: ORG,
+          action_type: 'mva_melding',
+          period: '2026-T6',
+          payload: PAYLOAD,
+        })
+      ).json()
+    ).data
     expect(minted.action_id).toBe(actionId)
     const token = minted.approval_token
     // Unconfirmed, the tool files nothing and names the page the account's owner confirms on.
-    const early = await call(mcp, 'submit_vat_return', { org_number: ORG, period: '2026-T6', payload: PAYLOAD, approval_token: token, idempotency_key: crypto.randomUUID() })
+    const early = await call(mcp, 'submit_vat_return', {
+      org_number: ORG,
+      period: '2026-T6',
+      payload: PAYLOAD,
+      approval_token: token,
+      idempotency_key: crypto.randomUUID(),
+    })
     expect(early.isError).toBe(true)
-    expect(early.body).toMatchObject({ result: null, metadata: { error_code: 'APPROVAL_TOKEN_UNCONFIRMED', confirmation_url: minted.confirmation_url } })
-    expect((await decideOnPage(app, (await ownerSession(app, a.email)).cookie, minted.confirmation_url)).status).toBe(200)
+    expect(early.body).toMatchObject({
+      result: null,
+      metadata: { error_code: 'APPROVAL_TOKEN_UNCONFIRMED', confirmation_url: minted.confirmation_url },
+    })
+    expect((await decideOnPage(app, (await ownerSession(app, a.email)).cookie, minted.confirmation_url)).status).toBe(
+      200,
+    )
 
-    const filed = await call(mcp, 'submit_vat_return', { org_number: ORG, period: '2026-T6', payload: PAYLOAD, approval_token: token, idempotency_key: crypto.randomUUID() })
+    const filed = await call(mcp, 'submit_vat_return', {
+      org_number: ORG,
+      period: '2026-T6',
+      payload: PAYLOAD,
+      approval_token: token,
+      idempotency_key: crypto.randomUUID(),
+    })
     expect(filed.isError).toBe(false)
     const receipt = filed.body.result.receipt
     expect(receipt.altinn_receipt_id).toStartWith('MOCK-')
     const key = await receiptKey(app, a)
-    const message = ['PLIKT-RECEIPT-v1', receipt.altinn_receipt_id, receipt.audit_log_id, receipt.org_number, receipt.filing_type, receipt.timestamp].join('\x1f')
-    expect(timingSafeEqual(createHmac('sha256', key).update(message).digest(), Buffer.from(receipt.signature, 'hex'))).toBe(true)
+    const message = [
+      'PLIKT-RECEIPT-v1',
+      receipt.altinn_receipt_id,
+      receipt.audit_log_id,
+      receipt.org_number,
+      receipt.filing_type,
+      receipt.timestamp,
+    ].join('\x1f')
+    expect(
+      timingSafeEqual(createHmac('sha256', key).update(message).digest(), Buffer.from(receipt.signature, 'hex')),
+    ).toBe(true)
 
     const state = await call(mcp, 'check_fullmakt', { org_number: ORG })
     expect(state.body.result.overall_status).toBe('full')
@@ -90,7 +134,12 @@ describe('delegation tools', () => {
 
   test('validate_action refuses a payload over 64 KiB naming the field', async () => {
     const mcp = await connectMcp(app, (await agent(app)).auth)
-    const r = await call(mcp, 'validate_action', { org_number: ORG, action_type: 'mva_melding', period: '2026-T5', payload: { note: 'x'.repeat(64 * 1024) } })
+    const r = await call(mcp, 'validate_action', {
+      org_number: ORG,
+      action_type: 'mva_melding',
+      period: '2026-T5',
+      payload: { note: 'x'.repeat(64 * 1024) },
+    })
     expect(r.isError).toBe(true)
     expect(r.body.metadata.error_code).toBe('VALIDATION_FAILED')
     expect(r.body.metadata.remediation.explanation.details[0].field).toBe('payload')
@@ -102,7 +151,15 @@ describe('delegation tools', () => {
     const { key } = await createKey(app, c.id, ['read:register'])
     const mcp = await connectMcp(app, { authorization: `Bearer ${key}` })
     const names = (await mcp.listTools()).tools.map((t) => t.name)
-    for (const hidden of ['request_fullmakt', 'check_fullmakt', 'revoke_fullmakt', 'check_authorization', 'validate_action', 'submit_vat_return']) expect(names).not.toContain(hidden)
+    for (const hidden of [
+      'request_fullmakt',
+      'check_fullmakt',
+      'revoke_fullmakt',
+      'check_authorization',
+      'validate_action',
+      'submit_vat_return',
+    ])
+      expect(names).not.toContain(hidden)
     await mcp.close()
   })
 })

@@ -14,7 +14,13 @@ import { addCredits, bearer, createConsumer, createKey } from '../access-helpers
 import { connectMcp, toolBody } from './client.ts'
 
 let runs = 0
-const Body = Type.Object({ note: Type.String({ maxLength: 80 }), outcome: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('final_failure')])) }, { additionalProperties: false })
+const Body = Type.Object(
+  {
+    note: Type.String({ maxLength: 80 }),
+    outcome: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('final_failure')])),
+  },
+  { additionalProperties: false },
+)
 const extension: Extension = {
   operations: [
     op({
@@ -58,7 +64,9 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const balance = async () => (await (await app.send('GET', '/api/v1/account/credits/balance', undefined, bearer(key))).json()).data.balance_ore as number
+const balance = async () =>
+  (await (await app.send('GET', '/api/v1/account/credits/balance', undefined, bearer(key))).json()).data
+    .balance_ore as number
 
 test('the tool lists the idempotency_key argument its operation declares', async () => {
   const mcp = await connectMcp(app, bearer(key))
@@ -86,7 +94,9 @@ test('calls racing with one key run once', async () => {
   const mcp = await connectMcp(app, bearer(key))
   const runsBefore = runs
   const args = { note: 'race', idempotency_key: crypto.randomUUID() }
-  const answers = await Promise.all(Array.from({ length: 5 }, () => mcp.callTool({ name: 'test_write', arguments: args })))
+  const answers = await Promise.all(
+    Array.from({ length: 5 }, () => mcp.callTool({ name: 'test_write', arguments: args })),
+  )
   expect(runs - runsBefore).toBe(1)
   for (const a of answers) {
     const b = toolBody(a)

@@ -25,17 +25,29 @@ const POSTEN = '984661185'
 const SUMMARY_ORE = 50
 
 /** One JSON-RPC message to b's /api/mcp, as a host without a session sends it. */
-async function rpc(key: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+async function rpc(
+  key: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${b.url}/api/mcp`, {
     method: 'POST',
-    headers: { ...bearer(key), ...freshIp(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    headers: {
+      ...bearer(key),
+      ...freshIp(),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   const text = await res.text()
   return { status: res.status, body: JSON.parse(text), challenge: res.headers.get('www-authenticate') }
 }
 
-const callSummary = (key: string, args: Record<string, unknown> = { org_number: POSTEN }) => rpc(key, 'tools/call', { name: 'get_company_summary', arguments: args })
+const callSummary = (key: string, args: Record<string, unknown> = { org_number: POSTEN }) =>
+  rpc(key, 'tools/call', { name: 'get_company_summary', arguments: args })
 
 /** An enterprise consumer with credit and a key that b has already used for one priced tool call, so b has the key cached. */
 async function keyCachedOnB(scopes?: string[]) {
@@ -50,7 +62,8 @@ async function keyCachedOnB(scopes?: string[]) {
 }
 
 const balance = async (consumerId: string) => (await readBalance(a.deps.sql, consumerId)).balance_ore
-const revokeOnA = async (keyId: string) => expect((await a.send('DELETE', `/api/v1/admin/keys/${keyId}`, undefined, admin)).status).toBe(200)
+const revokeOnA = async (keyId: string) =>
+  expect((await a.send('DELETE', `/api/v1/admin/keys/${keyId}`, undefined, admin)).status).toBe(200)
 
 describe('a priced tool call with a key the instance has cached', () => {
   test('is answered and charged, and the key stays cached', async () => {
@@ -100,13 +113,26 @@ describe('a key revoked after the instance cached it', () => {
 
 describe('a refused key on MCP is audited as a refused credential, as on every surface', () => {
   const audited = async (correlationId: string) =>
-    (await a.deps.sql<{ details: { error_code: string } }[]>`select details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`).map((r) => r.details.error_code)
+    (
+      await a.deps.sql<
+        { details: { error_code: string } }[]
+      >`select details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`
+    ).map((r) => r.details.error_code)
 
   test('when the key came from the cache (a priced call)', async () => {
     const k = await keyCachedOnB()
     await revokeOnA(k.keyId)
     const correlationId = `mcp-cached-refusal-${crypto.randomUUID()}`
-    expect((await rpc(k.key, 'tools/call', { name: 'get_company_summary', arguments: { org_number: POSTEN } }, { 'x-correlation-id': correlationId })).status).toBe(401)
+    expect(
+      (
+        await rpc(
+          k.key,
+          'tools/call',
+          { name: 'get_company_summary', arguments: { org_number: POSTEN } },
+          { 'x-correlation-id': correlationId },
+        )
+      ).status,
+    ).toBe(401)
     expect(await audited(correlationId)).toEqual(['AUTH_INVALID_KEY'])
   })
 
@@ -120,7 +146,16 @@ describe('a refused key on MCP is audited as a refused credential, as on every s
 
   test('when the key is unknown', async () => {
     const correlationId = `mcp-unknown-refusal-${crypto.randomUUID()}`
-    expect((await rpc(`svc_live_unknown${crypto.randomUUID().replaceAll('-', '')}`, 'tools/list', {}, { 'x-correlation-id': correlationId })).status).toBe(401)
+    expect(
+      (
+        await rpc(
+          `svc_live_unknown${crypto.randomUUID().replaceAll('-', '')}`,
+          'tools/list',
+          {},
+          { 'x-correlation-id': correlationId },
+        )
+      ).status,
+    ).toBe(401)
     expect(await audited(correlationId)).toEqual(['AUTH_INVALID_KEY'])
   })
 })
@@ -128,7 +163,9 @@ describe('a refused key on MCP is audited as a refused credential, as on every s
 describe('a key whose consumer was deactivated after the instance cached it', () => {
   test('gets 403 AUTH_CONSUMER_INACTIVE on its next priced tool call, and is not charged', async () => {
     const k = await keyCachedOnB()
-    expect((await a.send('PATCH', `/api/v1/admin/consumers/${k.consumerId}`, { active: false }, admin)).status).toBe(200)
+    expect((await a.send('PATCH', `/api/v1/admin/consumers/${k.consumerId}`, { active: false }, admin)).status).toBe(
+      200,
+    )
     const before = await balance(k.consumerId)
     const refused = await callSummary(k.key)
     expect([refused.status, refused.body.error_code]).toEqual([403, 'AUTH_CONSUMER_INACTIVE'])

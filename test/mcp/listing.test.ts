@@ -54,9 +54,18 @@ const ARGS: Record<string, Record<string, unknown>> = {
   // requested first, then revoked: the same principal
   request_fullmakt: { agent_principal_id: PRINCIPAL, org_number: POSTEN, scopes: ['skatteetaten:mva-melding'] },
   revoke_fullmakt: { agent_principal_id: PRINCIPAL, reason: 'listing test' },
-  validate_action: { org_number: POSTEN, action_type: 'mva_melding', period: '2026-T4', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 } },
+  validate_action: {
+    org_number: POSTEN,
+    action_type: 'mva_melding',
+    period: '2026-T4',
+    payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 },
+  },
   // without an approval token: a dry run
-  submit_vat_return: { org_number: POSTEN, period: '2026-T4', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 } },
+  submit_vat_return: {
+    org_number: POSTEN,
+    period: '2026-T4',
+    payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 },
+  },
 }
 
 const entry = (id: string): Operation => allOperations.find((o) => o.id === id)!
@@ -67,7 +76,12 @@ async function listed(client: Client) {
 }
 
 /** Calls a tool and checks its structuredContent against the outputSchema listed for it. */
-async function callAndCheck(client: Client, tools: Awaited<ReturnType<typeof listed>>, name: string, args: Record<string, unknown>) {
+async function callAndCheck(
+  client: Client,
+  tools: Awaited<ReturnType<typeof listed>>,
+  name: string,
+  args: Record<string, unknown>,
+) {
   const schema = tools.get(name)?.outputSchema
   expect([name, schema?.type]).toEqual([name, 'object'])
   // The SDK client refuses (rejects) a structuredContent that does not match the listed schema.
@@ -88,7 +102,13 @@ describe('tools/list', () => {
       expect([t.name, typeof t.title, (t.title ?? '').length > 0]).toEqual([t.name, 'string', true])
       expect([t.name, t.outputSchema?.type]).toEqual([t.name, 'object'])
       const hints = t.annotations ?? {}
-      expect([t.name, typeof hints.readOnlyHint, typeof hints.destructiveHint, typeof hints.idempotentHint, typeof hints.openWorldHint]).toEqual([t.name, 'boolean', 'boolean', 'boolean', 'boolean'])
+      expect([
+        t.name,
+        typeof hints.readOnlyHint,
+        typeof hints.destructiveHint,
+        typeof hints.idempotentHint,
+        typeof hints.openWorldHint,
+      ]).toEqual([t.name, 'boolean', 'boolean', 'boolean', 'boolean'])
     }
   })
 
@@ -96,13 +116,21 @@ describe('tools/list', () => {
     const client = await connectMcp(app, bearer(key))
     const { tools } = await client.listTools()
     await client.close()
-    for (const t of tools) expect([t.name, t.annotations]).toEqual([t.name, toolAnnotations(TOOLS.find((x) => x.name === t.name)!.operation)])
+    for (const t of tools)
+      expect([t.name, t.annotations]).toEqual([
+        t.name,
+        toolAnnotations(TOOLS.find((x) => x.name === t.name)!.operation),
+      ])
   })
 })
 
 describe('behaviour hints, from the registry entry', () => {
   test('a read is read-only, idempotent and not destructive', () => {
-    expect(toolAnnotations(entry('getPublicObligations'))).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true })
+    expect(toolAnnotations(entry('getPublicObligations'))).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    })
   })
 
   test('a POST that only reads (its input is a body) is read-only', () => {
@@ -111,11 +139,19 @@ describe('behaviour hints, from the registry entry', () => {
   })
 
   test('a write that only adds is neither read-only nor destructive, and not idempotent', () => {
-    expect(toolAnnotations(entry('redeemIssuanceToken'))).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false })
+    expect(toolAnnotations(entry('redeemIssuanceToken'))).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    })
   })
 
   test('a revoke is destructive, and idempotent', () => {
-    expect(toolAnnotations(entry('revokeAccountKey'))).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true })
+    expect(toolAnnotations(entry('revokeAccountKey'))).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    })
   })
 
   test('revoking a principal by POST is destructive: an MCP host asks a person before it (declared on the operation)', () => {
@@ -123,7 +159,11 @@ describe('behaviour hints, from the registry entry', () => {
   })
 
   test('a filing (it needs an approval token) is destructive, and idempotent under its required key', () => {
-    expect(toolAnnotations(entry('executeSandboxAction'))).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true })
+    expect(toolAnnotations(entry('executeSandboxAction'))).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    })
   })
 
   test('a read of an outside system is open-world; a read of our own rulebook is not', () => {
@@ -148,9 +188,13 @@ describe('structuredContent matches the outputSchema listed', () => {
 
   test('for a failed call: result null, with the error in metadata', async () => {
     const client = await connectMcp(app, bearer(key))
-    const res = await callAndCheck(client, await listed(client), 'get_company_summary', { org_number: byScenario('unknown') })
+    const res = await callAndCheck(client, await listed(client), 'get_company_summary', {
+      org_number: byScenario('unknown'),
+    })
     expect(res.isError).toBe(true)
-    expect((res.structuredContent as { metadata: { error_code: string } }).metadata.error_code).toBe('COMPANY_NOT_FOUND')
+    expect((res.structuredContent as { metadata: { error_code: string } }).metadata.error_code).toBe(
+      'COMPANY_NOT_FOUND',
+    )
     await client.close()
   })
 
@@ -164,7 +208,11 @@ describe('structuredContent matches the outputSchema listed', () => {
     const vat = { org_number: '818000006', period: '2026-T1', payload: { total_revenue_nok: 125_000 } }
     // A dry run, and a failed live call (no token) with the write-side members.
     await callAndCheck(client, tools, 'submit_vat_return', vat)
-    await callAndCheck(client, tools, 'submit_vat_return', { ...vat, dry_run: false, idempotency_key: crypto.randomUUID() })
+    await callAndCheck(client, tools, 'submit_vat_return', {
+      ...vat,
+      dry_run: false,
+      idempotency_key: crypto.randomUUID(),
+    })
     await client.close()
   })
 })

@@ -45,7 +45,9 @@ describe('who sees list_acting_capacity', () => {
     const c = await createConsumer(app, 'free')
     const narrow = await connectMcp(app, bearer((await createKey(app, c.id, ['read:register'])).key))
     expect((await narrow.listTools()).tools.map((t) => t.name)).not.toContain('list_acting_capacity')
-    await expect(narrow.callTool({ name: 'list_acting_capacity', arguments: { fnr: DAGL_FNR, org_number: POSTEN } })).rejects.toMatchObject({ code: -32602 })
+    await expect(
+      narrow.callTool({ name: 'list_acting_capacity', arguments: { fnr: DAGL_FNR, org_number: POSTEN } }),
+    ).rejects.toMatchObject({ code: -32602 })
     await narrow.close()
   })
 })
@@ -54,7 +56,11 @@ describe('the tool is its REST twin', () => {
   test('it answers what POST /api/v1/portal/list-acting-capacity answers', async () => {
     const r = await client.callTool({ name: 'list_acting_capacity', arguments: { fnr: DAGL_FNR, org_number: POSTEN } })
     expect(r.isError).toBeFalsy()
-    const rest = await app.post('/api/v1/portal/list-acting-capacity', { fnr: DAGL_FNR, org_number: POSTEN }, { headers: { ...bearer(key), ...freshIp() } })
+    const rest = await app.post(
+      '/api/v1/portal/list-acting-capacity',
+      { fnr: DAGL_FNR, org_number: POSTEN },
+      { headers: { ...bearer(key), ...freshIp() } },
+    )
     expect(toolBody(r).result).toEqual(((await rest.json()) as { data: unknown }).data)
     expect(toolBody(r).result.actions.map((a: { token: string }) => a.token)).toEqual(['act_in_daily_management'])
   })
@@ -66,7 +72,10 @@ describe('the tool is its REST twin', () => {
   })
 
   test('a wrong control digit is VALIDATION_FAILED naming fnr, the number nowhere in the answer', async () => {
-    const r = await client.callTool({ name: 'list_acting_capacity', arguments: { fnr: WRONG_CONTROL, org_number: POSTEN } })
+    const r = await client.callTool({
+      name: 'list_acting_capacity',
+      arguments: { fnr: WRONG_CONTROL, org_number: POSTEN },
+    })
     expect(r.isError).toBe(true)
     expect(toolBody(r).metadata.error_code).toBe('VALIDATION_FAILED')
     expect(toolBody(r).metadata.remediation.explanation.details.map((d: { field: string }) => d.field)).toEqual(['fnr'])
@@ -74,7 +83,10 @@ describe('the tool is its REST twin', () => {
   })
 
   test('an fnr of the wrong shape is refused by the arguments’ schema, naming fnr, without echoing it', async () => {
-    const r = await client.callTool({ name: 'list_acting_capacity', arguments: { fnr: `${DAGL_FNR}9`, org_number: POSTEN } })
+    const r = await client.callTool({
+      name: 'list_acting_capacity',
+      arguments: { fnr: `${DAGL_FNR}9`, org_number: POSTEN },
+    })
     expect(toolBody(r).metadata.error_code).toBe('VALIDATION_FAILED')
     expect(toolBody(r).metadata.remediation.explanation.details.map((d: { field: string }) => d.field)).toContain('fnr')
     expect(JSON.stringify(r)).not.toContain(DAGL_FNR)

@@ -41,9 +41,15 @@ describe('mirrored tools', () => {
   for (const [tool, route] of Object.entries(MIRRORED)) {
     test(`${tool} answers what GET /api/v1/sandbox/company/{org}/${route} answers`, async () => {
       const body = await call(tool, { org_number: '818000006' })
-      const rest = (await (await app.get(`/api/v1/sandbox/company/818000006/${route}`, { headers: freshIp() })).json()) as { data: unknown }
+      const rest = (await (
+        await app.get(`/api/v1/sandbox/company/818000006/${route}`, { headers: freshIp() })
+      ).json()) as { data: unknown }
       expect(body.result).toEqual(rest.data)
-      expect(body._meta).toMatchObject({ is_sandbox: true, rulebook_version: 'sandbox', data_freshness: '2026-01-01T00:00:00+01:00' })
+      expect(body._meta).toMatchObject({
+        is_sandbox: true,
+        rulebook_version: 'sandbox',
+        data_freshness: '2026-01-01T00:00:00+01:00',
+      })
       expect(body._meta).not.toHaveProperty('response_hash')
     })
   }
@@ -51,7 +57,9 @@ describe('mirrored tools', () => {
   for (const [tool, route] of Object.entries(MIRRORED)) {
     test(`${tool} answers a synthetic number of a valid series (818123456) as its sandbox route does`, async () => {
       const body = await call(tool, { org_number: '818123456' })
-      const rest = (await (await app.get(`/api/v1/sandbox/company/818123456/${route}`, { headers: freshIp() })).json()) as { success: boolean; data: unknown }
+      const rest = (await (
+        await app.get(`/api/v1/sandbox/company/818123456/${route}`, { headers: freshIp() })
+      ).json()) as { success: boolean; data: unknown }
       expect(rest.success).toBe(true)
       expect(body.result).toEqual(rest.data)
     })
@@ -88,7 +96,15 @@ describe('mirrored tools', () => {
 describe('tools without a sandbox mirror', () => {
   for (const tool of UNMIRRORED) {
     test(`${tool} answers SANDBOX_TOOL_UNAVAILABLE`, async () => {
-      const r = await mcp.callTool({ name: tool, arguments: tool === 'search_companies' ? { name: 'posten' } : tool === 'get_credit_balance' ? {} : { org_number: '984661185' } })
+      const r = await mcp.callTool({
+        name: tool,
+        arguments:
+          tool === 'search_companies'
+            ? { name: 'posten' }
+            : tool === 'get_credit_balance'
+              ? {}
+              : { org_number: '984661185' },
+      })
       expect(r.isError).toBe(true)
       expect(toolBody(r).metadata.error_code).toBe('SANDBOX_TOOL_UNAVAILABLE')
     })
@@ -121,7 +137,12 @@ describe('keyless tools and credentials', () => {
   test('a sandbox bearer with a bad suffix is refused without echoing it', async () => {
     const res = await fetch(`${app.url}/api/mcp`, {
       method: 'POST',
-      headers: { authorization: 'Bearer svc_sandbox_test_bad suffix!', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...freshIp() },
+      headers: {
+        authorization: 'Bearer svc_sandbox_test_bad suffix!',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...freshIp(),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     })
     expect(res.status).toBe(400)

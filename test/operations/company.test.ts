@@ -15,6 +15,7 @@ describe('register outage codes', () => {
   })
 
   test('the other register reads still document REGISTER_DOWN', () => {
-    for (const id of ['getCompanyContext', 'verifyCompany', 'getCompanySummary', 'getCompanyAccounts']) expect({ id, documented: byId(id).errors.includes('REGISTER_DOWN') }).toEqual({ id, documented: true })
+    for (const id of ['getCompanyContext', 'verifyCompany', 'getCompanySummary', 'getCompanyAccounts'])
+      expect({ id, documented: byId(id).errors.includes('REGISTER_DOWN') }).toEqual({ id, documented: true })
   })
 })

@@ -40,7 +40,9 @@ describe('registry areas', () => {
   test('the registry is exactly the areas together: every entry in one area, none lost', () => {
     const home = new Map<Operation, string[]>()
     for (const a of areas) for (const o of a.ops!) home.set(o, [...(home.get(o) ?? []), a.file])
-    expect([...home].filter(([, files]) => files.length > 1).map(([o, files]) => `${o.id} in ${files.join(', ')}`)).toEqual([])
+    expect(
+      [...home].filter(([, files]) => files.length > 1).map(([o, files]) => `${o.id} in ${files.join(', ')}`),
+    ).toEqual([])
     expect(allOperations.length).toBe(home.size)
     for (const o of allOperations) expect(home.has(o), o.id).toBe(true)
   })

@@ -66,21 +66,32 @@ describe('credentials', () => {
     const { key, id } = await createKey(a, c.id)
     expect((await b.get(BALANCE, { headers: bearer(key) })).status).toBe(200)
     expect((await a.send('DELETE', `/api/v1/admin/keys/${id}`, undefined, admin)).status).toBe(200)
-    expect(await errorOf(await b.get(BALANCE, { headers: bearer(key) }))).toMatchObject({ status: 401, code: 'AUTH_INVALID_KEY' })
-    expect(await errorOf(await a.get(BALANCE, { headers: bearer(key) }))).toMatchObject({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(await errorOf(await b.get(BALANCE, { headers: bearer(key) }))).toMatchObject({
+      status: 401,
+      code: 'AUTH_INVALID_KEY',
+    })
+    expect(await errorOf(await a.get(BALANCE, { headers: bearer(key) }))).toMatchObject({
+      status: 401,
+      code: 'AUTH_INVALID_KEY',
+    })
   })
 
   test('a deactivated consumer’s key gives 403 AUTH_CONSUMER_INACTIVE at once, and works again when reactivated', async () => {
     const c = await createConsumer(a)
     const { key } = await createKey(a, c.id)
     await a.send('PATCH', `/api/v1/admin/consumers/${c.id}`, { active: false }, admin)
-    expect(await errorOf(await b.get(BALANCE, { headers: bearer(key) }))).toMatchObject({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
+    expect(await errorOf(await b.get(BALANCE, { headers: bearer(key) }))).toMatchObject({
+      status: 403,
+      code: 'AUTH_CONSUMER_INACTIVE',
+    })
     await a.send('PATCH', `/api/v1/admin/consumers/${c.id}`, { active: true }, admin)
     expect((await b.get(BALANCE, { headers: bearer(key) })).status).toBe(200)
   })
 
   test('a bad header is never treated as no header, even on a keyless route: 401 AUTH_INVALID_KEY (spec Credentials)', async () => {
-    expect(await errorOf(await a.get('/api/v1/public/obligations?entity_type=AS', { headers: bearer('garbage') }))).toMatchObject({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(
+      await errorOf(await a.get('/api/v1/public/obligations?entity_type=AS', { headers: bearer('garbage') })),
+    ).toMatchObject({ status: 401, code: 'AUTH_INVALID_KEY' })
     expect((await a.get('/api/v1/public/obligations?entity_type=AS')).status).toBe(200)
   })
 })
@@ -105,7 +116,10 @@ describe('scope and tier', () => {
   test('a tier below the route’s minimum gives 403 PLAN_INSUFFICIENT', async () => {
     const free = await createConsumer(a, 'free')
     const { key } = await createKey(a, free.id)
-    expect(await errorOf(await a.get(PROFESSIONAL_PATH, { headers: bearer(key) }))).toMatchObject({ status: 403, code: 'PLAN_INSUFFICIENT' })
+    expect(await errorOf(await a.get(PROFESSIONAL_PATH, { headers: bearer(key) }))).toMatchObject({
+      status: 403,
+      code: 'PLAN_INSUFFICIENT',
+    })
     const pro = await createConsumer(a, 'professional')
     const proKey = await createKey(a, pro.id)
     expect((await a.get(PROFESSIONAL_PATH, { headers: bearer(proKey.key) })).status).toBe(200)
@@ -115,11 +129,14 @@ describe('scope and tier', () => {
     const c = await createConsumer(a)
     const { key } = await createKey(a, c.id, ['read:changes'])
     await a.get(METERED_PATH, { headers: { ...bearer(key), 'x-correlation-id': 'audit-scope-fail-1' } })
-    const rows = await a.deps.sql`select action, details from audit_log where consumer_id = ${c.id} and action = 'authorization_failed'`
+    const rows = await a.deps
+      .sql`select action, details from audit_log where consumer_id = ${c.id} and action = 'authorization_failed'`
     expect(rows).toHaveLength(1)
     expect(rows[0]!.details).toMatchObject({ error_code: 'SCOPE_INSUFFICIENT', operation: 'testMetered' })
     // the first refusal of its kind from an address gets a row of its own (repeats are counted: refusals.test.ts)
-    await a.get(BALANCE, { headers: { ...bearer('svc_free_nope'), ...freshIp(), 'x-correlation-id': 'audit-invalid-key-1' } })
+    await a.get(BALANCE, {
+      headers: { ...bearer('svc_free_nope'), ...freshIp(), 'x-correlation-id': 'audit-invalid-key-1' },
+    })
     const anon = await a.deps.sql`select actor, details from audit_log where correlation_id = 'audit-invalid-key-1'`
     expect(anon[0]).toMatchObject({ actor: 'anonymous', details: { error_code: 'AUTH_INVALID_KEY' } })
   })
@@ -168,13 +185,17 @@ describe('rate limits', () => {
   test('enterprise keys are not limited per minute: more calls than the highest other tier’s ceiling all pass', async () => {
     const c = await createConsumer(a, 'enterprise')
     const { key } = await createKey(a, c.id)
-    const ceilings = Object.entries(PLAN_LIMITS).filter(([tier]) => tier !== 'enterprise').map(([, l]) => l.per_minute!)
+    const ceilings = Object.entries(PLAN_LIMITS)
+      .filter(([tier]) => tier !== 'enterprise')
+      .map(([, l]) => l.per_minute!)
     const calls = Math.max(...ceilings) + 1
     expect(calls).toBe(PLAN_LIMITS.professional.per_minute! + 1)
     const statuses: number[] = []
     // In batches across both instances: enough at once to be quick, few enough not to queue on the pool.
     for (let sent = 0; sent < calls; sent += 50) {
-      const batch = Array.from({ length: Math.min(50, calls - sent) }, (_, i) => ((sent + i) % 2 ? a : b).get(BALANCE, { headers: bearer(key) }).then((r) => r.status))
+      const batch = Array.from({ length: Math.min(50, calls - sent) }, (_, i) =>
+        ((sent + i) % 2 ? a : b).get(BALANCE, { headers: bearer(key) }).then((r) => r.status),
+      )
       statuses.push(...(await Promise.all(batch)))
     }
     expect(statuses.length).toBe(calls)

@@ -3,7 +3,17 @@ import { expect, test } from 'bun:test'
 import { RULEBOOK_VERSION } from '../../src/domain/rulebook/version.ts'
 import { SCHEMA_VERSION } from '../../src/lib/service.ts'
 import { allOperations, CACHE } from '../../src/operations/index.ts'
-import { cacheControl, cacheControlOf, cachedDocument, entityTag, ifNoneMatch, precomputedTag, strongTag, TAG_VERSIONS, tagVersions } from '../../src/pipeline/caching.ts'
+import {
+  cacheControl,
+  cacheControlOf,
+  cachedDocument,
+  entityTag,
+  ifNoneMatch,
+  precomputedTag,
+  strongTag,
+  TAG_VERSIONS,
+  tagVersions,
+} from '../../src/pipeline/caching.ts'
 import { precompute } from '../../src/pipeline/envelope.ts'
 
 const byId = (id: string) => allOperations.find((o) => o.id === id)!
@@ -14,11 +24,15 @@ test('a tag is computed over this build’s rulebook and service versions', () =
 })
 
 test('a new rulebook changes the tag of unchanged data', () => {
-  expect(entityTag(tagVersions('1.0.0', '1.0.7'), 'sha256:ab')).not.toBe(entityTag(tagVersions('1.1.0', '1.0.7'), 'sha256:ab'))
+  expect(entityTag(tagVersions('1.0.0', '1.0.7'), 'sha256:ab')).not.toBe(
+    entityTag(tagVersions('1.1.0', '1.0.7'), 'sha256:ab'),
+  )
 })
 
 test('a new release of the service changes the tag of unchanged data', () => {
-  expect(entityTag(tagVersions('1.0.0', '1.0.7'), 'sha256:ab')).not.toBe(entityTag(tagVersions('1.0.0', '1.0.8'), 'sha256:ab'))
+  expect(entityTag(tagVersions('1.0.0', '1.0.7'), 'sha256:ab')).not.toBe(
+    entityTag(tagVersions('1.0.0', '1.0.8'), 'sha256:ab'),
+  )
 })
 
 test('a tag is strong: a quoted SHA-256, no W/ prefix', () => {
@@ -28,11 +42,15 @@ test('a tag is strong: a quoted SHA-256, no W/ prefix', () => {
 test('a memoised answer’s tag leaves out the per-response and per-instance times of _meta', () => {
   const a = precompute({ n: 1 })
   const b = precompute({ n: 1 })
-  expect(precomputedTag(a, { served_from: 'static', data_freshness: new Date(0) })).toBe(precomputedTag(b, { served_from: 'static', data_freshness: new Date(1e12) }))
+  expect(precomputedTag(a, { served_from: 'static', data_freshness: new Date(0) })).toBe(
+    precomputedTag(b, { served_from: 'static', data_freshness: new Date(1e12) }),
+  )
 })
 
 test('a memoised answer’s tag covers the rest of _meta', () => {
-  expect(precomputedTag(precompute({ n: 1 }), { legal_basis: 'a' })).not.toBe(precomputedTag(precompute({ n: 1 }), { legal_basis: 'b' }))
+  expect(precomputedTag(precompute({ n: 1 }), { legal_basis: 'a' })).not.toBe(
+    precomputedTag(precompute({ n: 1 }), { legal_basis: 'b' }),
+  )
 })
 
 test('a document’s tag changes with its bytes', () => {

@@ -57,7 +57,11 @@ describe('error envelope on every failure under /api/v1', () => {
   })
 
   test('malformed JSON gives 400 VALIDATION_FAILED naming the body', async () => {
-    const body = await expectErrorEnvelope(await app.post('/api/v1/explain', '{"error_code": '), 400, 'VALIDATION_FAILED')
+    const body = await expectErrorEnvelope(
+      await app.post('/api/v1/explain', '{"error_code": '),
+      400,
+      'VALIDATION_FAILED',
+    )
     expect(body.explanation.details).toEqual([{ field: 'body', message: 'is not valid JSON' }])
   })
 
@@ -107,7 +111,12 @@ describe('error envelope on every failure under /api/v1', () => {
         controller.close()
       },
     })
-    const res = await fetch(`${app.url}/api/v1/explain`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' })
+    const res = await fetch(`${app.url}/api/v1/explain`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    })
     expect(res.status).toBe(200)
   })
 })
@@ -120,8 +129,12 @@ describe('correlation id', () => {
 
   test('is echoed when the client sends a sane one, on success and on error', async () => {
     const id = 'agent-run-42.step:7'
-    expect((await app.get('/api/v1/errors', { headers: { 'x-correlation-id': id } })).headers.get('x-correlation-id')).toBe(id)
-    expect((await app.get('/api/v1/nope', { headers: { 'x-correlation-id': id } })).headers.get('x-correlation-id')).toBe(id)
+    expect(
+      (await app.get('/api/v1/errors', { headers: { 'x-correlation-id': id } })).headers.get('x-correlation-id'),
+    ).toBe(id)
+    expect(
+      (await app.get('/api/v1/nope', { headers: { 'x-correlation-id': id } })).headers.get('x-correlation-id'),
+    ).toBe(id)
   })
 
   test('is replaced when the client sends something unsafe', async () => {
@@ -135,9 +148,17 @@ describe('request log', () => {
     const before = app.logs.length
     const res = await app.get('/api/v1/errors', { headers: { 'x-correlation-id': 'log-line-test-1' } })
     await res.arrayBuffer()
-    const lines = app.logs.slice(before).map((l) => JSON.parse(l)).filter((l) => l.msg === 'request')
+    const lines = app.logs
+      .slice(before)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.msg === 'request')
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatchObject({ method: 'GET', route: '/api/v1/errors', status: 200, correlation_id: 'log-line-test-1' })
+    expect(lines[0]).toMatchObject({
+      method: 'GET',
+      route: '/api/v1/errors',
+      status: 200,
+      correlation_id: 'log-line-test-1',
+    })
     expect(typeof lines[0].duration_ms).toBe('number')
     expect('consumer_id' in lines[0]).toBe(true)
   })
@@ -145,7 +166,13 @@ describe('request log', () => {
   test('never contains the bearer key or the body a caller sent', async () => {
     const secret = 'svc_free_SECRETSECRETSECRETSECRET'
     const before = app.logs.length
-    await (await app.post('/api/v1/explain', { error_code: 'AUTH_MISSING', context: { field: secret } }, { headers: { authorization: `Bearer ${secret}` } })).arrayBuffer()
+    await (
+      await app.post(
+        '/api/v1/explain',
+        { error_code: 'AUTH_MISSING', context: { field: secret } },
+        { headers: { authorization: `Bearer ${secret}` } },
+      )
+    ).arrayBuffer()
     expect(app.logs.slice(before).join('\n')).not.toContain('SECRETSECRET')
   })
 })

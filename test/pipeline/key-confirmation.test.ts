@@ -31,7 +31,8 @@ async function errorOf(res: Response) {
   return { status: res.status, code: body.error_code as string }
 }
 
-const revokeOnA = async (keyId: string) => expect((await a.send('DELETE', `/api/v1/admin/keys/${keyId}`, undefined, admin)).status).toBe(200)
+const revokeOnA = async (keyId: string) =>
+  expect((await a.send('DELETE', `/api/v1/admin/keys/${keyId}`, undefined, admin)).status).toBe(200)
 const updateOnA = async (consumerId: string, patch: { active?: boolean; tier?: string }) =>
   expect((await a.send('PATCH', `/api/v1/admin/consumers/${consumerId}`, patch, admin)).status).toBe(200)
 
@@ -47,16 +48,24 @@ async function keyCachedOnB(opts: { tier?: 'free' | 'starter'; credit?: number; 
   return { consumerId: c.id, key: k.key, keyId: k.id }
 }
 
-const ledgerRows = async (consumerId: string) => (await a.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where consumer_id = ${consumerId}`)[0]!.n
+const ledgerRows = async (consumerId: string) =>
+  (
+    await a.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where consumer_id = ${consumerId}`
+  )[0]!.n
 const minuteHits = (keyId: string) => windowHits(a.deps.sql, `key:${keyId}:minute`, new Date(PINNED_NOW))
 const refusalsAudited = (correlationId: string) =>
-  a.deps.sql<{ details: { error_code: string } }[]>`select details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`
+  a.deps.sql<
+    { details: { error_code: string } }[]
+  >`select details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`
 
 describe('a key revoked after another instance cached it', () => {
   test('is refused with 401 AUTH_INVALID_KEY on that instance’s next metered call', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
-    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh(bearer(k.key)) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh(bearer(k.key)) }))).toEqual({
+      status: 401,
+      code: 'AUTH_INVALID_KEY',
+    })
   })
 
   test('is neither charged nor counted against its rate limits on that metered call', async () => {
@@ -74,30 +83,43 @@ describe('a key revoked after another instance cached it', () => {
   test('gets 401 AUTH_INVALID_KEY, not the 400 its invalid input would get, on a metered route', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
-    expect(await errorOf(await b.get(`${METERED_PATH}?outcome=banana`, { headers: fresh(bearer(k.key)) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(await errorOf(await b.get(`${METERED_PATH}?outcome=banana`, { headers: fresh(bearer(k.key)) }))).toEqual({
+      status: 401,
+      code: 'AUTH_INVALID_KEY',
+    })
   })
 
   test('refused on invalid input, is audited once as a refused credential of that operation', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
     const correlationId = `cached-revoked-invalid-${crypto.randomUUID()}`
-    await b.get(`${METERED_PATH}?outcome=banana`, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) })
-    const rows = await a.deps.sql`select actor, details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`
+    await b.get(`${METERED_PATH}?outcome=banana`, {
+      headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }),
+    })
+    const rows = await a.deps
+      .sql`select actor, details from audit_log where correlation_id = ${correlationId} and action = 'authorization_failed'`
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ actor: 'anonymous', details: { error_code: 'AUTH_INVALID_KEY', operation: 'testMetered' } })
+    expect(rows[0]).toMatchObject({
+      actor: 'anonymous',
+      details: { error_code: 'AUTH_INVALID_KEY', operation: 'testMetered' },
+    })
   })
 
   test('gets 401 AUTH_INVALID_KEY, not 403 SCOPE_INSUFFICIENT, on a route whose scope it lacks', async () => {
     const k = await keyCachedOnB({ credit: 1000, scopes: ['read:changes'] })
     await revokeOnA(k.keyId)
-    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh(bearer(k.key)) }))).toEqual({ status: 401, code: 'AUTH_INVALID_KEY' })
+    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh(bearer(k.key)) }))).toEqual({
+      status: 401,
+      code: 'AUTH_INVALID_KEY',
+    })
   })
 
   test('is refused on every later request, not only the first', async () => {
     const k = await keyCachedOnB({ credit: 1000 })
     await revokeOnA(k.keyId)
     const refusals = []
-    for (const path of [BALANCE, METERED_PATH, BALANCE]) refusals.push(await errorOf(await b.get(path, { headers: fresh(bearer(k.key)) })))
+    for (const path of [BALANCE, METERED_PATH, BALANCE])
+      refusals.push(await errorOf(await b.get(path, { headers: fresh(bearer(k.key)) })))
     expect(refusals).toEqual(Array(3).fill({ status: 401, code: 'AUTH_INVALID_KEY' }))
   })
 
@@ -109,7 +131,9 @@ describe('a key revoked after another instance cached it', () => {
   })
 
   test('is refused with 401 AUTH_INVALID_KEY by every keyed operation in the registry', async () => {
-    const keyed = [...allOperations, ...testExtension.operations].filter((op) => op.auth === 'key' || op.auth === 'key_or_session')
+    const keyed = [...allOperations, ...testExtension.operations].filter(
+      (op) => op.auth === 'key' || op.auth === 'key_or_session',
+    )
     const c = await createConsumer(a, 'free')
     await addCredits(a, c.id, 10_000)
     const outcomes: Record<string, string> = {}
@@ -123,7 +147,12 @@ describe('a key revoked after another instance cached it', () => {
       await revokeOnA(k.id)
       const path = op.path.replace(/:org\b/g, '923609016').replace(/:[a-z_]+/gi, () => crypto.randomUUID())
       const hasBody = op.method === 'POST' || op.method === 'PATCH' || op.method === 'PUT'
-      const res = await b.send(op.method, path, hasBody ? {} : undefined, fresh({ ...bearer(k.key), ...(hasBody ? { 'idempotency-key': crypto.randomUUID() } : {}) }))
+      const res = await b.send(
+        op.method,
+        path,
+        hasBody ? {} : undefined,
+        fresh({ ...bearer(k.key), ...(hasBody ? { 'idempotency-key': crypto.randomUUID() } : {}) }),
+      )
       const e = await errorOf(res)
       outcomes[`${op.method} ${op.path}`] = `${e.status} ${e.code}`
     }
@@ -137,7 +166,9 @@ describe('a key whose consumer was deactivated after another instance cached it'
     const k = await keyCachedOnB()
     await updateOnA(k.consumerId, { active: false })
     const correlationId = `cached-inactive-plain-${crypto.randomUUID()}`
-    expect(await errorOf(await b.get(BALANCE, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) }))).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
+    expect(
+      await errorOf(await b.get(BALANCE, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) })),
+    ).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
     expect((await refusalsAudited(correlationId)).map((r) => r.details.error_code)).toEqual(['AUTH_CONSUMER_INACTIVE'])
   })
 
@@ -145,7 +176,11 @@ describe('a key whose consumer was deactivated after another instance cached it'
     const k = await keyCachedOnB({ credit: 1000 })
     await updateOnA(k.consumerId, { active: false })
     const correlationId = `cached-inactive-metered-${crypto.randomUUID()}`
-    expect(await errorOf(await b.get(METERED_PATH, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) }))).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
+    expect(
+      await errorOf(
+        await b.get(METERED_PATH, { headers: fresh({ ...bearer(k.key), 'x-correlation-id': correlationId }) }),
+      ),
+    ).toEqual({ status: 403, code: 'AUTH_CONSUMER_INACTIVE' })
     expect((await refusalsAudited(correlationId)).map((r) => r.details.error_code)).toEqual(['AUTH_CONSUMER_INACTIVE'])
   })
 })
@@ -172,7 +207,9 @@ describe('an unknown key', () => {
   test('is never cached', async () => {
     const before = b.deps.keyCache.size
     for (const path of [BALANCE, METERED_PATH, BALANCE]) {
-      const res = await b.get(path, { headers: fresh(bearer(`svc_free_unknown${crypto.randomUUID().replaceAll('-', '')}`)) })
+      const res = await b.get(path, {
+        headers: fresh(bearer(`svc_free_unknown${crypto.randomUUID().replaceAll('-', '')}`)),
+      })
       expect(res.status).toBe(401)
       await res.arrayBuffer()
     }

@@ -28,9 +28,29 @@ test('a metered call cut off by SIGKILL is refunded by the expiry sweep, exactly
   }
   const base = `http://127.0.0.1:${/ready (\d+)/.exec(text)![1]}`
   const json = { ...admin, 'content-type': 'application/json' }
-  const consumer = (await (await fetch(`${base}/api/v1/admin/consumers`, { method: 'POST', headers: json, body: JSON.stringify({ email: `kill-${crypto.randomUUID()}@example.no`, tier: 'enterprise' }) })).json()).data.consumer_id
-  await fetch(`${base}/api/v1/admin/credits`, { method: 'POST', headers: json, body: JSON.stringify({ consumer_id: consumer, amount_ore: 1000, reason: 'kill test' }) })
-  const key = (await (await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: json, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
+  const consumer = (
+    await (
+      await fetch(`${base}/api/v1/admin/consumers`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: `kill-${crypto.randomUUID()}@example.no`, tier: 'enterprise' }),
+      })
+    ).json()
+  ).data.consumer_id
+  await fetch(`${base}/api/v1/admin/credits`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ consumer_id: consumer, amount_ore: 1000, reason: 'kill test' }),
+  })
+  const key = (
+    await (
+      await fetch(`${base}/api/v1/admin/keys`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ consumer_id: consumer }),
+      })
+    ).json()
+  ).data.plaintext_key
 
   const inFlight = fetch(`${base}/api/v1/test/metered?outcome=slow`, { headers: bearer(key) }).catch((e) => e)
   // Wait until the charge is taken (visible through the balance route), then kill.
@@ -52,7 +72,9 @@ test('a metered call cut off by SIGKILL is refunded by the expiry sweep, exactly
     await runExpirySweep({ sql: db.sql, clock: later, logger: createLogger('error') })
     expect((await readBalance(db.sql, consumer)).balance_ore).toBe(1000)
     expect(await ledgerSum(db.sql, consumer)).toBe(1000)
-    const kinds = (await db.sql`select kind from credit_ledger where consumer_id = ${consumer} order by id`).map((r) => r.kind)
+    const kinds = (await db.sql`select kind from credit_ledger where consumer_id = ${consumer} order by id`).map(
+      (r) => r.kind,
+    )
     expect(kinds).toEqual(['admin_credit', 'debit', 'refund'])
   } finally {
     await db.close()

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
-import { ChargeBatcher, countAndCharge, HOLD_TIMEOUT_MS, HoldSettler, type Charge } from '../../src/domain/billing/metering.ts'
+import {
+  ChargeBatcher,
+  countAndCharge,
+  HOLD_TIMEOUT_MS,
+  HoldSettler,
+  type Charge,
+} from '../../src/domain/billing/metering.ts'
 import { AppError } from '../../src/errors/app-error.ts'
 import { chargeBatch, ledgerSum, readBalance, releaseHolds, type ChargeRequest } from '../../src/store/credits.ts'
 import { createLogger } from '../../src/lib/log.ts'
@@ -24,7 +30,11 @@ async function customer(credit: number, tier: 'free' | 'enterprise' = 'enterpris
 }
 
 /** A charge request for a customer's key, as the pipeline builds it. */
-const call = (c: { id: string; keyId: string; tier: string }, correlationId: string, windows: ChargeRequest['windows'] = []): ChargeRequest => ({
+const call = (
+  c: { id: string; keyId: string; tier: string },
+  correlationId: string,
+  windows: ChargeRequest['windows'] = [],
+): ChargeRequest => ({
   consumerId: c.id,
   keyId: c.keyId,
   plan: c.tier,
@@ -35,12 +45,23 @@ const call = (c: { id: string; keyId: string; tier: string }, correlationId: str
 })
 
 const holdsOf = async (ledgerIds: number[]) =>
-  (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from charge_holds where ledger_ids && ${ledgerIds.map(String)}::bigint[]`)[0]!.n
+  (
+    await app.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from charge_holds where ledger_ids && ${ledgerIds.map(String)}::bigint[]`
+  )[0]!.n
 const debitIds = async (consumerId: string) =>
-  (await app.deps.sql<{ id: string }[]>`select id from credit_ledger where consumer_id = ${consumerId} and kind = 'debit'`).map((r) => Number(r.id))
+  (
+    await app.deps.sql<
+      { id: string }[]
+    >`select id from credit_ledger where consumer_id = ${consumerId} and kind = 'debit'`
+  ).map((r) => Number(r.id))
 
 const balanceOf = async (id: string) => (await readBalance(app.deps.sql, id)).balance_ore
-const ledger = (id: string) => app.deps.sql<{ kind: string; amount_ore: string }[]>`select kind, amount_ore from credit_ledger where consumer_id = ${id} order by id`
+const ledger = (id: string) =>
+  app.deps.sql<
+    { kind: string; amount_ore: string }[]
+  >`select kind, amount_ore from credit_ledger where consumer_id = ${id} order by id`
 
 describe('metered calls', () => {
   test('a successful call costs its price once and reports the balance left', async () => {
@@ -79,7 +100,11 @@ describe('metered calls', () => {
     const res = await app.get(`${METERED_PATH}?outcome=fail`, { headers: bearer(c.key) })
     expect(res.status).toBe(503)
     expect(await balanceOf(c.id)).toBe(1000)
-    expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual(['admin_credit 1000', 'debit -50', 'refund 50'])
+    expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual([
+      'admin_credit 1000',
+      'debit -50',
+      'refund 50',
+    ])
     expect(await ledgerSum(app.deps.sql, c.id)).toBe(1000)
   })
 
@@ -103,7 +128,11 @@ describe('metered calls', () => {
 
   test('50 concurrent calls with credit for 10: exactly 10 succeed, the balance ends at 0 and the ledger agrees', async () => {
     const c = await customer(500)
-    const statuses = await Promise.all(Array.from({ length: 50 }, () => app.get(METERED_PATH, { headers: bearer(c.key) }).then(async (r) => (await r.arrayBuffer(), r.status))))
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        app.get(METERED_PATH, { headers: bearer(c.key) }).then(async (r) => (await r.arrayBuffer(), r.status)),
+      ),
+    )
     expect(statuses.filter((s) => s === 200)).toHaveLength(10)
     expect(statuses.filter((s) => s === 402)).toHaveLength(40)
     expect(await balanceOf(c.id)).toBe(0)
@@ -139,13 +168,21 @@ describe('a process killed mid-call', () => {
     expect(await balanceOf(c.id)).toBe(1000)
     await runExpirySweep(deps)
     expect(await balanceOf(c.id)).toBe(1000)
-    expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual(['admin_credit 1000', 'debit -50', 'refund 50'])
+    expect((await ledger(c.id)).map((r) => `${r.kind} ${r.amount_ore}`)).toEqual([
+      'admin_credit 1000',
+      'debit -50',
+      'refund 50',
+    ])
   })
 
   test('a hold younger than the timeout is left alone', async () => {
     const c = await customer(1000)
     await chargeBatch(app.deps.sql, [call(c, 'in-flight-1')])
-    await runExpirySweep({ sql: app.deps.sql, clock: fixedClock(new Date().toISOString()), logger: createLogger('error') })
+    await runExpirySweep({
+      sql: app.deps.sql,
+      clock: fixedClock(new Date().toISOString()),
+      logger: createLogger('error'),
+    })
     expect(await balanceOf(c.id)).toBe(950)
   })
 })
@@ -154,7 +191,9 @@ describe('group commit', () => {
   test('one batch charges several accounts and several calls of one account in order, never below zero', async () => {
     const a = await customer(120)
     const b = await customer(1000)
-    const w = (bucket: string) => [{ bucket, start: new Date(PINNED_NOW), expires: new Date('2026-03-14T09:31:00Z'), max: 2 }]
+    const w = (bucket: string) => [
+      { bucket, start: new Date(PINNED_NOW), expires: new Date('2026-03-14T09:31:00Z'), max: 2 },
+    ]
     const bucket = `unit-batch:${crypto.randomUUID()}`
     const out = await chargeBatch(app.deps.sql, [
       call(a, 'c1'),
@@ -172,7 +211,8 @@ describe('group commit', () => {
     expect(await balanceOf(b.id)).toBe(900)
     expect(await ledgerSum(app.deps.sql, a.id)).toBe(20)
     const ids = out.filter((o) => o.charged).map((o) => o.charged!.ledger_id)
-    const rows = await app.deps.sql`select id, correlation_id from credit_ledger where id = any(${ids.map(String)}::bigint[]) order by id`
+    const rows = await app.deps
+      .sql`select id, correlation_id from credit_ledger where id = any(${ids.map(String)}::bigint[]) order by id`
     expect(rows.map((r) => r.correlation_id)).toEqual(['c1', 'c2', 'c3', 'c5'])
   })
 })
@@ -181,7 +221,8 @@ describe('group commit', () => {
 function downForFirst(n: number): typeof app.deps.sql {
   let refusals = n
   return ((...args: unknown[]) => {
-    if (refusals-- > 0) return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+    if (refusals-- > 0)
+      return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
     return (app.deps.sql as unknown as (...a: unknown[]) => unknown)(...args)
   }) as unknown as typeof app.deps.sql
 }
@@ -191,10 +232,18 @@ describe('batch holds', () => {
     const c = await customer(1000)
     // One batch in flight: the second and third calls wait and are charged together, in one batch.
     const charger = new ChargeBatcher(app.deps.sql, 1)
-    const [first, second, third] = await Promise.all([charger.charge(call(c, 'bh-1')), charger.charge(call(c, 'bh-2')), charger.charge(call(c, 'bh-3'))])
+    const [first, second, third] = await Promise.all([
+      charger.charge(call(c, 'bh-1')),
+      charger.charge(call(c, 'bh-2')),
+      charger.charge(call(c, 'bh-3')),
+    ])
     expect(second!.hold).toBe(third!.hold)
     expect(second!.hold!.open).toBe(2)
-    const charges: Charge[] = [second!, third!].map((x) => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    const charges: Charge[] = [second!, third!].map((x) => ({
+      ledgerId: x.outcome.charged!.ledger_id,
+      balanceAfter: x.outcome.charged!.balance_ore,
+      hold: x.hold!,
+    }))
     const ids = charges.map((x) => x.ledgerId)
     const errors: unknown[] = []
     const settler = new HoldSettler(app.deps.sql, (e) => errors.push(e), 60_000)
@@ -211,7 +260,11 @@ describe('batch holds', () => {
   test('a release the database refused is tried again, so the sweep never refunds a call that succeeded', async () => {
     const c = await customer(1000)
     const charged = await new ChargeBatcher(app.deps.sql).charge(call(c, 'retry-1'))
-    const charge: Charge = { ledgerId: charged.outcome.charged!.ledger_id, balanceAfter: charged.outcome.charged!.balance_ore, hold: charged.hold! }
+    const charge: Charge = {
+      ledgerId: charged.outcome.charged!.ledger_id,
+      balanceAfter: charged.outcome.charged!.balance_ore,
+      hold: charged.hold!,
+    }
     // The first release reaches a database that is down; the next one a database that is back.
     const flaky = downForFirst(1)
     const errors: unknown[] = []
@@ -231,9 +284,19 @@ describe('refunds the database refused', () => {
     const c = await customer(1000)
     const charger = new ChargeBatcher(app.deps.sql, 1)
     // (the first call takes the batch in flight; the next two are charged together, in one batch)
-    const [first, ok, failed] = await Promise.all([charger.charge(call(c, 'mix-0')), charger.charge(call(c, 'mix-ok')), charger.charge(call(c, 'mix-failed'))])
+    const [first, ok, failed] = await Promise.all([
+      charger.charge(call(c, 'mix-0')),
+      charger.charge(call(c, 'mix-ok')),
+      charger.charge(call(c, 'mix-failed')),
+    ])
     expect(ok!.hold).toBe(failed!.hold)
-    const [okCharge, failedCharge] = [ok!, failed!].map((x): Charge => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    const [okCharge, failedCharge] = [ok!, failed!].map(
+      (x): Charge => ({
+        ledgerId: x.outcome.charged!.ledger_id,
+        balanceAfter: x.outcome.charged!.balance_ore,
+        hold: x.hold!,
+      }),
+    )
     const flaky = downForFirst(1)
     const errors: unknown[] = []
     // Retries only when the test flushes: a 10 ms retry timer raced the assertions below on a loaded machine.
@@ -245,7 +308,9 @@ describe('refunds the database refused', () => {
     // the hold stays while the refund waits: the batch is not released under it
     await settler.flush()
     // the refund is in, then the batch's hold is gone: no sweep will refund the success with it
-    expect([refunded, await balanceOf(c.id), await holdsOf([okCharge!.ledgerId, failedCharge!.ledgerId])]).toEqual([1, 900, 0])
+    expect([refunded, await balanceOf(c.id), await holdsOf([okCharge!.ledgerId, failedCharge!.ledgerId])]).toEqual([
+      1, 900, 0,
+    ])
     expect(await ledgerSum(app.deps.sql, c.id)).toBe(900)
     await releaseHolds(app.deps.sql, [first!.hold!.id])
   })
@@ -256,7 +321,13 @@ describe('refunds waiting for the database', () => {
     const c = await customer(1000)
     const charger = new ChargeBatcher(app.deps.sql, 1)
     const calls = await Promise.all(['w-0', 'w-1', 'w-2'].map((id) => charger.charge(call(c, id))))
-    const [a, b] = calls.slice(1).map((x): Charge => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    const [a, b] = calls.slice(1).map(
+      (x): Charge => ({
+        ledgerId: x.outcome.charged!.ledger_id,
+        balanceAfter: x.outcome.charged!.balance_ore,
+        hold: x.hold!,
+      }),
+    )
     let statements = 0
     const down = downForFirst(3)
     const counting = ((...args: unknown[]) => {
@@ -282,7 +353,13 @@ describe('settling at shutdown', () => {
     const c = await customer(1000)
     const charger = new ChargeBatcher(app.deps.sql, 1)
     const calls = await Promise.all(['s-0', 's-ok', 's-failed'].map((id) => charger.charge(call(c, id))))
-    const [ok, failed] = calls.slice(1).map((x): Charge => ({ ledgerId: x.outcome.charged!.ledger_id, balanceAfter: x.outcome.charged!.balance_ore, hold: x.hold! }))
+    const [ok, failed] = calls.slice(1).map(
+      (x): Charge => ({
+        ledgerId: x.outcome.charged!.ledger_id,
+        balanceAfter: x.outcome.charged!.balance_ore,
+        hold: x.hold!,
+      }),
+    )
     // refused five times: the refund on the request path, then the first tries of settling
     const errors: unknown[] = []
     const settler = new HoldSettler(downForFirst(5), (e) => errors.push(e), 60_000, 256, 5)
@@ -297,7 +374,11 @@ describe('settling at shutdown', () => {
   test('gives up when its time is out and says how much is left for the sweep', async () => {
     const c = await customer(1000)
     const charged = await new ChargeBatcher(app.deps.sql).charge(call(c, 's-down'))
-    const charge: Charge = { ledgerId: charged.outcome.charged!.ledger_id, balanceAfter: charged.outcome.charged!.balance_ore, hold: charged.hold! }
+    const charge: Charge = {
+      ledgerId: charged.outcome.charged!.ledger_id,
+      balanceAfter: charged.outcome.charged!.balance_ore,
+      hold: charged.hold!,
+    }
     const settler = new HoldSettler(downForFirst(1_000_000), () => {}, 60_000, 256, 5)
     settler.finish(charge)
     expect(await settler.settle(50)).toBe(1)

@@ -60,17 +60,32 @@ test('requests, outside systems, register reads, credits and job ticks are count
   expect((await app.get('/api/v1/company/984661185/summary', auth)).status).toBe(200)
   // a search no other test makes (it finds nothing): read live once, then from the cache
   const name = `metrics ${crypto.randomUUID().slice(0, 8)}`
-  for (let i = 0; i < 2; i++) await (await app.get(`/api/v1/company/search?name=${encodeURIComponent(name)}`, auth)).arrayBuffer()
+  for (let i = 0; i < 2; i++)
+    await (await app.get(`/api/v1/company/search?name=${encodeURIComponent(name)}`, auth)).arrayBuffer()
   // the register answers 500: retried, given up on, and the charge refunded
   expect((await app.get('/api/v1/company/999888801/summary', auth)).status).toBeGreaterThanOrEqual(500)
   // a tick no other test claims (ticks are claimed once across the run's database)
   const tick = new Date(Date.UTC(2031, 0, 1) + Math.floor(Math.random() * 1_000_000) * 60_000)
-  expect((await jobRunner({ sql: app.deps.sql, clock: app.clock, logger: app.deps.logger, register: app.deps.register, metrics: app.deps.metrics }).runTick('expiry-sweep', tick)).ran).toBe(true)
+  expect(
+    (
+      await jobRunner({
+        sql: app.deps.sql,
+        clock: app.clock,
+        logger: app.deps.logger,
+        register: app.deps.register,
+        metrics: app.deps.metrics,
+      }).runTick('expiry-sweep', tick)
+    ).ran,
+  ).toBe(true)
 
   const m = await scrape()
   const requests = family(m, 'plikt_http_requests_total')
   expect(requests.type).toBe('COUNTER')
-  expect(requests.metrics.find((s) => s.labels?.operation === 'getCompanySummary' && s.labels.status === '200' && s.labels.method === 'GET')).toBeDefined()
+  expect(
+    requests.metrics.find(
+      (s) => s.labels?.operation === 'getCompanySummary' && s.labels.status === '200' && s.labels.method === 'GET',
+    ),
+  ).toBeDefined()
   const latency = family(m, 'plikt_http_request_duration_seconds')
   expect(latency.type).toBe('HISTOGRAM')
   // (this parser folds a labelled histogram's series into one bucket map; the raw line says per operation)
@@ -80,7 +95,9 @@ test('requests, outside systems, register reads, credits and job ticks are count
 
   const calls = family(m, 'plikt_upstream_calls_total').metrics
   expect(calls.some((s) => s.labels?.system === 'Enhetsregisteret' && s.labels.outcome === 'ok')).toBe(true)
-  expect(calls.some((s) => s.labels?.system === 'Enhetsregisteret' && ['attempts', 'budget'].includes(s.labels.outcome!))).toBe(true)
+  expect(
+    calls.some((s) => s.labels?.system === 'Enhetsregisteret' && ['attempts', 'budget'].includes(s.labels.outcome!)),
+  ).toBe(true)
   const breakers = family(m, 'plikt_upstream_breaker_state')
   expect(breakers.type).toBe('GAUGE')
   expect(breakers.metrics.map((s) => s.labels?.system)).toContain('Enhetsregisteret')
@@ -115,7 +132,10 @@ test('the process is described: resident memory, heap, event-loop lag', async ()
   expect(Number(family(m, 'plikt_nodejs_heap_size_used_bytes').metrics[0]!.value)).toBeGreaterThan(0)
   expect(family(m, 'plikt_nodejs_eventloop_lag_p99_seconds').type).toBe('GAUGE')
   // each family once, though the app's and the process's series are two registries
-  const names = raw.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2])
+  const names = raw
+    .split('\n')
+    .filter((l) => l.startsWith('# TYPE '))
+    .map((l) => l.split(' ')[2])
   expect(new Set(names).size).toBe(names.length)
 })
 
@@ -129,7 +149,19 @@ test('webhook deliveries are counted by outcome: delivered, and retrying when th
     receiver.secrets.set(failing.id, failing.secret)
     receiver.answer = (a) => ({ status: a.json?.subscription_id === failing.id ? 503 : 200 })
     const org = String(820_000_000 + Math.floor(Math.random() * 9_999_999))
-    const change = { source: 'register', entity_type: 'annual_accounts', entity_id: org, change_type: 'updated', field_path: '/last_accounts_year', before_value: 2024, after_value: 2025, diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }], detected_at: hooks.clock.now(), source_snapshot_id: null, event_type: 'accounts.updated' }
+    const change = {
+      source: 'register',
+      entity_type: 'annual_accounts',
+      entity_id: org,
+      change_type: 'updated',
+      field_path: '/last_accounts_year',
+      before_value: 2024,
+      after_value: 2025,
+      diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }],
+      detected_at: hooks.clock.now(),
+      source_snapshot_id: null,
+      event_type: 'accounts.updated',
+    }
     await hooks.deps.sql.begin((tx) => appendChanges(tx as unknown as Sql, [change], hooks.clock.now()))
     const swept = await runWebhookDeliveries(hooks.deps)
     expect(swept.delivered).toBeGreaterThanOrEqual(1)

@@ -26,7 +26,9 @@ test('an over-long address to the privacy route is refused for its length only',
 test('an over-long address to signup is refused for its length only', async () => {
   const res = await app.send('POST', '/api/v1/account/signup', { email: HOSTILE_EMAIL }, freshIp())
   expect(res.status).toBe(400)
-  expect((await res.json()).explanation.details).toEqual([{ field: 'email', message: 'Expected string length less or equal to 254' }])
+  expect((await res.json()).explanation.details).toEqual([
+    { field: 'email', message: 'Expected string length less or equal to 254' },
+  ])
 })
 
 test('an over-long address in the sign-in form is refused without touching the account tables', async () => {
@@ -38,7 +40,12 @@ test('an over-long address in the sign-in form is refused without touching the a
 })
 
 test('every over-long field is named, nested ones by their dotted path', async () => {
-  const res = await app.send('POST', '/api/v1/explain', { error_code: 'X'.repeat(100_000), context: { role: 'r'.repeat(65) } }, freshIp())
+  const res = await app.send(
+    'POST',
+    '/api/v1/explain',
+    { error_code: 'X'.repeat(100_000), context: { role: 'r'.repeat(65) } },
+    freshIp(),
+  )
   expect(res.status).toBe(400)
   expect((await res.json()).explanation.details).toEqual([
     { field: 'error_code', message: 'Expected string length less or equal to 64' },
@@ -53,8 +60,11 @@ test('a valid address of the maximum length is still accepted', async () => {
   expect(res.status).toBe(201)
 })
 
-test.each(['a@b', 'a@.no', 'a@b..no', 'a b@c.no', 'a@b@c.no', 'a@b.no.'])('%p is not an e-mail address', async (email) => {
-  const res = await app.send('POST', '/api/v1/privacy/dsr', { email, request_type: 'access' }, freshIp())
-  expect(res.status).toBe(400)
-  expect((await res.json()).explanation.details.map((d: { field: string }) => d.field)).toEqual(['email'])
-})
+test.each(['a@b', 'a@.no', 'a@b..no', 'a b@c.no', 'a@b@c.no', 'a@b.no.'])(
+  '%p is not an e-mail address',
+  async (email) => {
+    const res = await app.send('POST', '/api/v1/privacy/dsr', { email, request_type: 'access' }, freshIp())
+    expect(res.status).toBe(400)
+    expect((await res.json()).explanation.details.map((d: { field: string }) => d.field)).toEqual(['email'])
+  },
+)

@@ -38,9 +38,17 @@ interface AuditRow {
   details: { error_code: string; operation: string | null; ip: string; count: number; repeated?: boolean }
 }
 const auditOf = (ip: string) =>
-  app.deps.sql<AuditRow[]>`select actor, correlation_id, details from audit_log where action = 'authorization_failed' and details->>'ip' = ${ip} order by occurred_at, id`
-const tallied = async (ip: string) => (await app.deps.sql<{ n: number }[]>`select coalesce(sum(refusals), 0)::int as n from refusal_tallies where ip = ${ip}`)[0]!.n
-const sweep = (at: Date) => runExpirySweep({ sql: app.deps.sql, clock: fixedClock(at.toISOString()), logger: createLogger('error') })
+  app.deps.sql<
+    AuditRow[]
+  >`select actor, correlation_id, details from audit_log where action = 'authorization_failed' and details->>'ip' = ${ip} order by occurred_at, id`
+const tallied = async (ip: string) =>
+  (
+    await app.deps.sql<
+      { n: number }[]
+    >`select coalesce(sum(refusals), 0)::int as n from refusal_tallies where ip = ${ip}`
+  )[0]!.n
+const sweep = (at: Date) =>
+  runExpirySweep({ sql: app.deps.sql, clock: fixedClock(at.toISOString()), logger: createLogger('error') })
 const total = (rows: AuditRow[]) => rows.reduce((n, r) => n + r.details.count, 0)
 
 async function status(path: string, headers: Record<string, string>): Promise<number> {
@@ -56,7 +64,8 @@ describe('the budget per address', () => {
     const { key } = await createKey(app, c.id)
     const ip = freshIp()
     const address = ip['x-forwarded-for']!
-    for (let i = 0; i < REFUSALS_PER_MINUTE; i++) expect({ i, status: await status(BALANCE, { ...bogus(), ...ip }) }).toEqual({ i, status: 401 })
+    for (let i = 0; i < REFUSALS_PER_MINUTE; i++)
+      expect({ i, status: await status(BALANCE, { ...bogus(), ...ip }) }).toEqual({ i, status: 401 })
     const over = await app.get(BALANCE, { headers: { ...bogus(), ...ip } })
     expect(over.status).toBe(429)
     expect((await over.json()).error_code).toBe('RATE_LIMIT_EXCEEDED')
@@ -87,12 +96,20 @@ describe('the budget per address', () => {
     expect(counted).toBeGreaterThanOrEqual(REFUSALS_PER_MINUTE)
     expect(counted).toBeLessThanOrEqual(300)
     // at once: the first refusal's own row
-    expect((await auditOf(address)).map((r) => r.details)).toEqual([{ error_code: 'AUTH_INVALID_KEY', operation: 'getCreditBalance', ip: address, count: 1 }])
+    expect((await auditOf(address)).map((r) => r.details)).toEqual([
+      { error_code: 'AUTH_INVALID_KEY', operation: 'getCreditBalance', ip: address, count: 1 },
+    ])
     // after the hour: one more row with the rest, and the tally is gone
     await sweep(new Date('2031-04-05T12:00:00.000Z'))
     const rows = await auditOf(address)
     expect(rows).toHaveLength(2)
-    expect(rows[1]!.details).toMatchObject({ error_code: 'AUTH_INVALID_KEY', operation: 'getCreditBalance', ip: address, count: counted - 1, repeated: true })
+    expect(rows[1]!.details).toMatchObject({
+      error_code: 'AUTH_INVALID_KEY',
+      operation: 'getCreditBalance',
+      ip: address,
+      count: counted - 1,
+      repeated: true,
+    })
     expect(total(rows)).toBe(counted)
     expect(await tallied(address)).toBe(0)
   })
@@ -107,10 +124,14 @@ describe('repeats within the budget', () => {
     const address = ip['x-forwarded-for']!
     const correlated = (id: string) => ({ ...ip, 'x-correlation-id': id })
     // five unknown keys on one route, three on another, two refusals of one key's scope: three kinds
-    for (let i = 0; i < 5; i++) expect(await status(BALANCE, { ...bogus(), ...correlated(`refusal-balance-${i}-${crypto.randomUUID()}`) })).toBe(401)
+    for (let i = 0; i < 5; i++)
+      expect(await status(BALANCE, { ...bogus(), ...correlated(`refusal-balance-${i}-${crypto.randomUUID()}`) })).toBe(
+        401,
+      )
     for (let i = 0; i < 3; i++) expect(await status(USAGE, { ...bogus(), ...ip })).toBe(401)
     clock.set('2031-04-05T13:40:00.000Z')
-    for (let i = 0; i < 2; i++) expect(await status('/api/v1/company/923609016/context', { ...bearer(narrow.key), ...ip })).toBe(403)
+    for (let i = 0; i < 2; i++)
+      expect(await status('/api/v1/company/923609016/context', { ...bearer(narrow.key), ...ip })).toBe(403)
     const now = await auditOf(address)
     expect(now.map((r) => [r.actor, r.details.operation, r.details.error_code, r.details.count])).toEqual([
       ['anonymous', 'getCreditBalance', 'AUTH_INVALID_KEY', 1],
@@ -123,7 +144,12 @@ describe('repeats within the budget', () => {
     expect(await auditOf(address)).toHaveLength(3)
     await sweep(new Date('2031-04-05T14:00:00.000Z'))
     const after = await auditOf(address)
-    expect(after.slice(3).map((r) => [r.actor, r.details.operation, r.details.count, r.details.repeated]).sort()).toEqual(
+    expect(
+      after
+        .slice(3)
+        .map((r) => [r.actor, r.details.operation, r.details.count, r.details.repeated])
+        .sort(),
+    ).toEqual(
       [
         ['anonymous', 'getCreditBalance', 4, true],
         ['anonymous', 'getUsage', 2, true],

@@ -13,7 +13,13 @@ afterAll(() => app.stop())
 test('Category A allows 1000 requests a minute per IP, then 429 RATE_LIMIT_EXCEEDED; other addresses are unaffected', async () => {
   const ip = freshIp()
   for (let i = 0; i < 1000; i += 50) {
-    const statuses = await Promise.all(Array.from({ length: 50 }, () => app.get('/api/v1/public/obligations?entity_type=AS', { headers: ip }).then(async (r) => (await r.arrayBuffer(), r.status))))
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        app
+          .get('/api/v1/public/obligations?entity_type=AS', { headers: ip })
+          .then(async (r) => (await r.arrayBuffer(), r.status)),
+      ),
+    )
     expect(statuses.every((s) => s === 200)).toBe(true)
   }
   const refused = await app.get('/api/v1/public/obligations?entity_type=AS', { headers: ip })
@@ -33,7 +39,9 @@ test('account writes are limited to 30 an hour per account: then 429 RATE_LIMITE
     const minted = await (await app.send('POST', '/api/v1/account/keys', {}, headers)).json()
     writes++
     if (writes === 30) break
-    expect((await app.send('DELETE', `/api/v1/account/keys/${minted.data.key.id}`, undefined, headers)).status).toBe(200)
+    expect((await app.send('DELETE', `/api/v1/account/keys/${minted.data.key.id}`, undefined, headers)).status).toBe(
+      200,
+    )
     writes++
   }
   const res = await app.send('POST', '/api/v1/account/keys', {}, headers)

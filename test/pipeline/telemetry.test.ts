@@ -10,14 +10,14 @@ const MINUTE = 60_000
 
 test('registry operations fall into the workflow classes by their declarations', () => {
   const classOf = (id: string) => workflowClassOf(allOperations.find((o) => o.id === id)!)
-  expect([classOf('getPublicDeadlines'), classOf('getCompanySummary'), classOf('executeAction'), classOf('getSandboxContext'), classOf('mcp'), classOf('adminCreateKey')]).toEqual([
-    'public_reads',
-    'company_data',
-    'delegation_actions',
-    'sandbox',
-    'mcp',
-    null,
-  ])
+  expect([
+    classOf('getPublicDeadlines'),
+    classOf('getCompanySummary'),
+    classOf('executeAction'),
+    classOf('getSandboxContext'),
+    classOf('mcp'),
+    classOf('adminCreateKey'),
+  ]).toEqual(['public_reads', 'company_data', 'delegation_actions', 'sandbox', 'mcp', null])
 })
 
 test('a server error counts as a failure; a refusal of the caller’s input does not', () => {

@@ -12,7 +12,10 @@ import { Value } from '@sinclair/typebox/value'
 import { allOperations, type OperationId } from '../../src/operations/index.ts'
 
 /** Where `data` breaks the production response schema the OpenAPI document gives a client: none when it fits. */
-const schemaErrors = (operationId: OperationId, data: unknown) => [...Value.Errors(allOperations.find((o) => o.id === operationId)!.response!, data)].map((e) => `${e.path} ${e.message}`)
+const schemaErrors = (operationId: OperationId, data: unknown) =>
+  [...Value.Errors(allOperations.find((o) => o.id === operationId)!.response!, data)].map(
+    (e) => `${e.path} ${e.message}`,
+  )
 
 /** A register that refuses everything and counts what reaches it. */
 let registerHits = 0
@@ -47,8 +50,12 @@ afterAll(async () => {
   register.stop(true)
 })
 
-const ledgerRows = async () => (await app.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where consumer_id = ${consumerId}`)[0]!.n
-const balance = async () => (await (await app.get('/api/v1/account/credits/balance', { headers: bearer(liveKey) })).json()).data.balance_ore
+const ledgerRows = async () =>
+  (
+    await app.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where consumer_id = ${consumerId}`
+  )[0]!.n
+const balance = async () =>
+  (await (await app.get('/api/v1/account/credits/balance', { headers: bearer(liveKey) })).json()).data.balance_ore
 
 test('the operator mints a test key: svc_test_ prefix, marked test in its metadata', async () => {
   const res = await mintTestKey((await createConsumer(app)).id)
@@ -59,21 +66,33 @@ test('the operator mints a test key: svc_test_ prefix, marked test in its metada
 })
 
 test('a key minted without `test` is a production key', async () => {
-  const { data } = await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: (await createConsumer(app, 'starter')).id }, admin)).json()
+  const { data } = await (
+    await app.send('POST', '/api/v1/admin/keys', { consumer_id: (await createConsumer(app, 'starter')).id }, admin)
+  ).json()
   expect(data.plaintext_key).toStartWith('svc_live_')
   expect(data.key.test).toBe(false)
 })
 
 test('the dashboard mints a test key when its box is ticked', async () => {
   const s = await signIn(app)
-  const res = await postForm(app, '/dashboard/keys', { csrf_token: s.csrf, label: 'rehearsal', test: 'true' }, { cookie: s.cookie })
+  const res = await postForm(
+    app,
+    '/dashboard/keys',
+    { csrf_token: s.csrf, label: 'rehearsal', test: 'true' },
+    { cookie: s.cookie },
+  )
   expect(res.status).toBe(200)
   expect(await res.text()).toMatch(/svc_test_[A-Za-z0-9]+/)
 })
 
 test('the account API mints a test key for the signed-in owner', async () => {
   const s = await signIn(app)
-  const res = await app.send('POST', '/api/v1/account/keys', { test: true, label: 'ci' }, { cookie: s.cookie, 'x-csrf-token': s.csrf })
+  const res = await app.send(
+    'POST',
+    '/api/v1/account/keys',
+    { test: true, label: 'ci' },
+    { cookie: s.cookie, 'x-csrf-token': s.csrf },
+  )
   expect(res.status).toBe(201)
   const { data } = await res.json()
   expect(data.plaintext_key).toStartWith('svc_test_')
@@ -86,7 +105,13 @@ test('a test key on a company read gets the production shape over the sandbox’
   const body = await res.json()
   expect(schemaErrors('getCompanySummary', body.data)).toEqual([])
   expect(body.data.org_number).toBe(ORG)
-  expect(body._meta).toMatchObject({ is_test: true, is_sandbox: true, sandbox_notice: SANDBOX_NOTICE, served_from: 'static', schema_version: '1.0.7' })
+  expect(body._meta).toMatchObject({
+    is_test: true,
+    is_sandbox: true,
+    sandbox_notice: SANDBOX_NOTICE,
+    served_from: 'static',
+    schema_version: '1.0.7',
+  })
   expect(body._meta.response_hash).toMatch(/^sha256:/)
 })
 
@@ -117,7 +142,16 @@ test('a test key reads its own account: the balance (with what it means for a te
   expect(balanceBody.data.test_key_note_en).toContain('never draw credits')
   expect(balanceBody._meta.is_test).toBe(true)
   expect((await app.get('/api/v1/account/usage', { headers: { ...bearer(testKey), ...freshIp() } })).status).toBe(200)
-  expect((await app.send('POST', '/api/v1/billing/topup-requests', { amount_ore: 5000 }, { ...bearer(testKey), ...freshIp() })).status).toBe(201)
+  expect(
+    (
+      await app.send(
+        'POST',
+        '/api/v1/billing/topup-requests',
+        { amount_ore: 5000 },
+        { ...bearer(testKey), ...freshIp() },
+      )
+    ).status,
+  ).toBe(201)
   const tool = await mcpCall(testKey, 'get_credit_balance', {})
   expect(tool.isError).toBeUndefined()
   expect(tool.structuredContent.result.balance_ore).toBe(await balance())
@@ -128,7 +162,10 @@ test('a test key never reaches the register and moves no credits', async () => {
   const rows = await ledgerRows()
   const before = await balance()
   for (const route of ['summary', 'context', 'verify', 'authority', 'accounts', 'obligations', 'deadlines']) {
-    expect({ route, status: (await app.get(`/api/v1/company/${ORG}/${route}`, { headers: bearer(testKey) })).status }).toEqual({ route, status: 200 })
+    expect({
+      route,
+      status: (await app.get(`/api/v1/company/${ORG}/${route}`, { headers: bearer(testKey) })).status,
+    }).toEqual({ route, status: 200 })
   }
   expect(registerHits).toBe(hits)
   expect(await ledgerRows()).toBe(rows)
@@ -158,21 +195,45 @@ test('a test key on an operation the sandbox cannot answer is refused 403 TEST_K
   ] as const) {
     const res = await app.send(method, path, body, { ...bearer(testKey), ...freshIp() })
     const b = await res.json()
-    expect({ path, status: res.status, code: b.error_code }).toEqual({ path, status: 403, code: 'TEST_KEY_PRODUCTION_ONLY' })
+    expect({ path, status: res.status, code: b.error_code }).toEqual({
+      path,
+      status: 403,
+      code: 'TEST_KEY_PRODUCTION_ONLY',
+    })
   }
   expect(registerHits).toBe(hits)
-  expect((await app.deps.sql<{ n: number }[]>`select count(*)::int as n from saved_profiles where consumer_id = ${consumerId}`)[0]!.n).toBe(0)
+  expect(
+    (
+      await app.deps.sql<
+        { n: number }[]
+      >`select count(*)::int as n from saved_profiles where consumer_id = ${consumerId}`
+    )[0]!.n,
+  ).toBe(0)
 })
 
 test('a test key still answers to its scopes and its tier like any key', async () => {
-  const narrow = (await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: consumerId, test: true, scopes: ['read:changes'] }, admin)).json()).data.plaintext_key
+  const narrow = (
+    await (
+      await app.send(
+        'POST',
+        '/api/v1/admin/keys',
+        { consumer_id: consumerId, test: true, scopes: ['read:changes'] },
+        admin,
+      )
+    ).json()
+  ).data.plaintext_key
   const res = await app.get(`/api/v1/company/${ORG}/summary`, { headers: bearer(narrow) })
   expect(res.status).toBe(403)
   expect((await res.json()).error_code).toBe('SCOPE_INSUFFICIENT')
 })
 
 async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
-  const res = await app.send('POST', '/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { ...bearer(key), accept: 'application/json, text/event-stream' })
+  const res = await app.send(
+    'POST',
+    '/api/mcp',
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    { ...bearer(key), accept: 'application/json, text/event-stream' },
+  )
   return (await res.json()).result
 }
 

@@ -9,11 +9,15 @@ test('a string within its bound passes', () => {
 })
 
 test('a string over its bound is named with its path and the bound', () => {
-  expect(overlongFields(Type.Object({ a: Type.Object({ b: S(3) }) }), { a: { b: 'abcd' } }, 'body')).toEqual([{ field: 'a.b', message: 'Expected string length less or equal to 3' }])
+  expect(overlongFields(Type.Object({ a: Type.Object({ b: S(3) }) }), { a: { b: 'abcd' } }, 'body')).toEqual([
+    { field: 'a.b', message: 'Expected string length less or equal to 3' },
+  ])
 })
 
 test('array items are checked by index', () => {
-  expect(overlongFields(Type.Object({ list: Type.Array(S(2)) }), { list: ['ok', 'long'] }, 'body').map((i) => i.field)).toEqual(['list.1'])
+  expect(
+    overlongFields(Type.Object({ list: Type.Array(S(2)) }), { list: ['ok', 'long'] }, 'body').map((i) => i.field),
+  ).toEqual(['list.1'])
 })
 
 test('a whole input that is a string is named by its location', () => {

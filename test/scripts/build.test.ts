@@ -15,7 +15,12 @@ test('the single binary starts from an empty directory, migrates, serves the API
   expect(await build.exited).toBe(0)
 
   const { DATABASE_URL: _ignored, ...env } = process.env
-  const proc = Bun.spawn([binary], { cwd: work, env: { ...env, PORT: '0', DATA_DIR: join(work, 'data') }, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([binary], {
+    cwd: work,
+    env: { ...env, PORT: '0', DATA_DIR: join(work, 'data') },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   try {
     const { url } = await listeningAddress(proc.stderr)
     expect((await (await fetch(`${url}/api/health`)).json()).status).toBe('ok')

@@ -22,7 +22,16 @@ test('a representative run writes no key, token, secret or fnr to its logs', asy
   const dir = mkdtempSync(join(tmpdir(), 'plikt-secrets-'))
   const { DATABASE_URL: _pg, BASE_URL: _base, ...env } = process.env
   const proc = Bun.spawn(['bun', 'src/main.ts'], {
-    env: { ...env, PORT: '0', DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SERVER_SECRET: SECRET, UPSTREAM_MODE: 'fixtures', LOG_LEVEL: 'debug', TRUST_PROXY: 'true' },
+    env: {
+      ...env,
+      PORT: '0',
+      DATA_DIR: dir,
+      ADMIN_TOKEN: ADMIN,
+      SERVER_SECRET: SECRET,
+      UPSTREAM_MODE: 'fixtures',
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: 'true',
+    },
     stdout: 'pipe',
     stderr: 'pipe',
   })
@@ -31,42 +40,136 @@ test('a representative run writes no key, token, secret or fnr to its logs', asy
   const handled: string[] = [ADMIN, SECRET, FNR]
   try {
     const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
-    const consumer = (await (await fetch(`${url}/api/v1/admin/consumers`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'scan@example.no', tier: 'starter' }) })).json()).data.consumer_id
-    await fetch(`${url}/api/v1/admin/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: consumer, amount_ore: 5000, reason: 'scan' }) })
-    const key = (await (await fetch(`${url}/api/v1/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ consumer_id: consumer }) })).json()).data.plaintext_key
+    const consumer = (
+      await (
+        await fetch(`${url}/api/v1/admin/consumers`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ email: 'scan@example.no', tier: 'starter' }),
+        })
+      ).json()
+    ).data.consumer_id
+    await fetch(`${url}/api/v1/admin/credits`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ consumer_id: consumer, amount_ore: 5000, reason: 'scan' }),
+    })
+    const key = (
+      await (
+        await fetch(`${url}/api/v1/admin/keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ consumer_id: consumer }),
+        })
+      ).json()
+    ).data.plaintext_key
     handled.push(key)
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
     await fetch(`${url}/api/v1/company/${ORG}/summary`, { headers: auth })
-    await fetch(`${url}/api/v1/company/${ORG}/summary`, { headers: { authorization: `Bearer ${key.slice(0, -4)}abcd` } })
-    await fetch(`${url}/api/v1/account/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'new@example.no', company_name: 'Ny AS', consent: true }) })
+    await fetch(`${url}/api/v1/company/${ORG}/summary`, {
+      headers: { authorization: `Bearer ${key.slice(0, -4)}abcd` },
+    })
+    await fetch(`${url}/api/v1/account/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'new@example.no', company_name: 'Ny AS', consent: true }),
+    })
 
-    const requested = (await (await fetch(`${url}/api/v1/fullmakt/request`, { method: 'POST', headers: auth, body: JSON.stringify({ agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: ['skatteetaten:mva-melding'] }) })).json()).data
+    const requested = (
+      await (
+        await fetch(`${url}/api/v1/fullmakt/request`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({
+            agent_principal_id: crypto.randomUUID(),
+            org_number: ORG,
+            scopes: ['skatteetaten:mva-melding'],
+          }),
+        })
+      ).json()
+    ).data
     const page = await (await fetch(requested.delegation_url)).text()
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)![1]!
     const approver = /name="approver" id="approver-0" value="([^"]+)"/.exec(page)![1]!
     handled.push(csrf)
     const form = new URLSearchParams({ csrf_token: csrf, approver, decision: 'approve' })
-    await fetch(`${requested.delegation_url}/decision`, { method: 'POST', headers: { origin: new URL(requested.delegation_url).origin, 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' })
-    expect((await (await fetch(`${url}/api/v1/auth/permissions/${ORG}`, { headers: auth })).json()).data.status).toBe('full')
+    await fetch(`${requested.delegation_url}/decision`, {
+      method: 'POST',
+      headers: {
+        origin: new URL(requested.delegation_url).origin,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: form,
+      redirect: 'manual',
+    })
+    expect((await (await fetch(`${url}/api/v1/auth/permissions/${ORG}`, { headers: auth })).json()).data.status).toBe(
+      'full',
+    )
 
-    const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T6', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
-    const dry = (await (await fetch(`${url}/api/v1/actions/execute?dry_run=true`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()).data
-    const minted = (await (await fetch(`${url}/api/v1/auth/approval-token`, { method: 'POST', headers: auth, body: JSON.stringify({ ...body, action_id: dry.action_id }) })).json()).data
+    const body = {
+      org_number: ORG,
+      action_type: 'mva_melding',
+      period: '2026-T6',
+      payload: { total_revenue_nok: 125000, output_vat_nok: 31250 },
+    }
+    const dry = (
+      await (
+        await fetch(`${url}/api/v1/actions/execute?dry_run=true`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify(body),
+        })
+      ).json()
+    ).data
+    const minted = (
+      await (
+        await fetch(`${url}/api/v1/auth/approval-token`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ ...body, action_id: dry.action_id }),
+        })
+      ).json()
+    ).data
     const approval = minted.approval_token
     handled.push(approval)
     // The account's owner confirms it on its page: the session and its form token are secrets too.
     const owner = await decideOverHttp(url, ADMIN, 'scan@example.no', minted.confirmation_url)
     expect(owner.status).toBe(200)
     handled.push(owner.cookie.split('=')[1]!, owner.csrf)
-    const filed = await fetch(`${url}/api/v1/actions/execute`, { method: 'POST', headers: { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval }, body: JSON.stringify(body) })
+    const filed = await fetch(`${url}/api/v1/actions/execute`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval },
+      body: JSON.stringify(body),
+    })
     expect(filed.status).toBe(200)
-    await fetch(`${url}/api/v1/actions/execute`, { method: 'POST', headers: { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval }, body: JSON.stringify(body) })
+    await fetch(`${url}/api/v1/actions/execute`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval },
+      body: JSON.stringify(body),
+    })
     handled.push((await (await fetch(`${url}/api/v1/auth/receipt-key`, { headers: auth })).json()).data.key_hex)
 
-    await fetch(`${url}/api/v1/portal/list-acting-capacity`, { method: 'POST', headers: auth, body: JSON.stringify({ fnr: FNR, org_number: ORG }) })
-    await fetch(`${url}/api/v1/portal/list-acting-capacity`, { method: 'POST', headers: auth, body: JSON.stringify({ fnr: '12046823442', org_number: ORG }) })
+    await fetch(`${url}/api/v1/portal/list-acting-capacity`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ fnr: FNR, org_number: ORG }),
+    })
+    await fetch(`${url}/api/v1/portal/list-acting-capacity`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ fnr: '12046823442', org_number: ORG }),
+    })
     handled.push('12046823442')
-    await fetch(`${url}/api/mcp`, { method: 'POST', headers: { ...auth, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_acting_capacity', arguments: { fnr: FNR, org_number: ORG } } }) })
+    await fetch(`${url}/api/mcp`, {
+      method: 'POST',
+      headers: { ...auth, accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_acting_capacity', arguments: { fnr: FNR, org_number: ORG } },
+      }),
+    })
   } finally {
     proc.kill('SIGTERM')
     await proc.exited

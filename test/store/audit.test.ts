@@ -5,7 +5,13 @@ import { testDatabase } from '../helpers.ts'
 test('the audit log takes appends and keeps them', async () => {
   const { sql } = await testDatabase()
   const consumer = crypto.randomUUID()
-  await appendAudit(sql, { consumerId: consumer, actor: 'system', action: 'test_event', correlationId: 'audit-1', details: { n: 1, ok: true, note: null } })
+  await appendAudit(sql, {
+    consumerId: consumer,
+    actor: 'system',
+    action: 'test_event',
+    correlationId: 'audit-1',
+    details: { n: 1, ok: true, note: null },
+  })
   const rows = await auditFor(sql, consumer)
   expect(rows).toHaveLength(1)
   expect(rows[0]).toMatchObject({ actor: 'system', action: 'test_event', details: { n: 1, ok: true, note: null } })

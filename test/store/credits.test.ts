@@ -34,7 +34,11 @@ const END = new Date('2026-03-14T09:31:00Z')
 const freshBucket = () => `store-credits:${crypto.randomUUID()}`
 
 /** A 50 øre call counted in one unlimited window of its own. */
-const call = (c: { id: string; keyId: string; tier: string }, correlationId: string, bucket = freshBucket()): ChargeRequest => ({
+const call = (
+  c: { id: string; keyId: string; tier: string },
+  correlationId: string,
+  bucket = freshBucket(),
+): ChargeRequest => ({
   consumerId: c.id,
   keyId: c.keyId,
   plan: c.tier,
@@ -45,23 +49,39 @@ const call = (c: { id: string; keyId: string; tier: string }, correlationId: str
 })
 
 const balanceOf = async (consumerId: string) => (await readBalance(db.sql, consumerId)).balance_ore
-const debits = async (consumerId: string) => (await db.sql<{ id: string }[]>`select id from credit_ledger where consumer_id = ${consumerId} and kind = 'debit' order by id`).map((r) => Number(r.id))
-const refundsOf = async (ledgerId: number) => (await db.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where refund_of = ${ledgerId}`)[0]!.n
+const debits = async (consumerId: string) =>
+  (
+    await db.sql<
+      { id: string }[]
+    >`select id from credit_ledger where consumer_id = ${consumerId} and kind = 'debit' order by id`
+  ).map((r) => Number(r.id))
+const refundsOf = async (ledgerId: number) =>
+  (await db.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where refund_of = ${ledgerId}`)[0]!.n
 const holdCount = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from charge_holds`)[0]!.n
 const holdLedgerIds = async (holdId: number) =>
-  (await db.sql<{ ledger_ids: string[] }[]>`select ledger_ids from charge_holds where id = ${holdId}`).map((r) => r.ledger_ids.map(Number))
+  (await db.sql<{ ledger_ids: string[] }[]>`select ledger_ids from charge_holds where id = ${holdId}`).map((r) =>
+    r.ledger_ids.map(Number),
+  )
 
 describe('chargeBatch', () => {
   test('calls whose key was revoked, whose consumer is inactive or whose tier changed are neither counted nor charged, while a live call in the same batch is', async () => {
     const revoked = await customer(1000)
     expect((await app.send('DELETE', `/api/v1/admin/keys/${revoked.keyId}`, undefined, admin)).status).toBe(200)
     const inactive = await customer(1000)
-    expect((await app.send('PATCH', `/api/v1/admin/consumers/${inactive.id}`, { active: false }, admin)).status).toBe(200)
+    expect((await app.send('PATCH', `/api/v1/admin/consumers/${inactive.id}`, { active: false }, admin)).status).toBe(
+      200,
+    )
     const retiered = { ...(await customer(1000, 'starter')), tier: 'free' }
     const live = await customer(1000)
     const calls = [call(revoked, 'nl-1'), call(inactive, 'nl-2'), call(retiered, 'nl-3'), call(live, 'nl-4')]
     const out = await chargeBatch(db.sql, calls)
-    expect(out.map((o) => ({ keyLive: o.keyLive, hits: o.hits, charged: o.charged === null ? null : o.charged.balance_ore }))).toEqual([
+    expect(
+      out.map((o) => ({
+        keyLive: o.keyLive,
+        hits: o.hits,
+        charged: o.charged === null ? null : o.charged.balance_ore,
+      })),
+    ).toEqual([
       { keyLive: false, hits: [], charged: null },
       { keyLive: false, hits: [], charged: null },
       { keyLive: false, hits: [], charged: null },

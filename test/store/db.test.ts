@@ -102,7 +102,8 @@ describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL pool through an outage'
   const admin = postgres(PG, { max: 1, onnotice: () => {} })
   afterAll(() => admin.end())
   /** settles `p`, or says it hung: a deadline, not a benchmark */
-  const within = <T>(p: Promise<T>, ms: number) => Promise.race([p.catch((e: unknown) => e), Bun.sleep(ms).then(() => 'hung' as const)])
+  const within = <T>(p: Promise<T>, ms: number) =>
+    Promise.race([p.catch((e: unknown) => e), Bun.sleep(ms).then(() => 'hung' as const)])
 
   test('every query is refused promptly while the database refuses connections, and the first after it reopens succeeds at once', async () => {
     const name = `plikt_outage_${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`

@@ -44,7 +44,9 @@ test('finishing a tick records the finish only on the claimant’s row', async (
   await finishTick(sql, job, NOW, 'b', at(1000), null)
   expect((await sql`select finished_at from job_ticks where job = ${job}`)[0]!.finished_at).toBeNull()
   await finishTick(sql, job, NOW, 'a', at(2000), 'Error: boom')
-  const [row] = await sql<{ finished_at: Date; error: string }[]>`select finished_at, error from job_ticks where job = ${job}`
+  const [row] = await sql<
+    { finished_at: Date; error: string }[]
+  >`select finished_at, error from job_ticks where job = ${job}`
   expect(row).toEqual({ finished_at: at(2000), error: 'Error: boom' })
 })
 

@@ -11,7 +11,16 @@ const ACTION = `act_${'b'.repeat(32)}`
 
 async function token(sql: Awaited<ReturnType<typeof testDatabase>>['sql'], expiresAt: Date): Promise<string> {
   const createdAt = new Date(expiresAt.getTime() - 15 * 60_000)
-  return insertApprovalToken(sql, { namespace: `sandbox:${crypto.randomUUID()}`, tokenHash: sha256Hex(crypto.randomUUID()), orgNumber: '818000006', actionId: ACTION, createdAt, expiresAt, confirmation: 'automatic', action: null })
+  return insertApprovalToken(sql, {
+    namespace: `sandbox:${crypto.randomUUID()}`,
+    tokenHash: sha256Hex(crypto.randomUUID()),
+    orgNumber: '818000006',
+    actionId: ACTION,
+    createdAt,
+    expiresAt,
+    confirmation: 'automatic',
+    action: null,
+  })
 }
 
 test('approval tokens are deleted a day after they expire, not before', async () => {
@@ -26,14 +35,23 @@ test('approval tokens are deleted a day after they expire, not before', async ()
 test('sandbox audit rows are deleted thirty days after they were written', async () => {
   const { sql } = await testDatabase()
   const namespace = `sandbox:${crypto.randomUUID()}`
-  const row = (id: string) => ({ id, org_number: '818000006', occurred_at: NOW, action: 'approval_token.minted', initiated_by: 'sandbox_caller', details: {} })
+  const row = (id: string) => ({
+    id,
+    org_number: '818000006',
+    occurred_at: NOW,
+    action: 'approval_token.minted',
+    initiated_by: 'sandbox_caller',
+    details: {},
+  })
   const [oldId, newId] = [crypto.randomUUID(), crypto.randomUUID()]
   await appendSandboxAudit(sql, namespace, row(oldId))
   await appendSandboxAudit(sql, namespace, row(newId))
   await sql`update sandbox_audit set created_at = ${new Date(NOW.getTime() - 31 * 24 * HOUR)} where id = ${oldId}`
   await sql`update sandbox_audit set created_at = ${new Date(NOW.getTime() - 29 * 24 * HOUR)} where id = ${newId}`
   await sweepExpired(sql, NOW)
-  expect((await sql<{ id: string }[]>`select id from sandbox_audit where namespace = ${namespace}`).map((r) => r.id)).toEqual([newId])
+  expect(
+    (await sql<{ id: string }[]>`select id from sandbox_audit where namespace = ${namespace}`).map((r) => r.id),
+  ).toEqual([newId])
 })
 
 test('queued mail is never swept; sent mail goes a day after it was sent, given-up mail a month after its last attempt', async () => {
@@ -45,10 +63,16 @@ test('queued mail is never swept; sent mail goes a day after it was sent, given-
         values (${`sweep-${crypto.randomUUID()}@example.no`}, 's', '', ${status}, ${sentAt}, ${nextAttemptAt}) returning id`
     )[0]!.id
   const ago = (hours: number) => new Date(NOW.getTime() - hours * HOUR)
-  const kept = [await insert('queued', null, ago(60 * 24)), await insert('sent', ago(23), ago(23)), await insert('failed', null, ago(29 * 24))]
+  const kept = [
+    await insert('queued', null, ago(60 * 24)),
+    await insert('sent', ago(23), ago(23)),
+    await insert('failed', null, ago(29 * 24)),
+  ]
   const gone = [await insert('sent', ago(25), ago(25)), await insert('failed', null, ago(31 * 24))]
   await sweepExpired(sql, NOW)
-  const left = new Set((await sql<{ id: string }[]>`select id from mail_queue where id in ${sql([...kept, ...gone])}`).map((r) => r.id))
+  const left = new Set(
+    (await sql<{ id: string }[]>`select id from mail_queue where id in ${sql([...kept, ...gone])}`).map((r) => r.id),
+  )
   expect(kept.every((id) => left.has(id))).toBe(true)
   expect(gone.some((id) => left.has(id))).toBe(false)
   await sql`delete from mail_queue where id in ${sql(kept)}`

@@ -5,7 +5,16 @@
 import { describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
-import { archiveAnswer, cacheId, invalidateOrganisations, purgeOrganisation, readCached, readCachedMany, readFeedCursor, writeFeedCursor } from '../../src/store/upstream-cache.ts'
+import {
+  archiveAnswer,
+  cacheId,
+  invalidateOrganisations,
+  purgeOrganisation,
+  readCached,
+  readCachedMany,
+  readFeedCursor,
+  writeFeedCursor,
+} from '../../src/store/upstream-cache.ts'
 import type { RawResponse, UpstreamSystem } from '../../src/upstream/raw.ts'
 import { testDatabase, PINNED_NOW } from '../helpers.ts'
 
@@ -20,13 +29,24 @@ function randomOrg(): string {
 const T0 = new Date(PINNED_NOW)
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000)
 
-function unitAnswer(org: string, fetchedAt: Date, extra: Record<string, unknown> = {}, system: UpstreamSystem = 'enhetsregisteret'): RawResponse {
+function unitAnswer(
+  org: string,
+  fetchedAt: Date,
+  extra: Record<string, unknown> = {},
+  system: UpstreamSystem = 'enhetsregisteret',
+): RawResponse {
   return {
     system,
     url: `https://data.brreg.no/enhetsregisteret/api/enheter/${org}`,
     status: 200,
     contentType: 'application/vnd.brreg.enhetsregisteret.enhet.v2+json;charset=UTF-8',
-    body: JSON.stringify({ organisasjonsnummer: org, navn: `TEST ${org} AS`, organisasjonsform: { kode: 'AS' }, respons_klasse: 'Enhet', ...extra }),
+    body: JSON.stringify({
+      organisasjonsnummer: org,
+      navn: `TEST ${org} AS`,
+      organisasjonsform: { kode: 'AS' },
+      respons_klasse: 'Enhet',
+      ...extra,
+    }),
     fetchedAt,
   }
 }
@@ -37,7 +57,12 @@ function searchAnswer(orgs: string[], fetchedAt: Date): RawResponse {
     url: 'https://data.brreg.no/enhetsregisteret/api/enheter?navn=test&size=20&page=0',
     status: 200,
     contentType: 'application/json',
-    body: JSON.stringify({ _embedded: { enheter: orgs.map((o) => ({ organisasjonsnummer: o, navn: `TEST ${o} AS`, organisasjonsform: { kode: 'AS' } })) }, page: { size: 20, totalElements: orgs.length, totalPages: 1, number: 0 } }),
+    body: JSON.stringify({
+      _embedded: {
+        enheter: orgs.map((o) => ({ organisasjonsnummer: o, navn: `TEST ${o} AS`, organisasjonsform: { kode: 'AS' } })),
+      },
+      page: { size: 20, totalElements: orgs.length, totalPages: 1, number: 0 },
+    }),
     fetchedAt,
   }
 }
@@ -57,7 +82,9 @@ interface SnapshotRow {
 
 async function snapshotsOfKey(key: string): Promise<SnapshotRow[]> {
   const { sql } = await testDatabase()
-  return sql<SnapshotRow[]>`select id, system, resource_key, org_number, url, http_status, content_sha256, fetched_at from source_snapshots where resource_key = ${key} order by fetched_at`
+  return sql<
+    SnapshotRow[]
+  >`select id, system, resource_key, org_number, url, http_status, content_sha256, fetched_at from source_snapshots where resource_key = ${key} order by fetched_at`
 }
 
 async function bodyOf(snapshotId: string): Promise<string | null> {
@@ -67,14 +94,23 @@ async function bodyOf(snapshotId: string): Promise<string | null> {
 }
 
 describe('archiveAnswer', () => {
-  test('appends a snapshot with the body\'s SHA-256 and returns its id', async () => {
+  test("appends a snapshot with the body's SHA-256 and returns its id", async () => {
     const { sql } = await testDatabase()
     const org = randomOrg()
     const raw = unitAnswer(org, T0)
     const id = await archiveAnswer(sql, raw, `enhet:${org}`, org, true)
     const rows = await snapshotsOfKey(`enhet:${org}`)
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toEqual({ id, system: 'enhetsregisteret', resource_key: `enhet:${org}`, org_number: org, url: raw.url, http_status: 200, content_sha256: sha256Hex(raw.body), fetched_at: T0 })
+    expect(rows[0]).toEqual({
+      id,
+      system: 'enhetsregisteret',
+      resource_key: `enhet:${org}`,
+      org_number: org,
+      url: raw.url,
+      http_status: 200,
+      content_sha256: sha256Hex(raw.body),
+      fetched_at: T0,
+    })
   })
 
   test('keeps the body beside the snapshot', async () => {
@@ -101,8 +137,16 @@ describe('archiveAnswer', () => {
     const raw = unitAnswer(org, new Date(T0.getTime() + 1000))
     const id = await archiveAnswer(sql, raw, key, org, true)
     const id0 = cacheId('enhetsregisteret', key)
-    expect((await readCachedMany(sql, [{ system: 'enhetsregisteret', key, held: id }])).get(id0)).toEqual({ snapshotId: id, raw: { ...raw, body: '' }, bodyOmitted: true })
-    expect((await readCachedMany(sql, [{ system: 'enhetsregisteret', key, held: older }])).get(id0)).toEqual({ snapshotId: id, raw, bodyOmitted: false })
+    expect((await readCachedMany(sql, [{ system: 'enhetsregisteret', key, held: id }])).get(id0)).toEqual({
+      snapshotId: id,
+      raw: { ...raw, body: '' },
+      bodyOmitted: true,
+    })
+    expect((await readCachedMany(sql, [{ system: 'enhetsregisteret', key, held: older }])).get(id0)).toEqual({
+      snapshotId: id,
+      raw,
+      bodyOmitted: false,
+    })
   })
 
   test('readCached of a key never cached is null', async () => {
@@ -176,7 +220,9 @@ describe('the archive is append-only', () => {
     const org = randomOrg()
     const id = await archiveAnswer(sql, unitAnswer(org, T0), `enhet:${org}`, org, true)
     const before = await snapshotsOfKey(`enhet:${org}`)
-    await expect(sql`update source_snapshots set content_sha256 = 'tampered' where id = ${id}`).rejects.toThrow(/append-only/)
+    await expect(sql`update source_snapshots set content_sha256 = 'tampered' where id = ${id}`).rejects.toThrow(
+      /append-only/,
+    )
     expect(await snapshotsOfKey(`enhet:${org}`)).toEqual(before)
   })
 
@@ -195,8 +241,24 @@ describe('purgeOrganisation (HTTP 410 / Fjernet)', () => {
     const { sql } = await testDatabase()
     const org = randomOrg()
     await archiveAnswer(sql, unitAnswer(org, T0), `enhet:${org}`, org, true)
-    await archiveAnswer(sql, { ...unitAnswer(org, T0), url: `https://data.brreg.no/enhetsregisteret/api/enheter/${org}/roller`, body: '{"rollegrupper":[]}' }, `roller:${org}`, org, true)
-    await archiveAnswer(sql, { ...unitAnswer(org, T0, {}, 'fullmakt'), body: '{"status":{}}' }, `signatur:${org}`, org, true)
+    await archiveAnswer(
+      sql,
+      {
+        ...unitAnswer(org, T0),
+        url: `https://data.brreg.no/enhetsregisteret/api/enheter/${org}/roller`,
+        body: '{"rollegrupper":[]}',
+      },
+      `roller:${org}`,
+      org,
+      true,
+    )
+    await archiveAnswer(
+      sql,
+      { ...unitAnswer(org, T0, {}, 'fullmakt'), body: '{"status":{}}' },
+      `signatur:${org}`,
+      org,
+      true,
+    )
     expect(await purgeOrganisation(sql, org)).toBe(3)
     expect(await readCached(sql, 'enhetsregisteret', `enhet:${org}`)).toBeNull()
     expect(await readCached(sql, 'enhetsregisteret', `roller:${org}`)).toBeNull()
@@ -219,7 +281,18 @@ describe('purgeOrganisation (HTTP 410 / Fjernet)', () => {
     const raw = unitAnswer(org, T0)
     const id = await archiveAnswer(sql, raw, `enhet:${org}`, org, true)
     await purgeOrganisation(sql, org)
-    expect(await snapshotsOfKey(`enhet:${org}`)).toEqual([{ id, system: 'enhetsregisteret', resource_key: `enhet:${org}`, org_number: org, url: raw.url, http_status: 200, content_sha256: sha256Hex(raw.body), fetched_at: T0 }])
+    expect(await snapshotsOfKey(`enhet:${org}`)).toEqual([
+      {
+        id,
+        system: 'enhetsregisteret',
+        resource_key: `enhet:${org}`,
+        org_number: org,
+        url: raw.url,
+        http_status: 200,
+        content_sha256: sha256Hex(raw.body),
+        fetched_at: T0,
+      },
+    ])
   })
 
   test('deletes cached search pages naming the org', async () => {
@@ -239,7 +312,7 @@ describe('purgeOrganisation (HTTP 410 / Fjernet)', () => {
     expect(await bodyOf(id)).toBeNull()
   })
 
-  test('leaves other orgs\' cached answers and bodies, and search pages not naming the org', async () => {
+  test("leaves other orgs' cached answers and bodies, and search pages not naming the org", async () => {
     const { sql } = await testDatabase()
     const [org, other] = [randomOrg(), randomOrg()]
     await archiveAnswer(sql, unitAnswer(org, T0), `enhet:${org}`, org, true)

@@ -66,8 +66,12 @@ export async function startAuthServer() {
       const key = keys.find((k) => (claims.kid ? k.kid === claims.kid : k.alg === (claims.alg ?? 'ES256')))!
       const now = Math.floor(Date.now() / 1000)
       const holder: Record<string, unknown> = {}
-      for (const name of ['email', 'email_verified', 'client_id', 'azp'] as const) if (claims[name] !== undefined) holder[name] = claims[name]
-      let jwt = new SignJWT({ scope: claims.email === undefined ? 'openid profile' : 'openid profile email', ...holder })
+      for (const name of ['email', 'email_verified', 'client_id', 'azp'] as const)
+        if (claims[name] !== undefined) holder[name] = claims[name]
+      let jwt = new SignJWT({
+        scope: claims.email === undefined ? 'openid profile' : 'openid profile email',
+        ...holder,
+      })
         .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
         .setIssuer(claims.iss ?? issuer)
         .setSubject(claims.sub)
@@ -85,7 +89,13 @@ export async function startAuthServer() {
     },
     async hs256(sub: string, aud: string): Promise<string> {
       const now = Math.floor(Date.now() / 1000)
-      return new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: 'es-1' }).setIssuer(issuer).setSubject(sub).setAudience(aud).setExpirationTime(now + 300).sign(new TextEncoder().encode('a shared secret of 32 bytes!!!!!'))
+      return new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid: 'es-1' })
+        .setIssuer(issuer)
+        .setSubject(sub)
+        .setAudience(aud)
+        .setExpirationTime(now + 300)
+        .sign(new TextEncoder().encode('a shared secret of 32 bytes!!!!!'))
     },
     stop: () => server.stop(true),
   }

@@ -15,5 +15,18 @@ const config = loadConfig({ ...process.env, PORT: '0', TRUST_PROXY: 'true' })
 const db = await openDatabase(config)
 await migrate(db.sql, await loadMigrations())
 const clock = fixedClock(process.env.CLOCK_AT!)
-const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: createHandler(composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock, logger: createLogger('error') })) })
+const server = Bun.serve({
+  port: 0,
+  hostname: '127.0.0.1',
+  fetch: createHandler(
+    composeDeps({
+      config,
+      sql: db.sql,
+      chargeSql: db.chargeSql,
+      dbKind: db.kind,
+      clock,
+      logger: createLogger('error'),
+    }),
+  ),
+})
 console.log(`ready ${server.port}`)

@@ -80,7 +80,10 @@ export async function startHaproxy(config: string, port: number): Promise<Haprox
   const answers = async () => {
     for (let i = 0; i < 200; i++) {
       if (proc.exitCode !== null) throw new Error(`haproxy exited: ${log}`)
-      const r = await fetch(`${url}/api/health`).then((res) => res.status, () => 0)
+      const r = await fetch(`${url}/api/health`).then(
+        (res) => res.status,
+        () => 0,
+      )
       if (r === 200) return
       await Bun.sleep(50)
     }

@@ -14,5 +14,19 @@ const config = loadConfig({ ...process.env, PORT: '0', TRUST_PROXY: 'true' })
 const db = await openDatabase(config)
 await migrate(db.sql, await loadMigrations())
 closeGate() // every `outcome=slow` call hangs until the process dies
-const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: createHandler(composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock: systemClock, logger: createLogger('error') }), testExtension) })
+const server = Bun.serve({
+  port: 0,
+  hostname: '127.0.0.1',
+  fetch: createHandler(
+    composeDeps({
+      config,
+      sql: db.sql,
+      chargeSql: db.chargeSql,
+      dbKind: db.kind,
+      clock: systemClock,
+      logger: createLogger('error'),
+    }),
+    testExtension,
+  ),
+})
 console.log(`ready ${server.port}`)

@@ -9,7 +9,9 @@
  * text, once the child has closed it. A child that stops before listening is an error carrying
  * everything it wrote.
  */
-export async function listeningAddress(stderr: ReadableStream<Uint8Array>): Promise<{ url: string; banner: string; rest: Promise<string> }> {
+export async function listeningAddress(
+  stderr: ReadableStream<Uint8Array>,
+): Promise<{ url: string; banner: string; rest: Promise<string> }> {
   const reader = stderr.getReader()
   const decoder = new TextDecoder()
   let text = ''

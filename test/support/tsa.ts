@@ -28,11 +28,72 @@ function run(args: string[], cwd: string): string {
 
 export function startLocalTsa(): LocalTsa {
   const dir = mkdtempSync(join(tmpdir(), 'plikt-tsa-'))
-  writeFileSync(join(dir, 'tsa-ext.cnf'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n')
+  writeFileSync(
+    join(dir, 'tsa-ext.cnf'),
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n',
+  )
   writeFileSync(join(dir, 'ca-ext.cnf'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n')
-  run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Plikt test TSA CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir)
-  run(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/CN=Plikt test TSA'], dir)
-  run(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-out', 'tsa.pem', '-extfile', 'tsa-ext.cnf'], dir)
+  run(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '2',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-subj',
+      '/CN=Plikt test TSA CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  )
+  run(
+    [
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'tsa.key',
+      '-out',
+      'tsa.csr',
+      '-subj',
+      '/CN=Plikt test TSA',
+    ],
+    dir,
+  )
+  run(
+    [
+      'x509',
+      '-req',
+      '-in',
+      'tsa.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-out',
+      'tsa.pem',
+      '-extfile',
+      'tsa-ext.cnf',
+    ],
+    dir,
+  )
   writeFileSync(join(dir, 'tsaserial'), '01\n')
   writeFileSync(
     join(dir, 'tsa.cnf'),
@@ -65,7 +126,23 @@ export function startLocalTsa(): LocalTsa {
     verify(token: Buffer, sha256Hex: string) {
       const file = join(dir, `check-${n++}.tst`)
       writeFileSync(file, token)
-      const out = Bun.spawnSync(['openssl', 'ts', '-verify', '-digest', sha256Hex, '-in', file, '-token_in', '-CAfile', join(dir, 'ca.pem'), '-untrusted', join(dir, 'tsa.pem')], { cwd: dir })
+      const out = Bun.spawnSync(
+        [
+          'openssl',
+          'ts',
+          '-verify',
+          '-digest',
+          sha256Hex,
+          '-in',
+          file,
+          '-token_in',
+          '-CAfile',
+          join(dir, 'ca.pem'),
+          '-untrusted',
+          join(dir, 'tsa.pem'),
+        ],
+        { cwd: dir },
+      )
       return out.exitCode === 0 && out.stdout.toString().includes('Verification: OK')
     },
     stop() {
@@ -82,7 +159,9 @@ export function startLocalTsa(): LocalTsa {
       writeFileSync(join(dir, `q-${i}.tsq`), new Uint8Array(await req.arrayBuffer()))
       run(['ts', '-reply', '-config', 'tsa.cnf', '-queryfile', `q-${i}.tsq`, '-out', `r-${i}.tsr`], dir)
       tsa.served++
-      return new Response(readFileSync(join(dir, `r-${i}.tsr`)), { headers: { 'content-type': 'application/timestamp-reply' } })
+      return new Response(readFileSync(join(dir, `r-${i}.tsr`)), {
+        headers: { 'content-type': 'application/timestamp-reply' },
+      })
     },
   })
   tsa.url = `http://127.0.0.1:${server.port}/tsa`

@@ -15,7 +15,14 @@ const offset = Number(process.env.CLOCK_OFFSET_MS ?? 0)
 const config = loadConfig({ ...process.env, PORT: '0' })
 const db = await openDatabase(config)
 await migrate(db.sql, await loadMigrations())
-const deps = composeDeps({ config, sql: db.sql, chargeSql: db.chargeSql, dbKind: db.kind, clock: { now: () => new Date(Date.now() + offset) }, logger: createLogger('error') })
+const deps = composeDeps({
+  config,
+  sql: db.sql,
+  chargeSql: db.chargeSql,
+  dbKind: db.kind,
+  clock: { now: () => new Date(Date.now() + offset) },
+  logger: createLogger('error'),
+})
 const jobs = startJobs(deps, { jobs: {}, queueJobs: { 'webhook-deliveries': QUEUE_JOBS['webhook-deliveries']! } })
 process.on('SIGTERM', async () => {
   await jobs.stop()

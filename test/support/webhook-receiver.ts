@@ -46,7 +46,12 @@ export interface Receiver {
 }
 
 /** The scheme as the spec states it: HMAC-SHA-256(secret, "<t>.<raw body>"), hex, constant-time compare, 300 s tolerance. */
-export function independentVerify(rawBody: string, header: string | undefined, secret: string, nowSeconds: number): boolean {
+export function independentVerify(
+  rawBody: string,
+  header: string | undefined,
+  secret: string,
+  nowSeconds: number,
+): boolean {
   if (!header) return false
   const fields = new Map<string, string[]>()
   for (const part of header.split(',')) {
@@ -61,10 +66,14 @@ export function independentVerify(rawBody: string, header: string | undefined, s
   mac.update(Buffer.from(`${t}.`, 'utf8'))
   mac.update(Buffer.from(rawBody, 'utf8'))
   const expected = mac.digest()
-  return (fields.get('v1') ?? []).some((v) => /^[0-9a-f]{64}$/.test(v) && timingSafeEqual(Buffer.from(v, 'hex'), expected))
+  return (fields.get('v1') ?? []).some(
+    (v) => /^[0-9a-f]{64}$/.test(v) && timingSafeEqual(Buffer.from(v, 'hex'), expected),
+  )
 }
 
-export async function startReceiver(opts: { host?: string; tls?: { key: string; cert: string }; now?: () => number } = {}): Promise<Receiver> {
+export async function startReceiver(
+  opts: { host?: string; tls?: { key: string; cert: string }; now?: () => number } = {},
+): Promise<Receiver> {
   const host = opts.host ?? '127.0.0.1'
   const r: Omit<Receiver, 'url' | 'port' | 'stop'> = {
     arrivals: [],
@@ -81,9 +90,17 @@ export async function startReceiver(opts: { host?: string; tls?: { key: string; 
       try {
         json = JSON.parse(body)
       } catch {}
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]))
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
+      )
       const secret = json?.subscription_id ? r.secrets.get(json.subscription_id) : undefined
-      const arrival: Arrival = { path: req.url ?? '', headers, body, json, verified: secret ? independentVerify(body, headers['x-service-signature'], secret, r.now()) : false }
+      const arrival: Arrival = {
+        path: req.url ?? '',
+        headers,
+        body,
+        json,
+        verified: secret ? independentVerify(body, headers['x-service-signature'], secret, r.now()) : false,
+      }
       r.arrivals.push(arrival)
       const a = r.answer(arrival)
       const send = () => {
@@ -95,7 +112,9 @@ export async function startReceiver(opts: { host?: string; tls?: { key: string; 
       else send()
     })
   }
-  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler)
+  const server = opts.tls
+    ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler)
+    : http.createServer(handler)
   await new Promise<void>((resolve) => server.listen(0, host, resolve))
   const port = (server.address() as AddressInfo).port
   return Object.assign(r, {
@@ -115,8 +134,24 @@ export function selfSignedCertificate(names: string[]): { key: string; cert: str
   try {
     const san = names.map((n) => (/^[\d.]+$/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',')
     const out = Bun.spawnSync([
-      'openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-subj', `/CN=${names[0]}`, '-addext', `subjectAltName=${san}`,
+      'openssl',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '2',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-subj',
+      `/CN=${names[0]}`,
+      '-addext',
+      `subjectAltName=${san}`,
     ])
     if (out.exitCode !== 0) throw new Error(`openssl: ${out.stderr.toString()}`)
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') }

@@ -19,18 +19,30 @@ export async function tableResolve(host: string): Promise<ResolvedAddress[]> {
 }
 
 /** The app with WEBHOOK_ALLOW_LOOPBACK=true (local receivers) and the resolver above. */
-export function webhookApp(opts: { db?: Database; env?: Record<string, string>; ca?: string[] } = {}): Promise<TestApp> {
+export function webhookApp(
+  opts: { db?: Database; env?: Record<string, string>; ca?: string[] } = {},
+): Promise<TestApp> {
   return startApp({
     env: { WEBHOOK_ALLOW_LOOPBACK: 'true', ...opts.env },
     ...(opts.db ? { db: opts.db } : {}),
-    overrides: { webhooks: { transport: liveWebhookTransport({ resolve: tableResolve, ...(opts.ca ? { ca: opts.ca } : {}) }), policy: { allowLoopback: true } } },
+    overrides: {
+      webhooks: {
+        transport: liveWebhookTransport({ resolve: tableResolve, ...(opts.ca ? { ca: opts.ca } : {}) }),
+        policy: { allowLoopback: true },
+      },
+    },
   })
 }
 
 export interface Subscriber {
   consumerId: string
   key: string
-  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }>
+  send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; text: string }>
 }
 
 /** Every subscriber made here, so that a file can deactivate its subscriptions when it ends. */
@@ -40,10 +52,15 @@ const made: string[] = []
 export async function retireSubscribers(app: TestApp): Promise<void> {
   await app.deps.sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null
     where status = 'pending' and subscription_id in (select id from webhook_subscriptions where consumer_id = any(${made}))`
-  await app.deps.sql`update webhook_subscriptions set active = false, deactivation_reason = 'deleted', deactivated_at = now() where active and consumer_id = any(${made})`
+  await app.deps
+    .sql`update webhook_subscriptions set active = false, deactivation_reason = 'deleted', deactivated_at = now() where active and consumer_id = any(${made})`
 }
 
-export async function subscriber(app: TestApp, tier: 'professional' | 'enterprise' | 'free' = 'professional', scopes: string[] = ['read:*', 'subscribe:webhooks']): Promise<Subscriber> {
+export async function subscriber(
+  app: TestApp,
+  tier: 'professional' | 'enterprise' | 'free' = 'professional',
+  scopes: string[] = ['read:*', 'subscribe:webhooks'],
+): Promise<Subscriber> {
   const c = await createConsumer(app, tier)
   const key = (await createKey(app, c.id, scopes)).key
   made.push(c.id)
@@ -60,7 +77,10 @@ export async function subscriber(app: TestApp, tier: 'professional' | 'enterpris
 
 /** Subscribes and returns the subscription with its secret; throws unless 201. */
 export async function subscribe(s: Subscriber, webhookUrl: string): Promise<{ id: string; secret: string }> {
-  const r = await s.send('POST', '/api/v1/subscriptions', { webhook_url: webhookUrl, filter: { source: 'register', entity_type: 'annual_accounts' } })
+  const r = await s.send('POST', '/api/v1/subscriptions', {
+    webhook_url: webhookUrl,
+    filter: { source: 'register', entity_type: 'annual_accounts' },
+  })
   if (r.status !== 201) throw new Error(`subscribe: ${r.status} ${r.text}`)
   return { id: r.body.data.id, secret: r.body.data.secret }
 }

@@ -17,19 +17,38 @@ const clock = fixedClock(PINNED_NOW)
 const dir = mkdtempSync(join(tmpdir(), 'plikt-government-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const rsaPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
-const live = { GOVERNMENT_MODE: 'live', MASKINPORTEN_CLIENT_ID: 'c0ffee00-0000-4000-8000-000000000001', MASKINPORTEN_KID: 'plikt-2026', ALTINN_SYSTEM_ID: '314159268_plikt' }
+const rsaPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+  type: 'pkcs8',
+  format: 'pem',
+}) as string
+const live = {
+  GOVERNMENT_MODE: 'live',
+  MASKINPORTEN_CLIENT_ID: 'c0ffee00-0000-4000-8000-000000000001',
+  MASKINPORTEN_KID: 'plikt-2026',
+  ALTINN_SYSTEM_ID: '314159268_plikt',
+}
 
 test('by default every adapter is a mock, and the digital agency is left to the composition root', () => {
   const g = buildGovernment(loadConfig({}), clock)
-  expect([g.tokenService.mock, g.filingSubmitter.mock, g.taxAuthority.mock, g.labourRegister.mock]).toEqual([true, true, true, true])
+  expect([g.tokenService.mock, g.filingSubmitter.mock, g.taxAuthority.mock, g.labourRegister.mock]).toEqual([
+    true,
+    true,
+    true,
+    true,
+  ])
   expect(g.digitalAgency).toBeNull()
   expect(g.tokenService.breakerState()).toBe('closed')
 })
 
 test('GOVERNMENT_MODE=live builds the live clients, with the key from the environment', () => {
   const g = buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_PEM: rsaPem }), clock)
-  expect([g.tokenService.mock, g.digitalAgency?.mock, g.filingSubmitter.mock, g.taxAuthority.mock, g.labourRegister.mock]).toEqual([false, false, false, false, false])
+  expect([
+    g.tokenService.mock,
+    g.digitalAgency?.mock,
+    g.filingSubmitter.mock,
+    g.taxAuthority.mock,
+    g.labourRegister.mock,
+  ]).toEqual([false, false, false, false, false])
   expect(g.tokenService.breakerState()).toBe('closed')
 })
 
@@ -46,11 +65,18 @@ test('live mode whose credentials are still missing (fixtures mode without them)
 })
 
 test('a key file that cannot be read is a ConfigError naming it', () => {
-  expect(() => buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_FILE: join(dir, 'missing.pem') }), clock)).toThrow(/MASKINPORTEN_KEY_FILE cannot be read \(ENOENT\)/)
+  expect(() =>
+    buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_FILE: join(dir, 'missing.pem') }), clock),
+  ).toThrow(/MASKINPORTEN_KEY_FILE cannot be read \(ENOENT\)/)
 })
 
 test('a key that is not a PEM private key, or not RSA, is a ConfigError', () => {
-  expect(() => buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_PEM: 'not a key' }), clock)).toThrow(/not a PEM private key/)
-  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
+  expect(() => buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_PEM: 'not a key' }), clock)).toThrow(
+    /not a PEM private key/,
+  )
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string
   expect(() => buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_PEM: ec }), clock)).toThrow(/must be an RSA key/)
 })

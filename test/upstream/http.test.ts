@@ -26,7 +26,9 @@ beforeAll(() => {
         case '/missing':
           return new Response('gone', { status: 404 })
         case '/limited':
-          return n === 1 ? new Response('slow down', { status: 429, headers: { 'retry-after': '1' } }) : Response.json({ n })
+          return n === 1
+            ? new Response('slow down', { status: 429, headers: { 'retry-after': '1' } })
+            : Response.json({ n })
         case '/slow':
           await Bun.sleep(500)
           return Response.json({ n })
@@ -41,7 +43,14 @@ beforeAll(() => {
 })
 afterAll(() => server.stop(true))
 
-const fast: UpstreamPolicy = { timeoutMs: 200, attempts: 3, backoffMs: 5, budgetMs: 2000, breakerThreshold: 3, breakerOpenMs: 30_000 }
+const fast: UpstreamPolicy = {
+  timeoutMs: 200,
+  attempts: 3,
+  backoffMs: 5,
+  budgetMs: 2000,
+  breakerThreshold: 3,
+  breakerOpenMs: 30_000,
+}
 const reset = (path: string) => hits.delete(path)
 
 describe('retries', () => {
@@ -55,7 +64,9 @@ describe('retries', () => {
 
   test('a persistent 5xx fails after three attempts with UPSTREAM_UNAVAILABLE naming the system', async () => {
     reset('/down')
-    const err = await new UpstreamClient('Testregisteret', fast, systemClock).request(`${base}/down`).catch((e) => e as AppError)
+    const err = await new UpstreamClient('Testregisteret', fast, systemClock)
+      .request(`${base}/down`)
+      .catch((e) => e as AppError)
     expect(err).toBeInstanceOf(AppError)
     expect((err as AppError).code).toBe('UPSTREAM_UNAVAILABLE')
     expect((err as AppError).options.context).toEqual({ upstream_system: 'Testregisteret' })
@@ -81,14 +92,18 @@ describe('retries', () => {
   })
 
   test('an attempt that outlives its timeout fails with UPSTREAM_TIMEOUT', async () => {
-    const err = await new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, systemClock).request(`${base}/slow`).catch((e) => e as AppError)
+    const err = await new UpstreamClient('Testregisteret', { ...fast, attempts: 1 }, systemClock)
+      .request(`${base}/slow`)
+      .catch((e) => e as AppError)
     expect((err as AppError).code).toBe('UPSTREAM_TIMEOUT')
   })
 
   test('the overall budget caps the total: no attempt starts once it is spent', async () => {
     reset('/slow')
     const t0 = performance.now()
-    const err = await new UpstreamClient('Testregisteret', { ...fast, timeoutMs: 300, budgetMs: 450 }, systemClock).request(`${base}/slow`).catch((e) => e as AppError)
+    const err = await new UpstreamClient('Testregisteret', { ...fast, timeoutMs: 300, budgetMs: 450 }, systemClock)
+      .request(`${base}/slow`)
+      .catch((e) => e as AppError)
     expect((err as AppError).code).toBe('UPSTREAM_TIMEOUT')
     expect(hits.get('/slow')).toBeLessThanOrEqual(2)
     expect(performance.now() - t0).toBeLessThan(1500)
@@ -136,7 +151,11 @@ describe('circuit breaker', () => {
 })
 
 describe('breaker state and why a call gave up', () => {
-  const gaveUp = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as UpstreamGaveUp)
+  const gaveUp = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e as UpstreamGaveUp,
+    )
 
   test('the breaker reads closed, then open, then half_open once the open period is over', async () => {
     const clock = fixedClock(PINNED_NOW)
@@ -158,13 +177,17 @@ describe('breaker state and why a call gave up', () => {
 
   test('a call may allow fewer attempts than the policy: one attempt, reason attempts', async () => {
     reset('/down')
-    const e = await gaveUp(new UpstreamClient('Testregisteret', fast, systemClock).request(`${base}/down`, {}, { attempts: 1 }))
+    const e = await gaveUp(
+      new UpstreamClient('Testregisteret', fast, systemClock).request(`${base}/down`, {}, { attempts: 1 }),
+    )
     expect([e?.code, e?.reason, e?.attempts]).toEqual(['UPSTREAM_UNAVAILABLE', 'attempts', 1])
     expect(hits.get('/down')).toBe(1)
   })
 
   test("a call's own budget, smaller than the policy's, cuts the attempt short: reason budget", async () => {
-    const e = await gaveUp(new UpstreamClient('Testregisteret', fast, systemClock).request(`${base}/slow`, {}, { budgetMs: 100 }))
+    const e = await gaveUp(
+      new UpstreamClient('Testregisteret', fast, systemClock).request(`${base}/slow`, {}, { budgetMs: 100 }),
+    )
     expect([e?.code, e?.reason]).toEqual(['UPSTREAM_TIMEOUT', 'budget'])
   })
 

@@ -26,12 +26,18 @@ export interface Actor {
 export function checkScopes(scopes: string[]): string[] {
   const out = [...new Set(scopes)]
   for (const [i, s] of out.entries()) {
-    if (RESERVED_SCOPE_PREFIXES.some((p) => s.startsWith(p))) throw new AppError('SCOPE_RESERVED', { context: { scope: s }, extra: { scope: s } })
+    if (RESERVED_SCOPE_PREFIXES.some((p) => s.startsWith(p)))
+      throw new AppError('SCOPE_RESERVED', { context: { scope: s }, extra: { scope: s } })
     if (s !== 'read:*' && !(AVAILABLE_SCOPES as readonly string[]).includes(s)) {
-      throw new AppError('VALIDATION_FAILED', { details: [{ field: `scopes.${i}`, message: `is not a scope; use read:* or one of ${AVAILABLE_SCOPES.join(', ')}` }] })
+      throw new AppError('VALIDATION_FAILED', {
+        details: [
+          { field: `scopes.${i}`, message: `is not a scope; use read:* or one of ${AVAILABLE_SCOPES.join(', ')}` },
+        ],
+      })
     }
   }
-  if (out.length === 0) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'scopes', message: 'must name at least one scope' }] })
+  if (out.length === 0)
+    throw new AppError('VALIDATION_FAILED', { details: [{ field: 'scopes', message: 'must name at least one scope' }] })
   return out
 }
 
@@ -52,7 +58,12 @@ export interface MintedKey {
 export async function mintKeyIn(
   tx: Sql,
   consumerId: string,
-  opts: { scopes?: string[]; label?: string; source: 'signup' | 'dashboard' | 'admin' | 'issuance' | 'oauth'; test?: boolean },
+  opts: {
+    scopes?: string[]
+    label?: string
+    source: 'signup' | 'dashboard' | 'admin' | 'issuance' | 'oauth'
+    test?: boolean
+  },
   by: Actor,
 ): Promise<MintedKey> {
   const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES)
@@ -79,12 +90,23 @@ export async function mintKeyIn(
     actor: by.actor,
     action: 'key_minted',
     correlationId: by.correlationId,
-    details: { key_id: key.id, display_prefix: key.display_prefix, source: opts.source, scopes: scopes.join(' '), test },
+    details: {
+      key_id: key.id,
+      display_prefix: key.display_prefix,
+      source: opts.source,
+      scopes: scopes.join(' '),
+      test,
+    },
   })
   return { plaintext_key: plaintext, key }
 }
 
-export function mintKey(sql: Sql, consumerId: string, opts: Parameters<typeof mintKeyIn>[2], by: Actor): Promise<MintedKey> {
+export function mintKey(
+  sql: Sql,
+  consumerId: string,
+  opts: Parameters<typeof mintKeyIn>[2],
+  by: Actor,
+): Promise<MintedKey> {
   return sql.begin((tx) => mintKeyIn(tx as unknown as Sql, consumerId, opts, by)) as Promise<MintedKey>
 }
 
@@ -97,7 +119,12 @@ export function mintKey(sql: Sql, consumerId: string, opts: Parameters<typeof mi
  * link to that same connection, which can never be approved again. Ended, the host's next token
  * opens a new pending connection, and approving it mints a fresh key (domain/access/oauth.ts).
  */
-export async function revokeKey(sql: Sql, keyId: string, consumerId: string | null, by: Actor): Promise<{ key: accounts.KeyRow; already_revoked: boolean }> {
+export async function revokeKey(
+  sql: Sql,
+  keyId: string,
+  consumerId: string | null,
+  by: Actor,
+): Promise<{ key: accounts.KeyRow; already_revoked: boolean }> {
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql
     const connection = await oauth.lockActiveConnectionOfKey(t, keyId)
@@ -135,12 +162,25 @@ export async function revokeKey(sql: Sql, keyId: string, consumerId: string | nu
  * What a key lookup found (sql/0025_key_status.sql decides it): the principal of a live key, or why
  * there is none. `refusalOf` is the one place a status becomes an answer.
  */
-export type KeyStatus = { status: 'live'; principal: KeyPrincipal } | { status: 'revoked' | 'consumer_inactive' | 'unknown' }
+export type KeyStatus =
+  | { status: 'live'; principal: KeyPrincipal }
+  | { status: 'revoked' | 'consumer_inactive' | 'unknown' }
 
 function statusOf(row: accounts.KeyPrincipalRow | null): KeyStatus {
   if (!row) return { status: 'unknown' }
   if (row.status !== 'live') return { status: row.status }
-  return { status: 'live', principal: { kind: 'key', keyId: row.key_id, consumerId: row.consumer_id, scopes: row.scopes, plan: row.tier, test: row.test, confirmed: true } }
+  return {
+    status: 'live',
+    principal: {
+      kind: 'key',
+      keyId: row.key_id,
+      consumerId: row.consumer_id,
+      scopes: row.scopes,
+      plan: row.tier,
+      test: row.test,
+      confirmed: true,
+    },
+  }
 }
 
 /** The answer to a key that is not live: an unknown or revoked key is told apart from nothing (spec: API key states). */

@@ -53,7 +53,12 @@ export interface CountedWindow {
 export function windowsFor(limits: Limit[], now: Date): CountedWindow[] {
   return limits.map((l) => {
     const start = windowStart(now, l.window)
-    return { bucket: `${l.bucket}:${l.window}`, start, expires: new Date(start.getTime() + WINDOW_MS[l.window]), max: Number.isFinite(l.max) ? l.max : null }
+    return {
+      bucket: `${l.bucket}:${l.window}`,
+      start,
+      expires: new Date(start.getTime() + WINDOW_MS[l.window]),
+      max: Number.isFinite(l.max) ? l.max : null,
+    }
   })
 }
 
@@ -61,7 +66,12 @@ export function windowsFor(limits: Limit[], now: Date): CountedWindow[] {
  * Judges the counts after this request: the IETF `RateLimit`/`RateLimit-Policy` headers, or a 429
  * (with Retry-After: the longest wait) when any window is over its ceiling.
  */
-export function judgeLimits(limits: Limit[], windows: CountedWindow[], counts: number[], now: Date): Record<string, string> {
+export function judgeLimits(
+  limits: Limit[],
+  windows: CountedWindow[],
+  counts: number[],
+  now: Date,
+): Record<string, string> {
   const policy: string[] = []
   const state: string[] = []
   let refused: { limit: Limit; resetS: number } | null = null
@@ -72,7 +82,9 @@ export function judgeLimits(limits: Limit[], windows: CountedWindow[], counts: n
     state.push(`"${l.window}";r=${Math.max(0, l.max - counts[i]!)};t=${resetS}`)
     if (counts[i]! > l.max && (!refused || resetS > refused.resetS)) refused = { limit: l, resetS }
   })
-  const headers: Record<string, string> = policy.length ? { 'ratelimit-policy': policy.join(', '), ratelimit: state.join(', ') } : {}
+  const headers: Record<string, string> = policy.length
+    ? { 'ratelimit-policy': policy.join(', '), ratelimit: state.join(', ') }
+    : {}
   if (refused) {
     const r = refused as { limit: Limit; resetS: number }
     throw new AppError(r.limit.code, {
@@ -84,12 +96,21 @@ export function judgeLimits(limits: Limit[], windows: CountedWindow[], counts: n
 }
 
 /** Counts this request in every window (one upsert) and judges it. */
-export async function enforceLimits(sql: Sql, limits: Limit[], now: Date, key: LiveKey | null = null): Promise<Record<string, string>> {
+export async function enforceLimits(
+  sql: Sql,
+  limits: Limit[],
+  now: Date,
+  key: LiveKey | null = null,
+): Promise<Record<string, string>> {
   if (limits.length === 0 && key === null) return {}
   const windows = windowsFor(limits, now)
   // Rows in bucket order: the same lock order as metered batches (store/credits.ts), so no deadlock.
   const order = windows.map((w, i) => i).sort((a, b) => (windows[a]!.bucket < windows[b]!.bucket ? -1 : 1))
-  const counts = await hit(sql, order.map((i) => windows[i]!), key)
+  const counts = await hit(
+    sql,
+    order.map((i) => windows[i]!),
+    key,
+  )
   if (counts === null) throw new KeyNotLive()
   const byIndex: number[] = []
   order.forEach((i, k) => (byIndex[i] = counts[k]!))

@@ -44,7 +44,12 @@ const FORCED_RELOAD_INTERVAL_MS = 5_000
 
 export function createVerifier(s: OAuthSettings): Verifier {
   const jwks = createRemoteJWKSet(new URL(s.jwksUrl), { timeoutDuration: 3000 })
-  const options = { issuer: s.issuer, audience: s.audience, algorithms: ['ES256', 'RS256'], requiredClaims: ['sub', 'exp'] }
+  const options = {
+    issuer: s.issuer,
+    audience: s.audience,
+    algorithms: ['ES256', 'RS256'],
+    requiredClaims: ['sub', 'exp'],
+  }
   let lastForcedReload = 0
   return async (token) => {
     try {
@@ -73,7 +78,8 @@ function keySetUnavailable(e: unknown): boolean {
 
 function classify(e: unknown): AppError {
   if (e instanceof jose.JWTExpired) return new AppError('OAUTH_TOKEN_EXPIRED', { cause: e })
-  if (e instanceof jose.JWTClaimValidationFailed && e.claim === 'aud') return new AppError('OAUTH_AUDIENCE_MISMATCH', { cause: e })
+  if (e instanceof jose.JWTClaimValidationFailed && e.claim === 'aud')
+    return new AppError('OAUTH_AUDIENCE_MISMATCH', { cause: e })
   if (keySetUnavailable(e)) return new AppError('OAUTH_JWKS_UNAVAILABLE', { cause: e, headers: { 'retry-after': '5' } })
   return new AppError('OAUTH_TOKEN_INVALID', { cause: e })
 }
@@ -84,8 +90,16 @@ const MAX_CLIENT_ID = 255
 
 /** What a verified token says about its holder: its e-mail, whether the issuer verified it, and its client. */
 export function holderOf(claims: JWTPayload): oauth.TokenHolder {
-  const email = typeof claims.email === 'string' && claims.email.trim() && claims.email.trim().length <= MAX_EMAIL ? claims.email.trim() : null
-  const client = typeof claims.client_id === 'string' && claims.client_id ? claims.client_id : typeof claims.azp === 'string' && claims.azp ? claims.azp : null
+  const email =
+    typeof claims.email === 'string' && claims.email.trim() && claims.email.trim().length <= MAX_EMAIL
+      ? claims.email.trim()
+      : null
+  const client =
+    typeof claims.client_id === 'string' && claims.client_id
+      ? claims.client_id
+      : typeof claims.azp === 'string' && claims.azp
+        ? claims.azp
+        : null
   return {
     email,
     emailVerified: email !== null && claims.email_verified === true,
@@ -101,7 +115,10 @@ export type BindingRefusal = 'no_email' | 'email_unverified' | 'other_account'
  * token must have carried that e-mail (compared as sign-in normalises it) and marked it verified.
  * Null when it may be linked.
  */
-export function bindingRefusal(c: Pick<oauth.OAuthConnectionRow, 'token_email' | 'token_email_verified'>, accountEmail: string): BindingRefusal | null {
+export function bindingRefusal(
+  c: Pick<oauth.OAuthConnectionRow, 'token_email' | 'token_email_verified'>,
+  accountEmail: string,
+): BindingRefusal | null {
   if (!c.token_email) return 'no_email'
   if (!c.token_email_verified) return 'email_unverified'
   if (normaliseEmail(c.token_email) !== normaliseEmail(accountEmail)) return 'other_account'
@@ -124,7 +141,12 @@ export const BINDING_REFUSAL_TEXT: Record<BindingRefusal, { nb: string; en: stri
 }
 
 /** The principal of a verified token: its connection's key, or OAUTH_SUBJECT_UNMAPPED with where to connect. */
-export async function principalForToken(sql: Sql, verify: Verifier, token: string, baseUrl: string): Promise<Extract<Principal, { kind: 'key' }>> {
+export async function principalForToken(
+  sql: Sql,
+  verify: Verifier,
+  token: string,
+  baseUrl: string,
+): Promise<Extract<Principal, { kind: 'key' }>> {
   const claims = await verify(token)
   const issuer = claims.iss!
   const subject = claims.sub!
@@ -134,13 +156,23 @@ export async function principalForToken(sql: Sql, verify: Verifier, token: strin
     const consumer = await accounts.findConsumer(sql, live.consumer_id!)
     if (key && !key.revoked_at && consumer) {
       if (!consumer.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
-      return { kind: 'key', keyId: key.id, consumerId: consumer.id, scopes: key.scopes, plan: consumer.tier, test: key.test, confirmed: true }
+      return {
+        kind: 'key',
+        keyId: key.id,
+        consumerId: consumer.id,
+        scopes: key.scopes,
+        plan: consumer.tier,
+        test: key.test,
+        confirmed: true,
+      }
     }
   }
   // A pending connection takes what the newest token says about its holder, so a host that
   // signs in again with the `email` scope makes the same consent link approvable.
   const pending = await oauth.ensurePending(sql, issuer, subject, holderOf(claims))
-  throw new AppError('OAUTH_SUBJECT_UNMAPPED', { extra: { consent_url: `${baseUrl}/oauth/consent?connection=${pending.id}` } })
+  throw new AppError('OAUTH_SUBJECT_UNMAPPED', {
+    extra: { consent_url: `${baseUrl}/oauth/consent?connection=${pending.id}` },
+  })
 }
 
 /**
@@ -150,7 +182,12 @@ export async function principalForToken(sql: Sql, verify: Verifier, token: strin
  * approving account's (see bindingRefusal); otherwise nothing is linked, the refusal is audited
  * on the approving account and OAUTH_IDENTITY_MISMATCH is thrown.
  */
-export async function approveConnection(sql: Sql, connectionId: string, consumerId: string, by: { actor: string; correlationId: string }): Promise<{ connection: oauth.OAuthConnectionRow; reused: boolean }> {
+export async function approveConnection(
+  sql: Sql,
+  connectionId: string,
+  consumerId: string,
+  by: { actor: string; correlationId: string },
+): Promise<{ connection: oauth.OAuthConnectionRow; reused: boolean }> {
   const outcome = (await sql.begin(async (txn) => {
     const tx = txn as unknown as Sql
     const c = await oauth.lockConnection(tx, connectionId)
@@ -164,11 +201,24 @@ export async function approveConnection(sql: Sql, connectionId: string, consumer
     // Checked under the row lock: a newer token cannot change the claims between check and link.
     const refusal = bindingRefusal(c, account.email)
     if (refusal) return { refused: refusal, connection: c }
-    const minted = await mintKeyIn(tx, consumerId, { scopes: OAUTH_KEY_SCOPES, label: `OAuth connection: ${c.issuer}`, source: 'oauth' }, by)
+    const minted = await mintKeyIn(
+      tx,
+      consumerId,
+      { scopes: OAUTH_KEY_SCOPES, label: `OAuth connection: ${c.issuer}`, source: 'oauth' },
+      by,
+    )
     await oauth.activate(tx, c.id, consumerId, minted.key.id)
-    await appendAudit(tx, { consumerId, actor: by.actor, action: 'oauth_connection_approved', correlationId: by.correlationId, details: { connection_id: c.id, issuer: c.issuer, key_id: minted.key.id } })
+    await appendAudit(tx, {
+      consumerId,
+      actor: by.actor,
+      action: 'oauth_connection_approved',
+      correlationId: by.correlationId,
+      details: { connection_id: c.id, issuer: c.issuer, key_id: minted.key.id },
+    })
     return { connection: (await oauth.findConnection(tx, c.id))!, reused: false }
-  })) as { connection: oauth.OAuthConnectionRow; reused: boolean } | { refused: BindingRefusal; connection: oauth.OAuthConnectionRow }
+  })) as
+    | { connection: oauth.OAuthConnectionRow; reused: boolean }
+    | { refused: BindingRefusal; connection: oauth.OAuthConnectionRow }
   if ('refused' in outcome) {
     const c = outcome.connection
     await appendAudit(sql, {
@@ -176,22 +226,40 @@ export async function approveConnection(sql: Sql, connectionId: string, consumer
       actor: by.actor,
       action: 'oauth_connection_refused',
       correlationId: by.correlationId,
-      details: { connection_id: c.id, issuer: c.issuer, subject: c.subject, client_id: c.token_client_id, reason: outcome.refused },
+      details: {
+        connection_id: c.id,
+        issuer: c.issuer,
+        subject: c.subject,
+        client_id: c.token_client_id,
+        reason: outcome.refused,
+      },
     })
-    throw new AppError('OAUTH_IDENTITY_MISMATCH', { details: [{ field: 'connection', message: BINDING_REFUSAL_TEXT[outcome.refused].en }] })
+    throw new AppError('OAUTH_IDENTITY_MISMATCH', {
+      details: [{ field: 'connection', message: BINDING_REFUSAL_TEXT[outcome.refused].en }],
+    })
   }
   return outcome
 }
 
 /** Disconnect: the mapping and its key are revoked together. */
-export async function disconnect(sql: Sql, connectionId: string, consumerId: string, by: { actor: string; correlationId: string }): Promise<void> {
+export async function disconnect(
+  sql: Sql,
+  connectionId: string,
+  consumerId: string,
+  by: { actor: string; correlationId: string },
+): Promise<void> {
   await sql.begin(async (txn) => {
     const tx = txn as unknown as Sql
     const c = await oauth.lockConnection(tx, connectionId)
     if (!c || c.status !== 'active' || c.consumer_id !== consumerId) throw new AppError('NOT_FOUND')
     await oauth.revokeConnection(tx, c.id)
     await accounts.revokeKey(tx, c.key_id!, consumerId)
-    await appendAudit(tx, { consumerId, actor: by.actor, action: 'oauth_connection_revoked', correlationId: by.correlationId, details: { connection_id: c.id, key_id: c.key_id, reason: 'disconnected' } })
+    await appendAudit(tx, {
+      consumerId,
+      actor: by.actor,
+      action: 'oauth_connection_revoked',
+      correlationId: by.correlationId,
+      details: { connection_id: c.id, key_id: c.key_id, reason: 'disconnected' },
+    })
   })
 }
-

@@ -10,7 +10,14 @@ import { appendAudit } from '../../store/audit.ts'
 import { insertPrivacyRequest, type PrivacyRequestRow } from '../../store/privacy.ts'
 import { normaliseEmail } from './signin.ts'
 
-export const PRIVACY_REQUEST_TYPES = ['access', 'rectification', 'erasure', 'restriction', 'portability', 'objection'] as const
+export const PRIVACY_REQUEST_TYPES = [
+  'access',
+  'rectification',
+  'erasure',
+  'restriction',
+  'portability',
+  'objection',
+] as const
 
 export async function receivePrivacyRequest(
   sql: Sql,
@@ -19,7 +26,19 @@ export async function receivePrivacyRequest(
   correlationId: string,
 ): Promise<PrivacyRequestRow> {
   const respondBy = new Date(endOfOsloDay(addMonths(osloDate(now), 1)))
-  const row = await insertPrivacyRequest(sql, { email: normaliseEmail(r.email), requestType: r.requestType, details: r.details, receivedAt: now, respondBy })
-  await appendAudit(sql, { consumerId: null, actor: 'anonymous', action: 'privacy_request_received', correlationId, details: { request_id: row.id, request_type: r.requestType } })
+  const row = await insertPrivacyRequest(sql, {
+    email: normaliseEmail(r.email),
+    requestType: r.requestType,
+    details: r.details,
+    receivedAt: now,
+    respondBy,
+  })
+  await appendAudit(sql, {
+    consumerId: null,
+    actor: 'anonymous',
+    action: 'privacy_request_received',
+    correlationId,
+    details: { request_id: row.id, request_type: r.requestType },
+  })
   return row
 }

@@ -28,7 +28,12 @@ function overBudget(now: Date): AppError {
   const resetS = Math.max(1, Math.ceil((windowStart(now, 'minute').getTime() + MINUTE_MS - now.getTime()) / 1000))
   return new AppError('RATE_LIMIT_EXCEEDED', {
     headers: { 'retry-after': String(resetS) },
-    extra: { limit: REFUSALS_PER_MINUTE, window: 'minute', retry_after_seconds: resetS, reason: 'too many refused credentials from this address' },
+    extra: {
+      limit: REFUSALS_PER_MINUTE,
+      window: 'minute',
+      retry_after_seconds: resetS,
+      reason: 'too many refused credentials from this address',
+    },
   })
 }
 
@@ -64,10 +69,19 @@ export class RefusalBudget {
     // An address is a short string; a longer one is cut, never a failed insert.
     const ip = r.ip.slice(0, 64)
     const start = windowStart(now, 'minute')
-    const hits = await tallyRefusal(sql, { ...r, ip, at: now }, {
-      tallyStart: new Date(Math.floor(now.getTime() / TALLY_MS) * TALLY_MS),
-      budget: { bucket: `ip:${ip}:refusals:minute`, start, expires: new Date(start.getTime() + MINUTE_MS), max: REFUSALS_PER_MINUTE },
-    })
+    const hits = await tallyRefusal(
+      sql,
+      { ...r, ip, at: now },
+      {
+        tallyStart: new Date(Math.floor(now.getTime() / TALLY_MS) * TALLY_MS),
+        budget: {
+          bucket: `ip:${ip}:refusals:minute`,
+          start,
+          expires: new Date(start.getTime() + MINUTE_MS),
+          max: REFUSALS_PER_MINUTE,
+        },
+      },
+    )
     if (hits < REFUSALS_PER_MINUTE) return null
     this.current(now)
     this.blocked.add(r.ip)

@@ -32,7 +32,13 @@ export interface LinkRequest {
  * statement that writes the link (or not) and one queue row (with no address when nothing is to be
  * sent). So neither the answer's timing nor an SMTP outage tells a known address from an unknown one.
  */
-export async function requestMagicLink(sql: Sql, baseUrl: string, req: LinkRequest, now: Date, correlationId: string): Promise<void> {
+export async function requestMagicLink(
+  sql: Sql,
+  baseUrl: string,
+  req: LinkRequest,
+  now: Date,
+  correlationId: string,
+): Promise<void> {
   const email = normaliseEmail(req.email)
   const existing = await accounts.findConsumerByEmail(sql, email)
   const signup = !existing
@@ -46,7 +52,9 @@ export async function requestMagicLink(sql: Sql, baseUrl: string, req: LinkReque
       email,
       companyName: existing ? null : req.company_name?.trim() || null,
       expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS),
-      subject: signup ? 'Fullfør registreringen hos Plikt / Complete your Plikt sign-up' : 'Logg inn hos Plikt / Sign in to Plikt',
+      subject: signup
+        ? 'Fullfør registreringen hos Plikt / Complete your Plikt sign-up'
+        : 'Logg inn hos Plikt / Sign in to Plikt',
       text:
         `${signup ? 'Åpne lenken for å opprette kontoen din' : 'Åpne lenken for å logge inn'} (gyldig i 15 minutter, kan brukes én gang):\n${link}\n\n` +
         `${signup ? 'Open the link to create your account' : 'Open the link to sign in'} (valid for 15 minutes, single use).\n\n` +
@@ -75,11 +83,30 @@ export async function completeMagicLink(sql: Sql, token: string, now: Date, corr
     const { consumer, created } = await accounts.upsertConsumer(t, link.email, link.company_name)
     if (!consumer.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
     // A link asked for as a sign-up, opened after the account already exists, signs in instead.
-    const firstKey = created ? await mintKeyIn(t, consumer.id, { label: 'first key', source: 'signup' }, { actor: `consumer:${consumer.id}`, correlationId }) : null
+    const firstKey = created
+      ? await mintKeyIn(
+          t,
+          consumer.id,
+          { label: 'first key', source: 'signup' },
+          { actor: `consumer:${consumer.id}`, correlationId },
+        )
+      : null
     const sessionToken = randomBase62(43)
     const csrfToken = randomBase62(32)
-    const sessionId = await accounts.insertSession(t, hashSecret(sessionToken), consumer.id, csrfToken, new Date(now.getTime() + SESSION_TTL_MS))
-    await appendAudit(t, { consumerId: consumer.id, actor: `session:${sessionId}`, action: created ? 'sign_up' : 'sign_in', correlationId, details: {} })
+    const sessionId = await accounts.insertSession(
+      t,
+      hashSecret(sessionToken),
+      consumer.id,
+      csrfToken,
+      new Date(now.getTime() + SESSION_TTL_MS),
+    )
+    await appendAudit(t, {
+      consumerId: consumer.id,
+      actor: `session:${sessionId}`,
+      action: created ? 'sign_up' : 'sign_in',
+      correlationId,
+      details: {},
+    })
     return { consumer, created, firstKey, sessionToken, csrfToken }
   }) as Promise<SignedIn>
 }
@@ -88,7 +115,13 @@ export async function sessionPrincipal(sql: Sql, sessionToken: string, now: Date
   const row = await accounts.findSession(sql, hashSecret(sessionToken), now)
   if (!row) return null
   if (!row.active) throw new AppError('AUTH_CONSUMER_INACTIVE')
-  return { kind: 'session' as const, sessionId: row.id, consumerId: row.consumer_id, plan: row.tier, csrfToken: row.csrf_token }
+  return {
+    kind: 'session' as const,
+    sessionId: row.id,
+    consumerId: row.consumer_id,
+    plan: row.tier,
+    csrfToken: row.csrf_token,
+  }
 }
 
 export async function signOut(sql: Sql, sessionId: string, consumerId: string, correlationId: string): Promise<void> {

@@ -27,7 +27,12 @@ export type Principal =
   | { kind: 'admin' }
   | { kind: 'anonymous' }
   /** a sandbox caller: writes live in `namespace` (the synthetic bearer's suffix, a real key's consumer, or `anonymous`) */
-  | { kind: 'sandbox'; namespace: string; synthetic: boolean; /** a real key used on the sandbox: what it may do */ key?: { scopes: string[]; test: boolean } }
+  | {
+      kind: 'sandbox'
+      namespace: string
+      synthetic: boolean /** a real key used on the sandbox: what it may do */
+      key?: { scopes: string[]; test: boolean }
+    }
 
 export const KEY_PREFIX = { free: 'svc_free_', test: 'svc_test_', live: 'svc_live_' } as const
 export const ISSUANCE_PREFIX = 'svc_issue_'

@@ -12,7 +12,12 @@ export interface KeyUsage {
 }
 
 /** Ceilings of the plan and each key's use of the current minute and UTC day. */
-export async function usageOf(sql: Sql, tier: Plan, keys: accounts.KeyRow[], now: Date): Promise<{ tier: Plan; ceilings: (typeof PLAN_LIMITS)[Plan]; keys: KeyUsage[] }> {
+export async function usageOf(
+  sql: Sql,
+  tier: Plan,
+  keys: accounts.KeyRow[],
+  now: Date,
+): Promise<{ tier: Plan; ceilings: (typeof PLAN_LIMITS)[Plan]; keys: KeyUsage[] }> {
   const minute = windowStart(now, 'minute')
   const day = windowStart(now, 'day')
   return {
@@ -22,8 +27,15 @@ export async function usageOf(sql: Sql, tier: Plan, keys: accounts.KeyRow[], now
       keys.map(async (k) => ({
         key_id: k.id,
         display_prefix: k.display_prefix,
-        minute: { used: await windowHits(sql, `key:${k.id}:minute`, minute), resets_at: new Date(minute.getTime() + 60_000).toISOString() },
-        day: { used: await windowHits(sql, `key:${k.id}:day`, day), resets_at: new Date(day.getTime() + 86_400_000).toISOString(), description: 'per-day ceilings reset at 00:00 UTC' },
+        minute: {
+          used: await windowHits(sql, `key:${k.id}:minute`, minute),
+          resets_at: new Date(minute.getTime() + 60_000).toISOString(),
+        },
+        day: {
+          used: await windowHits(sql, `key:${k.id}:day`, day),
+          resets_at: new Date(day.getTime() + 86_400_000).toISOString(),
+          description: 'per-day ceilings reset at 00:00 UTC',
+        },
       })),
     ),
   }

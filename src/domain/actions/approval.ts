@@ -13,7 +13,12 @@
 import { AppError, validationError, type FieldIssue } from '../../errors/app-error.ts'
 import { isOrgNumberShape } from '../../lib/org-number.ts'
 import { hashSecret, newSecret } from '../../lib/tokens.ts'
-import { findApprovalToken, insertApprovalToken, markApprovalTokenConsumed, type ApprovalActionContent } from '../../store/approval-tokens.ts'
+import {
+  findApprovalToken,
+  insertApprovalToken,
+  markApprovalTokenConsumed,
+  type ApprovalActionContent,
+} from '../../store/approval-tokens.ts'
 import type { Sql } from '../../store/db.ts'
 import { ACTION_ID_PATTERN } from './action-id.ts'
 
@@ -48,10 +53,16 @@ export interface MintedApprovalToken {
   confirmation: 'automatic' | 'awaiting'
 }
 
-export async function mintApprovalToken(sql: Sql, t: ApprovalTarget, now: Date, how: MintConfirmation): Promise<MintedApprovalToken> {
+export async function mintApprovalToken(
+  sql: Sql,
+  t: ApprovalTarget,
+  now: Date,
+  how: MintConfirmation,
+): Promise<MintedApprovalToken> {
   const issues: FieldIssue[] = []
   if (!isOrgNumberShape(t.org_number)) issues.push({ field: 'org_number', message: 'must be nine digits' })
-  if (!ACTION_ID_PATTERN.test(t.action_id)) issues.push({ field: 'action_id', message: 'must be act_ followed by 32 lower-case hex digits' })
+  if (!ACTION_ID_PATTERN.test(t.action_id))
+    issues.push({ field: 'action_id', message: 'must be act_ followed by 32 lower-case hex digits' })
   if (issues.length) throw validationError(issues)
   const token = newSecret(APPROVAL_TOKEN_PREFIX)
   const expires_at = new Date(now.getTime() + APPROVAL_TOKEN_LIFETIME_MS)
@@ -83,18 +94,29 @@ export type PersonConfirmation = { url(id: string): string } | null
  * DECLINED and UNCONFIRMED (the latter names the page the person confirms on).
  * The lookup is by SHA-256 of the token, so the index comparison reveals nothing about the secret.
  */
-export async function checkApprovalToken(sql: Sql, t: ApprovalTarget & { token: string | null | undefined }, now: Date, person: PersonConfirmation): Promise<string> {
+export async function checkApprovalToken(
+  sql: Sql,
+  t: ApprovalTarget & { token: string | null | undefined },
+  now: Date,
+  person: PersonConfirmation,
+): Promise<string> {
   if (t.token === null || t.token === undefined || t.token === '') throw new AppError('APPROVAL_TOKEN_REQUIRED')
-  if (!t.token.startsWith(APPROVAL_TOKEN_PREFIX) || t.token.length > MAX_TOKEN_LENGTH) throw new AppError('APPROVAL_TOKEN_INVALID')
+  if (!t.token.startsWith(APPROVAL_TOKEN_PREFIX) || t.token.length > MAX_TOKEN_LENGTH)
+    throw new AppError('APPROVAL_TOKEN_INVALID')
   const row = await findApprovalToken(sql, t.namespace, hashSecret(t.token))
   if (!row) throw new AppError('APPROVAL_TOKEN_INVALID')
   if (row.consumed_at) throw new AppError('APPROVAL_TOKEN_USED')
   if (row.expires_at.getTime() <= now.getTime()) throw new AppError('APPROVAL_TOKEN_EXPIRED')
   if (row.org_number !== t.org_number || row.action_id !== t.action_id) throw new AppError('APPROVAL_TOKEN_MISMATCH')
   if (person && row.confirmation !== 'confirmed') {
-    if (row.confirmation === 'declined') throw new AppError('APPROVAL_TOKEN_DECLINED', { extra: { declined_at: row.decided_at?.toISOString() ?? null } })
+    if (row.confirmation === 'declined')
+      throw new AppError('APPROVAL_TOKEN_DECLINED', { extra: { declined_at: row.decided_at?.toISOString() ?? null } })
     throw new AppError('APPROVAL_TOKEN_UNCONFIRMED', {
-      extra: { confirmation_state: 'awaiting_confirmation', confirmation_url: person.url(row.id), expires_at: row.expires_at.toISOString() },
+      extra: {
+        confirmation_state: 'awaiting_confirmation',
+        confirmation_url: person.url(row.id),
+        expires_at: row.expires_at.toISOString(),
+      },
     })
   }
   return row.id
@@ -129,7 +151,14 @@ export interface ApprovalGate {
  * `onSpent` runs once the token is gone: from then on a failure is final and must say so.
  * `person`: production's gate demands a person's confirmation; the sandbox's is null.
  */
-export function approvalGate(sql: Sql, namespace: string, token: string | null, now: () => Date, onSpent: () => void, person: PersonConfirmation): ApprovalGate {
+export function approvalGate(
+  sql: Sql,
+  namespace: string,
+  token: string | null,
+  now: () => Date,
+  onSpent: () => void,
+  person: PersonConfirmation,
+): ApprovalGate {
   return {
     async check(org_number, action_id) {
       const id = await checkApprovalToken(sql, { namespace, token, org_number, action_id }, now(), person)

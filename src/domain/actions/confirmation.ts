@@ -8,7 +8,12 @@
  */
 import { AppError } from '../../errors/app-error.ts'
 import { appendAuditAt } from '../../store/audit.ts'
-import { awaitingApprovalTokens, decideApprovalToken, findApprovalTokenById, type ApprovalTokenRow } from '../../store/approval-tokens.ts'
+import {
+  awaitingApprovalTokens,
+  decideApprovalToken,
+  findApprovalTokenById,
+  type ApprovalTokenRow,
+} from '../../store/approval-tokens.ts'
 import type { Sql } from '../../store/db.ts'
 import type { LocalDate } from '../../lib/local-date.ts'
 import type { CompanyReads } from '../sources.ts'
@@ -71,7 +76,9 @@ export async function confirmationView(
   return { token, state, company_name, checks, checks_unavailable }
 }
 
-export type DecisionOutcome = { kind: 'decided'; token: ApprovalTokenRow } | { kind: 'not_open'; token: ApprovalTokenRow; state: ConfirmationState }
+export type DecisionOutcome =
+  | { kind: 'decided'; token: ApprovalTokenRow }
+  | { kind: 'not_open'; token: ApprovalTokenRow; state: ConfirmationState }
 
 /**
  * The signed-in owner's decision. Only an open token (awaiting, unconsumed, unexpired) of the
@@ -79,13 +86,26 @@ export type DecisionOutcome = { kind: 'decided'; token: ApprovalTokenRow } | { k
  */
 export async function decideConfirmation(
   sql: Sql,
-  d: { consumerId: string; id: string; decision: 'confirm' | 'decline'; sessionId: string; correlationId: string | null; now: Date },
+  d: {
+    consumerId: string
+    id: string
+    decision: 'confirm' | 'decline'
+    sessionId: string
+    correlationId: string | null
+    now: Date
+  },
 ): Promise<DecisionOutcome> {
   const before = await confirmableToken(sql, d.consumerId, d.id)
   const by = `session:${d.sessionId}`
-  const decided = await sql.begin(async (t) => {
+  const decided = (await sql.begin(async (t) => {
     const tx = t as unknown as Sql
-    const row = await decideApprovalToken(tx, { namespace: `consumer:${d.consumerId}`, id: d.id, decision: d.decision === 'confirm' ? 'confirmed' : 'declined', by, now: d.now })
+    const row = await decideApprovalToken(tx, {
+      namespace: `consumer:${d.consumerId}`,
+      id: d.id,
+      decision: d.decision === 'confirm' ? 'confirmed' : 'declined',
+      by,
+      now: d.now,
+    })
     if (!row) return null
     await appendAuditAt(tx, {
       id: crypto.randomUUID(),
@@ -105,7 +125,7 @@ export async function decideConfirmation(
       },
     })
     return row
-  }) as ApprovalTokenRow | null
+  })) as ApprovalTokenRow | null
   if (decided) return { kind: 'decided', token: decided }
   const now = (await confirmableToken(sql, d.consumerId, d.id)) ?? before
   return { kind: 'not_open', token: now, state: stateOf(now, d.now) }

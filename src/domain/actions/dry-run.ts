@@ -18,7 +18,13 @@ export const ACTION_SCOPES: Record<ActionType, string> = {
   a_melding: 'altinn:a-melding',
 }
 
-export const CHECK_NAMES = ['company_exists', 'system_user_authorised', 'scopes_delegated', 'data_format_valid', 'deadline_in_future'] as const
+export const CHECK_NAMES = [
+  'company_exists',
+  'system_user_authorised',
+  'scopes_delegated',
+  'data_format_valid',
+  'deadline_in_future',
+] as const
 export type CheckName = (typeof CHECK_NAMES)[number]
 
 export interface ActionInput {
@@ -57,25 +63,62 @@ export const DRY_RUN_DISCLAIMER =
 export const PREVIEW_NOTICE =
   'Forhåndsvisning: ingenting er sendt inn. «would_be_payload» er det som ville blitt sendt; en ekte innsending krever et godkjenningstoken og kan likevel bli avvist.'
 
-const check = (name: CheckName, passed: boolean, nb: string, en: string): Check => ({ name, passed, explanation_summary: nb, explanation_summary_en: en })
+const check = (name: CheckName, passed: boolean, nb: string, en: string): Check => ({
+  name,
+  passed,
+  explanation_summary: nb,
+  explanation_summary_en: en,
+})
 
 function companyCheck(c: ActionFacts['company']): Check {
-  if (!c.exists) return check('company_exists', false, 'Organisasjonsnummeret finnes ikke i registeret.', 'The organisation number is not in the register.')
-  if (!c.active) return check('company_exists', false, 'Virksomheten er slettet eller ikke lenger aktiv.', 'The organisation is deleted or no longer active.')
+  if (!c.exists)
+    return check(
+      'company_exists',
+      false,
+      'Organisasjonsnummeret finnes ikke i registeret.',
+      'The organisation number is not in the register.',
+    )
+  if (!c.active)
+    return check(
+      'company_exists',
+      false,
+      'Virksomheten er slettet eller ikke lenger aktiv.',
+      'The organisation is deleted or no longer active.',
+    )
   return check('company_exists', true, 'Virksomheten finnes og er aktiv.', 'The organisation exists and is active.')
 }
 
 function systemUserCheck(authorised: boolean): Check {
   return authorised
-    ? check('system_user_authorised', true, 'Virksomheten har godkjent systembrukeren.', 'The organisation has authorised the system user.')
-    : check('system_user_authorised', false, 'Virksomheten har ikke godkjent systembrukeren.', 'The organisation has not authorised the system user.')
+    ? check(
+        'system_user_authorised',
+        true,
+        'Virksomheten har godkjent systembrukeren.',
+        'The organisation has authorised the system user.',
+      )
+    : check(
+        'system_user_authorised',
+        false,
+        'Virksomheten har ikke godkjent systembrukeren.',
+        'The organisation has not authorised the system user.',
+      )
 }
 
 function scopeCheck(action: ActionType, delegated: readonly string[]): Check {
   const scope = ACTION_SCOPES[action]
   return delegated.includes(scope)
-    ? check('scopes_delegated', true, `Systembrukeren har fått delegert ${scope}.`, `The system user has been delegated ${scope}.`)
-    : check('scopes_delegated', false, `Systembrukeren mangler delegering av ${scope}.`, `The system user lacks a delegation of ${scope}.`)
+    ? check(
+        'scopes_delegated',
+        true,
+        `Systembrukeren har fått delegert ${scope}.`,
+        `The system user has been delegated ${scope}.`,
+      )
+    : check(
+        'scopes_delegated',
+        false,
+        `Systembrukeren mangler delegering av ${scope}.`,
+        `The system user lacks a delegation of ${scope}.`,
+      )
 }
 
 /** Period and payload problems together: what `data_format_valid` reports and a 422 can list. */
@@ -88,19 +131,41 @@ function issuesOf(parsed: PeriodParse, input: ActionInput): FieldIssue[] {
 }
 
 function formatCheck(issues: FieldIssue[]): Check {
-  if (issues.length === 0) return check('data_format_valid', true, 'Periode og innhold har gyldig format.', 'The period and the content are well-formed.')
+  if (issues.length === 0)
+    return check(
+      'data_format_valid',
+      true,
+      'Periode og innhold har gyldig format.',
+      'The period and the content are well-formed.',
+    )
   const fields = [...new Set(issues.map((i) => i.field))].join(', ')
   return check('data_format_valid', false, `Ugyldig format i ${fields}.`, `Invalid format in ${fields}.`)
 }
 
 function deadlineCheck(parsed: PeriodParse, today: LocalDate): Check {
-  if (!parsed.ok) return check('deadline_in_future', false, 'Fristen kan ikke vurderes uten en gyldig periode.', 'The deadline cannot be judged without a valid period.')
+  if (!parsed.ok)
+    return check(
+      'deadline_in_future',
+      false,
+      'Fristen kan ikke vurderes uten en gyldig periode.',
+      'The deadline cannot be judged without a valid period.',
+    )
   const due = periodDeadline(parsed.period)
   const label = parsed.period.label
   // The deadline day itself is still in time.
   return due >= today
-    ? check('deadline_in_future', true, `Fristen for ${label} er ${formatDateNb(due)} og er ikke passert.`, `The deadline for ${label} is ${formatDateEn(due)} and has not passed.`)
-    : check('deadline_in_future', false, `Fristen for ${label} var ${formatDateNb(due)} og er passert.`, `The deadline for ${label} was ${formatDateEn(due)} and has passed.`)
+    ? check(
+        'deadline_in_future',
+        true,
+        `Fristen for ${label} er ${formatDateNb(due)} og er ikke passert.`,
+        `The deadline for ${label} is ${formatDateEn(due)} and has not passed.`,
+      )
+    : check(
+        'deadline_in_future',
+        false,
+        `Fristen for ${label} var ${formatDateNb(due)} og er passert.`,
+        `The deadline for ${label} was ${formatDateEn(due)} and has passed.`,
+      )
 }
 
 export function dryRun(input: ActionInput, facts: ActionFacts, today: LocalDate): DryRunOutcome {

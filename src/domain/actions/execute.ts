@@ -10,7 +10,16 @@ import type { LocalDate } from '../../lib/local-date.ts'
 import { osloTimestamp } from '../../lib/oslo-time.ts'
 import { actionIdOf } from './action-id.ts'
 import type { ApprovalGate } from './approval.ts'
-import { ACTION_SCOPES, dataFormatIssues, dryRun, failedChecks, type ActionFacts, type ActionInput, type Check, type CheckName } from './dry-run.ts'
+import {
+  ACTION_SCOPES,
+  dataFormatIssues,
+  dryRun,
+  failedChecks,
+  type ActionFacts,
+  type ActionInput,
+  type Check,
+  type CheckName,
+} from './dry-run.ts'
 import type { ActionType } from './period.ts'
 import { issueReceipt, type Receipt, type ReceiptSigning } from './receipt.ts'
 
@@ -85,19 +94,35 @@ export interface RefusalCodes {
 }
 
 export const SANDBOX_REFUSALS: RefusalCodes = { noDelegation: 'AUTH_MISSING_DELEGATION', scopeMissing: 'SCOPE_MISSING' }
-export const PRODUCTION_REFUSALS: RefusalCodes = { noDelegation: 'AUTH_NO_DELEGATION', scopeMissing: 'SCOPE_INSUFFICIENT_FOR_ACTION' }
+export const PRODUCTION_REFUSALS: RefusalCodes = {
+  noDelegation: 'AUTH_NO_DELEGATION',
+  scopeMissing: 'SCOPE_INSUFFICIENT_FOR_ACTION',
+}
 
 /** The first failed check decides the code; an inactive company is not a missing one. */
 function codeOf(first: Check, facts: ActionFacts, refusals: RefusalCodes) {
   if (first.name === 'company_exists') return facts.company.exists ? 'COMPANY_INACTIVE' : 'COMPANY_NOT_FOUND'
-  return ({ system_user_authorised: refusals.noDelegation, scopes_delegated: refusals.scopeMissing, data_format_valid: 'VALIDATION_FAILED', deadline_in_future: 'DEADLINE_PASSED' } as const)[first.name]
+  return (
+    {
+      system_user_authorised: refusals.noDelegation,
+      scopes_delegated: refusals.scopeMissing,
+      data_format_valid: 'VALIDATION_FAILED',
+      deadline_in_future: 'DEADLINE_PASSED',
+    } as const
+  )[first.name]
 }
 
 /**
  * 422 naming every failed check; the first decides the code. The token is untouched. A format
  * failure also lists its fields, as any VALIDATION_FAILED does.
  */
-function preconditionsFailed(input: ActionInput, facts: ActionFacts, failed: Check[], checks: Check[], refusals: RefusalCodes): AppError {
+function preconditionsFailed(
+  input: ActionInput,
+  facts: ActionFacts,
+  failed: Check[],
+  checks: Check[],
+  refusals: RefusalCodes,
+): AppError {
   const code = codeOf(failed[0]!, facts, refusals)
   const details: FieldIssue[] = code === 'VALIDATION_FAILED' ? dataFormatIssues(input) : []
   const scope = ACTION_SCOPES[input.action_type]
@@ -105,13 +130,21 @@ function preconditionsFailed(input: ActionInput, facts: ActionFacts, failed: Che
     status: 422,
     ...(details.length > 0 ? { details } : {}),
     context: { org_number: input.org_number, scope, ...(details[0] ? { field: details[0].field } : {}) },
-    extra: { failed_checks: failed.map((c) => c.name), checks, ...(code === 'SCOPE_INSUFFICIENT_FOR_ACTION' ? { missing_scopes: facts.delegatedScopes.includes(scope) ? [] : [scope] } : {}) },
+    extra: {
+      failed_checks: failed.map((c) => c.name),
+      checks,
+      ...(code === 'SCOPE_INSUFFICIENT_FOR_ACTION'
+        ? { missing_scopes: facts.delegatedScopes.includes(scope) ? [] : [scope] }
+        : {}),
+    },
   })
 }
 
 export async function executeLive(env: ExecuteEnv, input: ActionInput, idempotencyKey: string): Promise<Receipt> {
   if (!LIVE_ACTION_TYPES.includes(input.action_type)) {
-    throw new AppError('PLAN_INSUFFICIENT', { extra: { reason: `only ${LIVE_ACTION_TYPES.join(', ')} can be filed live; ${input.action_type} is dry-run only` } })
+    throw new AppError('PLAN_INSUFFICIENT', {
+      extra: { reason: `only ${LIVE_ACTION_TYPES.join(', ')} can be filed live; ${input.action_type} is dry-run only` },
+    })
   }
   const action_id = actionIdOf(input)
   const approved = await env.approval.check(input.org_number, action_id)
@@ -121,7 +154,11 @@ export async function executeLive(env: ExecuteEnv, input: ActionInput, idempoten
   const base = { action_id, period: input.period }
   if (failed.length > 0) {
     const refused = failed.filter((c) => AUTHORISATION_CHECKS.includes(c.name))
-    if (refused.length > 0) await env.audit('execute_authorization_failed', crypto.randomUUID(), { ...base, failed_checks: refused.map((c) => c.name).join(',') })
+    if (refused.length > 0)
+      await env.audit('execute_authorization_failed', crypto.randomUUID(), {
+        ...base,
+        failed_checks: refused.map((c) => c.name).join(','),
+      })
     throw preconditionsFailed(input, facts, failed, outcome.validation.checks, env.refusals)
   }
   const filing: ApprovedFiling = { input, action_id, idempotency_key: idempotencyKey }
@@ -139,15 +176,28 @@ export async function executeLive(env: ExecuteEnv, input: ActionInput, idempoten
   try {
     submission = await env.submitter.submit(filing)
   } catch (e) {
-    await env.audit('submit_mva_failed', crypto.randomUUID(), { ...base, error_code: e instanceof AppError ? e.code : 'INTERNAL_ERROR' })
+    await env.audit('submit_mva_failed', crypto.randomUUID(), {
+      ...base,
+      error_code: e instanceof AppError ? e.code : 'INTERNAL_ERROR',
+    })
     throw e
   }
   const receipt = issueReceipt(
-    { altinn_receipt_id: submission.receipt_id, audit_log_id: env.auditId(filing), org_number: input.org_number, filing_type: input.action_type, timestamp: osloTimestamp(env.at) },
+    {
+      altinn_receipt_id: submission.receipt_id,
+      audit_log_id: env.auditId(filing),
+      org_number: input.org_number,
+      filing_type: input.action_type,
+      timestamp: osloTimestamp(env.at),
+    },
     submission.government_response_raw,
     env.signing,
     ed25519,
   )
-  await env.audit('submit_mva', receipt.audit_log_id, { ...base, receipt_id: receipt.altinn_receipt_id, ...submission.audit_details })
+  await env.audit('submit_mva', receipt.audit_log_id, {
+    ...base,
+    receipt_id: receipt.altinn_receipt_id,
+    ...submission.audit_details,
+  })
   return receipt
 }

@@ -22,7 +22,10 @@ export interface PayloadFields {
 
 export const PAYLOAD_FIELDS: Record<ActionType, PayloadFields> = {
   mva_melding: { required: ['total_revenue_nok'], optional: ['output_vat_nok', 'input_vat_nok'] },
-  a_melding: { required: ['employee_count', 'gross_salary_nok'], optional: ['tax_withheld_nok', 'employer_contribution_nok'] },
+  a_melding: {
+    required: ['employee_count', 'gross_salary_nok'],
+    optional: ['tax_withheld_nok', 'employer_contribution_nok'],
+  },
 }
 
 /** An action's payload at most (spec Limits: `validate_action` 64 KiB), as UTF-8 JSON; a saved profile's payload too. */

@@ -61,12 +61,14 @@ const FORMS: Record<ActionType, string> = {
 const fail = (message: string): PeriodParse => ({ ok: false, details: [{ field: 'period', message }] })
 
 export function parsePeriod(actionType: ActionType, period: string): PeriodParse {
-  if (!isActionType(actionType)) return { ok: false, details: [{ field: 'action_type', message: `must be one of ${ACTION_TYPES.join(', ')}` }] }
+  if (!isActionType(actionType))
+    return { ok: false, details: [{ field: 'action_type', message: `must be one of ${ACTION_TYPES.join(', ')}` }] }
   if (typeof period !== 'string' || period.length < 1 || period.length > 20) return fail('must be 1 to 20 characters')
   const m = /^(\d{4})-(?:T(\d+)|(A)|(\d{2}))$/.exec(period)
   if (!m || (actionType === 'a_melding' && !m[4])) return fail(`must be ${FORMS[actionType]} for ${actionType}`)
   const year = Number(m[1])
-  if (year < MIN_PERIOD_YEAR || year > MAX_PERIOD_YEAR) return fail(`year must be ${MIN_PERIOD_YEAR} to ${MAX_PERIOD_YEAR}`)
+  if (year < MIN_PERIOD_YEAR || year > MAX_PERIOD_YEAR)
+    return fail(`year must be ${MIN_PERIOD_YEAR} to ${MAX_PERIOD_YEAR}`)
   const base = { action_type: actionType, label: period, year }
   if (m[2] !== undefined) {
     if (!/^[1-6]$/.test(m[2])) return fail('two-month term must be T1 to T6')

@@ -18,10 +18,26 @@
  * receipts keep verifying. The first key's window opens at the Unix epoch: no key came before it,
  * and an instance whose clock runs behind the one that made it still finds it.
  */
-import { createCipheriv, createDecipheriv, createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  type KeyObject,
+} from 'node:crypto'
 import { canonicalJson } from '../../lib/canonical-json.ts'
 import type { Sql } from '../../store/db.ts'
-import { insertFirstReceiptKey, listReceiptKeys, receiptKeyAt, rotateReceiptKey, type NewReceiptKey, type ReceiptKeyRow } from '../../store/receipt-keys.ts'
+import {
+  insertFirstReceiptKey,
+  listReceiptKeys,
+  receiptKeyAt,
+  rotateReceiptKey,
+  type NewReceiptKey,
+  type ReceiptKeyRow,
+} from '../../store/receipt-keys.ts'
 
 /** Where the first key's window opens: no key came before it. */
 export const FIRST_KEY_VALID_FROM = new Date(0)
@@ -84,7 +100,9 @@ function unseal(wrapKey: Buffer, kid: string, stored: string): KeyObject {
     pkcs8 = Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()])
   } catch {
     // The secret changed (or instances do not share it): docs/deploy.md, "Receipt signing keys".
-    throw new Error(`receipt key ${kid} does not open under this SERVER_SECRET: instances must share it; after changing it, run \`plikt rotate-receipt-key --valid-from now\``)
+    throw new Error(
+      `receipt key ${kid} does not open under this SERVER_SECRET: instances must share it; after changing it, run \`plikt rotate-receipt-key --valid-from now\``,
+    )
   }
   return createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })
 }
@@ -99,7 +117,13 @@ export function newReceiptKey(wrapKey: Buffer, validFrom: Date, now: Date): NewR
   const { publicKey, privateKey } = generateKeyPairSync('ed25519')
   const x = publicKey.export({ format: 'jwk' }).x!
   const kid = thumbprint(x)
-  return { kid, public_key: Buffer.from(x, 'base64url'), private_key_sealed: seal(wrapKey, kid, privateKey.export({ format: 'der', type: 'pkcs8' })), valid_from: validFrom, created_at: now }
+  return {
+    kid,
+    public_key: Buffer.from(x, 'base64url'),
+    private_key_sealed: seal(wrapKey, kid, privateKey.export({ format: 'der', type: 'pkcs8' })),
+    valid_from: validFrom,
+    created_at: now,
+  }
 }
 
 function signingKey(wrapKey: Buffer, row: ReceiptKeyRow): Ed25519SigningKey {
@@ -157,10 +181,21 @@ export type RotationOutcome = { kid: string; valid_from: Date; retired: string |
  * A new key that signs from `validFrom` (not in the past); the open key signs until then. Refused
  * when an announced key already opens at or after `validFrom`.
  */
-export async function rotateReceiptKeys(sql: Sql, wrapKey: Buffer, validFrom: Date, now: Date): Promise<RotationOutcome> {
-  if (validFrom.getTime() < now.getTime() - 1000) return { refused: `valid_from ${validFrom.toISOString()} is in the past: a key cannot sign receipts already issued` }
+export async function rotateReceiptKeys(
+  sql: Sql,
+  wrapKey: Buffer,
+  validFrom: Date,
+  now: Date,
+): Promise<RotationOutcome> {
+  if (validFrom.getTime() < now.getTime() - 1000)
+    return {
+      refused: `valid_from ${validFrom.toISOString()} is in the past: a key cannot sign receipts already issued`,
+    }
   const key = newReceiptKey(wrapKey, validFrom, now)
   const done = await rotateReceiptKey(sql, key)
-  if (done === 'too_early') return { refused: `the newest key already signs from ${validFrom.toISOString()} or later: choose a later valid_from` }
+  if (done === 'too_early')
+    return {
+      refused: `the newest key already signs from ${validFrom.toISOString()} or later: choose a later valid_from`,
+    }
   return { kid: key.kid, valid_from: validFrom, retired: done.retired }
 }

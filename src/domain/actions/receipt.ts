@@ -20,7 +20,13 @@ import { osloTimestamp } from '../../lib/oslo-time.ts'
 import { uuidV5 } from '../../lib/uuid-v5.ts'
 import { actionIdOf } from './action-id.ts'
 import type { ActionType } from './period.ts'
-import { receiptSigner, signEd25519, type Ed25519Fields, type Ed25519Signer, type Ed25519SigningKey } from './receipt-keys.ts'
+import {
+  receiptSigner,
+  signEd25519,
+  type Ed25519Fields,
+  type Ed25519Signer,
+  type Ed25519SigningKey,
+} from './receipt-keys.ts'
 import type { Sql } from '../../store/db.ts'
 
 export const RECEIPT_SIGNATURE_PREFIX = 'PLIKT-RECEIPT-v1'
@@ -75,7 +81,13 @@ export function hmacSignature(signing: string, key: string | Uint8Array): string
 }
 
 export function receiptSigningString(f: SignedReceiptFields): string {
-  return signingString(RECEIPT_SIGNATURE_PREFIX, [f.altinn_receipt_id, f.audit_log_id, f.org_number, f.filing_type, f.timestamp])
+  return signingString(RECEIPT_SIGNATURE_PREFIX, [
+    f.altinn_receipt_id,
+    f.audit_log_id,
+    f.org_number,
+    f.filing_type,
+    f.timestamp,
+  ])
 }
 
 /** 64 lower-case hex digits. */
@@ -83,8 +95,17 @@ export function signReceipt(f: SignedReceiptFields, key: string | Uint8Array): s
   return hmacSignature(receiptSigningString(f), key)
 }
 
-export function verifyReceiptSignature(receipt: SignedReceiptFields & { signature: string }, key: string | Uint8Array): boolean {
-  const fields = [receipt.altinn_receipt_id, receipt.audit_log_id, receipt.org_number, receipt.filing_type, receipt.timestamp]
+export function verifyReceiptSignature(
+  receipt: SignedReceiptFields & { signature: string },
+  key: string | Uint8Array,
+): boolean {
+  const fields = [
+    receipt.altinn_receipt_id,
+    receipt.audit_log_id,
+    receipt.org_number,
+    receipt.filing_type,
+    receipt.timestamp,
+  ]
   if (fields.some((v) => typeof v !== 'string' || v.includes(SEPARATOR))) return false
   if (typeof receipt.signature !== 'string' || !/^[0-9a-f]{64}$/.test(receipt.signature)) return false
   return safeEqual(signReceipt(receipt, key), receipt.signature)
@@ -104,7 +125,10 @@ export const RECEIPT_KEY_ID_PREFIX = 'rk1_'
 /** The consumer's receipt key: HMAC-SHA-256(root, "consumer:" + id), root from the server secret. */
 export function consumerReceiptKey(root: Uint8Array, consumerId: string): { key: Buffer; key_id: string } {
   const key = createHmac('sha256', root).update(`consumer:${consumerId}`, 'utf8').digest()
-  return { key, key_id: `${RECEIPT_KEY_ID_PREFIX}${createHmac('sha256', key).update('key-id', 'utf8').digest('hex').slice(0, 16)}` }
+  return {
+    key,
+    key_id: `${RECEIPT_KEY_ID_PREFIX}${createHmac('sha256', key).update('key-id', 'utf8').digest('hex').slice(0, 16)}`,
+  }
 }
 
 /** How a consumer's production receipts are signed: their own HMAC key and the service's Ed25519 keys. */
@@ -115,17 +139,31 @@ export interface ConsumerSigning {
 }
 
 /** How a consumer's receipts are signed: with its own HMAC key and the service's Ed25519 keys. */
-export function consumerSigning(sql: Sql, keys: { receipts: Buffer; receiptEd25519: Buffer }, consumerId: string, now: () => Date): ConsumerSigning {
+export function consumerSigning(
+  sql: Sql,
+  keys: { receipts: Buffer; receiptEd25519: Buffer },
+  consumerId: string,
+  now: () => Date,
+): ConsumerSigning {
   return { ...consumerReceiptKey(keys.receipts, consumerId), ed25519: receiptSigner(sql, keys.receiptEd25519, now) }
 }
 
-export const SANDBOX_SIGNING: ReceiptSigning = { key: SANDBOX_RECEIPT_KEY, rule_version: SANDBOX_RULE_VERSION, ed25519: null }
+export const SANDBOX_SIGNING: ReceiptSigning = {
+  key: SANDBOX_RECEIPT_KEY,
+  rule_version: SANDBOX_RULE_VERSION,
+  ed25519: null,
+}
 
 /**
  * A receipt: the five signed fields, the government's answer verbatim, and the HMAC signature over
  * the five; with an Ed25519 key (production), its key id and its signature over all of that.
  */
-export function issueReceipt(signed: SignedReceiptFields & { filing_type: ActionType }, government_response_raw: Record<string, unknown>, signing: ReceiptSigning, ed25519: Ed25519SigningKey | null = null): Receipt | SignedReceipt {
+export function issueReceipt(
+  signed: SignedReceiptFields & { filing_type: ActionType },
+  government_response_raw: Record<string, unknown>,
+  signing: ReceiptSigning,
+  ed25519: Ed25519SigningKey | null = null,
+): Receipt | SignedReceipt {
   const receipt: Receipt = {
     ...signed,
     rule_version: signing.rule_version,
@@ -142,14 +180,30 @@ export function issueReceipt(signed: SignedReceiptFields & { filing_type: Action
  * whatever the key contains): the receipt id is its SHA-256 cut to 32 hex digits, the audit id its
  * uuid v5 under SANDBOX_AUDIT_NAMESPACE.
  */
-export function sandboxReceiptIds(namespace: string, idempotencyKey: string, actionId: string): { receipt_id: string; audit_log_id: string } {
+export function sandboxReceiptIds(
+  namespace: string,
+  idempotencyKey: string,
+  actionId: string,
+): { receipt_id: string; audit_log_id: string } {
   const material = canonicalJson([namespace, idempotencyKey, actionId])
   return { receipt_id: sha256Hex(material).slice(0, 32), audit_log_id: uuidV5(material, SANDBOX_AUDIT_NAMESPACE) }
 }
 
 /** What the sandbox's stand-in for the government answers to an accepted filing. */
-export function sandboxGovernmentResponse(receiptId: string, org_number: string, action_type: ActionType, period: string): SandboxGovernmentResponse {
-  return { _sandbox_marker: SANDBOX_MARKER, org_number, action_type, status: 'ACCEPTED', correlation: receiptId, filing_period: period }
+export function sandboxGovernmentResponse(
+  receiptId: string,
+  org_number: string,
+  action_type: ActionType,
+  period: string,
+): SandboxGovernmentResponse {
+  return {
+    _sandbox_marker: SANDBOX_MARKER,
+    org_number,
+    action_type,
+    status: 'ACCEPTED',
+    correlation: receiptId,
+    filing_period: period,
+  }
 }
 
 export interface SandboxReceiptInput {
@@ -167,7 +221,13 @@ export interface SandboxReceiptInput {
 export function buildSandboxReceipt(input: SandboxReceiptInput): Receipt {
   const ids = sandboxReceiptIds(input.namespace, input.idempotencyKey, actionIdOf(input))
   return issueReceipt(
-    { altinn_receipt_id: ids.receipt_id, audit_log_id: ids.audit_log_id, org_number: input.org_number, filing_type: input.action_type, timestamp: osloTimestamp(input.timestamp) },
+    {
+      altinn_receipt_id: ids.receipt_id,
+      audit_log_id: ids.audit_log_id,
+      org_number: input.org_number,
+      filing_type: input.action_type,
+      timestamp: osloTimestamp(input.timestamp),
+    },
     { ...sandboxGovernmentResponse(ids.receipt_id, input.org_number, input.action_type, input.period) },
     SANDBOX_SIGNING,
   )

@@ -12,7 +12,22 @@ import type { ProofCache } from './proof-cache.ts'
 import { AppError } from '../../errors/app-error.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { Logger } from '../../lib/log.ts'
-import { chunkLeaves, chunkRoots, dayLeaves, findAnchor, firstSnapshotDay, insertAnchor, insertTimestamp, lastAnchoredDay, listAnchors, snapshotLeaf, untimestampedAnchors, type AnchorRow, type ChunkRow, type LeafRow } from '../../store/anchors.ts'
+import {
+  chunkLeaves,
+  chunkRoots,
+  dayLeaves,
+  findAnchor,
+  firstSnapshotDay,
+  insertAnchor,
+  insertTimestamp,
+  lastAnchoredDay,
+  listAnchors,
+  snapshotLeaf,
+  untimestampedAnchors,
+  type AnchorRow,
+  type ChunkRow,
+  type LeafRow,
+} from '../../store/anchors.ts'
 import type { Sql } from '../../store/db.ts'
 import type { TimestampAuthority } from '../../upstream/timestamp-authority/port.ts'
 import { auditPath, CHUNK_LEAVES, leafData, leafHash, rootOf } from './merkle.ts'
@@ -48,30 +63,50 @@ export async function runAnchors(deps: AnchorDeps): Promise<AnchorRunResult> {
   const result: AnchorRunResult = { anchored: [], timestamped: [], timestamp_failures: 0 }
   const last = await lastAnchoredDay(deps.sql)
   let day = last ? addDays(last, 1) : await firstSnapshotDay(deps.sql)
-  while (day !== null && result.anchored.length < MAX_DAYS_PER_RUN && dayStart(day).getTime() + DAY_MS + ANCHOR_DELAY_MS <= deps.clock.now().getTime()) {
+  while (
+    day !== null &&
+    result.anchored.length < MAX_DAYS_PER_RUN &&
+    dayStart(day).getTime() + DAY_MS + ANCHOR_DELAY_MS <= deps.clock.now().getTime()
+  ) {
     const built = await buildAnchor(deps.sql, day)
-    if (await insertAnchor(deps.sql, { ...built, day }, deps.clock.now())) result.anchored.push({ day, leaf_count: built.leafCount, root: built.root })
+    if (await insertAnchor(deps.sql, { ...built, day }, deps.clock.now()))
+      result.anchored.push({ day, leaf_count: built.leafCount, root: built.root })
     day = addDays(day, 1)
   }
   if (deps.tsa) {
     for (const a of await untimestampedAnchors(deps.sql, MAX_DAYS_PER_RUN)) {
       try {
         const stamp = await deps.tsa.timestamp(Buffer.from(a.root, 'hex'))
-        await insertTimestamp(deps.sql, a.day, deps.tsa.url, stamp.token.toString('base64'), stamp.genTime, deps.clock.now())
+        await insertTimestamp(
+          deps.sql,
+          a.day,
+          deps.tsa.url,
+          stamp.token.toString('base64'),
+          stamp.genTime,
+          deps.clock.now(),
+        )
         result.timestamped.push(a.day)
       } catch (e) {
         result.timestamp_failures++
-        deps.logger.warn('anchor root not timestamped; tried again next run', { day: a.day, tsa_url: deps.tsa.url, error: e instanceof Error ? e.message : String(e) })
+        deps.logger.warn('anchor root not timestamped; tried again next run', {
+          day: a.day,
+          tsa_url: deps.tsa.url,
+          error: e instanceof Error ? e.message : String(e),
+        })
         break
       }
     }
   }
-  if (result.anchored.length + result.timestamped.length > 0) deps.logger.info('anchors', { anchored: result.anchored.map((a) => a.day), timestamped: result.timestamped })
+  if (result.anchored.length + result.timestamped.length > 0)
+    deps.logger.info('anchors', { anchored: result.anchored.map((a) => a.day), timestamped: result.timestamped })
   return result
 }
 
 /** The day's tree: its root, leaf count and block roots. */
-export async function buildAnchor(sql: Sql, day: string): Promise<{ root: string; leafCount: number; chunkLeaves: number; chunks: ChunkRow[] }> {
+export async function buildAnchor(
+  sql: Sql,
+  day: string,
+): Promise<{ root: string; leafCount: number; chunkLeaves: number; chunks: ChunkRow[] }> {
   const from = dayStart(day)
   const to = new Date(from.getTime() + DAY_MS)
   const chunks: ChunkRow[] = []
@@ -84,7 +119,13 @@ export async function buildAnchor(sql: Sql, day: string): Promise<{ root: string
   const close = () => {
     const root = rootOf(block)
     roots.push(root)
-    chunks.push({ chunk_index: chunks.length, first_fetched_at: first!.fetched_at, first_snapshot_id: first!.id, leaf_count: block.length, root: root.toString('hex') })
+    chunks.push({
+      chunk_index: chunks.length,
+      first_fetched_at: first!.fetched_at,
+      first_snapshot_id: first!.id,
+      leaf_count: block.length,
+      root: root.toString('hex'),
+    })
     block = []
     first = null
   }
@@ -114,7 +155,9 @@ export function anchorView(a: AnchorRow) {
     leaf_count: a.leaf_count,
     tree: 'rfc6962-sha256',
     created_at: a.created_at.toISOString(),
-    timestamp: a.token ? { format: 'rfc3161', tsa_url: a.tsa_url, gen_time: a.gen_time!.toISOString(), token_base64: a.token } : null,
+    timestamp: a.token
+      ? { format: 'rfc3161', tsa_url: a.tsa_url, gen_time: a.gen_time!.toISOString(), token_base64: a.token }
+      : null,
   }
 }
 
@@ -138,7 +181,9 @@ export async function inclusionProof(sql: Sql, snapshotId: string, recipeUrl: st
   const anchor = await findAnchor(sql, leaf.day)
   if (!anchor) {
     const due = new Date(dayStart(leaf.day).getTime() + DAY_MS + ANCHOR_DELAY_MS)
-    throw new AppError('NOT_FOUND', { extra: { reason: 'the snapshot’s day is not anchored yet', day: leaf.day, anchored_after: due.toISOString() } })
+    throw new AppError('NOT_FOUND', {
+      extra: { reason: 'the snapshot’s day is not anchored yet', day: leaf.day, anchored_after: due.toISOString() },
+    })
   }
   const chunks = await chunkRoots(sql, leaf.day)
   const key = (c: { fetched_at: string; id: string }) => `${c.fetched_at}|${c.id}`
@@ -146,12 +191,26 @@ export async function inclusionProof(sql: Sql, snapshotId: string, recipeUrl: st
   // the last block that starts at or before the leaf
   let chunk: ChunkRow | null = null
   for (const c of chunks) if (key({ fetched_at: c.first_fetched_at, id: c.first_snapshot_id }) <= mine) chunk = c
-  const leaves = chunk ? await chunkLeaves(sql, { fetched_at: chunk.first_fetched_at, id: chunk.first_snapshot_id }, chunk.leaf_count) : []
+  const leaves = chunk
+    ? await chunkLeaves(sql, { fetched_at: chunk.first_fetched_at, id: chunk.first_snapshot_id }, chunk.leaf_count)
+    : []
   const index = leaves.findIndex((l) => l.id === leaf.id)
-  if (!chunk || index < 0) throw new AppError('NOT_FOUND', { extra: { reason: 'the snapshot was archived after its day was anchored, so no anchor covers it', day: leaf.day } })
+  if (!chunk || index < 0)
+    throw new AppError('NOT_FOUND', {
+      extra: { reason: 'the snapshot was archived after its day was anchored, so no anchor covers it', day: leaf.day },
+    })
   const hashes = leaves.map((l) => leafHash(leafData(l)))
-  if (rootOf(hashes).toString('hex') !== chunk.root) throw new AppError('INTERNAL_ERROR', { cause: new Error(`anchor ${leaf.day}: block ${chunk.chunk_index} no longer matches its root`) })
-  const path = [...auditPath(index, hashes), ...auditPath(chunk.chunk_index, chunks.map((c) => Buffer.from(c.root, 'hex')))]
+  if (rootOf(hashes).toString('hex') !== chunk.root)
+    throw new AppError('INTERNAL_ERROR', {
+      cause: new Error(`anchor ${leaf.day}: block ${chunk.chunk_index} no longer matches its root`),
+    })
+  const path = [
+    ...auditPath(index, hashes),
+    ...auditPath(
+      chunk.chunk_index,
+      chunks.map((c) => Buffer.from(c.root, 'hex')),
+    ),
+  ]
   const proof = {
     snapshot_id: leaf.id,
     content_sha256: leaf.content_sha256,

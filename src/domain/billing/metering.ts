@@ -117,11 +117,27 @@ export async function countAndCharge(
   charger: ChargeBatcher,
   windows: CountedWindow[],
   judge: (counts: number[]) => Record<string, string>,
-  p: { consumerId: string; keyId: string; plan: string; costOre: number; operationId: string; correlationId: string; baseUrl: string },
+  p: {
+    consumerId: string
+    keyId: string
+    plan: string
+    costOre: number
+    operationId: string
+    correlationId: string
+    baseUrl: string
+  },
 ): Promise<{ charge: Charge; headers: Record<string, string> }> {
   let charged: Charged
   try {
-    charged = await charger.charge({ consumerId: p.consumerId, keyId: p.keyId, plan: p.plan, cost: p.costOre, operationId: p.operationId, correlationId: p.correlationId, windows })
+    charged = await charger.charge({
+      consumerId: p.consumerId,
+      keyId: p.keyId,
+      plan: p.plan,
+      cost: p.costOre,
+      operationId: p.operationId,
+      correlationId: p.correlationId,
+      windows,
+    })
   } catch (cause) {
     throw unavailable(cause)
   }
@@ -129,11 +145,15 @@ export async function countAndCharge(
   if (!outcome.keyLive) throw new KeyNotLive()
   const headers = judge(outcome.hits)
   if (!outcome.charged) {
-    throw new AppError('INSUFFICIENT_CREDITS', { extra: { top_up_url: topUpUrl(p.baseUrl), balance_ore: outcome.balance_ore, cost_ore: p.costOre } })
+    throw new AppError('INSUFFICIENT_CREDITS', {
+      extra: { top_up_url: topUpUrl(p.baseUrl), balance_ore: outcome.balance_ore, cost_ore: p.costOre },
+    })
   }
-  return { charge: { ledgerId: outcome.charged.ledger_id, balanceAfter: outcome.charged.balance_ore, hold: hold! }, headers }
+  return {
+    charge: { ledgerId: outcome.charged.ledger_id, balanceAfter: outcome.charged.balance_ore, hold: hold! },
+    headers,
+  }
 }
-
 
 /**
  * Releases the holds of finished batches: a batch's hold goes when the last of its calls has

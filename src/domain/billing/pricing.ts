@@ -16,7 +16,13 @@ export function priceList(operations: readonly Priced[], baseUrl: string, ceilin
     unit: 'øre' as const,
     operations: operations
       .filter((o) => o.costOre > 0)
-      .map((o) => ({ operation_id: o.id, method: o.method, path: o.path.replace(/:([A-Za-z_]+)/g, '{$1}'), cost_ore: o.costOre, mcp_tool: o.mcpTool })),
+      .map((o) => ({
+        operation_id: o.id,
+        method: o.method,
+        path: o.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
+        cost_ore: o.costOre,
+        mcp_tool: o.mcpTool,
+      })),
     top_up: {
       min_ore: TOPUP_MIN_ORE,
       ceiling_ore: ceilingOre,
@@ -28,7 +34,8 @@ export function priceList(operations: readonly Priced[], baseUrl: string, ceilin
     low_balance_warning: {
       below_ore: LOW_BALANCE_ORE,
       header: 'X-Credits-Low',
-      description: 'A metered call that leaves less than NOK 10 answers with `X-Credits-Low: true`; every metered call reports `X-Credits-Balance-Ore`.',
+      description:
+        'A metered call that leaves less than NOK 10 answers with `X-Credits-Low: true`; every metered call reports `X-Credits-Balance-Ore`.',
     },
     caching: {
       cache_control: 'private, no-store' as const,
@@ -45,7 +52,8 @@ export function priceList(operations: readonly Priced[], baseUrl: string, ceilin
       retryable: false as const,
       body_fields: ['retryable', 'fix_hint', 'docs_url', 'top_up_url', 'balance_ore', 'cost_ore'],
       charged: false as const,
-      description: 'Nothing is charged. Ask a person to approve a top-up (POST /api/v1/billing/topup-requests gives the approval_url), then call again.',
+      description:
+        'Nothing is charged. Ask a person to approve a top-up (POST /api/v1/billing/topup-requests gives the approval_url), then call again.',
     },
   }
 }

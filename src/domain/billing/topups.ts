@@ -37,33 +37,70 @@ export async function requestTopup(
       const wait = Math.max(1, Math.ceil(((oldest?.getTime() ?? now.getTime() + TOPUP_TTL_MS) - now.getTime()) / 1000))
       throw new AppError('RATE_LIMITED', {
         headers: { 'retry-after': String(wait) },
-        extra: { pending_topups: MAX_PENDING_TOPUPS, retry_after_seconds: wait, reason: 'at most 3 pending top-up requests per account' },
+        extra: {
+          pending_topups: MAX_PENDING_TOPUPS,
+          retry_after_seconds: wait,
+          reason: 'at most 3 pending top-up requests per account',
+        },
       })
     }
     const row = await credits.insertTopup(t, p.consumerId, p.keyId, p.amountOre, new Date(now.getTime() + TOPUP_TTL_MS))
-    await appendAudit(t, { consumerId: p.consumerId, actor: by.actor, action: 'topup_requested', correlationId: by.correlationId, details: { topup_id: row.id, amount_ore: p.amountOre } })
+    await appendAudit(t, {
+      consumerId: p.consumerId,
+      actor: by.actor,
+      action: 'topup_requested',
+      correlationId: by.correlationId,
+      details: { topup_id: row.id, amount_ore: p.amountOre },
+    })
     return row
   }) as Promise<credits.TopupRow>
 }
 
 /** The operator approves (no payment provider): the amount is credited once. */
-export async function approveTopupByOperator(sql: Sql, id: string, now: Date, correlationId: string): Promise<{ topup: credits.TopupRow; balance_ore: number }> {
+export async function approveTopupByOperator(
+  sql: Sql,
+  id: string,
+  now: Date,
+  correlationId: string,
+): Promise<{ topup: credits.TopupRow; balance_ore: number }> {
   const done = await credits.approveTopup(sql, id, now, correlationId)
   if (!done) {
     const t = await credits.findTopup(sql, id)
     if (!t) throw new AppError('NOT_FOUND')
-    throw new AppError('VALIDATION_FAILED', { details: [{ field: 'id', message: `the request is ${t.status === 'pending' ? 'expired' : t.status}, not pending` }] })
+    throw new AppError('VALIDATION_FAILED', {
+      details: [
+        { field: 'id', message: `the request is ${t.status === 'pending' ? 'expired' : t.status}, not pending` },
+      ],
+    })
   }
-  await appendAudit(sql, { consumerId: done.topup.consumer_id, actor: 'admin', action: 'topup_approved', correlationId, details: { topup_id: id, amount_ore: done.topup.amount_ore } })
+  await appendAudit(sql, {
+    consumerId: done.topup.consumer_id,
+    actor: 'admin',
+    action: 'topup_approved',
+    correlationId,
+    details: { topup_id: id, amount_ore: done.topup.amount_ore },
+  })
   return done
 }
 
-export async function creditByOperator(sql: Sql, consumerId: string, amountOre: number, reason: string, correlationId: string): Promise<number> {
+export async function creditByOperator(
+  sql: Sql,
+  consumerId: string,
+  amountOre: number,
+  reason: string,
+  correlationId: string,
+): Promise<number> {
   if (!(await accounts.findConsumer(sql, consumerId))) throw new AppError('NOT_FOUND')
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql
     const { balance_ore } = await credits.credit(t, consumerId, amountOre, 'admin_credit', reason, correlationId)
-    await appendAudit(t, { consumerId, actor: 'admin', action: 'credits_added', correlationId, details: { amount_ore: amountOre, reason } })
+    await appendAudit(t, {
+      consumerId,
+      actor: 'admin',
+      action: 'credits_added',
+      correlationId,
+      details: { amount_ore: amountOre, reason },
+    })
     return balance_ore
   }) as Promise<number>
 }

@@ -11,7 +11,14 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import type { Logger } from '../../lib/log.ts'
-import { lockBaselines, nextDiffCandidates, writeBaselines, type Baseline, type DiffCandidate, type Observation } from '../../store/accounts-baseline.ts'
+import {
+  lockBaselines,
+  nextDiffCandidates,
+  writeBaselines,
+  type Baseline,
+  type DiffCandidate,
+  type Observation,
+} from '../../store/accounts-baseline.ts'
 import { appendChanges, type NewChange } from '../../store/changes.ts'
 import type { Sql } from '../../store/db.ts'
 import { archiveAnswer } from '../../store/upstream-cache.ts'
@@ -53,7 +60,15 @@ const FIELDS = ['has_filed_annual_accounts', 'last_accounts_year'] as const
  * time, so the next run asks again.
  */
 export async function runAccountsDiff(deps: DiffDeps, observedUpTo: Date): Promise<DiffResult> {
-  const total: DiffResult = { observed: 0, baselined: 0, changed: 0, changes: 0, deliveries: 0, failed: 0, stopped: null }
+  const total: DiffResult = {
+    observed: 0,
+    baselined: 0,
+    changed: 0,
+    changes: 0,
+    deliveries: 0,
+    failed: 0,
+    stopped: null,
+  }
   // the companies observed before, then those looked up since the last run
   for (const kind of ['observed', 'new'] as const) {
     let after = ''
@@ -81,7 +96,12 @@ function add(total: DiffResult, r: DiffResult) {
   total.failed += r.failed
 }
 
-type Fetched = { candidate: DiffCandidate; raw: RawResponse; status: Omit<Baseline, 'org_form'>; orgForm: string | null }
+type Fetched = {
+  candidate: DiffCandidate
+  raw: RawResponse
+  status: Omit<Baseline, 'org_form'>
+  orgForm: string | null
+}
 
 /** Asks the register about each company and records what changed; see the file's comment. */
 export async function observeAccounts(deps: DiffDeps, candidates: DiffCandidate[]): Promise<DiffResult> {
@@ -93,20 +113,39 @@ export async function observeAccounts(deps: DiffDeps, candidates: DiffCandidate[
       try {
         const raw = await deps.accounts.accounts(c.org_number)
         const orgForm = c.baseline?.org_form ?? orgFormOf(c)
-        fetched[i] = { candidate: c, raw, status: filingStatusOf(orgForm === null ? null : mustFileForm(orgForm), mapAccounts(raw)), orgForm }
+        fetched[i] = {
+          candidate: c,
+          raw,
+          status: filingStatusOf(orgForm === null ? null : mustFileForm(orgForm), mapAccounts(raw)),
+          orgForm,
+        }
       } catch (e) {
-        deps.logger.warn('accounts diff: register request failed; the company is asked again next run', { org_number: c.org_number, error: e instanceof Error ? e.message : String(e) })
+        deps.logger.warn('accounts diff: register request failed; the company is asked again next run', {
+          org_number: c.org_number,
+          error: e instanceof Error ? e.message : String(e),
+        })
       }
     }
   }
   await Promise.all(Array.from({ length: Math.min(DIFF_CONCURRENCY, candidates.length) }, worker))
   const ok = fetched.filter((f): f is Fetched => f !== null)
-  const result: DiffResult = { observed: ok.length, baselined: 0, changed: 0, changes: 0, deliveries: 0, failed: candidates.length - ok.length, stopped: null }
+  const result: DiffResult = {
+    observed: ok.length,
+    baselined: 0,
+    changed: 0,
+    changes: 0,
+    deliveries: 0,
+    failed: candidates.length - ok.length,
+    stopped: null,
+  }
   if (ok.length === 0) return result
   const now = deps.clock.now()
   await deps.sql.begin(async (t) => {
     const tx = t as unknown as Sql
-    const current = await lockBaselines(tx, ok.map((f) => f.candidate.org_number))
+    const current = await lockBaselines(
+      tx,
+      ok.map((f) => f.candidate.org_number),
+    )
     const changes: NewChange[] = []
     const observations: Observation[] = []
     for (const f of ok) {
@@ -121,7 +160,8 @@ export async function observeAccounts(deps: DiffDeps, candidates: DiffCandidate[
       if (differing.length === 0) continue
       result.changed++
       const snapshotId = await archiveAnswer(tx, f.raw, `regnskap:${org}`, org, true)
-      for (const field of differing) changes.push(accountsChange(org, field, before[field], f.status[field], now, snapshotId))
+      for (const field of differing)
+        changes.push(accountsChange(org, field, before[field], f.status[field], now, snapshotId))
     }
     const appended = await appendChanges(tx, changes, now)
     result.changes = appended.appended.length
@@ -131,7 +171,14 @@ export async function observeAccounts(deps: DiffDeps, candidates: DiffCandidate[
   return result
 }
 
-function accountsChange(org: string, field: (typeof FIELDS)[number], before: boolean | number | null, after: boolean | number | null, now: Date, snapshotId: string): NewChange {
+function accountsChange(
+  org: string,
+  field: (typeof FIELDS)[number],
+  before: boolean | number | null,
+  after: boolean | number | null,
+  now: Date,
+  snapshotId: string,
+): NewChange {
   return {
     source: CHANGE_SOURCE.register,
     entity_type: 'annual_accounts',
@@ -151,7 +198,17 @@ function accountsChange(org: string, field: (typeof FIELDS)[number], before: boo
 function orgFormOf(c: DiffCandidate): string | null {
   if (c.unit_body === null) return null
   try {
-    const u = mapUnit({ system: 'enhetsregisteret', url: '', status: 200, contentType: 'application/json', body: c.unit_body, fetchedAt: new Date(0) }, c.org_number)
+    const u = mapUnit(
+      {
+        system: 'enhetsregisteret',
+        url: '',
+        status: 200,
+        contentType: 'application/json',
+        body: c.unit_body,
+        fetchedAt: new Date(0),
+      },
+      c.org_number,
+    )
     return u.kind === 'found' ? u.unit.org_form.code : null
   } catch {
     return null

@@ -42,7 +42,8 @@ function decodeCursor(cursor: string): bigint {
   const m = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
   const seq = m ? BigInt(m[1]!) : -1n
   // `seq` is a bigint column: a position past its range was never given (and would fail the query).
-  if (seq < 0n || seq > MAX_SEQ) throw validationError([{ field: 'cursor', message: 'is not a cursor this route gave (use next_cursor as given)' }])
+  if (seq < 0n || seq > MAX_SEQ)
+    throw validationError([{ field: 'cursor', message: 'is not a cursor this route gave (use next_cursor as given)' }])
   return seq
 }
 
@@ -56,7 +57,12 @@ export async function readChanges(sql: Sql, q: ChangesQuery) {
   const after = q.cursor === undefined ? 0n : decodeCursor(q.cursor)
   const limit = q.limit ?? CHANGES_PAGE.default
   const { cursor: _c, limit: _l, since, ...filter } = q
-  const rows = await listChanges(sql, { ...filter, ...(since !== undefined ? { since: new Date(since) } : {}) }, after, limit + 1)
+  const rows = await listChanges(
+    sql,
+    { ...filter, ...(since !== undefined ? { since: new Date(since) } : {}) },
+    after,
+    limit + 1,
+  )
   const page = rows.slice(0, limit)
   const last = page.length > 0 ? BigInt(page[page.length - 1]!.seq) : after
   return { changes: page.map(changeView), next_cursor: encodeCursor(last), has_more: rows.length > limit }

@@ -27,7 +27,14 @@
  * | `directorate` | `delegation` | org | `/status` | `pending` → `active`, `rejected` or `expired` (delegation/fullmakt.ts appends it when recording the agency's answer; the grant row is its baseline) |
  */
 import type { Logger } from '../../lib/log.ts'
-import { baselineKey, claimBaselines, lockBaselines, readBaselines, writeBaselines, type BaselineKey } from '../../store/change-baselines.ts'
+import {
+  baselineKey,
+  claimBaselines,
+  lockBaselines,
+  readBaselines,
+  writeBaselines,
+  type BaselineKey,
+} from '../../store/change-baselines.ts'
 import { appendChanges, type JsonValue, type NewChange } from '../../store/changes.ts'
 import type { Sql } from '../../store/db.ts'
 import type { RegisterUnit } from '../../upstream/business-register/map.ts'
@@ -58,7 +65,10 @@ function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`
   }
   return JSON.stringify(v)
 }
@@ -116,7 +126,11 @@ export async function recordObservations(sql: Sql, observations: readonly Observ
  * Records observations made on a read that must not fail because of them (a request, a cache
  * fill): a failure is logged and the read goes on; the next observation compares again.
  */
-export async function recordQuietly(d: { sql: Sql; logger: Logger }, observations: readonly Observation[], now: Date): Promise<void> {
+export async function recordQuietly(
+  d: { sql: Sql; logger: Logger },
+  observations: readonly Observation[],
+  now: Date,
+): Promise<void> {
   if (observations.length === 0) return
   try {
     await recordObservations(d.sql, observations, now)
@@ -128,59 +142,87 @@ export async function recordQuietly(d: { sql: Sql; logger: Logger }, observation
   }
 }
 
-const replaced = (path: string, before: JsonValue, after: JsonValue): Shown => ({ change_type: 'updated', before_value: before, after_value: after, diff: [{ op: 'replace', path, value: after }] })
+const replaced = (path: string, before: JsonValue, after: JsonValue): Shown => ({
+  change_type: 'updated',
+  before_value: before,
+  after_value: after,
+  diff: [{ op: 'replace', path, value: after }],
+})
 
 /** A Tier 2 value's row: that it changed, not what it is (see the file's comment). */
-const withheld = (path: string): Shown => ({ change_type: 'updated', before_value: null, after_value: null, diff: [{ op: 'replace', path }] })
+const withheld = (path: string): Shown => ({
+  change_type: 'updated',
+  before_value: null,
+  after_value: null,
+  diff: [{ op: 'replace', path }],
+})
 
 /** VAT-register membership, from a unit the business register answered (none while the register does not say). */
 export function vatObservation(unit: RegisterUnit, snapshotId: string | null): Observation[] {
   if (unit.status !== 'active' || unit.vat_registered === null) return []
-  return [{
-    source: CHANGE_SOURCE.tax_authority,
-    entity_type: 'vat_registration',
-    entity_id: unit.org_number,
-    field_path: '/mva_registered',
-    value: unit.vat_registered,
-    source_snapshot_id: snapshotId,
-    row: (before) => replaced('/mva_registered', before as boolean, unit.vat_registered),
-  }]
+  return [
+    {
+      source: CHANGE_SOURCE.tax_authority,
+      entity_type: 'vat_registration',
+      entity_id: unit.org_number,
+      field_path: '/mva_registered',
+      value: unit.vat_registered,
+      source_snapshot_id: snapshotId,
+      row: (before) => replaced('/mva_registered', before as boolean, unit.vat_registered),
+    },
+  ]
 }
 
 /**
  * An exchange-rate series' latest value, from a window that ends today (or later): its last
  * observation is the series' newest. A reading older than the baseline's date changes nothing.
  */
-export function rateObservation(currency: string, observations: readonly RateObservation[], snapshotId: string | null): Observation[] {
+export function rateObservation(
+  currency: string,
+  observations: readonly RateObservation[],
+  snapshotId: string | null,
+): Observation[] {
   const latest = observations.reduce<RateObservation | null>((a, o) => (a === null || o.date > a.date ? o : a), null)
   if (latest === null) return []
   const value = { date: latest.date, rate: latest.rate }
-  return [{
-    source: CHANGE_SOURCE.centralbank,
-    entity_type: 'exchange_rate',
-    entity_id: currency,
-    field_path: '/rate',
-    value,
-    source_snapshot_id: snapshotId,
-    row: (before) => {
-      const b = before as { date: string; rate: number }
-      if (latest.date < b.date) return null
-      return { change_type: 'updated', before_value: b.rate, after_value: latest.rate, diff: [{ op: 'replace', path: '/rate', value: latest.rate }, { op: 'replace', path: '/date', value: latest.date }] }
+  return [
+    {
+      source: CHANGE_SOURCE.centralbank,
+      entity_type: 'exchange_rate',
+      entity_id: currency,
+      field_path: '/rate',
+      value,
+      source_snapshot_id: snapshotId,
+      row: (before) => {
+        const b = before as { date: string; rate: number }
+        if (latest.date < b.date) return null
+        return {
+          change_type: 'updated',
+          before_value: b.rate,
+          after_value: latest.rate,
+          diff: [
+            { op: 'replace', path: '/rate', value: latest.rate },
+            { op: 'replace', path: '/date', value: latest.date },
+          ],
+        }
+      },
     },
-  }]
+  ]
 }
 
 /** A company's employee count as the labour register answered its delegated consumer. */
 export function employeeObservation(org: string, count: number): Observation[] {
-  return [{
-    source: CHANGE_SOURCE.labour_register,
-    entity_type: 'employees',
-    entity_id: org,
-    field_path: '/employee_count',
-    value: count,
-    source_snapshot_id: null,
-    row: () => withheld('/employee_count'),
-  }]
+  return [
+    {
+      source: CHANGE_SOURCE.labour_register,
+      entity_type: 'employees',
+      entity_id: org,
+      field_path: '/employee_count',
+      value: count,
+      source_snapshot_id: null,
+      row: () => withheld('/employee_count'),
+    },
+  ]
 }
 
 /**
@@ -189,16 +231,19 @@ export function employeeObservation(org: string, count: number): Observation[] {
  */
 export function portalObservation(org: string, instances: readonly PortalInstance[], now: Date): Observation[] {
   const value: Record<string, string> = {}
-  for (const i of instances) value[i.id] = i.process.ended !== null && new Date(i.process.ended) <= now ? 'submitted' : 'in_progress'
-  return [{
-    source: CHANGE_SOURCE.portal,
-    entity_type: 'filings',
-    entity_id: org,
-    field_path: '/filings',
-    value,
-    source_snapshot_id: null,
-    row: () => withheld('/filings'),
-  }]
+  for (const i of instances)
+    value[i.id] = i.process.ended !== null && new Date(i.process.ended) <= now ? 'submitted' : 'in_progress'
+  return [
+    {
+      source: CHANGE_SOURCE.portal,
+      entity_type: 'filings',
+      entity_id: org,
+      field_path: '/filings',
+      value,
+      source_snapshot_id: null,
+      row: () => withheld('/filings'),
+    },
+  ]
 }
 
 /**
@@ -206,7 +251,12 @@ export function portalObservation(org: string, instances: readonly PortalInstanc
  * records the answer, so the grant's recorded status is the baseline (a request the service made
  * itself, `pending`, is not a change). The agency's request id makes it once-only.
  */
-export function delegationDecided(org: string, requestId: string, status: 'active' | 'rejected' | 'expired', now: Date): NewChange {
+export function delegationDecided(
+  org: string,
+  requestId: string,
+  status: 'active' | 'rejected' | 'expired',
+  now: Date,
+): NewChange {
   return {
     source: CHANGE_SOURCE.directorate,
     entity_type: 'delegation',

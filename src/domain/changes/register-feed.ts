@@ -9,7 +9,12 @@ import type { Sql } from '../../store/db.ts'
 import type { UnitUpdate } from '../../upstream/business-register/map.ts'
 import { CHANGE_SOURCE, FEED_CHANGE_TYPES } from './vocabulary.ts'
 
-export async function recordFeedChanges(sql: Sql, updates: UnitUpdate[], snapshotId: string, now: Date): Promise<number> {
+export async function recordFeedChanges(
+  sql: Sql,
+  updates: UnitUpdate[],
+  snapshotId: string,
+  now: Date,
+): Promise<number> {
   const changes: NewChange[] = updates.map((u) => ({
     source: CHANGE_SOURCE.register,
     entity_type: 'company',

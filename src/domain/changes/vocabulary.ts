@@ -21,9 +21,24 @@ export const CHANGE_SOURCE = {
   tax_authority: 'tax_authority',
 } as const
 export type ChangeSource = (typeof CHANGE_SOURCE)[keyof typeof CHANGE_SOURCE]
-export const SOURCES = ['register', 'portal', 'directorate', 'centralbank', 'labour_register', 'tax_authority'] as const satisfies readonly ChangeSource[]
+export const SOURCES = [
+  'register',
+  'portal',
+  'directorate',
+  'centralbank',
+  'labour_register',
+  'tax_authority',
+] as const satisfies readonly ChangeSource[]
 
-export const ENTITY_TYPES = ['annual_accounts', 'company', 'filings', 'delegation', 'exchange_rate', 'employees', 'vat_registration'] as const
+export const ENTITY_TYPES = [
+  'annual_accounts',
+  'company',
+  'filings',
+  'delegation',
+  'exchange_rate',
+  'employees',
+  'vat_registration',
+] as const
 export type EntityType = (typeof ENTITY_TYPES)[number]
 export const CHANGE_TYPES = ['updated', 'created', 'deleted', 'removed'] as const
 

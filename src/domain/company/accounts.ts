@@ -30,7 +30,10 @@ export function mustFileForm(orgFormCode: string): boolean {
  * (domain/changes/accounts-diff.ts) compares exactly these. `covered`: whether the form must file
  * (null when the unit is unknown).
  */
-export function filingStatusOf(covered: boolean | null, lookup: AccountsLookup | null): { has_filed_annual_accounts: boolean | null; last_accounts_year: number | null } {
+export function filingStatusOf(
+  covered: boolean | null,
+  lookup: AccountsLookup | null,
+): { has_filed_annual_accounts: boolean | null; last_accounts_year: number | null } {
   const record = lookup?.kind === 'found' ? lookup.record : null
   return {
     has_filed_annual_accounts: record ? true : lookup?.kind === 'none' && covered ? false : null,
@@ -65,8 +68,10 @@ export function accountsSnapshotOf(org: string, unit: RegisterUnit | null, looku
         }
       : null,
     filing_obligation_known: covered,
-    coverage_note_nb: 'Regnskapsregisteret viser bare siste godkjente årsregnskap fra 2018 og senere, ikke banker, forsikringsselskaper eller konsernregnskap.',
-    coverage_note_en: 'Regnskapsregisteret shows only the latest approved annual accounts from 2018 on; no banks, insurers or group accounts.',
+    coverage_note_nb:
+      'Regnskapsregisteret viser bare siste godkjente årsregnskap fra 2018 og senere, ikke banker, forsikringsselskaper eller konsernregnskap.',
+    coverage_note_en:
+      'Regnskapsregisteret shows only the latest approved annual accounts from 2018 on; no banks, insurers or group accounts.',
   }
 }
 
@@ -77,7 +82,10 @@ export type AccountsSnapshot = ReturnType<typeof accountsSnapshotOf>
  * number answers its legal entity's accounts (a sub-unit files none of its own), named in `sub_unit`;
  * a deleted sub-unit that names no parent is SUB_UNIT_DELETED.
  */
-export async function accountsSnapshot(sources: CompanyReads, org: string): Promise<{ data: AccountsSnapshot & { sub_unit?: SubUnitBlock }; sources: Provenance[] }> {
+export async function accountsSnapshot(
+  sources: CompanyReads,
+  org: string,
+): Promise<{ data: AccountsSnapshot & { sub_unit?: SubUnitBlock }; sources: Provenance[] }> {
   const r = await resolveOrg(sources, org)
   if (r.kind === 'missing') {
     if (r.error.code !== 'COMPANY_NOT_FOUND' || r.subUnit) throw r.error
@@ -85,5 +93,8 @@ export async function accountsSnapshot(sources: CompanyReads, org: string): Prom
   }
   const entity = r.entity.value.org_number
   const accounts = await sources.accounts(entity)
-  return { data: { ...accountsSnapshotOf(entity, r.entity.value, accounts.value), ...subUnitOf(r.entity) }, sources: [accounts.source, ...r.entity.sources] }
+  return {
+    data: { ...accountsSnapshotOf(entity, r.entity.value, accounts.value), ...subUnitOf(r.entity) },
+    sources: [accounts.source, ...r.entity.sources],
+  }
 }

@@ -48,7 +48,8 @@ export async function delegationApprovers(sources: CompanyReads, org: string): P
     byName.set(name, a)
   }
   for (const r of roles instanceof AppError ? [] : roles.roles) {
-    if (MANAGING_ROLES.has(r.role.code) && r.holder.kind === 'person' && r.holder.deceased !== true) add(r.holder.name, { kind: 'role', code: r.role.code, description: r.role.description })
+    if (MANAGING_ROLES.has(r.role.code) && r.holder.kind === 'person' && r.holder.deceased !== true)
+      add(r.holder.name, { kind: 'role', code: r.role.code, description: r.role.description })
   }
   const d = authority.data
   if (d.rule === 'coded') {

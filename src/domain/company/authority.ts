@@ -73,13 +73,19 @@ function uniqueHolders(list: Holder[]): Holder[] {
 
 function procurationHolders(lookup: AuthorityLookup | null): Holder[] {
   if (!lookup) return []
-  return uniqueHolders([...lookup.possible_holders.map(holderOf), ...lookup.combinations.flatMap((c) => c.persons.map(holderOf))])
+  return uniqueHolders([
+    ...lookup.possible_holders.map(holderOf),
+    ...lookup.combinations.flatMap((c) => c.persons.map(holderOf)),
+  ])
 }
 
 export type RuleKind = 'coded' | 'free_text_only' | 'none' | 'not_supported' | 'unavailable'
 
 /** The classification from a signature lookup that succeeded. */
-export function classify(signature: AuthorityLookup, prokuraHolders: Holder[]): { classification: Classification; rule: RuleKind } {
+export function classify(
+  signature: AuthorityLookup,
+  prokuraHolders: Holder[],
+): { classification: Classification; rule: RuleKind } {
   if (!signature.found || signature.routine_status === 'NA') {
     return { classification: prokuraHolders.length > 0 ? 'prokura_only' : 'unknown', rule: 'not_supported' }
   }
@@ -92,7 +98,8 @@ export function classify(signature: AuthorityLookup, prokuraHolders: Holder[]): 
   }
   if (signature.free_text) return { classification: 'unknown', rule: 'free_text_only' }
   // A rule the service found but cannot resolve into combinations is not the same as no rule.
-  if (signature.rule_status === 'RF') return { classification: prokuraHolders.length > 0 ? 'prokura_only' : 'unknown', rule: 'coded' }
+  if (signature.rule_status === 'RF')
+    return { classification: prokuraHolders.length > 0 ? 'prokura_only' : 'unknown', rule: 'coded' }
   return { classification: prokuraHolders.length > 0 ? 'prokura_only' : 'no_authority', rule: 'none' }
 }
 
@@ -136,8 +143,10 @@ function authorityData(
         }
       : null,
     degraded,
-    notice_nb: 'Klassifiseringen gjengir det Brønnøysundregistrene viser, og er ingen juridisk vurdering av hvem som kan forplikte selskapet.',
-    notice_en: 'The classification restates what the Brønnøysund registers show; it is not a legal opinion on who may bind the company.',
+    notice_nb:
+      'Klassifiseringen gjengir det Brønnøysundregistrene viser, og er ingen juridisk vurdering av hvem som kan forplikte selskapet.',
+    notice_en:
+      'The classification restates what the Brønnøysund registers show; it is not a legal opinion on who may bind the company.',
   }
 }
 
@@ -152,7 +161,12 @@ async function authorityUnit(sources: CompanyReads, org: string): Promise<LegalE
   } catch (e) {
     if (!(e instanceof AppError) || e.code !== 'REGISTER_DOWN') throw e
     const { context, extra, headers } = e.options
-    throw new AppError('UPSTREAM_UNAVAILABLE', { ...(context ? { context } : {}), ...(extra ? { extra } : {}), ...(headers ? { headers } : {}), cause: e })
+    throw new AppError('UPSTREAM_UNAVAILABLE', {
+      ...(context ? { context } : {}),
+      ...(extra ? { extra } : {}),
+      ...(headers ? { headers } : {}),
+      cause: e,
+    })
   }
 }
 
@@ -161,25 +175,38 @@ export async function signingAuthority(sources: CompanyReads, org: string): Prom
   const used: Provenance[] = [...unit.sources]
   // a sub-unit signs as its legal entity: the rules read are the entity's, the sub-unit is named
   const entity = unit.value.org_number
-  const [sig, pro] = await Promise.all([attempt(() => sources.signature(entity), used), attempt(() => sources.prokura(entity), used)])
+  const [sig, pro] = await Promise.all([
+    attempt(() => sources.signature(entity), used),
+    attempt(() => sources.prokura(entity), used),
+  ])
   const prokura = procurationHolders(pro instanceof AppError ? null : pro)
 
   if (!(sig instanceof AppError)) {
     const c = classify(sig, prokura)
     const combinations = combinationsOf(sig)
     const signing = uniqueHolders([...combinations.flatMap((k) => k.signers), ...sig.possible_holders.map(holderOf)])
-    return { data: { ...authorityData(unit.value, c, sig, combinations, signing, prokura, null), ...subUnitOf(unit) }, sources: used, signature: sig }
+    return {
+      data: { ...authorityData(unit.value, c, sig, combinations, signing, prokura, null), ...subUnitOf(unit) },
+      sources: used,
+      signature: sig,
+    }
   }
 
   // Degraded: the roles register may still show signing and procuration role groups.
   const roles = await attempt(() => sources.roles(entity), used)
   if (roles instanceof AppError && pro instanceof AppError) {
-    throw new AppError('UPSTREAM_UNAVAILABLE', { context: { upstream_system: SYSTEM_NAMES.fullmakt }, extra: { upstream_system: SYSTEM_NAMES.fullmakt }, cause: sig })
+    throw new AppError('UPSTREAM_UNAVAILABLE', {
+      context: { upstream_system: SYSTEM_NAMES.fullmakt },
+      extra: { upstream_system: SYSTEM_NAMES.fullmakt },
+      cause: sig,
+    })
   }
   const list = roles instanceof AppError ? [] : roles.roles
   const sole = list.filter((r) => SOLE_SIGNING.has(r.role.code) || SOLE_SIGNING.has(r.group.code))
   const joint = list.filter((r) => JOINT_SIGNING.has(r.role.code) || JOINT_SIGNING.has(r.group.code))
-  const prokuraFromRoles = list.filter((r) => PROCURATION.has(r.role.code) || PROCURATION.has(r.group.code)).map(holderFromRole)
+  const prokuraFromRoles = list
+    .filter((r) => PROCURATION.has(r.role.code) || PROCURATION.has(r.group.code))
+    .map(holderFromRole)
   const classification: Classification = sole.length > 0 ? 'sole' : joint.length > 0 ? 'joint' : 'unknown'
   return {
     data: {
@@ -190,7 +217,10 @@ export async function signingAuthority(sources: CompanyReads, org: string): Prom
         [],
         uniqueHolders([...sole, ...joint].map(holderFromRole)),
         uniqueHolders([...prokura, ...prokuraFromRoles]),
-        { reason: 'signature lookup unavailable; classification from the roles register and procuration only', error_code: sig.code },
+        {
+          reason: 'signature lookup unavailable; classification from the roles register and procuration only',
+          error_code: sig.code,
+        },
       ),
       ...subUnitOf(unit),
     },

@@ -35,11 +35,17 @@ export function encodeCursor(c: CursorState): string {
 function decodeCursor(cursor: string, org: string): CursorState {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
-    if (Array.isArray(v) && v[0] === 1 && v[1] === org && typeof v[2] === 'string' && typeof v[3] === 'string') return { org, at: v[2], id: v[3] }
+    if (Array.isArray(v) && v[0] === 1 && v[1] === org && typeof v[2] === 'string' && typeof v[3] === 'string')
+      return { org, at: v[2], id: v[3] }
   } catch {
     // falls through to the validation error
   }
-  throw validationError([{ field: 'cursor', message: 'is not a cursor from this organisation’s filing history (use pagination.next_cursor as given)' }])
+  throw validationError([
+    {
+      field: 'cursor',
+      message: 'is not a cursor from this organisation’s filing history (use pagination.next_cursor as given)',
+    },
+  ])
 }
 
 /** Newest first: by submission time, then by id, both descending. */

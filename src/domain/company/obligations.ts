@@ -4,7 +4,15 @@
  * deleted units get no evaluations, with the reason — never a guess from a neighbouring form.
  */
 import type { RegisterUnit } from '../../upstream/business-register/map.ts'
-import { companyDeadlines, companySummary, countResults, evaluateObligations, UPGRADE_PATH_NB, type DataTier, type DeadlineOptions } from '../rulebook/evaluate.ts'
+import {
+  companyDeadlines,
+  companySummary,
+  countResults,
+  evaluateObligations,
+  UPGRADE_PATH_NB,
+  type DataTier,
+  type DeadlineOptions,
+} from '../rulebook/evaluate.ts'
 import { tier1Facts, type CompanyFacts } from '../rulebook/facts.ts'
 import { entityTypeOf, requireUnit, subUnitOf, type SubUnitBlock } from './register.ts'
 import type { CompanyReads, Provenance } from '../sources.ts'
@@ -31,7 +39,12 @@ export function factsOf(unit: RegisterUnit): CompanyFacts | null {
 
 export function coverageOf(unit: RegisterUnit): Coverage {
   if (unit.status !== 'active') {
-    return { covered: false, org_form: unit.org_form.code, reason_nb: 'Enheten er slettet i Enhetsregisteret og har ingen løpende plikter.', reason_en: 'The unit is deleted from the register and has no ongoing obligations.' }
+    return {
+      covered: false,
+      org_form: unit.org_form.code,
+      reason_nb: 'Enheten er slettet i Enhetsregisteret og har ingen løpende plikter.',
+      reason_en: 'The unit is deleted from the register and has no ongoing obligations.',
+    }
   }
   if (!entityTypeOf(unit)) {
     return {
@@ -61,7 +74,13 @@ export interface UnitFacts {
  */
 export async function unitFacts(sources: CompanyReads, org: string): Promise<UnitFacts> {
   const unit = await requireUnit(sources, org)
-  return { unit: unit.value, facts: factsOf(unit.value), coverage: coverageOf(unit.value), sources: unit.sources, subUnit: unit.subUnit }
+  return {
+    unit: unit.value,
+    facts: factsOf(unit.value),
+    coverage: coverageOf(unit.value),
+    sources: unit.sources,
+    subUnit: unit.subUnit,
+  }
 }
 
 /** What a memoised answer of these facts is known by: every snapshot it was made from. */
@@ -77,7 +96,15 @@ export function obligationsOf(u: UnitFacts, tier: DataTier = 'tier_1') {
   const { unit, facts, coverage } = u
   const obligations = facts ? evaluateObligations(facts) : []
   return {
-    data: { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: tier, coverage, obligations, ...subUnitOf(u) },
+    data: {
+      org_number: unit.org_number,
+      entity_type: facts?.entity_type ?? null,
+      org_form: unit.org_form.code,
+      data_tier: tier,
+      coverage,
+      obligations,
+      ...subUnitOf(u),
+    },
     counts: countResults(obligations),
   }
 }
@@ -85,8 +112,19 @@ export function obligationsOf(u: UnitFacts, tier: DataTier = 'tier_1') {
 /** As `obligationsOf`; at Tier 2 the consumer's filed periods (`opts.filed`) mark what is filed, as the summary does. */
 export function deadlinesOf(u: UnitFacts, opts: DeadlineOptions, tier: DataTier = 'tier_1') {
   const { unit, facts, coverage } = u
-  const result = facts ? companyDeadlines(facts, { ...opts, filed: tier === 'tier_2' ? opts.filed : undefined }) : { from_date: opts.fromDate, to_date: opts.fromDate, deadlines: [], undecided_rules: [] }
-  return { org_number: unit.org_number, entity_type: facts?.entity_type ?? null, org_form: unit.org_form.code, data_tier: tier, coverage, horizon_months: opts.horizonMonths, ...result, ...subUnitOf(u) }
+  const result = facts
+    ? companyDeadlines(facts, { ...opts, filed: tier === 'tier_2' ? opts.filed : undefined })
+    : { from_date: opts.fromDate, to_date: opts.fromDate, deadlines: [], undecided_rules: [] }
+  return {
+    org_number: unit.org_number,
+    entity_type: facts?.entity_type ?? null,
+    org_form: unit.org_form.code,
+    data_tier: tier,
+    coverage,
+    horizon_months: opts.horizonMonths,
+    ...result,
+    ...subUnitOf(u),
+  }
 }
 
 export function summaryOf(u: UnitFacts, opts: DeadlineOptions, tier: DataTier = 'tier_1') {
@@ -111,5 +149,8 @@ export function summaryOf(u: UnitFacts, opts: DeadlineOptions, tier: DataTier = 
     }
   }
   const summary = companySummary(facts, tier, opts)
-  return { data: { ...summary, org_form: unit.org_form.code, coverage, ...subUnitOf(u) }, counts: countResults(summary.obligations) }
+  return {
+    data: { ...summary, org_form: unit.org_form.code, coverage, ...subUnitOf(u) },
+    counts: countResults(summary.obligations),
+  }
 }

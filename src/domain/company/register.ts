@@ -47,15 +47,27 @@ export function subUnitBlock(sub: RegisterSubUnit, parent: RegisterUnit | null):
   const nb: string[] = []
   const en: string[] = []
   if (parent) {
-    nb.push(`${sub.org_number} (${sub.name}) er en underenhet av ${parent.org_number} (${parent.name}). Svaret gjelder ${parent.org_number}, den juridiske personen: en underenhet har ingen egne plikter, frister, roller, signaturregler, regnskap eller innsendinger.`)
-    en.push(`${sub.org_number} (${sub.name}) is a sub-unit of ${parent.org_number} (${parent.name}). The answer is about ${parent.org_number}, the legal entity: a sub-unit has no obligations, deadlines, roles, signing rules, accounts or filings of its own.`)
+    nb.push(
+      `${sub.org_number} (${sub.name}) er en underenhet av ${parent.org_number} (${parent.name}). Svaret gjelder ${parent.org_number}, den juridiske personen: en underenhet har ingen egne plikter, frister, roller, signaturregler, regnskap eller innsendinger.`,
+    )
+    en.push(
+      `${sub.org_number} (${sub.name}) is a sub-unit of ${parent.org_number} (${parent.name}). The answer is about ${parent.org_number}, the legal entity: a sub-unit has no obligations, deadlines, roles, signing rules, accounts or filings of its own.`,
+    )
     if (parent.status === 'deleted') {
-      nb.push(`${parent.name} er slettet i Enhetsregisteret${parent.deleted_date ? ` (${parent.deleted_date})` : ''}, så underenheten har ingen aktiv juridisk person bak seg.`)
-      en.push(`${parent.name} is deleted from the register${parent.deleted_date ? ` (${parent.deleted_date})` : ''}, so the sub-unit has no active legal entity behind it.`)
+      nb.push(
+        `${parent.name} er slettet i Enhetsregisteret${parent.deleted_date ? ` (${parent.deleted_date})` : ''}, så underenheten har ingen aktiv juridisk person bak seg.`,
+      )
+      en.push(
+        `${parent.name} is deleted from the register${parent.deleted_date ? ` (${parent.deleted_date})` : ''}, so the sub-unit has no active legal entity behind it.`,
+      )
     }
   } else {
-    nb.push(`${sub.org_number} (${sub.name}) er en slettet underenhet; registeret viser ikke lenger hvilken juridisk person den hørte til.`)
-    en.push(`${sub.org_number} (${sub.name}) is a deleted sub-unit; the register no longer shows which legal entity it belonged to.`)
+    nb.push(
+      `${sub.org_number} (${sub.name}) er en slettet underenhet; registeret viser ikke lenger hvilken juridisk person den hørte til.`,
+    )
+    en.push(
+      `${sub.org_number} (${sub.name}) is a deleted sub-unit; the register no longer shows which legal entity it belonged to.`,
+    )
   }
   if (sub.status === 'deleted' && parent) {
     nb.push(`Underenheten er slettet${sub.deleted_date ? ` (${sub.deleted_date})` : ''}.`)
@@ -89,7 +101,8 @@ export type Resolution =
   /** no legal entity to answer for: the error says why; `subUnit` when the number is a deleted sub-unit's; `sources` the reads that said so */
   | { kind: 'missing'; error: AppError; sources: Provenance[]; subUnit: SubUnitBlock | null }
 
-const notFound = (org: string) => new AppError('COMPANY_NOT_FOUND', { context: { org_number: org }, extra: { org_number: org } })
+const notFound = (org: string) =>
+  new AppError('COMPANY_NOT_FOUND', { context: { org_number: org }, extra: { org_number: org } })
 
 /**
  * The legal entity behind an organisation number. A unit is itself; a number the register does not
@@ -99,24 +112,39 @@ const notFound = (org: string) => new AppError('COMPANY_NOT_FOUND', { context: {
  */
 export async function resolveOrg(sources: CompanyReads, org: string): Promise<Resolution> {
   const unit = await sources.unit(org)
-  if (unit.value.kind === 'found') return { kind: 'entity', entity: { value: unit.value.unit, source: unit.source, sources: [unit.source], subUnit: null } }
-  if (unit.value.kind === 'removed') return { kind: 'missing', error: notFound(org), sources: [unit.source], subUnit: null }
+  if (unit.value.kind === 'found')
+    return {
+      kind: 'entity',
+      entity: { value: unit.value.unit, source: unit.source, sources: [unit.source], subUnit: null },
+    }
+  if (unit.value.kind === 'removed')
+    return { kind: 'missing', error: notFound(org), sources: [unit.source], subUnit: null }
   const sub = await sources.subUnit(org)
-  if (sub.value.kind !== 'found') return { kind: 'missing', error: notFound(org), sources: [unit.source, sub.source], subUnit: null }
+  if (sub.value.kind !== 'found')
+    return { kind: 'missing', error: notFound(org), sources: [unit.source, sub.source], subUnit: null }
   const s = sub.value.sub_unit
   if (s.parent_org_number === null) {
     const block = subUnitBlock(s, null)
-    const error = new AppError('SUB_UNIT_DELETED', { context: { org_number: org }, extra: { org_number: org, sub_unit: block } })
+    const error = new AppError('SUB_UNIT_DELETED', {
+      context: { org_number: org },
+      extra: { org_number: org, sub_unit: block },
+    })
     return { kind: 'missing', error, sources: [unit.source, sub.source], subUnit: block }
   }
   const parent = await sources.unit(s.parent_org_number)
   if (parent.value.kind !== 'found') {
     // The register names a parent it does not show (removed, or not yet in the open data).
-    const error = new AppError('COMPANY_NOT_FOUND', { context: { org_number: s.parent_org_number }, extra: { org_number: s.parent_org_number, sub_unit_org_number: org } })
+    const error = new AppError('COMPANY_NOT_FOUND', {
+      context: { org_number: s.parent_org_number },
+      extra: { org_number: s.parent_org_number, sub_unit_org_number: org },
+    })
     return { kind: 'missing', error, sources: [unit.source, sub.source], subUnit: null }
   }
   const p = parent.value.unit
-  return { kind: 'entity', entity: { value: p, source: parent.source, sources: [parent.source, sub.source], subUnit: subUnitBlock(s, p) } }
+  return {
+    kind: 'entity',
+    entity: { value: p, source: parent.source, sources: [parent.source, sub.source], subUnit: subUnitBlock(s, p) },
+  }
 }
 
 /**
@@ -161,7 +189,11 @@ const distress = (u: RegisterUnit) => ({
   forced_dissolution_date: u.forced_dissolution_date,
 })
 
-const mva = (u: RegisterUnit) => ({ registered: u.vat_registered, registered_date: u.vat_registered_date, voluntary_registrations: u.voluntary_vat })
+const mva = (u: RegisterUnit) => ({
+  registered: u.vat_registered,
+  registered_date: u.vat_registered_date,
+  voluntary_registrations: u.voluntary_vat,
+})
 
 /** Tier 1: the open register's fields. Tier 2 needs a delegation, which no consumer has yet. */
 export function companyContext(unit: RegisterUnit) {
@@ -197,7 +229,10 @@ export function companyContext(unit: RegisterUnit) {
  * The profile: identity, form, activity, addresses, dates, status and the role codes the register
  * shows (codes only — never who holds them). Role codes are null when the roles lookup failed.
  */
-export async function companyProfile(sources: CompanyReads, org: string): Promise<{ data: ReturnType<typeof profileOf>; sources: Provenance[] }> {
+export async function companyProfile(
+  sources: CompanyReads,
+  org: string,
+): Promise<{ data: ReturnType<typeof profileOf>; sources: Provenance[] }> {
   const unit = await requireUnit(sources, org)
   const used = [...unit.sources]
   let roles: Role[] | null = []
@@ -263,11 +298,13 @@ export function statusRow(unit: RegisterUnit) {
     konkurs: unit.bankrupt,
     under_avvikling: unit.under_dissolution,
     under_tvangsavvikling: unit.under_forced_dissolution,
-    annual_accounts: { last_submitted_year: unit.last_accounts_year, has_submitted: unit.status === 'deleted' ? null : unit.last_accounts_year !== null ? true : null },
+    annual_accounts: {
+      last_submitted_year: unit.last_accounts_year,
+      has_submitted: unit.status === 'deleted' ? null : unit.last_accounts_year !== null ? true : null,
+    },
     error: null,
   }
 }
-
 
 /** How many units one bulk call looks up at a time: kind to the register, quick enough for 100. */
 const BULK_CONCURRENCY = 8
@@ -275,8 +312,21 @@ const BULK_CONCURRENCY = 8
 type StatusRow =
   | ReturnType<typeof statusRow>
   | (ReturnType<typeof statusRow> & { sub_unit: SubUnitBlock })
-  | { org_number: string; found: true; name: string; registry_status: 'deleted'; entity_type: string; sub_unit: SubUnitBlock; error: null }
-  | { org_number: string; found: false; registry_status: 'not_found' | 'error'; error: { error_code: string; message: string; message_en: string; retryable: boolean } | null }
+  | {
+      org_number: string
+      found: true
+      name: string
+      registry_status: 'deleted'
+      entity_type: string
+      sub_unit: SubUnitBlock
+      error: null
+    }
+  | {
+      org_number: string
+      found: false
+      registry_status: 'not_found' | 'error'
+      error: { error_code: string; message: string; message_en: string; retryable: boolean } | null
+    }
 
 /**
  * One row per organisation number, in the order given (duplicates once). A row that fails —
@@ -304,16 +354,31 @@ export async function companyStatuses(
         if (r.kind === 'entity') {
           used.push(...r.entity.sources)
           // a sub-unit's row: the number as given, its legal entity's status, and the sub-unit named
-          rows[i] = r.entity.subUnit ? { ...statusRow(r.entity.value), org_number: org, sub_unit: r.entity.subUnit } : statusRow(r.entity.value)
+          rows[i] = r.entity.subUnit
+            ? { ...statusRow(r.entity.value), org_number: org, sub_unit: r.entity.subUnit }
+            : statusRow(r.entity.value)
         } else if (r.subUnit) {
           used.push(...r.sources)
-          rows[i] = { org_number: org, found: true, name: r.subUnit.name, registry_status: 'deleted', entity_type: r.subUnit.org_form.code, sub_unit: r.subUnit, error: null }
+          rows[i] = {
+            org_number: org,
+            found: true,
+            name: r.subUnit.name,
+            registry_status: 'deleted',
+            entity_type: r.subUnit.org_form.code,
+            sub_unit: r.subUnit,
+            error: null,
+          }
         } else {
           throw r.error
         }
       } catch (e) {
         const err = e instanceof AppError ? e : new AppError('INTERNAL_ERROR', { cause: e })
-        rows[i] = { org_number: org, found: false, registry_status: err.code === 'COMPANY_NOT_FOUND' ? 'not_found' : 'error', error: err.code === 'COMPANY_NOT_FOUND' ? null : rowError(err) }
+        rows[i] = {
+          org_number: org,
+          found: false,
+          registry_status: err.code === 'COMPANY_NOT_FOUND' ? 'not_found' : 'error',
+          error: err.code === 'COMPANY_NOT_FOUND' ? null : rowError(err),
+        }
       }
     }
   }

@@ -26,12 +26,26 @@ export type RiskLevel = 'clear' | 'elevated' | 'unknown'
 
 export function riskOf(unit: RegisterUnit) {
   const factors: { signal: string; value: boolean | null; note_nb: string; note_en: string }[] = [
-    { signal: 'deleted', value: unit.status === 'deleted', note_nb: 'Slettet i Enhetsregisteret', note_en: 'Deleted from the register' },
+    {
+      signal: 'deleted',
+      value: unit.status === 'deleted',
+      note_nb: 'Slettet i Enhetsregisteret',
+      note_en: 'Deleted from the register',
+    },
     { signal: 'konkurs', value: unit.bankrupt, note_nb: 'Konkurs', note_en: 'Bankrupt' },
     { signal: 'under_avvikling', value: unit.under_dissolution, note_nb: 'Under avvikling', note_en: 'Being wound up' },
-    { signal: 'under_tvangsavvikling', value: unit.under_forced_dissolution, note_nb: 'Under tvangsavvikling eller tvangsoppløsning', note_en: 'Under forced dissolution' },
+    {
+      signal: 'under_tvangsavvikling',
+      value: unit.under_forced_dissolution,
+      note_nb: 'Under tvangsavvikling eller tvangsoppløsning',
+      note_en: 'Under forced dissolution',
+    },
   ]
-  const level: RiskLevel = factors.some((f) => f.value === true) ? 'elevated' : factors.every((f) => f.value === false) ? 'clear' : 'unknown'
+  const level: RiskLevel = factors.some((f) => f.value === true)
+    ? 'elevated'
+    : factors.every((f) => f.value === false)
+      ? 'clear'
+      : 'unknown'
   return {
     status: 'ok' as const,
     level,
@@ -58,35 +72,56 @@ function rolesSection(roles: Role[]) {
   }
 }
 
-export async function companySnapshot(
-  sources: CompanyReads,
-  org: string,
-  describe: (e: AppError) => SectionError,
-) {
+export async function companySnapshot(sources: CompanyReads, org: string, describe: (e: AppError) => SectionError) {
   const unit = await requireUnit(sources, org)
   const used: Provenance[] = [...unit.sources]
   const u = unit.value
   const entity = u.org_number
   const active = u.status === 'active'
   const [signature, accounts, roles] = active
-    ? await Promise.all([attempt(() => sources.signature(entity), used), attempt(() => sources.accounts(entity), used), attempt(() => sources.roles(entity), used)])
+    ? await Promise.all([
+        attempt(() => sources.signature(entity), used),
+        attempt(() => sources.accounts(entity), used),
+        attempt(() => sources.roles(entity), used),
+      ])
     : [null, null, null]
-  const verification = verificationOf(u, signature instanceof AppError ? null : signature, accounts instanceof AppError ? null : accounts, accounts !== null && !(accounts instanceof AppError))
+  const verification = verificationOf(
+    u,
+    signature instanceof AppError ? null : signature,
+    accounts instanceof AppError ? null : accounts,
+    accounts !== null && !(accounts instanceof AppError),
+  )
   const degrade = (e: AppError): Degraded => ({ status: 'degraded', error: describe(e) })
   return {
-    data: { ...snapshotOf(u, { status: 'ok', ...verification }, roles instanceof AppError ? degrade(roles) : rolesSection(roles?.roles ?? [])), ...subUnitOf(unit) },
+    data: {
+      ...snapshotOf(
+        u,
+        { status: 'ok', ...verification },
+        roles instanceof AppError ? degrade(roles) : rolesSection(roles?.roles ?? []),
+      ),
+      ...subUnitOf(unit),
+    },
     sources: used,
   }
 }
 
-function snapshotOf(u: RegisterUnit, verify: { status: 'ok' } & Verification, roles: ReturnType<typeof rolesSection> | Degraded) {
+function snapshotOf(
+  u: RegisterUnit,
+  verify: { status: 'ok' } & Verification,
+  roles: ReturnType<typeof rolesSection> | Degraded,
+) {
   return {
     org_number: u.org_number,
     name: u.name,
     sections: {
       verify,
       roles,
-      vat: { status: 'ok' as const, mva_registered: u.vat_registered, registered_date: u.vat_registered_date, voluntary_registrations: u.voluntary_vat },
+      vat: {
+        status: 'ok' as const,
+        mva_registered: u.vat_registered,
+        registered_date: u.vat_registered_date,
+        voluntary_registrations: u.voluntary_vat,
+      },
       employer: {
         status: 'ok' as const,
         available: false,

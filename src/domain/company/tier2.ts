@@ -19,7 +19,6 @@ import type { CompanyFacts } from '../rulebook/facts.ts'
 import type { CompanyReads, Provenance } from '../sources.ts'
 import { employeeObservation, portalObservation, recordQuietly } from '../changes/observed.ts'
 
-
 export interface Tier2Deps {
   sql: Sql
   clock: Clock
@@ -48,7 +47,10 @@ export class ActiveGrants {
   private readonly lookup: BatchedLookup<{ consumerId: string; orgNumber: string }, true>
 
   constructor(sql: Sql) {
-    this.lookup = new BatchedLookup(async (pairs) => new Map([...(await activeGrantPairs(sql, pairs))].map((id) => [id, true as const])), grantPairId)
+    this.lookup = new BatchedLookup(
+      async (pairs) => new Map([...(await activeGrantPairs(sql, pairs))].map((id) => [id, true as const])),
+      grantPairId,
+    )
   }
 
   async delegatedTo(consumerId: string | null, org: string): Promise<boolean> {
@@ -61,15 +63,24 @@ export class ActiveGrants {
  * The metrics; a part that cannot be read is null (with why in `sources`), never a failure of the
  * whole answer: Tier 2 adds to Tier 1, it does not put it at risk.
  */
-export async function tier2Metrics(d: Tier2Deps, org: string, consumerId: string): Promise<{ metrics: Tier2Metrics; provenance: Provenance[] }> {
+export async function tier2Metrics(
+  d: Tier2Deps,
+  org: string,
+  consumerId: string,
+): Promise<{ metrics: Tier2Metrics; provenance: Provenance[] }> {
   const provenance: Provenance[] = []
   let employees: number | null = null
-  let employeeSource = d.labourRegister.mock ? 'Aa-registeret (mock: deterministic until access is approved)' : 'Aa-registeret'
+  let employeeSource = d.labourRegister.mock
+    ? 'Aa-registeret (mock: deterministic until access is approved)'
+    : 'Aa-registeret'
   try {
     // Read as the consumer's own system user (its grant's externalRef names it to the token service).
     const acting = await actingSystemUser(d.sql, consumerId, org, null)
     if (!acting) throw new Error('no system user for this consumer yet')
-    const token = await d.tokenService.token({ scope: AAREG_SCOPE, systemUser: { org, externalRef: acting.external_ref } })
+    const token = await d.tokenService.token({
+      scope: AAREG_SCOPE,
+      systemUser: { org, externalRef: acting.external_ref },
+    })
     employees = await d.labourRegister.employeeCount(org, token.access_token)
   } catch {
     employeeSource = 'unavailable: the labour register could not be read just now'
@@ -91,7 +102,16 @@ export async function tier2Metrics(d: Tier2Deps, org: string, consumerId: string
   } catch {
     accountsSource = 'unavailable: the accounts register could not be read just now'
   }
-  return { metrics: { employee_count: employees, annual_turnover: turnover, total_assets: assets, accounts_year: year, sources: { employee_count: employeeSource, accounts: accountsSource } }, provenance }
+  return {
+    metrics: {
+      employee_count: employees,
+      annual_turnover: turnover,
+      total_assets: assets,
+      accounts_year: year,
+      sources: { employee_count: employeeSource, accounts: accountsSource },
+    },
+    provenance,
+  }
 }
 
 /** The Tier 2 facts the rulebook reads, added to the register's. */
@@ -130,7 +150,11 @@ function periodOf(i: PortalInstance): string {
 }
 
 /** Filed = the portal holds a submitted instance for the period, or a filing through Plikt is recorded. */
-export async function filedLookup(d: Pick<Tier2Deps, 'sql' | 'filingPortal' | 'logger'>, org: string, now: Date): Promise<FiledLookup> {
+export async function filedLookup(
+  d: Pick<Tier2Deps, 'sql' | 'filingPortal' | 'logger'>,
+  org: string,
+  now: Date,
+): Promise<FiledLookup> {
   const filed = new Set<string>()
   for (const f of await filedPeriods(d.sql, org)) {
     const rule = ruleOfAction(f.action_type, f.period)

@@ -25,7 +25,13 @@ export interface Signals {
   has_filed_annual_accounts: boolean | null
 }
 
-export const TRANSPARENCY_SIGNALS = ['not_bankrupt', 'not_under_dissolution', 'not_forcibly_dissolved', 'mva_registered', 'has_filed_annual_accounts'] as const
+export const TRANSPARENCY_SIGNALS = [
+  'not_bankrupt',
+  'not_under_dissolution',
+  'not_forcibly_dissolved',
+  'mva_registered',
+  'has_filed_annual_accounts',
+] as const
 
 const not = (v: boolean | null) => (v === null ? null : !v)
 
@@ -46,29 +52,44 @@ export function signingDefined(signature: AuthorityLookup | null): boolean | nul
 function signingSummary(signature: AuthorityLookup | null) {
   if (!signature || signingDefined(signature) !== true) return null
   const roles = new Map<string, string | null>()
-  for (const c of signature.combinations) for (const p of c.persons) if (p.role) roles.set(p.role.code, p.role.description)
-  const list = [...roles].map(([code, description]) => ({ code, description })).sort((a, b) => (a.code < b.code ? -1 : 1))
+  for (const c of signature.combinations)
+    for (const p of c.persons) if (p.role) roles.set(p.role.code, p.role.description)
+  const list = [...roles]
+    .map(([code, description]) => ({ code, description }))
+    .sort((a, b) => (a.code < b.code ? -1 : 1))
   const names = list.map((r) => r.description ?? r.code)
   return {
     roles: list,
-    text_nb: list.length > 0 ? `Signaturrett er registrert for roller: ${names.join(', ')}.` : 'Signaturregelen er registrert som fritekst.',
-    text_en: list.length > 0 ? `A signing rule is registered involving the roles: ${names.join(', ')}.` : 'The signing rule is registered as free text only.',
+    text_nb:
+      list.length > 0
+        ? `Signaturrett er registrert for roller: ${names.join(', ')}.`
+        : 'Signaturregelen er registrert som fritekst.',
+    text_en:
+      list.length > 0
+        ? `A signing rule is registered involving the roles: ${names.join(', ')}.`
+        : 'The signing rule is registered as free text only.',
   }
 }
 
 function summaries(unit: RegisterUnit, verdict: Verdict, s: Signals): { nb: string; en: string } {
-  if (unit.status === 'deleted') return { nb: `${unit.name} er slettet i Enhetsregisteret.`, en: `${unit.name} is deleted from the register.` }
+  if (unit.status === 'deleted')
+    return { nb: `${unit.name} er slettet i Enhetsregisteret.`, en: `${unit.name} is deleted from the register.` }
   const distress: { nb: string; en: string }[] = []
   if (s.not_bankrupt === false) distress.push({ nb: 'er konkurs', en: 'is bankrupt' })
   if (s.not_under_dissolution === false) distress.push({ nb: 'er under avvikling', en: 'is being wound up' })
-  if (s.not_forcibly_dissolved === false) distress.push({ nb: 'er under tvangsavvikling eller tvangsoppløsning', en: 'is under forced dissolution' })
+  if (s.not_forcibly_dissolved === false)
+    distress.push({ nb: 'er under tvangsavvikling eller tvangsoppløsning', en: 'is under forced dissolution' })
   if (verdict === 'fail') {
     return {
       nb: `${unit.name} er ikke aktiv: selskapet ${distress.map((d) => d.nb).join(' og ')} ifølge Enhetsregisteret.`,
       en: `${unit.name} is not active: the company ${distress.map((d) => d.en).join(' and ')} according to the register.`,
     }
   }
-  if (verdict === 'pass') return { nb: `${unit.name} er aktiv i Enhetsregisteret, og signaturrett er registrert.`, en: `${unit.name} is active in the register and a signing rule is registered.` }
+  if (verdict === 'pass')
+    return {
+      nb: `${unit.name} er aktiv i Enhetsregisteret, og signaturrett er registrert.`,
+      en: `${unit.name} is active in the register and a signing rule is registered.`,
+    }
   return {
     nb: `${unit.name} er aktiv i Enhetsregisteret, men registrert signaturrett er ikke synlig.`,
     en: `${unit.name} is active in the register, but no registered signing rule is visible.`,
@@ -81,12 +102,26 @@ function summaries(unit: RegisterUnit, verdict: Verdict, s: Signals): { nb: stri
  * raw flags each; the verdict reads only `is_active` and `has_signing_authority_defined`.
  */
 export function isActive(unit: RegisterUnit): boolean {
-  return unit.status === 'active' && unit.bankrupt !== true && unit.under_dissolution !== true && unit.under_forced_dissolution !== true
+  return (
+    unit.status === 'active' &&
+    unit.bankrupt !== true &&
+    unit.under_dissolution !== true &&
+    unit.under_forced_dissolution !== true
+  )
 }
 
-export function verificationOf(unit: RegisterUnit, signature: AuthorityLookup | null, accounts: AccountsLookup | null, accountsRead: boolean) {
+export function verificationOf(
+  unit: RegisterUnit,
+  signature: AuthorityLookup | null,
+  accounts: AccountsLookup | null,
+  accountsRead: boolean,
+) {
   const active = isActive(unit)
-  const filed = accountsRead ? accountsSnapshotOf(unit.org_number, unit, accounts).has_filed_annual_accounts : unit.last_accounts_year !== null ? true : null
+  const filed = accountsRead
+    ? accountsSnapshotOf(unit.org_number, unit, accounts).has_filed_annual_accounts
+    : unit.last_accounts_year !== null
+      ? true
+      : null
   const signals: Signals = {
     is_active: active,
     has_signing_authority_defined: unit.status === 'active' ? signingDefined(signature) : null,
@@ -121,8 +156,23 @@ export async function verifyCompany(sources: CompanyReads, org: string) {
   const unit = await requireUnit(sources, org)
   const used: Provenance[] = [...unit.sources]
   const entity = unit.value.org_number
-  if (unit.value.status !== 'active') return { data: { ...verificationOf(unit.value, null, null, false), ...subUnitOf(unit) }, sources: used }
-  const [signature, accounts] = await Promise.all([attempt(() => sources.signature(entity), used), attempt(() => sources.accounts(entity), used)])
+  if (unit.value.status !== 'active')
+    return { data: { ...verificationOf(unit.value, null, null, false), ...subUnitOf(unit) }, sources: used }
+  const [signature, accounts] = await Promise.all([
+    attempt(() => sources.signature(entity), used),
+    attempt(() => sources.accounts(entity), used),
+  ])
   const readAccounts = !(accounts instanceof AppError)
-  return { data: { ...verificationOf(unit.value, signature instanceof AppError ? null : signature, readAccounts ? accounts : null, readAccounts), ...subUnitOf(unit) }, sources: used }
+  return {
+    data: {
+      ...verificationOf(
+        unit.value,
+        signature instanceof AppError ? null : signature,
+        readAccounts ? accounts : null,
+        readAccounts,
+      ),
+      ...subUnitOf(unit),
+    },
+    sources: used,
+  }
 }

@@ -35,11 +35,12 @@ export const FNR_HMAC_ALGORITHM = 'HMAC-SHA256'
  */
 export function sealFnr(fnr: string, key: Buffer): SealedFnr {
   if (!isIdentityNumber(fnr)) {
-    throw validationError([{ field: 'fnr', message: 'must be 11 digits whose two control digits are valid (fødselsnummer or D-number)' }])
+    throw validationError([
+      { field: 'fnr', message: 'must be 11 digits whose two control digits are valid (fødselsnummer or D-number)' },
+    ])
   }
   return { hmac: createHmac('sha256', key).update(fnr, 'utf8').digest('hex'), birth: birthDateOf(fnr) }
 }
-
 
 interface ActionRule {
   token: string
@@ -51,8 +52,10 @@ interface ActionRule {
 
 const BOARD: ActionRule = {
   token: 'sign_with_the_whole_board',
-  description: 'Representere selskapet og tegne firma sammen med hele styret; alene bare etter en registrert signaturregel.',
-  description_en: 'Represent the company and sign for it together with the whole board; alone only under a registered signature rule.',
+  description:
+    'Representere selskapet og tegne firma sammen med hele styret; alene bare etter en registrert signaturregel.',
+  description_en:
+    'Represent the company and sign for it together with the whole board; alone only under a registered signature rule.',
   legal: { AS: 'asl. § 6-30 (1)', ASA: 'asal. § 6-30 (1)', ANS: 'sel. § 2-21 (2)', DA: 'sel. § 2-21 (2)' },
 }
 
@@ -64,7 +67,12 @@ export const ROLE_ACTIONS: Record<string, ActionRule> = {
       'Representere selskapet i saker som hører til den daglige ledelsen, blant annet rutinemessige innsendinger som mva-melding og a-melding. Saker av uvanlig art eller stor betydning hører under styret.',
     description_en:
       'Represent the company in matters of daily management, routine filings such as the VAT return and the a-melding among them; matters of an unusual kind or great importance belong to the board.',
-    legal: { AS: 'asl. §§ 6-14, 6-32 (1)', ASA: 'asal. §§ 6-14, 6-32 (1)', ANS: 'sel. § 2-21 (3)', DA: 'sel. § 2-21 (3)' },
+    legal: {
+      AS: 'asl. §§ 6-14, 6-32 (1)',
+      ASA: 'asal. §§ 6-14, 6-32 (1)',
+      ANS: 'sel. § 2-21 (3)',
+      DA: 'sel. § 2-21 (3)',
+    },
   },
   LEDE: BOARD,
   // the deputy chair: NEST, the register's code, as authority, verify and profile give it (the spec's acting-capacity list writes NESTL)
@@ -72,21 +80,29 @@ export const ROLE_ACTIONS: Record<string, ActionRule> = {
   MEDL: BOARD,
   INNH: {
     token: 'act_as_owner',
-    description: 'Handle for foretaket i eget navn: et enkeltpersonforetak er innehaveren selv, som leverer foretakets skattemelding og mva-melding.',
-    description_en: 'Act for the business in their own name: a sole proprietorship is its owner, who files its tax return and VAT return personally.',
+    description:
+      'Handle for foretaket i eget navn: et enkeltpersonforetak er innehaveren selv, som leverer foretakets skattemelding og mva-melding.',
+    description_en:
+      'Act for the business in their own name: a sole proprietorship is its owner, who files its tax return and VAT return personally.',
     legal: { ENK: 'sktfvl. §§ 8-2, 8-3' },
   },
   REGN: {
     token: 'prepare_filings_on_assignment',
-    description: 'Føre regnskapet og utarbeide oppgavene selskapet skal levere, etter oppdragsavtale. Å sende dem inn på selskapets vegne krever delegering i Altinn.',
-    description_en: 'Keep the accounts and prepare the returns the company must give, under an engagement; filing them on its behalf needs a delegation in Altinn.',
-    legal: Object.fromEntries(['AS', 'ASA', 'ENK', 'ANS', 'DA', 'NUF'].map((f) => [f, 'regnskapsførerloven (LOV-2022-12-16-90) §§ 1-1, 1-2'])),
+    description:
+      'Føre regnskapet og utarbeide oppgavene selskapet skal levere, etter oppdragsavtale. Å sende dem inn på selskapets vegne krever delegering i Altinn.',
+    description_en:
+      'Keep the accounts and prepare the returns the company must give, under an engagement; filing them on its behalf needs a delegation in Altinn.',
+    legal: Object.fromEntries(
+      ['AS', 'ASA', 'ENK', 'ANS', 'DA', 'NUF'].map((f) => [f, 'regnskapsførerloven (LOV-2022-12-16-90) §§ 1-1, 1-2']),
+    ),
   },
   REVI: {
     token: 'audit_annual_accounts',
     description: 'Revidere årsregnskapet. Gir ingen rett til å signere eller sende inn for selskapet.',
     description_en: 'Audit the annual accounts; gives no right to sign or file for the company.',
-    legal: Object.fromEntries(['AS', 'ASA', 'ENK', 'ANS', 'DA', 'NUF'].map((f) => [f, 'revl. (LOV-2020-11-20-128) § 2-1'])),
+    legal: Object.fromEntries(
+      ['AS', 'ASA', 'ENK', 'ANS', 'DA', 'NUF'].map((f) => [f, 'revl. (LOV-2020-11-20-128) § 2-1']),
+    ),
   },
 }
 
@@ -112,7 +128,9 @@ export interface ActionEntry {
   token: string
   holder_name: string
   /** what gives the action: a role (by its spec code) or the registered signature rule */
-  basis: { kind: 'role'; role_code: string } | { kind: 'signature_rule'; combinations: number; co_signers_required: number }
+  basis:
+    | { kind: 'role'; role_code: string }
+    | { kind: 'signature_rule'; combinations: number; co_signers_required: number }
   description: string
   description_en: string
   legal_reference: string
@@ -122,7 +140,16 @@ function roleActions(role: RoleEntry, form: string): ActionEntry[] {
   const rule = ROLE_ACTIONS[role.code]
   const legal = rule?.legal[form]
   if (!rule || !legal) return []
-  return [{ token: rule.token, holder_name: role.holder_name, basis: { kind: 'role', role_code: role.code }, description: rule.description, description_en: rule.description_en, legal_reference: legal }]
+  return [
+    {
+      token: rule.token,
+      holder_name: role.holder_name,
+      basis: { kind: 'role', role_code: role.code },
+      description: rule.description,
+      description_en: rule.description_en,
+      legal_reference: legal,
+    },
+  ]
 }
 
 /** The signature rule's actions for one matched person: alone if some combination is them alone, else jointly with the fewest others. */
@@ -161,19 +188,22 @@ function roleEntry(r: Role & { holder: { kind: 'person' } }): RoleEntry {
   }
 }
 
-const isPerson = (r: Role): r is Role & { holder: { kind: 'person'; name: string; birth_date: string | null } } => r.holder.kind === 'person'
+const isPerson = (r: Role): r is Role & { holder: { kind: 'person'; name: string; birth_date: string | null } } =>
+  r.holder.kind === 'person'
 
 function matchingNote(birth: EncodedBirthDate | null, persons: number): { note: string; note_en: string } {
   if (birth === null) {
     return {
       note: 'Nummeret angir ingen fødselsdato (for eksempel et hjelpenummer), så det kan ikke knyttes til noen rolleinnehaver i registeret.',
-      note_en: 'The number encodes no birth date (a help number, for instance), so it cannot be matched to any role holder in the register.',
+      note_en:
+        'The number encodes no birth date (a help number, for instance), so it cannot be matched to any role holder in the register.',
     }
   }
   if (persons === 0) {
     return {
       note: 'Ingen rolleinnehaver i registeret har fødselsdatoen nummeret angir. Personen har ingen registrert rolle i organisasjonen.',
-      note_en: 'No role holder in the register has the birth date the number encodes: the person holds no registered role in the organisation.',
+      note_en:
+        'No role holder in the register has the birth date the number encodes: the person holds no registered role in the organisation.',
     }
   }
   if (persons > 1) {
@@ -184,7 +214,8 @@ function matchingNote(birth: EncodedBirthDate | null, persons: number): { note: 
   }
   return {
     note: 'Registeret viser fødselsdato og navn, ikke fødselsnummer: rolleinnehaveren med fødselsdatoen nummeret angir er tatt med. Bekreft navnet.',
-    note_en: 'The register shows birth date and name, not identity numbers: the role holder with the birth date the number encodes is returned. Confirm the name.',
+    note_en:
+      'The register shows birth date and name, not identity numbers: the role holder with the birth date the number encodes is returned. Confirm the name.',
   }
 }
 
@@ -206,7 +237,12 @@ function capacityData(
     name: unit.name,
     org_form: unit.org_form,
     actor: { fnr_hmac: fnr.hmac, fnr_hmac_algorithm: FNR_HMAC_ALGORITHM },
-    matching: { basis: 'birth_date' as const, persons_matched: persons, ambiguous: persons > 1, ...matchingNote(fnr.birth, persons) },
+    matching: {
+      basis: 'birth_date' as const,
+      persons_matched: persons,
+      ambiguous: persons > 1,
+      ...matchingNote(fnr.birth, persons),
+    },
     roles,
     actions,
     signing_rule:
@@ -215,12 +251,16 @@ function capacityData(
         : {
             available: true,
             covered: signature.found && signature.routine_status !== 'NA',
-            descriptions: [...new Set(signature.combinations.map((c) => c.description).filter((d): d is string => d !== null))],
+            descriptions: [
+              ...new Set(signature.combinations.map((c) => c.description).filter((d): d is string => d !== null)),
+            ],
             free_text: signature.free_text,
             error_code: null,
           },
-    notice: 'Utledet fra Brønnøysundregistrene og loven, ingen juridisk vurdering. En rolle gir ikke Plikt rett til å sende inn: det krever selskapets fullmakt og en persons godkjenning.',
-    notice_en: 'Derived from the Brønnøysund registers and the statutes; not a legal opinion. A role never lets Plikt file: that needs the company’s delegation and a person’s approval.',
+    notice:
+      'Utledet fra Brønnøysundregistrene og loven, ingen juridisk vurdering. En rolle gir ikke Plikt rett til å sende inn: det krever selskapets fullmakt og en persons godkjenning.',
+    notice_en:
+      'Derived from the Brønnøysund registers and the statutes; not a legal opinion. A role never lets Plikt file: that needs the company’s delegation and a person’s approval.',
   }
 }
 
@@ -231,25 +271,58 @@ export async function actingCapacity(sources: CompanyReads, org: string, fnr: Se
   const entity = unit.value.org_number
   // (read together; the signature rule's provenance follows the roles' as before)
   const signatureUsed: Provenance[] = []
-  const [roles, signature] = await Promise.all([sources.roles(entity), attempt(() => sources.signature(entity), signatureUsed)])
+  const [roles, signature] = await Promise.all([
+    sources.roles(entity),
+    attempt(() => sources.signature(entity), signatureUsed),
+  ])
   const used: Provenance[] = [...unit.sources, roles.source, ...signatureUsed]
   const form = unit.value.org_form.code
   const birth = fnr.birth
-  const matched = birth === null ? [] : roles.value.roles.filter(isPerson).filter((r) => r.holder.birth_date !== null && sameBirthDate(birth, r.holder.birth_date))
+  const matched =
+    birth === null
+      ? []
+      : roles.value.roles
+          .filter(isPerson)
+          .filter((r) => r.holder.birth_date !== null && sameBirthDate(birth, r.holder.birth_date))
   const entries = matched.map(roleEntry)
   const persons = new Set(matched.map((r) => `${r.holder.name}|${r.holder.birth_date}`)).size
-  const actions = [...entries.flatMap((r) => roleActions(r, form)), ...(birth !== null && !(signature instanceof AppError) ? signatureActions(signature, birth, form) : [])]
-  return { data: { ...capacityData({ org_number: unit.value.org_number, name: unit.value.name, org_form: form }, fnr, persons, entries, actions, signature), ...subUnitOf(unit) }, sources: used }
+  const actions = [
+    ...entries.flatMap((r) => roleActions(r, form)),
+    ...(birth !== null && !(signature instanceof AppError) ? signatureActions(signature, birth, form) : []),
+  ]
+  return {
+    data: {
+      ...capacityData(
+        { org_number: unit.value.org_number, name: unit.value.name, org_form: form },
+        fnr,
+        persons,
+        entries,
+        actions,
+        signature,
+      ),
+      ...subUnitOf(unit),
+    },
+    sources: used,
+  }
 }
 
 /** Who looked up whose capacity, for the account's audit trail: the person only as the HMAC. */
-export async function auditActingCapacity(sql: Sql, by: { consumerId: string; actor: string; correlationId: string }, org: string, result: ActingCapacity['data']): Promise<void> {
+export async function auditActingCapacity(
+  sql: Sql,
+  by: { consumerId: string; actor: string; correlationId: string },
+  org: string,
+  result: ActingCapacity['data'],
+): Promise<void> {
   await appendAudit(sql, {
     consumerId: by.consumerId,
     actor: by.actor,
     action: 'acting_capacity_listed',
     orgNumber: org,
     correlationId: by.correlationId,
-    details: { fnr_hmac: result.actor.fnr_hmac, persons_matched: result.matching.persons_matched, roles: result.roles.length },
+    details: {
+      fnr_hmac: result.actor.fnr_hmac,
+      persons_matched: result.matching.persons_matched,
+      roles: result.roles.length,
+    },
   })
 }

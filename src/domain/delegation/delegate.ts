@@ -22,11 +22,19 @@ const DELEGATE_PRINCIPAL_NAMESPACE = '6f1d3c1e-2b8a-5e47-8c1d-9a0e4b7f2c35'
 const MAX_GENERATIONS = 1000
 
 export function delegatePrincipalId(consumerId: string, org: string, generation: number): string {
-  return uuidV5(generation === 0 ? `${consumerId}:${org}` : `${consumerId}:${org}:${generation}`, DELEGATE_PRINCIPAL_NAMESPACE)
+  return uuidV5(
+    generation === 0 ? `${consumerId}:${org}` : `${consumerId}:${org}:${generation}`,
+    DELEGATE_PRINCIPAL_NAMESPACE,
+  )
 }
 
 /** Which principal a delegate call acts through, and the scopes it asks for (see the header). */
-export async function delegateTarget(sql: Sql, consumerId: string, org: string, scopes: string[]): Promise<{ principalId: string; scopes: string[] }> {
+export async function delegateTarget(
+  sql: Sql,
+  consumerId: string,
+  org: string,
+  scopes: string[],
+): Promise<{ principalId: string; scopes: string[] }> {
   const principals = new Map((await listPrincipalsForOrg(sql, consumerId, org)).map((p) => [p.id, p]))
   const wanted = [...new Set(scopes)].sort()
   // The generations made so far run up to the first id that does not exist; the newest one still
@@ -38,10 +46,13 @@ export async function delegateTarget(sql: Sql, consumerId: string, org: string, 
     const p = principals.get(id)
     if (!p) break
     if (p.state === 'revoked') continue
-    const open = (await grantsOfPrincipal(sql, consumerId, id)).filter((d) => !d.revoked && (d.status === 'requesting' || d.status === 'pending' || d.status === 'active')).at(-1)
+    const open = (await grantsOfPrincipal(sql, consumerId, id))
+      .filter((d) => !d.revoked && (d.status === 'requesting' || d.status === 'pending' || d.status === 'active'))
+      .at(-1)
     current = { id, scopes: open ? [...open.scopes].sort() : wanted }
   }
-  if (g === MAX_GENERATIONS) throw new Error(`delegateTarget: more than ${MAX_GENERATIONS} delegate principals for one organisation`)
+  if (g === MAX_GENERATIONS)
+    throw new Error(`delegateTarget: more than ${MAX_GENERATIONS} delegate principals for one organisation`)
   const next = delegatePrincipalId(consumerId, org, g)
   if (!current) return { principalId: next, scopes: wanted }
   if (wanted.every((s) => current.scopes.includes(s))) return { principalId: current.id, scopes: current.scopes }

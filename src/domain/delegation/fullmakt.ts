@@ -78,7 +78,13 @@ function principalConflict(reason: string, principalId: string): AppError {
   return new AppError('AGENT_PRINCIPAL_CONFLICT', { extra: { agent_principal_id: principalId, reason } })
 }
 
-async function receiptFor(env: DelegationEnv, event: DelegationEvent, g: DelegationRow, status: string, systemUserId: string | null): Promise<DelegationReceipt> {
+async function receiptFor(
+  env: DelegationEnv,
+  event: DelegationEvent,
+  g: DelegationRow,
+  status: string,
+  systemUserId: string | null,
+): Promise<DelegationReceipt> {
   const at = env.now()
   const receipt = await signDelegationReceipt(
     {
@@ -94,16 +100,31 @@ async function receiptFor(env: DelegationEnv, event: DelegationEvent, g: Delegat
     },
     env.signing,
   )
-  const kept = await insertDelegationReceipt(env.sql, { id: receipt.receipt_id, consumerId: env.consumerId, event, delegationId: g.id, issuedAt: at, receipt: receipt as unknown as Record<string, unknown> })
+  const kept = await insertDelegationReceipt(env.sql, {
+    id: receipt.receipt_id,
+    consumerId: env.consumerId,
+    event,
+    delegationId: g.id,
+    issuedAt: at,
+    receipt: receipt as unknown as Record<string, unknown>,
+  })
   return kept.receipt as unknown as DelegationReceipt
 }
 
 /** Runs a follow-up write; a failure becomes a warning (logged without secrets), never an error. */
-async function followUp<T>(env: DelegationEnv, warnings: DelegationWarning[], warning: DelegationWarning, write: () => Promise<T>): Promise<T | undefined> {
+async function followUp<T>(
+  env: DelegationEnv,
+  warnings: DelegationWarning[],
+  warning: DelegationWarning,
+  write: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await write()
   } catch (e) {
-    env.logger.error('delegation follow-up write failed', { warning, error: e instanceof Error ? e.message : String(e) })
+    env.logger.error('delegation follow-up write failed', {
+      warning,
+      error: e instanceof Error ? e.message : String(e),
+    })
     warnings.push(warning)
     return undefined
   }
@@ -132,15 +153,34 @@ export interface FullmaktGrant {
 export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest): Promise<FullmaktGrant> {
   const scopes = checkDelegationScopes(req.scopes)
   const principal = await ensurePrincipal(env.sql, env.consumerId, req.agent_principal_id, req.org_number, env.now())
-  if (principal.state === 'revoked') throw new AppError('AGENT_PRINCIPAL_REVOKED', { extra: { agent_principal_id: principal.id } })
-  if (principal.org_number !== req.org_number) throw principalConflict(`the principal acts for ${principal.org_number}; use a new agent_principal_id for another organisation`, principal.id)
-  const grant = await openGrant(env.sql, { id: crypto.randomUUID(), consumerId: env.consumerId, principalId: principal.id, orgNumber: req.org_number, scopes, now: env.now(), maxOpen: MAX_OPEN_REQUESTS })
+  if (principal.state === 'revoked')
+    throw new AppError('AGENT_PRINCIPAL_REVOKED', { extra: { agent_principal_id: principal.id } })
+  if (principal.org_number !== req.org_number)
+    throw principalConflict(
+      `the principal acts for ${principal.org_number}; use a new agent_principal_id for another organisation`,
+      principal.id,
+    )
+  const grant = await openGrant(env.sql, {
+    id: crypto.randomUUID(),
+    consumerId: env.consumerId,
+    principalId: principal.id,
+    orgNumber: req.org_number,
+    scopes,
+    now: env.now(),
+    maxOpen: MAX_OPEN_REQUESTS,
+  })
   if (grant === 'limit') {
-    throw new AppError('DELEGATION_REQUESTS_LIMIT', { context: { org_number: req.org_number }, extra: { limit: MAX_OPEN_REQUESTS, agent_principal_id: principal.id } })
+    throw new AppError('DELEGATION_REQUESTS_LIMIT', {
+      context: { org_number: req.org_number },
+      extra: { limit: MAX_OPEN_REQUESTS, agent_principal_id: principal.id },
+    })
   }
   if (!grant) throw new AppError('AGENT_PRINCIPAL_REVOKED', { extra: { agent_principal_id: principal.id } })
   if (grant.scopes.join(' ') !== scopes.join(' ')) {
-    throw principalConflict(`the principal has an open delegation for ${grant.scopes.join(', ')}; revoke it and use a new agent_principal_id to ask for other scopes`, principal.id)
+    throw principalConflict(
+      `the principal has an open delegation for ${grant.scopes.join(', ')}; revoke it and use a new agent_principal_id to ask for other scopes`,
+      principal.id,
+    )
   }
 
   // Idempotent at the agency by externalRef: a retry returns the request made the first time.
@@ -153,14 +193,21 @@ export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest):
   const status = statusOf(upstream)
   const warnings: DelegationWarning[] = []
   let systemUserId = grant.system_user_id
-  if (status === 'active' && systemUserId === null) systemUserId = (await env.agency.systemUser(req.org_number, grant.external_ref!))?.id ?? null
+  if (status === 'active' && systemUserId === null)
+    systemUserId = (await env.agency.systemUser(req.org_number, grant.external_ref!))?.id ?? null
 
   // A request the agency had decided already (a retry after the person chose) is archived with the answer, as refreshGrant does.
   const recorded = await followUp(env, warnings, 'delegation_record_failed', () =>
     env.sql.begin(async (t) => {
       const tx = t as unknown as Sql
-      const ok = await recordAgencyAnswer(tx, grant.id, { requestId: upstream.id, delegationUrl: upstream.confirmUrl, status, systemUserId }, env.now())
-      if (ok && status !== 'pending') await appendChanges(tx, [delegationDecided(req.org_number, upstream.id, status, env.now())], env.now())
+      const ok = await recordAgencyAnswer(
+        tx,
+        grant.id,
+        { requestId: upstream.id, delegationUrl: upstream.confirmUrl, status, systemUserId },
+        env.now(),
+      )
+      if (ok && status !== 'pending')
+        await appendChanges(tx, [delegationDecided(req.org_number, upstream.id, status, env.now())], env.now())
       return ok
     }),
   )
@@ -174,7 +221,9 @@ export async function requestFullmakt(env: DelegationEnv, req: FullmaktRequest):
     if (systemUserId) await bindSystemUser(env.sql, env.consumerId, principal.id, systemUserId, env.now())
   })
   const receiptGrant = { ...grant, scopes }
-  const receipt = await followUp(env, warnings, 'receipt_generation_failed', () => receiptFor(env, 'delegation_granted', receiptGrant, status === 'active' ? 'active' : 'pending', systemUserId))
+  const receipt = await followUp(env, warnings, 'receipt_generation_failed', () =>
+    receiptFor(env, 'delegation_granted', receiptGrant, status === 'active' ? 'active' : 'pending', systemUserId),
+  )
   const now = await findPrincipal(env.sql, env.consumerId, principal.id)
   return {
     agent_principal_id: principal.id,
@@ -203,12 +252,21 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
     if (upstream === null) return g
     const status = statusOf(upstream)
     if (status === 'pending') return g
-    const systemUserId = status === 'active' ? ((await env.agency.systemUser(g.org_number, g.external_ref!))?.id ?? null) : null
+    const systemUserId =
+      status === 'active' ? ((await env.agency.systemUser(g.org_number, g.external_ref!))?.id ?? null) : null
     if (status === 'active' && systemUserId === null) return g
     // One transaction: a reader never sees the delegation active while its principal has no system user yet.
     const recorded = await env.sql.begin(async (t) => {
       const tx = t as unknown as Sql
-      if (!(await recordAgencyAnswer(tx, g.id, { requestId: g.request_id!, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId }, env.now()))) return false
+      if (
+        !(await recordAgencyAnswer(
+          tx,
+          g.id,
+          { requestId: g.request_id!, delegationUrl: g.delegation_url ?? upstream.confirmUrl, status, systemUserId },
+          env.now(),
+        ))
+      )
+        return false
       if (status === 'active') await bindSystemUser(tx, env.consumerId, g.principal_id, systemUserId!, env.now())
       // The agency's decision, archived with the answer that records it (domain/changes/observed.ts).
       await appendChanges(tx, [delegationDecided(g.org_number, g.request_id!, status, env.now())], env.now())
@@ -218,7 +276,10 @@ export async function refreshGrant(env: DelegationEnv, g: DelegationRow): Promis
     if (status === 'active') await receiptFor(env, 'delegation_granted', g, 'active', systemUserId)
     return { ...g, status, system_user_id: systemUserId, activated_at: status === 'active' ? env.now() : null }
   } catch (e) {
-    env.logger.warn('delegation status refresh failed; the recorded state stands', { delegation_id: g.id, error: e instanceof Error ? e.message : String(e) })
+    env.logger.warn('delegation status refresh failed; the recorded state stands', {
+      delegation_id: g.id,
+      error: e instanceof Error ? e.message : String(e),
+    })
     return g
   }
 }
@@ -244,20 +305,36 @@ export async function currentGrants(env: DelegationEnv, org: string, refresh: bo
   const askable = grants.filter((g) => g.status === 'pending' && !g.revoked && g.request_id !== null)
   if (askable.length === 0) return grants
   const now = env.now()
-  const chosen = new Set(await takeLeastRecentlyAsked(env.sql, askable.map((g) => g.id), MAX_ASKED_PER_READ, now, new Date(now.getTime() + 5_000)))
+  const chosen = new Set(
+    await takeLeastRecentlyAsked(
+      env.sql,
+      askable.map((g) => g.id),
+      MAX_ASKED_PER_READ,
+      now,
+      new Date(now.getTime() + 5_000),
+    ),
+  )
   return Promise.all(grants.map((g) => (chosen.has(g.id) ? refreshGrant(env, g) : g)))
 }
 
 /** Tells the agency; a failure is a warning, the local revocation stands regardless. */
-async function revokeUpstream(env: DelegationEnv, grants: readonly DelegationRow[], warnings: DelegationWarning[]): Promise<void> {
+async function revokeUpstream(
+  env: DelegationEnv,
+  grants: readonly DelegationRow[],
+  warnings: DelegationWarning[],
+): Promise<void> {
   for (const g of grants) {
     if (g.status === 'rejected' || g.status === 'expired') continue
     try {
       const outcome = await env.agency.revoke(g.org_number, g.external_ref!)
       // The system user lives on at the agency until the organisation deletes it; Plikt no longer uses it.
-      if (outcome === 'unconfirmed' && !warnings.includes('upstream_revoke_unconfirmed')) warnings.push('upstream_revoke_unconfirmed')
+      if (outcome === 'unconfirmed' && !warnings.includes('upstream_revoke_unconfirmed'))
+        warnings.push('upstream_revoke_unconfirmed')
     } catch (e) {
-      env.logger.warn('upstream revoke failed; revoked locally', { delegation_id: g.id, error: e instanceof Error ? e.message : String(e) })
+      env.logger.warn('upstream revoke failed; revoked locally', {
+        delegation_id: g.id,
+        error: e instanceof Error ? e.message : String(e),
+      })
       if (!warnings.includes('upstream_revoke_unconfirmed')) warnings.push('upstream_revoke_unconfirmed')
     }
   }
@@ -280,14 +357,28 @@ export interface Revocation {
  */
 export async function revokePrincipal(env: DelegationEnv, principalId: string, reason: string): Promise<Revocation> {
   const principal = await findPrincipal(env.sql, env.consumerId, principalId)
-  if (!principal) throw new AppError('NOT_FOUND', { context: { field: 'agent_principal_id' }, extra: { agent_principal_id: principalId } })
+  if (!principal)
+    throw new AppError('NOT_FOUND', {
+      context: { field: 'agent_principal_id' },
+      extra: { agent_principal_id: principalId },
+    })
   const warnings: DelegationWarning[] = []
   if (principal.state === 'revoked') {
-    return { agent_principal_id: principalId, principal_state: 'revoked', revoked_at: principal.revoked_at?.toISOString() ?? null, already_revoked: true, revoked_delegations: [], warnings, signed_receipt: null }
+    return {
+      agent_principal_id: principalId,
+      principal_state: 'revoked',
+      revoked_at: principal.revoked_at?.toISOString() ?? null,
+      already_revoked: true,
+      revoked_delegations: [],
+      warnings,
+      signed_receipt: null,
+    }
   }
   const superseded = await insertRevocations(env.sql, env.consumerId, principalId, reason, env.now())
   await revokeUpstream(env, superseded, warnings)
-  const principalRevoked = await followUp(env, warnings, 'principal_revoke_failed', () => revokePrincipalRow(env.sql, env.consumerId, principalId, reason, env.now()))
+  const principalRevoked = await followUp(env, warnings, 'principal_revoke_failed', () =>
+    revokePrincipalRow(env.sql, env.consumerId, principalId, reason, env.now()),
+  )
   if (principalRevoked !== undefined) {
     // A request that opened a grant between the markers and the principal's row: caught here, as
     // no grant can be opened for a revoked principal from now on.
@@ -295,10 +386,13 @@ export async function revokePrincipal(env: DelegationEnv, principalId: string, r
     await revokeUpstream(env, late, warnings)
     superseded.push(...late)
   }
-  if (superseded.length === 0 && (await grantsOfPrincipal(env.sql, env.consumerId, principalId)).length === 0) warnings.push('delegation_not_found')
+  if (superseded.length === 0 && (await grantsOfPrincipal(env.sql, env.consumerId, principalId)).length === 0)
+    warnings.push('delegation_not_found')
   let receipt: DelegationReceipt | null = null
   for (const g of superseded) {
-    const r = await followUp(env, warnings, 'receipt_generation_failed', () => receiptFor(env, 'delegation_revoked', g, 'revoked', g.system_user_id))
+    const r = await followUp(env, warnings, 'receipt_generation_failed', () =>
+      receiptFor(env, 'delegation_revoked', g, 'revoked', g.system_user_id),
+    )
     receipt = r ?? receipt
   }
   const after = await findPrincipal(env.sql, env.consumerId, principalId)

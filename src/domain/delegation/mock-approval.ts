@@ -40,14 +40,25 @@ export async function approvalView(agency: DigitalAgency, sources: CompanyReads,
   return { request, company: await delegationApprovers(sources, request.partyOrgNo) }
 }
 
-export async function decideRequest(agency: DigitalAgency, sources: CompanyReads, id: string, approverName: string | null, decision: 'approve' | 'reject'): Promise<DecisionOutcome> {
+export async function decideRequest(
+  agency: DigitalAgency,
+  sources: CompanyReads,
+  id: string,
+  approverName: string | null,
+  decision: 'approve' | 'reject',
+): Promise<DecisionOutcome> {
   const mock = mockAgency(agency)
   const request = await requestOf(mock, id)
   const company = await delegationApprovers(sources, request.partyOrgNo)
   if (request.status !== 'New') return { kind: 'not_open', view: { request, company } }
   const approver = company.approvers.find((a) => a.name === approverName)
   if (!approver) return { kind: 'not_an_approver', view: { request, company } }
-  const result = await mock.decide(id, decision === 'approve' ? 'Accepted' : 'Rejected', { name: approver.name, basis: approver.grounds.map(groundCode).join(' ') })
+  const result = await mock.decide(id, decision === 'approve' ? 'Accepted' : 'Rejected', {
+    name: approver.name,
+    basis: approver.grounds.map(groundCode).join(' '),
+  })
   if (!result) throw new AppError('NOT_FOUND')
-  return result.changed ? { kind: 'decided', request: result.request } : { kind: 'not_open', view: { request: result.request, company } }
+  return result.changed
+    ? { kind: 'decided', request: result.request }
+    : { kind: 'not_open', view: { request: result.request, company } }
 }

@@ -36,13 +36,30 @@ export interface DelegationReceipt extends DelegationReceiptFields, Ed25519Field
   signature_algorithm: typeof RECEIPT_SIGNATURE_ALGORITHM
 }
 
-const SIGNED: (keyof DelegationReceiptFields)[] = ['receipt_id', 'event', 'timestamp', 'consumer_id', 'agent_principal_id', 'delegation_id', 'org_number', 'system_user_id', 'scopes', 'delegation_status']
+const SIGNED: (keyof DelegationReceiptFields)[] = [
+  'receipt_id',
+  'event',
+  'timestamp',
+  'consumer_id',
+  'agent_principal_id',
+  'delegation_id',
+  'org_number',
+  'system_user_id',
+  'scopes',
+  'delegation_status',
+]
 
 export function delegationSigningString(f: DelegationReceiptFields): string {
-  return signingString(DELEGATION_SIGNATURE_PREFIX, SIGNED.map((k) => f[k]))
+  return signingString(
+    DELEGATION_SIGNATURE_PREFIX,
+    SIGNED.map((k) => f[k]),
+  )
 }
 
-export async function signDelegationReceipt(f: Omit<DelegationReceiptFields, 'receipt_id' | 'timestamp'> & { at: Date }, signing: ConsumerSigning): Promise<DelegationReceipt> {
+export async function signDelegationReceipt(
+  f: Omit<DelegationReceiptFields, 'receipt_id' | 'timestamp'> & { at: Date },
+  signing: ConsumerSigning,
+): Promise<DelegationReceipt> {
   const { at, ...rest } = f
   const fields: DelegationReceiptFields = { receipt_id: crypto.randomUUID(), timestamp: osloTimestamp(at), ...rest }
   const hmacSigned: Omit<DelegationReceipt, keyof Ed25519Fields> = {

@@ -65,7 +65,13 @@ async function ask(deps: RefreshDeps, g: DelegationRow): Promise<boolean> {
 
 /** One sweep: claims the due grants (or, `onlyYoung`, the young ones) and asks about each. */
 export async function sweepPendingGrants(deps: RefreshDeps, opts: { onlyYoung?: boolean } = {}): Promise<SweepOutcome> {
-  const grants = await claimDueGrants(deps.sql, deps.clock.now(), SWEEP_BATCH, ASK_CADENCE, opts.onlyYoung ? { onlyYoung: true, minGapMs: RETURN_MIN_GAP_MS } : {})
+  const grants = await claimDueGrants(
+    deps.sql,
+    deps.clock.now(),
+    SWEEP_BATCH,
+    ASK_CADENCE,
+    opts.onlyYoung ? { onlyYoung: true, minGapMs: RETURN_MIN_GAP_MS } : {},
+  )
   let changed = 0
   let next = 0
   const worker = async () => {

@@ -25,10 +25,15 @@ export function planBaseline(tier: Plan): string[] {
 /** Sorted, without duplicates; a reserved prefix is SCOPE_RESERVED, an unknown scope VALIDATION_FAILED naming it. */
 export function checkDelegationScopes(scopes: readonly string[]): string[] {
   const reserved = scopes.find((s) => RESERVED_SCOPE_PREFIXES.some((p) => s.startsWith(p)))
-  if (reserved !== undefined) throw new AppError('SCOPE_RESERVED', { context: { scope: reserved }, extra: { scope: reserved } })
+  if (reserved !== undefined)
+    throw new AppError('SCOPE_RESERVED', { context: { scope: reserved }, extra: { scope: reserved } })
   const issues: FieldIssue[] = []
   scopes.forEach((s, i) => {
-    if (!DELEGABLE_SCOPES.includes(s)) issues.push({ field: `scopes[${i}]`, message: `is not a scope that can be delegated; one of ${DELEGABLE_SCOPES.join(', ')}` })
+    if (!DELEGABLE_SCOPES.includes(s))
+      issues.push({
+        field: `scopes[${i}]`,
+        message: `is not a scope that can be delegated; one of ${DELEGABLE_SCOPES.join(', ')}`,
+      })
   })
   if (scopes.length === 0) issues.push({ field: 'scopes', message: 'must name at least one scope' })
   if (issues.length > 0) throw validationError(issues)

@@ -17,11 +17,15 @@ const STEPS_NONE = [
 function fixSteps(status: OverallStatus, pending: readonly DelegationRow[], missing: readonly string[]): string[] {
   const steps: string[] = []
   if (pending.length > 0) {
-    steps.push('En forespørsel om fullmakt venter på godkjenning: send lenken i «delegation_url» til en person med signaturrett i virksomheten.')
+    steps.push(
+      'En forespørsel om fullmakt venter på godkjenning: send lenken i «delegation_url» til en person med signaturrett i virksomheten.',
+    )
   }
   if (status === 'none' && pending.length === 0) return [...STEPS_NONE]
   if (missing.length > 0) {
-    steps.push(`Tilgangene ${missing.join(', ')} er ikke delegert. Be om fullmakt for dem med en ny agent_principal_id.`)
+    steps.push(
+      `Tilgangene ${missing.join(', ')} er ikke delegert. Be om fullmakt for dem med en ny agent_principal_id.`,
+    )
   }
   return steps
 }
@@ -56,7 +60,11 @@ export async function fullmaktState(env: DelegationEnv, org: string) {
           },
         ]
       }),
-    fix_steps: fixSteps(status, open.filter((g) => g.status === 'pending'), missing),
+    fix_steps: fixSteps(
+      status,
+      open.filter((g) => g.status === 'pending'),
+      missing,
+    ),
   }
 }
 
@@ -81,7 +89,13 @@ export async function permissionsSnapshot(env: DelegationEnv, org: string) {
     })),
     pending_delegations: grants
       .filter((g) => g.status === 'pending' || g.status === 'requesting')
-      .map((g) => ({ delegation_id: g.id, agent_principal_id: g.principal_id, scopes: g.scopes, delegation_url: g.delegation_url, requested_at: g.created_at.toISOString() })),
+      .map((g) => ({
+        delegation_id: g.id,
+        agent_principal_id: g.principal_id,
+        scopes: g.scopes,
+        delegation_url: g.delegation_url,
+        requested_at: g.created_at.toISOString(),
+      })),
     // One chain per active right: who holds it, through which system user, for which organisation.
     breadcrumbs: active.map((g) => [
       { kind: 'consumer' as const, id: env.consumerId },

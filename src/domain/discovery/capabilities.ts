@@ -70,7 +70,8 @@ export function discoveryPaths(ops: readonly Operation[] = allOperations): Recor
 export function frontDoorIndex(baseUrl: string) {
   return {
     service: SERVICE_NAME,
-    summary_en: 'Machine-readable answers about Norwegian regulatory obligations for software agents. Start with llms_txt, or capabilities.',
+    summary_en:
+      'Machine-readable answers about Norwegian regulatory obligations for software agents. Start with llms_txt, or capabilities.',
     documents: Object.fromEntries(Object.entries(discoveryPaths()).map(([name, path]) => [name, `${baseUrl}${path}`])),
   }
 }
@@ -100,7 +101,9 @@ function categoryOf(op: Operation): Category {
  * (`/api/v1/account/me`, `/api/v1/account/keys`), and `/metrics` (METRICS_TOKEN). The OpenAPI
  * document still describes them all.
  */
-export function forAgents(op: Operation): op is Operation & { auth: Exclude<Operation['auth'], 'session' | 'metrics'> } {
+export function forAgents(
+  op: Operation,
+): op is Operation & { auth: Exclude<Operation['auth'], 'session' | 'metrics'> } {
   return op.tag !== 'Pages' && op.auth !== 'session' && op.auth !== 'metrics'
 }
 
@@ -122,7 +125,8 @@ function capabilityOf(op: Operation & { auth: keyof typeof AUTH }, input: Capabi
   // A live filing is gated until the filing portal is the real one: the mock submitter answers mock
   // receipts. The OAuth metadata is gated while OAuth is off (it answers 404 OAUTH_DISABLED then).
   const oauthOff = needsOAuth(op) && input.oauth === null
-  const status = (op.approval && op.category !== 'sandbox' && !input.executeLive) || oauthOff ? 'gated' : (c?.status ?? 'live')
+  const status =
+    (op.approval && op.category !== 'sandbox' && !input.executeLive) || oauthOff ? 'gated' : (c?.status ?? 'live')
   const example = exampleRequest(op, input.baseUrl)
   return {
     id: op.id,
@@ -173,11 +177,19 @@ export function capabilitiesDocument(input: CapabilitiesInput, ops: readonly Ope
       protocol: 'json-rpc-2.0',
       transport: 'streamable-http',
       // every tool the registry names is built: none is planned without being listed
-      tool_counts: { initial: input.mcp.keyless.length, active: input.mcp.names.length, planned: input.mcp.names.length },
+      tool_counts: {
+        initial: input.mcp.keyless.length,
+        active: input.mcp.names.length,
+        planned: input.mcp.names.length,
+      },
       keyless_tools: input.mcp.keyless,
       tools: input.mcp.names,
       oauth: input.oauth
-        ? { enabled: true, protected_resource_metadata: PATHS.oauth_resource_metadata, authorization_servers: input.oauth.authorization_servers }
+        ? {
+            enabled: true,
+            protected_resource_metadata: PATHS.oauth_resource_metadata,
+            authorization_servers: input.oauth.authorization_servers,
+          }
         : { enabled: false, protected_resource_metadata: null, authorization_servers: [] },
     },
     multi_agent_safety: {

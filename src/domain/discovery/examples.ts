@@ -18,7 +18,11 @@ export const PRODUCTION_EXAMPLE_ORG = '984661185'
 
 /** A sandbox company whose every check passes: active, a system user, every scope delegated. */
 export const SANDBOX_EXAMPLE_ORG = SANDBOX_COMPANIES.find(
-  (c) => c.scenario === null && c.status === 'active' && c.delegation.system_user && ALL_SCOPES.every((s) => c.delegation.scopes.includes(s)),
+  (c) =>
+    c.scenario === null &&
+    c.status === 'active' &&
+    c.delegation.system_user &&
+    ALL_SCOPES.every((s) => c.delegation.scopes.includes(s)),
 )!.org_number
 
 /** The synthetic bearer the examples use: any suffix works, this one names where it came from. */
@@ -28,7 +32,12 @@ export const SANDBOX_EXAMPLE_BEARER = `${SANDBOX_BEARER_PREFIX}docs-example`
 export const EXAMPLE_VAT_PAYLOAD = { total_revenue_nok: 125_000, output_vat_nok: 31_250 }
 export const SANDBOX_EXAMPLE_PERIOD = '2026-T1'
 
-export const exampleAction = (org: string, period: string) => ({ org_number: org, action_type: 'mva_melding' as const, period, payload: EXAMPLE_VAT_PAYLOAD })
+export const exampleAction = (org: string, period: string) => ({
+  org_number: org,
+  action_type: 'mva_melding' as const,
+  period,
+  payload: EXAMPLE_VAT_PAYLOAD,
+})
 
 /** Stands for a credential or an id only its holder has; everything else in an example is literal. */
 const PLACEHOLDER_UUID = '00000000-0000-4000-8000-000000000000'
@@ -48,9 +57,15 @@ export interface ExampleRequest {
 
 type Where = 'public-sandbox' | 'sandbox' | 'production'
 
-const whereOf = (op: Operation): Where => (op.path.startsWith('/api/v1/sandbox/public/') ? 'public-sandbox' : op.category === 'sandbox' ? 'sandbox' : 'production')
+const whereOf = (op: Operation): Where =>
+  op.path.startsWith('/api/v1/sandbox/public/')
+    ? 'public-sandbox'
+    : op.category === 'sandbox'
+      ? 'sandbox'
+      : 'production'
 
-const orgFor = (w: Where) => (w === 'public-sandbox' ? PUBLIC_SANDBOX_ORG : w === 'sandbox' ? SANDBOX_EXAMPLE_ORG : PRODUCTION_EXAMPLE_ORG)
+const orgFor = (w: Where) =>
+  w === 'public-sandbox' ? PUBLIC_SANDBOX_ORG : w === 'sandbox' ? SANDBOX_EXAMPLE_ORG : PRODUCTION_EXAMPLE_ORG
 
 /** The value of a field, by its name, when its schema gives none. */
 function byName(name: string, w: Where, op: Operation): unknown {
@@ -113,7 +128,9 @@ function exampleValueOf(name: string, schema: TSchema, w: Where, op: Operation):
 function objectOf(schema: SchemaLike, w: Where, op: Operation): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   // an object of optional members that must hold some (a PATCH) gets its first ones
-  const names = schema.required?.length ? schema.required : Object.keys(schema.properties ?? {}).slice(0, schema.minProperties ?? 0)
+  const names = schema.required?.length
+    ? schema.required
+    : Object.keys(schema.properties ?? {}).slice(0, schema.minProperties ?? 0)
   for (const name of names) out[name] = exampleValueOf(name, schema.properties![name]!, w, op)
   return out
 }
@@ -146,9 +163,16 @@ export function exampleRequest(op: Operation, baseUrl: string): ExampleRequest {
   if (op.request.query?.properties.dry_run) query.dry_run = 'true'
   const headers = credentialHeaders(op, w)
   // a key the entry demands, or its handler does outside a dry run; each new call wants a fresh one
-  if (op.idempotency === 'required' || (op.ownErrors.includes('IDEMPOTENCY_KEY_REQUIRED') && query.dry_run !== 'true')) headers['idempotency-key'] = '<a fresh UUID>'
-  const body = op.request.body && op.bodyType !== 'raw' ? objectOf(op.request.body as SchemaLike, w, op) : op.bodyType === 'raw' ? { jsonrpc: '2.0', id: 1, method: 'tools/list' } : undefined
-  if (body !== undefined) headers['content-type'] = op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'
+  if (op.idempotency === 'required' || (op.ownErrors.includes('IDEMPOTENCY_KEY_REQUIRED') && query.dry_run !== 'true'))
+    headers['idempotency-key'] = '<a fresh UUID>'
+  const body =
+    op.request.body && op.bodyType !== 'raw'
+      ? objectOf(op.request.body as SchemaLike, w, op)
+      : op.bodyType === 'raw'
+        ? { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+        : undefined
+  if (body !== undefined)
+    headers['content-type'] = op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'
   if (op.bodyType === 'raw') headers.accept = 'application/json, text/event-stream'
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()
   const example = {
@@ -160,5 +184,8 @@ export function exampleRequest(op: Operation, baseUrl: string): ExampleRequest {
     ...(body !== undefined ? { body } : {}),
   }
   const text = JSON.stringify(example)
-  return { runnable: !text.includes('<') && !text.includes(PLACEHOLDER_UUID) && !text.includes(PLACEHOLDER_FNR), ...example }
+  return {
+    runnable: !text.includes('<') && !text.includes(PLACEHOLDER_UUID) && !text.includes(PLACEHOLDER_FNR),
+    ...example,
+  }
 }

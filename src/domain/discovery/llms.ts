@@ -43,8 +43,16 @@ export function llmsTxt(base: string): string {
     '',
     '## Start here',
     '',
-    ...doc('capabilities', 'Capabilities', 'every operation with auth, scope, price, MCP tool and a runnable example request'),
-    ...doc('workflows', 'Workflows', 'which calls, in which order, solve a task; each step names the REST operation and the MCP tool'),
+    ...doc(
+      'capabilities',
+      'Capabilities',
+      'every operation with auth, scope, price, MCP tool and a runnable example request',
+    ),
+    ...doc(
+      'workflows',
+      'Workflows',
+      'which calls, in which order, solve a task; each step names the REST operation and the MCP tool',
+    ),
     ...doc('recipes', 'Recipes', 'one runnable curl and MCP script per workflow'),
     ...doc('openapi', 'OpenAPI 3.1', 'the REST API, generated from the same registry'),
     ...doc('mcp_manifest', 'MCP manifest', 'the MCP server: URL, transport, authentication, tools'),
@@ -62,7 +70,12 @@ export function llmsTxt(base: string): string {
     ...doc('api_reference', 'API reference', 'interactive, for people'),
     ...doc('error_registry', 'Error registry', 'every error code with retry advice and fix hints'),
     link(base, operationOf('getErrorDocs').path, 'Error explanations', 'each code explained in Norwegian and English'),
-    link(base, operationOf('getReceiptDocs').path, 'Receipt signatures', 'how anyone verifies a receipt offline with the published Ed25519 key, and you with your HMAC key'),
+    link(
+      base,
+      operationOf('getReceiptDocs').path,
+      'Receipt signatures',
+      'how anyone verifies a receipt offline with the published Ed25519 key, and you with your HMAC key',
+    ),
     ...Object.entries(docs)
       .filter(([name, path]) => path.startsWith('/.well-known/') && name !== 'mcp_manifest')
       .map(([name, path]) => link(base, path, name.replaceAll('_', ' '), 'well-known discovery document')),
@@ -81,7 +94,13 @@ const AUTH_TEXT: Record<Operation['auth'], string> = {
 }
 
 function operationLine(op: Operation): string {
-  const facts = [AUTH_TEXT[op.auth], op.scope ? `scope ${op.scope}` : null, op.planMinimum ? `tier ${op.planMinimum}` : null, op.costOre ? `${op.costOre} øre` : null, op.mcpTool ? `MCP ${op.mcpTool}` : null]
+  const facts = [
+    AUTH_TEXT[op.auth],
+    op.scope ? `scope ${op.scope}` : null,
+    op.planMinimum ? `tier ${op.planMinimum}` : null,
+    op.costOre ? `${op.costOre} øre` : null,
+    op.mcpTool ? `MCP ${op.mcpTool}` : null,
+  ]
   return `- \`${op.method} ${openApiPath(op.path)}\` (${op.id}; ${facts.filter((f) => f).join(', ')}): ${op.summary}`
 }
 

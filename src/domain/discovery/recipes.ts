@@ -75,7 +75,12 @@ function mcpCall(opId: string, args: Record<string, unknown>, auth: string): str
   return `${CURL} -X POST "$BASE${operationOf('mcp').path}" ${JSON_HEADERS} -H 'accept: application/json, text/event-stream' -H "authorization: Bearer ${auth}" -d ${shellJson(body)}`
 }
 
-const script = (title: string, needs: string[], lines: string[], then_person?: string): RecipeScript => ({ title, needs, shell: ['set -e', ...lines].join('\n'), ...(then_person ? { then_person } : {}) })
+const script = (title: string, needs: string[], lines: string[], then_person?: string): RecipeScript => ({
+  title,
+  needs,
+  shell: ['set -e', ...lines].join('\n'),
+  ...(then_person ? { then_person } : {}),
+})
 
 /** The two-month VAT term that holds today (Oslo): its return is due after the term ends, so a filing for it is in time. */
 export function currentVatTerm(now: Date): string {
@@ -87,14 +92,18 @@ function sandboxTour(): RecipeScript[] {
   const org = PUBLIC_SANDBOX_ORG
   const action = exampleAction(org, SANDBOX_EXAMPLE_PERIOD)
   return [
-    script('Read, plan, approve and file on the public mirror (no key)', [], [
-      curl('publicGetSandboxContext', { params: { org } }),
-      curl('publicGetSandboxDeadlines', { params: { org } }),
-      curl('publicPlanSandboxAction', { body: action }),
-      `# the action id is the digest of what is filed: the plan above answers it too`,
-      `TOKEN=$(${curl('publicCreateSandboxApprovalToken', { body: { org_number: org, action_id: actionIdOf(action) } })} | ${field('approval_token')})`,
-      `${curl('publicExecuteSandboxAction', { headers: [`idempotency-key: ${NEW_UUID}`, 'x-approval-token: $TOKEN'], body: action })}`,
-    ]),
+    script(
+      'Read, plan, approve and file on the public mirror (no key)',
+      [],
+      [
+        curl('publicGetSandboxContext', { params: { org } }),
+        curl('publicGetSandboxDeadlines', { params: { org } }),
+        curl('publicPlanSandboxAction', { body: action }),
+        `# the action id is the digest of what is filed: the plan above answers it too`,
+        `TOKEN=$(${curl('publicCreateSandboxApprovalToken', { body: { org_number: org, action_id: actionIdOf(action) } })} | ${field('approval_token')})`,
+        `${curl('publicExecuteSandboxAction', { headers: [`idempotency-key: ${NEW_UUID}`, 'x-approval-token: $TOKEN'], body: action })}`,
+      ],
+    ),
   ]
 }
 
@@ -103,22 +112,30 @@ function rehearse(): RecipeScript[] {
   const action = exampleAction(org, SANDBOX_EXAMPLE_PERIOD)
   const auth = '$BEARER'
   return [
-    script('The whole journey under your own synthetic bearer, REST and MCP', [], [
-      `# any suffix matching ^[A-Za-z0-9_-]{1,64}$: a fresh one is a namespace of your own`,
-      `BEARER=${SANDBOX_BEARER_PREFIX}recipe-$(date +%s)`,
-      curl('getSandboxFixtures', { auth }),
-      curl('getSandboxContext', { params: { org }, auth }),
-      mcpCall('getSandboxContext', { org_number: org }, auth),
-      curl('getSandboxVerification', { params: { org }, auth }),
-      curl('getSandboxObligations', { params: { org }, auth }),
-      curl('getSandboxDeadlines', { params: { org }, auth }),
-      curl('planSandboxAction', { auth, body: action }),
-      `# MCP (VAT returns only): without an approval_token the tool is a dry run`,
-      mcpCall('executeSandboxAction', { org_number: org, period: action.period, payload: action.payload }, auth),
-      `TOKEN=$(${curl('createSandboxApprovalToken', { auth, body: { org_number: org, action_id: actionIdOf(action) } })} | ${field('approval_token')})`,
-      curl('executeSandboxAction', { auth, headers: [`idempotency-key: ${NEW_UUID}`, 'x-approval-token: $TOKEN'], body: action }),
-      curl('getSandboxAudit', { params: { org }, auth }),
-    ]),
+    script(
+      'The whole journey under your own synthetic bearer, REST and MCP',
+      [],
+      [
+        `# any suffix matching ^[A-Za-z0-9_-]{1,64}$: a fresh one is a namespace of your own`,
+        `BEARER=${SANDBOX_BEARER_PREFIX}recipe-$(date +%s)`,
+        curl('getSandboxFixtures', { auth }),
+        curl('getSandboxContext', { params: { org }, auth }),
+        mcpCall('getSandboxContext', { org_number: org }, auth),
+        curl('getSandboxVerification', { params: { org }, auth }),
+        curl('getSandboxObligations', { params: { org }, auth }),
+        curl('getSandboxDeadlines', { params: { org }, auth }),
+        curl('planSandboxAction', { auth, body: action }),
+        `# MCP (VAT returns only): without an approval_token the tool is a dry run`,
+        mcpCall('executeSandboxAction', { org_number: org, period: action.period, payload: action.payload }, auth),
+        `TOKEN=$(${curl('createSandboxApprovalToken', { auth, body: { org_number: org, action_id: actionIdOf(action) } })} | ${field('approval_token')})`,
+        curl('executeSandboxAction', {
+          auth,
+          headers: [`idempotency-key: ${NEW_UUID}`, 'x-approval-token: $TOKEN'],
+          body: action,
+        }),
+        curl('getSandboxAudit', { params: { org }, auth }),
+      ],
+    ),
   ]
 }
 
@@ -131,14 +148,18 @@ function firstMeteredAnswer(): RecipeScript[] {
       [curl('signup', { body: { email: v('EMAIL'), company_name: 'Mitt AS', consent: true } })],
       `A person opens the link in the e-mail and presses the button: the account is created and its first key (svc_free_…) is shown once. Put it in PLIKT_KEY (export PLIKT_KEY=svc_free_…). A person can also sign in at /login, and mint more keys in the dashboard.`,
     ),
-    script('Balance, a top-up request if it is short, and a metered answer', ['PLIKT_KEY'], [
-      curl('getCreditBalance', { auth: '$PLIKT_KEY' }),
-      `# a person approves the top-up at the approval_url the answer gives; nothing is charged before`,
-      curl('createTopupRequest', { auth: '$PLIKT_KEY', body: { amount_ore: 10_000 } }),
-      `# 50 øre once credits are there (402 INSUFFICIENT_CREDITS with a top_up_url before)`,
-      curl('getCompanySummary', { params: { org }, auth: '$PLIKT_KEY' }),
-      mcpCall('getCompanySummary', { org_number: org }, '$PLIKT_KEY'),
-    ]),
+    script(
+      'Balance, a top-up request if it is short, and a metered answer',
+      ['PLIKT_KEY'],
+      [
+        curl('getCreditBalance', { auth: '$PLIKT_KEY' }),
+        `# a person approves the top-up at the approval_url the answer gives; nothing is charged before`,
+        curl('createTopupRequest', { auth: '$PLIKT_KEY', body: { amount_ore: 10_000 } }),
+        `# 50 øre once credits are there (402 INSUFFICIENT_CREDITS with a top_up_url before)`,
+        curl('getCompanySummary', { params: { org }, auth: '$PLIKT_KEY' }),
+        mcpCall('getCompanySummary', { org_number: org }, '$PLIKT_KEY'),
+      ],
+    ),
   ]
 }
 
@@ -148,16 +169,24 @@ function fileVatReturn(now: Date): RecipeScript[] {
   const body = { ...exampleAction(v('ORG'), currentVatTerm(now)) }
   const auth = '$PLIKT_KEY'
   return [
-    script('Orient, verify, obligations, deadlines; ask for the delegation', ['PLIKT_KEY'], [
-      `ORG=${org}`,
-      curl('getCompanyContext', { params: { org: '$ORG' }, auth }),
-      curl('verifyCompany', { params: { org: '$ORG' }, auth }),
-      mcpCall('getCompanyObligations', { org_number: v('ORG') }, auth),
-      curl('getCompanyDeadlines', { params: { org: '$ORG' }, auth }),
-      `# your agent's own id: keep it, it names this delegation from now on`,
-      `PRINCIPAL=${NEW_UUID}`,
-      curl('requestFullmakt', { auth, body: { agent_principal_id: v('PRINCIPAL'), org_number: v('ORG'), scopes: ['skatteetaten:mva-melding'] } }),
-    ], 'A person with signing authority for the company opens the delegation_url in the answer and approves.'),
+    script(
+      'Orient, verify, obligations, deadlines; ask for the delegation',
+      ['PLIKT_KEY'],
+      [
+        `ORG=${org}`,
+        curl('getCompanyContext', { params: { org: '$ORG' }, auth }),
+        curl('verifyCompany', { params: { org: '$ORG' }, auth }),
+        mcpCall('getCompanyObligations', { org_number: v('ORG') }, auth),
+        curl('getCompanyDeadlines', { params: { org: '$ORG' }, auth }),
+        `# your agent's own id: keep it, it names this delegation from now on`,
+        `PRINCIPAL=${NEW_UUID}`,
+        curl('requestFullmakt', {
+          auth,
+          body: { agent_principal_id: v('PRINCIPAL'), org_number: v('ORG'), scopes: ['skatteetaten:mva-melding'] },
+        }),
+      ],
+      'A person with signing authority for the company opens the delegation_url in the answer and approves.',
+    ),
     script(
       'Check the delegation, dry-run, and mint the approval token a person confirms',
       ['PLIKT_KEY'],
@@ -173,32 +202,48 @@ function fileVatReturn(now: Date): RecipeScript[] {
       ],
       'Put the answer’s approval_token in TOKEN (export TOKEN=apt_…). The account’s owner opens its confirmation_url, signs in to Plikt, checks the organisation, period, amounts and the five checks, and presses «Bekreft innsendingen / Confirm the filing» — within 15 minutes. Until then the live execute answers 403 APPROVAL_TOKEN_UNCONFIRMED and spends nothing.',
     ),
-    script('File the confirmed return', ['PLIKT_KEY', 'TOKEN'], [
-      `ORG=${org}`,
-      curl('executeAction', { auth, headers: [`idempotency-key: ${NEW_UUID}`, 'x-approval-token: $TOKEN'], body }),
-    ]),
+    script(
+      'File the confirmed return',
+      ['PLIKT_KEY', 'TOKEN'],
+      [
+        `ORG=${org}`,
+        curl('executeAction', { auth, headers: [`idempotency-key: ${NEW_UUID}`, 'x-approval-token: $TOKEN'], body }),
+      ],
+    ),
   ]
 }
 
 function monitorChanges(): RecipeScript[] {
   const auth = '$PLIKT_KEY'
   return [
-    script('The change archive, a webhook, the anchors', ['PLIKT_KEY', 'WEBHOOK_URL'], [
-      curl('getChanges', { query: 'limit=10', auth }),
-      `# Professional tier and the subscribe:webhooks scope; WEBHOOK_URL is your HTTPS receiver`,
-      curl('createSubscription', { auth, headers: [`idempotency-key: ${NEW_UUID}`], body: { webhook_url: v('WEBHOOK_URL') } }),
-      curl('listSubscriptions', { auth }),
-      curl('listAnchors', {}),
-    ]),
+    script(
+      'The change archive, a webhook, the anchors',
+      ['PLIKT_KEY', 'WEBHOOK_URL'],
+      [
+        curl('getChanges', { query: 'limit=10', auth }),
+        `# Professional tier and the subscribe:webhooks scope; WEBHOOK_URL is your HTTPS receiver`,
+        curl('createSubscription', {
+          auth,
+          headers: [`idempotency-key: ${NEW_UUID}`],
+          body: { webhook_url: v('WEBHOOK_URL') },
+        }),
+        curl('listSubscriptions', { auth }),
+        curl('listAnchors', {}),
+      ],
+    ),
   ]
 }
 
 const INTROS: Record<string, string> = {
   'sandbox-tour': 'Runs as it stands: no key, no sign-up. Only organisation 999999999 is served here.',
-  'rehearse-in-sandbox': 'Runs as it stands. The synthetic bearer needs no sign-up; its suffix keeps your approval tokens and audit rows apart from everyone else’s.',
-  'first-metered-answer': 'Set EMAIL to an address a person reads. The second script needs the key the magic link shows.',
-  'file-vat-return': 'Needs a key (see “Get a key and a metered answer”) and a person with signing authority for the company. Replace ORG with the company you act for.',
-  'monitor-changes': 'Needs a Professional key with the subscribe:webhooks scope and an HTTPS receiver of yours in WEBHOOK_URL (verify deliveries as /docs/webhook-signature shows).',
+  'rehearse-in-sandbox':
+    'Runs as it stands. The synthetic bearer needs no sign-up; its suffix keeps your approval tokens and audit rows apart from everyone else’s.',
+  'first-metered-answer':
+    'Set EMAIL to an address a person reads. The second script needs the key the magic link shows.',
+  'file-vat-return':
+    'Needs a key (see “Get a key and a metered answer”) and a person with signing authority for the company. Replace ORG with the company you act for.',
+  'monitor-changes':
+    'Needs a Professional key with the subscribe:webhooks scope and an HTTPS receiver of yours in WEBHOOK_URL (verify deliveries as /docs/webhook-signature shows).',
 }
 
 /** The recipes, one per workflow, in the workflows' order; `now` picks the VAT term a live filing is for. */

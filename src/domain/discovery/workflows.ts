@@ -30,30 +30,58 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
     id: 'sandbox-tour',
     title_en: 'Two-minute tour: the public sandbox, no key, no setup',
     title_nb: 'Tur på to minutter: den åpne sandkassen, uten nøkkel',
-    summary_en: 'Read a synthetic company, plan a VAT return, mint the approval token a person would, and file it to a signed sandbox receipt — org 999999999 only, nothing real is touched.',
+    summary_en:
+      'Read a synthetic company, plan a VAT return, mint the approval token a person would, and file it to a signed sandbox receipt — org 999999999 only, nothing real is touched.',
     environment: 'sandbox',
     steps: [
       { step: 'orient', op: 'publicGetSandboxContext', purpose_en: 'who the company is' },
       { step: 'deadlines', op: 'publicGetSandboxDeadlines', purpose_en: 'what falls due, and when' },
-      { step: 'plan', op: 'publicPlanSandboxAction', purpose_en: 'the action id, the five checks and the steps that would file it' },
-      { step: 'approve', op: 'publicCreateSandboxApprovalToken', purpose_en: 'the single-use approval token a person mints for exactly this action', person: true },
-      { step: 'file', op: 'publicExecuteSandboxAction', purpose_en: 'file it: a signed sandbox receipt; nothing is submitted anywhere' },
+      {
+        step: 'plan',
+        op: 'publicPlanSandboxAction',
+        purpose_en: 'the action id, the five checks and the steps that would file it',
+      },
+      {
+        step: 'approve',
+        op: 'publicCreateSandboxApprovalToken',
+        purpose_en: 'the single-use approval token a person mints for exactly this action',
+        person: true,
+      },
+      {
+        step: 'file',
+        op: 'publicExecuteSandboxAction',
+        purpose_en: 'file it: a signed sandbox receipt; nothing is submitted anywhere',
+      },
     ],
   },
   {
     id: 'rehearse-in-sandbox',
     title_en: 'Rehearse a filing in the sandbox, with your own namespace',
     title_nb: 'Øv på en innsending i sandkassen, i ditt eget navnerom',
-    summary_en: 'The whole filing journey against deterministic synthetic companies under the synthetic bearer svc_sandbox_test_<suffix>: your tokens and audit rows are yours alone; MCP tools answer from the sandbox too.',
+    summary_en:
+      'The whole filing journey against deterministic synthetic companies under the synthetic bearer svc_sandbox_test_<suffix>: your tokens and audit rows are yours alone; MCP tools answer from the sandbox too.',
     environment: 'sandbox',
     steps: [
-      { step: 'catalogue', op: 'getSandboxFixtures', purpose_en: 'the companies, magic scenarios, reserved error orgs and knobs' },
+      {
+        step: 'catalogue',
+        op: 'getSandboxFixtures',
+        purpose_en: 'the companies, magic scenarios, reserved error orgs and knobs',
+      },
       { step: 'orient', op: 'getSandboxContext', purpose_en: 'who the company is' },
-      { step: 'verify', op: 'getSandboxVerification', purpose_en: 'whether it may be acted for: active, signing rule, distress flags' },
+      {
+        step: 'verify',
+        op: 'getSandboxVerification',
+        purpose_en: 'whether it may be acted for: active, signing rule, distress flags',
+      },
       { step: 'obligations', op: 'getSandboxObligations', purpose_en: 'what it must file, with the law' },
       { step: 'deadlines', op: 'getSandboxDeadlines', purpose_en: 'when each filing falls due' },
       { step: 'dry-run', op: 'planSandboxAction', purpose_en: 'the action id and the five checks, nothing filed' },
-      { step: 'approve', op: 'createSandboxApprovalToken', purpose_en: 'the approval token a person mints for this action', person: true },
+      {
+        step: 'approve',
+        op: 'createSandboxApprovalToken',
+        purpose_en: 'the approval token a person mints for this action',
+        person: true,
+      },
       { step: 'file', op: 'executeSandboxAction', purpose_en: 'file it: a signed sandbox receipt' },
       { step: 'audit', op: 'getSandboxAudit', purpose_en: 'the trail the filing left' },
     ],
@@ -62,13 +90,27 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
     id: 'first-metered-answer',
     title_en: 'Get a key and a metered answer',
     title_nb: 'Skaff en nøkkel og et betalt svar',
-    summary_en: 'Sign up (a magic link; the first key is shown once), check the credit balance, top up if it is short (a person approves), then ask a metered question about a real company.',
+    summary_en:
+      'Sign up (a magic link; the first key is shown once), check the credit balance, top up if it is short (a person approves), then ask a metered question about a real company.',
     environment: 'production',
     steps: [
-      { step: 'sign-up', op: 'signup', purpose_en: 'e-mails a magic link; following it creates the account and shows its first key once', person: true },
+      {
+        step: 'sign-up',
+        op: 'signup',
+        purpose_en: 'e-mails a magic link; following it creates the account and shows its first key once',
+        person: true,
+      },
       { step: 'balance', op: 'getCreditBalance', purpose_en: 'credits left, and where to top up' },
-      { step: 'top-up', op: 'createTopupRequest', purpose_en: 'asks a person to approve a top-up (nothing is charged until they do)' },
-      { step: 'answer', op: 'getCompanySummary', purpose_en: 'what the company must do and when: a metered read (50 øre)' },
+      {
+        step: 'top-up',
+        op: 'createTopupRequest',
+        purpose_en: 'asks a person to approve a top-up (nothing is charged until they do)',
+      },
+      {
+        step: 'answer',
+        op: 'getCompanySummary',
+        purpose_en: 'what the company must do and when: a metered read (50 øre)',
+      },
     ],
   },
   {
@@ -81,30 +123,54 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
     steps: [
       { step: 'orient', op: 'getCompanyContext', purpose_en: 'who the company is, from the open register' },
       { step: 'verify', op: 'verifyCompany', purpose_en: 'pass, fail or unknown: may it be acted for?' },
-      { step: 'obligations', op: 'getCompanyObligations', purpose_en: 'each obligation decided for this company, with the law' },
+      {
+        step: 'obligations',
+        op: 'getCompanyObligations',
+        purpose_en: 'each obligation decided for this company, with the law',
+      },
       { step: 'deadlines', op: 'getCompanyDeadlines', purpose_en: 'the due dates, shifted off weekends and holidays' },
-      { step: 'delegate', op: 'requestFullmakt', purpose_en: 'asks for a system user with the VAT scope; the signing authority approves at delegation_url', person: true },
+      {
+        step: 'delegate',
+        op: 'requestFullmakt',
+        purpose_en: 'asks for a system user with the VAT scope; the signing authority approves at delegation_url',
+        person: true,
+      },
       { step: 'check-delegation', op: 'getPermissions', purpose_en: 'whether the delegation is in force' },
       { step: 'dry-run', op: 'executeAction', purpose_en: 'the five checks with ?dry_run=true; nothing is submitted' },
-      { step: 'approval-token', op: 'createApprovalToken', purpose_en: 'a single-use token for exactly this filing (send the dry run’s action with its action_id), minted awaiting confirmation: the answer’s confirmation_url and ask_the_person say what to ask the person' },
+      {
+        step: 'approval-token',
+        op: 'createApprovalToken',
+        purpose_en:
+          'a single-use token for exactly this filing (send the dry run’s action with its action_id), minted awaiting confirmation: the answer’s confirmation_url and ask_the_person say what to ask the person',
+      },
       {
         step: 'confirm',
         op: 'approvalConfirmationPage',
-        purpose_en: 'the account’s owner, signed in to Plikt, opens confirmation_url, sees the organisation, period, amounts and the five checks, and confirms (or declines); until then the token is refused with APPROVAL_TOKEN_UNCONFIRMED',
+        purpose_en:
+          'the account’s owner, signed in to Plikt, opens confirmation_url, sees the organisation, period, amounts and the five checks, and confirms (or declines); until then the token is refused with APPROVAL_TOKEN_UNCONFIRMED',
         person: true,
       },
-      { step: 'file', op: 'executeAction', purpose_en: 'files it with Idempotency-Key and X-Approval-Token once confirmed; a signed receipt' },
+      {
+        step: 'file',
+        op: 'executeAction',
+        purpose_en: 'files it with Idempotency-Key and X-Approval-Token once confirmed; a signed receipt',
+      },
     ],
   },
   {
     id: 'monitor-changes',
     title_en: 'Monitor changes to companies',
     title_nb: 'Følg med på endringer i virksomheter',
-    summary_en: 'Page through the change archive, subscribe a signed webhook to what matters, and prove a change against the daily Merkle anchor.',
+    summary_en:
+      'Page through the change archive, subscribe a signed webhook to what matters, and prove a change against the daily Merkle anchor.',
     environment: 'production',
     steps: [
       { step: 'changes', op: 'getChanges', purpose_en: 'the append-only change archive, by cursor' },
-      { step: 'subscribe', op: 'createSubscription', purpose_en: 'a signed webhook for matching changes (Professional tier)' },
+      {
+        step: 'subscribe',
+        op: 'createSubscription',
+        purpose_en: 'a signed webhook for matching changes (Professional tier)',
+      },
       { step: 'subscriptions', op: 'listSubscriptions', purpose_en: 'your active subscriptions' },
       { step: 'anchors', op: 'listAnchors', purpose_en: 'the daily Merkle anchors a change can be proved against' },
     ],
@@ -141,7 +207,15 @@ export function workflowsDocument(baseUrl: string) {
       recipe_url: `${baseUrl}/recipes#${w.id}`,
       steps: w.steps.map((s) => {
         const op = operationOf(s.op)
-        return { step: s.step, purpose_en: s.purpose_en, operation_id: op.id, method: op.method, path: openApiPath(op.path), mcp_tool: toolOf(op), person: s.person ?? false }
+        return {
+          step: s.step,
+          purpose_en: s.purpose_en,
+          operation_id: op.id,
+          method: op.method,
+          path: openApiPath(op.path),
+          mcp_tool: toolOf(op),
+          person: s.person ?? false,
+        }
       }),
     })),
   }

@@ -54,7 +54,8 @@ function walk(value: unknown, path: string[], out: FieldIssue[]): void {
     if (issue) out.push({ field: fieldOf(path), message: issue })
   } else if (typeof value === 'number') {
     // An identity number sent as a JSON number: eleven digits, the first not 0.
-    if (Number.isSafeInteger(value) && secretShapeOf(String(value))) out.push({ field: fieldOf(path), message: `looks like an identity number; ${NEVER}` })
+    if (Number.isSafeInteger(value) && secretShapeOf(String(value)))
+      out.push({ field: fieldOf(path), message: `looks like an identity number; ${NEVER}` })
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => walk(v, [...path, String(i)], out))
   } else if (value !== null && typeof value === 'object') {
@@ -104,7 +105,14 @@ function warningsOf(config: store.ProfileRow['config']) {
 
 export function profileView(p: store.ProfileRow) {
   const warnings = warningsOf(p.config)
-  return { id: p.id, name: p.name, config: p.config, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString(), ...(warnings.length > 0 ? { warnings } : {}) }
+  return {
+    id: p.id,
+    name: p.name,
+    config: p.config,
+    created_at: p.created_at.toISOString(),
+    updated_at: p.updated_at.toISOString(),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  }
 }
 
 /** Counted under the consumer's row lock, so concurrent saves cannot pass the cap together. */
@@ -114,7 +122,9 @@ export async function createProfile(sql: Sql, consumerId: string, input: Profile
     const t = tx as unknown as Sql
     await lockConsumer(t, consumerId)
     if ((await store.countProfiles(t, consumerId)) >= MAX_PROFILES) {
-      throw validationError([{ field: 'profiles', message: `at most ${MAX_PROFILES} saved profiles per account; delete one first` }])
+      throw validationError([
+        { field: 'profiles', message: `at most ${MAX_PROFILES} saved profiles per account; delete one first` },
+      ])
     }
     return profileView(await store.insertProfile(t, consumerId, p.name, p.config, now))
   }) as Promise<ReturnType<typeof profileView>>

@@ -51,7 +51,8 @@ function hasPrefixed(s: string, p: PrefixShape): boolean {
 function hasJwt(s: string): boolean {
   for (const run of s.matchAll(/[A-Za-z0-9_.-]+/g)) {
     const parts = run[0].split('.')
-    for (let i = 0; i + 2 < parts.length; i++) if (parts[i]!.startsWith('eyJ') && parts[i]!.length >= 8 && parts[i + 1]!.length >= 2) return true
+    for (let i = 0; i + 2 < parts.length; i++)
+      if (parts[i]!.startsWith('eyJ') && parts[i]!.length >= 8 && parts[i + 1]!.length >= 2) return true
   }
   return false
 }

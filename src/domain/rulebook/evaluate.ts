@@ -6,7 +6,19 @@ import { addMonths, type LocalDate } from '../../lib/local-date.ts'
 import { endOfOsloDay } from '../../lib/oslo-time.ts'
 import { FACTS, type CompanyFacts, type EntityType, type FactName } from './facts.ts'
 import { beneficialOwnersDue, RULES, type Category, type Frequency, type Result, type Rule } from './rules.ts'
-import { instanceOf, instancesBetween, instanceUncertainties, keptNote, ruleUncertainties, shiftNote, skippedDays, withUncertainties, type DateNote, type DeadlineInstance, type UncertaintyView } from './schedule.ts'
+import {
+  instanceOf,
+  instancesBetween,
+  instanceUncertainties,
+  keptNote,
+  ruleUncertainties,
+  shiftNote,
+  skippedDays,
+  withUncertainties,
+  type DateNote,
+  type DeadlineInstance,
+  type UncertaintyView,
+} from './schedule.ts'
 
 export type DataTier = 'tier_1' | 'tier_2'
 
@@ -156,7 +168,9 @@ export function companyDeadlines(facts: CompanyFacts, opts: DeadlineOptions): Co
       instances = inst.due >= windowStart && inst.due <= windowEnd ? [inst] : []
     } else {
       // Periods that ended before the company existed are not its obligations.
-      instances = instancesBetween(rule, windowStart, windowEnd).filter((i) => !facts.registration_date || i.period.end >= facts.registration_date)
+      instances = instancesBetween(rule, windowStart, windowEnd).filter(
+        (i) => !facts.registration_date || i.period.end >= facts.registration_date,
+      )
     }
     entries.push(...instances.map((i) => entryFor(i, opts)))
     if (rule.undated?.(facts, windowEnd)) {
@@ -205,7 +219,10 @@ export const UPGRADE_PATH_NB =
 /** Obligations and deadlines together, without name, status or roles. */
 export function companySummary(facts: CompanyFacts, tier: DataTier, opts: DeadlineOptions): CompanySummary {
   const obligations = evaluateObligations(facts)
-  const { deadlines, undecided_rules } = companyDeadlines(facts, tier === 'tier_2' ? opts : { ...opts, filed: undefined })
+  const { deadlines, undecided_rules } = companyDeadlines(
+    facts,
+    tier === 'tier_2' ? opts : { ...opts, filed: undefined },
+  )
   return {
     org_number: facts.org_number,
     entity_type: facts.entity_type,

@@ -25,7 +25,8 @@ export const DATED_EXCEPTIONS: readonly DatedException[] = [
     rule_id: 'arsregnskap',
     period: '2020',
     due: '2021-09-30',
-    legal_reference: 'regnskapsloven (LOV-1998-07-17-56) § 8-3 første ledd; gebyrfristen for regnskapsåret 2020 utsatt ved forskrift (covid-19)',
+    legal_reference:
+      'regnskapsloven (LOV-1998-07-17-56) § 8-3 første ledd; gebyrfristen for regnskapsåret 2020 utsatt ved forskrift (covid-19)',
   },
 ]
 
@@ -37,7 +38,8 @@ export function withExceptions(rules: readonly Rule[], exceptions: readonly Date
   for (const e of exceptions) {
     const rule = rules.find((r) => r.id === e.rule_id)
     if (!rule) throw new Error(`rulebook exception: no rule '${e.rule_id}'`)
-    if (!rule.periods(yearOfLabel(e.period)).some((p) => p.label === e.period)) throw new Error(`rulebook exception: rule '${e.rule_id}' has no period ${e.period}`)
+    if (!rule.periods(yearOfLabel(e.period)).some((p) => p.label === e.period))
+      throw new Error(`rulebook exception: rule '${e.rule_id}' has no period ${e.period}`)
   }
   return rules.map((rule) => {
     const own = exceptions.filter((e) => e.rule_id === rule.id)

@@ -59,16 +59,38 @@ export const FACTS: Record<FactName, { tier: 1 | 2; name_nb: string; name_en: st
   norwegian_tax_liability: { tier: 2, name_nb: 'skatteplikt til Norge', name_en: 'Norwegian tax liability' },
   advance_tax_assessed: { tier: 2, name_nb: 'utskrevet forskuddsskatt', name_en: 'assessed advance tax' },
   partner_count: { tier: 2, name_nb: 'antall deltakere', name_en: 'number of partners' },
-  has_limited_liability_partner: { tier: 2, name_nb: 'deltaker med begrenset ansvar', name_en: 'partner with limited liability' },
-  mva_monthly_term: { tier: 2, name_nb: 'pålagt månedlig skattleggingsperiode for mva', name_en: 'imposed monthly VAT period' },
-  mva_primary_industry_term: { tier: 2, name_nb: 'årlig mva-periode for primærnæring', name_en: 'annual VAT period for primary industries' },
-  reverse_charge_purchases: { tier: 2, name_nb: 'kjøp med omvendt avgiftsplikt over 2 000 kr i kvartalet', name_en: 'reverse-charge purchases over NOK 2,000 in a quarter' },
+  has_limited_liability_partner: {
+    tier: 2,
+    name_nb: 'deltaker med begrenset ansvar',
+    name_en: 'partner with limited liability',
+  },
+  mva_monthly_term: {
+    tier: 2,
+    name_nb: 'pålagt månedlig skattleggingsperiode for mva',
+    name_en: 'imposed monthly VAT period',
+  },
+  mva_primary_industry_term: {
+    tier: 2,
+    name_nb: 'årlig mva-periode for primærnæring',
+    name_en: 'annual VAT period for primary industries',
+  },
+  reverse_charge_purchases: {
+    tier: 2,
+    name_nb: 'kjøp med omvendt avgiftsplikt over 2 000 kr i kvartalet',
+    name_en: 'reverse-charge purchases over NOK 2,000 in a quarter',
+  },
   expects_residual_tax: { tier: 2, name_nb: 'forventet restskatt', name_en: 'expected residual tax' },
-  transparency_act_size_met: { tier: 2, name_nb: 'større virksomhet etter åpenhetsloven § 3', name_en: 'larger enterprise under the Transparency Act section 3' },
+  transparency_act_size_met: {
+    tier: 2,
+    name_nb: 'større virksomhet etter åpenhetsloven § 3',
+    name_en: 'larger enterprise under the Transparency Act section 3',
+  },
 }
 
 /** Facts with every Tier 2 field unknown: what the open registers alone give. */
-export function tier1Facts(base: Pick<CompanyFacts, 'org_number' | 'entity_type'> & Partial<CompanyFacts>): CompanyFacts {
+export function tier1Facts(
+  base: Pick<CompanyFacts, 'org_number' | 'entity_type'> & Partial<CompanyFacts>,
+): CompanyFacts {
   return {
     nace_codes: [],
     registration_date: null,

@@ -3,7 +3,17 @@ import { ymd } from '../../lib/local-date.ts'
 import { endOfOsloDay } from '../../lib/oslo-time.ts'
 import { FACTS, type EntityType } from './facts.ts'
 import { RULES, type Category, type Rule } from './rules.ts'
-import { instancesBetween, instanceUncertainties, keptNote, ruleUncertainties, shiftNote, skippedDays, withUncertainties, type DateNote, type UncertaintyView } from './schedule.ts'
+import {
+  instancesBetween,
+  instanceUncertainties,
+  keptNote,
+  ruleUncertainties,
+  shiftNote,
+  skippedDays,
+  withUncertainties,
+  type DateNote,
+  type UncertaintyView,
+} from './schedule.ts'
 
 export interface UniversalDeadline {
   obligation_id: string
@@ -25,10 +35,15 @@ export interface UniversalDeadline {
 }
 
 /** Every deadline that falls in calendar year `year` (Oslo), in date order; optionally for one company type. */
-export function publicDeadlines(year: number, entityType?: EntityType, rules: readonly Rule[] = RULES): UniversalDeadline[] {
+export function publicDeadlines(
+  year: number,
+  entityType?: EntityType,
+  rules: readonly Rule[] = RULES,
+): UniversalDeadline[] {
   const from = ymd(year, 1, 1)
   const to = ymd(year, 12, 31)
-  return rules.filter((rule) => !entityType || rule.entity_types.includes(entityType))
+  return rules
+    .filter((rule) => !entityType || rule.entity_types.includes(entityType))
     .flatMap((rule) => instancesBetween(rule, from, to))
     .sort((a, b) => (a.due === b.due ? (a.id < b.id ? -1 : 1) : a.due < b.due ? -1 : 1))
     .map((inst) => {
@@ -56,7 +71,17 @@ export function publicDeadlines(year: number, entityType?: EntityType, rules: re
 
 export type UniversalObligation = Pick<
   Rule,
-  'name_nb' | 'name_en' | 'description_nb' | 'description_en' | 'category' | 'frequency' | 'condition_nb' | 'condition_en' | 'due_rule_nb' | 'due_rule_en' | 'legal_reference'
+  | 'name_nb'
+  | 'name_en'
+  | 'description_nb'
+  | 'description_en'
+  | 'category'
+  | 'frequency'
+  | 'condition_nb'
+  | 'condition_en'
+  | 'due_rule_nb'
+  | 'due_rule_en'
+  | 'legal_reference'
 > & {
   obligation_id: string
   tier_2_required: boolean

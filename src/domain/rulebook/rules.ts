@@ -107,8 +107,18 @@ export interface Rule {
 // ---------------------------------------------------------------------------------------------
 // Verdict helpers
 
-const yes = (reason_nb: string, reason_en: string): Verdict => ({ result: 'applicable', reason_nb, reason_en, missing: [] })
-const no = (reason_nb: string, reason_en: string): Verdict => ({ result: 'not_applicable', reason_nb, reason_en, missing: [] })
+const yes = (reason_nb: string, reason_en: string): Verdict => ({
+  result: 'applicable',
+  reason_nb,
+  reason_en,
+  missing: [],
+})
+const no = (reason_nb: string, reason_en: string): Verdict => ({
+  result: 'not_applicable',
+  reason_nb,
+  reason_en,
+  missing: [],
+})
 const unknown = (missing: FactName[], reason_nb: string, reason_en: string): Verdict => ({
   result: 'insufficient_data',
   reason_nb,
@@ -124,7 +134,8 @@ function payroll(f: CompanyFacts): boolean | null {
 
 function employerVerdict(f: CompanyFacts, what_nb: string, what_en: string): Verdict {
   const p = payroll(f)
-  if (p === true) return yes(`Virksomheten utbetaler lønn og skal ${what_nb}.`, `The company pays salary and must ${what_en}.`)
+  if (p === true)
+    return yes(`Virksomheten utbetaler lønn og skal ${what_nb}.`, `The company pays salary and must ${what_en}.`)
   if (p === false) return no('Virksomheten utbetaler ikke lønn.', 'The company pays no salary.')
   return unknown(
     ['has_payroll'],
@@ -154,7 +165,12 @@ const fifteenthAfterTerm = (year: number) => (n: number) => (n === 6 ? ymd(year 
 
 /** The four quarters of `year`, each due by `due(n)`; key `<n>-<year>` as the two-month terms, label `YYYY-Qn`. */
 function quarters(year: number, due: (n: number) => LocalDate): Period[] {
-  return [1, 2, 3, 4].map((n) => ({ key: `${n}-${year}`, label: `${year}-Q${n}`, end: ymd(year, n * 3, daysInMonth(year, n * 3)), legal_due: due(n) }))
+  return [1, 2, 3, 4].map((n) => ({
+    key: `${n}-${year}`,
+    label: `${year}-Q${n}`,
+    end: ymd(year, n * 3, daysInMonth(year, n * 3)),
+    legal_due: due(n),
+  }))
 }
 
 /** The twelve months of `year`, each due the 10th of the second month after it (one month and ten days). */
@@ -162,7 +178,12 @@ function monthsDueTenthOfSecondMonthAfter(year: number): Period[] {
   return Array.from({ length: 12 }, (_, i) => {
     const m = i + 1
     const mm = String(m).padStart(2, '0')
-    return { key: `${year}-${mm}`, label: `${year}-${mm}`, end: ymd(year, m, daysInMonth(year, m)), legal_due: addMonths(ymd(year, m, 10), 2) }
+    return {
+      key: `${year}-${mm}`,
+      label: `${year}-${mm}`,
+      end: ymd(year, m, daysInMonth(year, m)),
+      legal_due: addMonths(ymd(year, m, 10), 2),
+    }
   })
 }
 
@@ -188,7 +209,8 @@ const APL = 'åpenhetsloven (LOV-2021-06-18-99)'
  * The legal basis of moving a deadline off a weekend or public holiday, in one line for the
  * answers that list deadlines (`_meta.legal_basis`): filing, payment and the a-melding's own rule.
  */
-export const DEADLINE_SHIFT_BASIS = 'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'
+export const DEADLINE_SHIFT_BASIS =
+  'skatteforvaltningsloven § 5-5 annet ledd; skattebetalingsloven § 10-2; a-opplysningsforskriften § 2-1'
 
 const FILING_SHIFT: ShiftPolicy = {
   policy: 'next_business_day',
@@ -222,7 +244,8 @@ const COVID_2021_EXTENSION: UncertaintyNote = {
   en: 'For the 2020 financial year, a temporary act in 2021 gave two more months (to 31 August 2021) for adoption and the ordinary general meeting, not for listed or supervised companies. Its legal basis was not checked, so the date here is the ordinary one.',
   sources: [
     {
-      title: 'Økonomiassistanse: Utsatt frist for fastsettelse av årsregnskap og avholdelse av generalforsamling (2021)',
+      title:
+        'Økonomiassistanse: Utsatt frist for fastsettelse av årsregnskap og avholdelse av generalforsamling (2021)',
       url: 'https://okonomiassistanse.no/utsatt-frist-for-fastsettelse-av-arsregnskap-og-avholdelse-av-generalforsamling/',
     },
   ],
@@ -236,15 +259,21 @@ const RULE_TABLE: Rule[] = [
     id: 'aksjonaerregisteroppgave',
     name_nb: 'Aksjonærregisteroppgaven',
     name_en: 'Shareholder register return',
-    description_nb: 'Oppgave til Skatteetaten over aksjonærer og endringer i aksjekapital og eierskap i løpet av året. Leveres også når ingenting er endret.',
-    description_en: 'Return to the Tax Administration on shareholders and changes in share capital and ownership during the year. Filed even when nothing changed.',
+    description_nb:
+      'Oppgave til Skatteetaten over aksjonærer og endringer i aksjekapital og eierskap i løpet av året. Leveres også når ingenting er endret.',
+    description_en:
+      'Return to the Tax Administration on shareholders and changes in share capital and ownership during the year. Filed even when nothing changed.',
     category: 'reporting',
     frequency: 'annual',
     entity_types: ['AS'],
     reads: { AS: [] },
     condition_nb: 'Alle aksjeselskap, også når ingenting er endret eller selskapet ble avviklet i løpet av året.',
     condition_en: 'Every limited company, also when nothing changed or the company was wound up during the year.',
-    applies: () => yes('Aksjeselskap skal alltid levere aksjonærregisteroppgaven.', 'A limited company must always file the shareholder register return.'),
+    applies: () =>
+      yes(
+        'Aksjeselskap skal alltid levere aksjonærregisteroppgaven.',
+        'A limited company must always file the shareholder register return.',
+      ),
     legal_reference: `${SKTFVL} § 7-7; ${SKTFVFS} § 7-7-1`,
     due_rule_nb: '31. januar året etter inntektsåret.',
     due_rule_en: '31 January of the year after the income year.',
@@ -261,9 +290,17 @@ const RULE_TABLE: Rule[] = [
     category: 'reporting',
     frequency: 'monthly',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
-    reads: { AS: ['has_payroll'], ENK: ['has_payroll'], ANS: ['has_payroll'], DA: ['has_payroll'], NUF: ['has_payroll'] },
-    condition_nb: 'Virksomheter som utbetaler lønn eller annen godtgjørelse, eller har ansatte. Et enkeltpersonforetak uten ansatte leverer ikke.',
-    condition_en: 'Companies that pay salary or other remuneration, or have employees. A sole proprietorship without employees files none.',
+    reads: {
+      AS: ['has_payroll'],
+      ENK: ['has_payroll'],
+      ANS: ['has_payroll'],
+      DA: ['has_payroll'],
+      NUF: ['has_payroll'],
+    },
+    condition_nb:
+      'Virksomheter som utbetaler lønn eller annen godtgjørelse, eller har ansatte. Et enkeltpersonforetak uten ansatte leverer ikke.',
+    condition_en:
+      'Companies that pay salary or other remuneration, or have employees. A sole proprietorship without employees files none.',
     applies: (f) => employerVerdict(f, 'levere a-melding hver måned', 'file an a-melding every month'),
     legal_reference: `${AOPPL} § 4; ${AOPPLF} § 2-1`,
     due_rule_nb: 'Den 5. i måneden etter.',
@@ -273,7 +310,12 @@ const RULE_TABLE: Rule[] = [
       Array.from({ length: 12 }, (_, i) => {
         const m = i + 1
         const mm = String(m).padStart(2, '0')
-        return { key: `${y}-${mm}`, label: `${y}-${mm}`, end: ymd(y, m, daysInMonth(y, m)), legal_due: m === 12 ? ymd(y + 1, 1, 5) : ymd(y, m + 1, 5) }
+        return {
+          key: `${y}-${mm}`,
+          label: `${y}-${mm}`,
+          end: ymd(y, m, daysInMonth(y, m)),
+          legal_due: m === 12 ? ymd(y + 1, 1, 5) : ymd(y, m + 1, 5),
+        }
       }),
     recurring: true,
   },
@@ -286,13 +328,21 @@ const RULE_TABLE: Rule[] = [
     category: 'tax',
     frequency: 'bimonthly',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
-    reads: { AS: ['has_payroll'], ENK: ['has_payroll'], ANS: ['has_payroll'], DA: ['has_payroll'], NUF: ['has_payroll'] },
+    reads: {
+      AS: ['has_payroll'],
+      ENK: ['has_payroll'],
+      ANS: ['has_payroll'],
+      DA: ['has_payroll'],
+      NUF: ['has_payroll'],
+    },
     condition_nb: 'Arbeidsgivere, det vil si virksomheter som utbetaler lønn.',
     condition_en: 'Employers, that is companies that pay salary.',
     applies: (f) => employerVerdict(f, 'betale arbeidsgiveravgift', "pay the employer's contribution"),
     legal_reference: `${SKTBL} § 10-10 annet ledd`,
-    due_rule_nb: '15. i måneden etter hver tomånederstermin: 15. mars, 15. mai, 15. juli, 15. september, 15. november og 15. januar.',
-    due_rule_en: '15th of the month after each two-month term: 15 March, 15 May, 15 July, 15 September, 15 November and 15 January.',
+    due_rule_nb:
+      '15. i måneden etter hver tomånederstermin: 15. mars, 15. mai, 15. juli, 15. september, 15. november og 15. januar.',
+    due_rule_en:
+      '15th of the month after each two-month term: 15 March, 15 May, 15 July, 15 September, 15 November and 15 January.',
     shift: PAYMENT_SHIFT,
     periods: (y) =>
       bimonthlyTerms(y, fifteenthAfterTerm(y)).map((p) =>
@@ -305,8 +355,10 @@ const RULE_TABLE: Rule[] = [
     id: 'arsregnskap',
     name_nb: 'Årsregnskap til Regnskapsregisteret',
     name_en: 'Annual accounts to the Register of Company Accounts',
-    description_nb: 'Fastsatt årsregnskap, årsberetning og revisjonsberetning sendes Regnskapsregisteret innen én måned etter fastsetting.',
-    description_en: 'The adopted annual accounts, directors’ report and auditor’s report go to the Register of Company Accounts within one month of adoption.',
+    description_nb:
+      'Fastsatt årsregnskap, årsberetning og revisjonsberetning sendes Regnskapsregisteret innen én måned etter fastsetting.',
+    description_en:
+      'The adopted annual accounts, directors’ report and auditor’s report go to the Register of Company Accounts within one month of adoption.',
     category: 'reporting',
     frequency: 'annual',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
@@ -334,8 +386,10 @@ const RULE_TABLE: Rule[] = [
     id: 'forskuddsskatt-personlig',
     name_nb: 'Forskuddsskatt for personlige skattytere',
     name_en: 'Advance tax, individuals',
-    description_nb: 'Innehaveren av et enkeltpersonforetak betaler utskrevet forskuddsskatt i fire terminer i inntektsåret.',
-    description_en: 'The owner of a sole proprietorship pays assessed advance tax in four instalments during the income year.',
+    description_nb:
+      'Innehaveren av et enkeltpersonforetak betaler utskrevet forskuddsskatt i fire terminer i inntektsåret.',
+    description_en:
+      'The owner of a sole proprietorship pays assessed advance tax in four instalments during the income year.',
     category: 'tax',
     frequency: 'quarterly',
     entity_types: ['ENK'],
@@ -394,16 +448,30 @@ const RULE_TABLE: Rule[] = [
     category: 'tax',
     frequency: 'per_pay_run',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
-    reads: { AS: ['has_payroll'], ENK: ['has_payroll'], ANS: ['has_payroll'], DA: ['has_payroll'], NUF: ['has_payroll'] },
+    reads: {
+      AS: ['has_payroll'],
+      ENK: ['has_payroll'],
+      ANS: ['has_payroll'],
+      DA: ['has_payroll'],
+      NUF: ['has_payroll'],
+    },
     condition_nb: 'Arbeidsgivere som trekker skatt i lønn.',
     condition_en: 'Employers that withhold tax from pay.',
     applies: (f) => employerVerdict(f, 'trekke og betale forskuddstrekk', 'withhold and pay tax from pay'),
     legal_reference: `${SKTBL} § 10-10 første ledd, endret ved LOV-2025-06-20-63 (i kraft 1. januar 2026)`,
-    due_rule_nb: 'Senest første virkedag etter hver lønnsutbetaling (fra 2026). Terminer til og med 2025: som arbeidsgiveravgiften.',
-    due_rule_en: 'The first working day after each payout at the latest (from 2026). Terms up to 2025: as the employer’s contribution.',
+    due_rule_nb:
+      'Senest første virkedag etter hver lønnsutbetaling (fra 2026). Terminer til og med 2025: som arbeidsgiveravgiften.',
+    due_rule_en:
+      'The first working day after each payout at the latest (from 2026). Terms up to 2025: as the employer’s contribution.',
     shift: PAYMENT_SHIFT,
     // From 2026 the due date depends on each payout, which no register shows: no calendar dates.
-    periods: (y) => (y <= 2025 ? bimonthlyTerms(y, fifteenthAfterTerm(y)).map((p) => ({ ...p, legal_reference: `${SKTBL} § 10-10, jf. § 5-11 (ordlyd før 1. januar 2026)` })) : []),
+    periods: (y) =>
+      y <= 2025
+        ? bimonthlyTerms(y, fifteenthAfterTerm(y)).map((p) => ({
+            ...p,
+            legal_reference: `${SKTBL} § 10-10, jf. § 5-11 (ordlyd før 1. januar 2026)`,
+          }))
+        : [],
     undated: (_f, windowEnd) => windowEnd >= '2026-01-01',
     recurring: true,
   },
@@ -411,7 +479,8 @@ const RULE_TABLE: Rule[] = [
     id: 'mva-arstermin',
     name_nb: 'Mva-melding, årstermin',
     name_en: 'Annual VAT return',
-    description_nb: 'Virksomheter med omsetning under 1 million kroner kan søke om å levere én mva-melding for hele året.',
+    description_nb:
+      'Virksomheter med omsetning under 1 million kroner kan søke om å levere én mva-melding for hele året.',
     description_en: 'Businesses with turnover under NOK 1 million may apply to file one VAT return for the whole year.',
     category: 'tax',
     frequency: 'annual',
@@ -426,11 +495,25 @@ const RULE_TABLE: Rule[] = [
     condition_nb: 'Mva-registrerte virksomheter som Skatteetaten har godkjent for årstermin (søknad innen 1. februar).',
     condition_en: 'VAT-registered businesses approved for the annual term (application by 1 February).',
     applies: (f) => {
-      if (f.mva_registered === false) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
-      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
-      if (f.mva_annual_term === true) return yes('Godkjent for årstermin: leverer én mva-melding for året.', 'Approved for the annual term: files one VAT return for the year.')
-      if (f.mva_annual_term === false) return no('Leverer mva-melding for alminnelig tomånederstermin.', 'Files VAT returns for the ordinary two-month terms.')
-      return unknown(['mva_annual_term'], 'Det er ukjent om virksomheten er godkjent for årstermin.', 'Whether the business is approved for the annual term is unknown.')
+      if (f.mva_registered === false)
+        return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
+      if (f.mva_registered === null)
+        return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.mva_annual_term === true)
+        return yes(
+          'Godkjent for årstermin: leverer én mva-melding for året.',
+          'Approved for the annual term: files one VAT return for the year.',
+        )
+      if (f.mva_annual_term === false)
+        return no(
+          'Leverer mva-melding for alminnelig tomånederstermin.',
+          'Files VAT returns for the ordinary two-month terms.',
+        )
+      return unknown(
+        ['mva_annual_term'],
+        'Det er ukjent om virksomheten er godkjent for årstermin.',
+        'Whether the business is approved for the annual term is unknown.',
+      )
     },
     legal_reference: `${SKTFVFS} §§ 8-3-3 og 8-3-10 annet ledd; ${SKTBL} § 10-30`,
     due_rule_nb: '10. mars året etter (primærnæring: 10. april).',
@@ -443,8 +526,10 @@ const RULE_TABLE: Rule[] = [
     id: 'mva-registrering',
     name_nb: 'Registrering i Merverdiavgiftsregisteret',
     name_en: 'VAT registration',
-    description_nb: 'Virksomheter med avgiftspliktig omsetning og uttak over 50 000 kr i løpet av tolv måneder skal registrere seg.',
-    description_en: 'Businesses whose taxable sales and withdrawals exceed NOK 50,000 within twelve months must register.',
+    description_nb:
+      'Virksomheter med avgiftspliktig omsetning og uttak over 50 000 kr i løpet av tolv måneder skal registrere seg.',
+    description_en:
+      'Businesses whose taxable sales and withdrawals exceed NOK 50,000 within twelve months must register.',
     category: 'registration',
     frequency: 'one_time',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
@@ -455,7 +540,8 @@ const RULE_TABLE: Rule[] = [
       DA: ['mva_registered', 'annual_turnover_nok'],
       NUF: ['mva_registered', 'annual_turnover_nok'],
     },
-    condition_nb: 'Avgiftspliktig omsetning over 50 000 kr i løpet av tolv måneder (140 000 kr for veldedige organisasjoner).',
+    condition_nb:
+      'Avgiftspliktig omsetning over 50 000 kr i løpet av tolv måneder (140 000 kr for veldedige organisasjoner).',
     condition_en: 'Taxable sales over NOK 50,000 within twelve months (NOK 140,000 for charities).',
     applies: (f) => {
       if (f.mva_registered === true) return yes('Registrert i Merverdiavgiftsregisteret.', 'Registered for VAT.')
@@ -467,7 +553,10 @@ const RULE_TABLE: Rule[] = [
         )
       }
       return f.annual_turnover_nok > 50_000
-        ? yes('Omsetningen er over 50 000 kr: virksomheten skal registrere seg.', 'Turnover is above NOK 50,000: the business must register.')
+        ? yes(
+            'Omsetningen er over 50 000 kr: virksomheten skal registrere seg.',
+            'Turnover is above NOK 50,000: the business must register.',
+          )
         : no('Omsetningen er ikke over 50 000 kr.', 'Turnover is not above NOK 50,000.')
     },
     legal_reference: `${MVAL} §§ 2-1 og 2-4; ${SKTFVL} § 8-13`,
@@ -487,40 +576,68 @@ const RULE_TABLE: Rule[] = [
     category: 'tax',
     frequency: 'bimonthly',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
-    reads: { AS: ['mva_registered'], ENK: ['mva_registered'], ANS: ['mva_registered'], DA: ['mva_registered'], NUF: ['mva_registered'] },
-    condition_nb: 'Virksomheter registrert i Merverdiavgiftsregisteret, med mindre de er godkjent for årstermin, har fått pålagt månedlig periode eller leverer årlig som primærnæring.',
-    condition_en: 'Businesses registered for VAT, unless approved for the annual term, put on an imposed monthly period or filing annually as a primary industry.',
+    reads: {
+      AS: ['mva_registered'],
+      ENK: ['mva_registered'],
+      ANS: ['mva_registered'],
+      DA: ['mva_registered'],
+      NUF: ['mva_registered'],
+    },
+    condition_nb:
+      'Virksomheter registrert i Merverdiavgiftsregisteret, med mindre de er godkjent for årstermin, har fått pålagt månedlig periode eller leverer årlig som primærnæring.',
+    condition_en:
+      'Businesses registered for VAT, unless approved for the annual term, put on an imposed monthly period or filing annually as a primary industry.',
     applies: (f) => {
-      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.mva_registered === null)
+        return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
       if (!f.mva_registered) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
-      if (f.mva_annual_term === true) return no('Godkjent for årstermin: leverer én mva-melding for året i stedet.', 'Approved for the annual term: files one VAT return for the year instead.')
-      if (f.mva_monthly_term === true) return no('Skattekontoret har fastsatt månedlig skattleggingsperiode: leverer mva-melding hver måned i stedet.', 'The tax office has imposed a monthly VAT period: files a VAT return every month instead.')
-      if (f.mva_primary_industry_term === true) return no('Primærnæring med kalenderåret som skattleggingsperiode: leverer én mva-melding for året i stedet.', 'Primary industry with the calendar year as its VAT period: files one VAT return for the year instead.')
+      if (f.mva_annual_term === true)
+        return no(
+          'Godkjent for årstermin: leverer én mva-melding for året i stedet.',
+          'Approved for the annual term: files one VAT return for the year instead.',
+        )
+      if (f.mva_monthly_term === true)
+        return no(
+          'Skattekontoret har fastsatt månedlig skattleggingsperiode: leverer mva-melding hver måned i stedet.',
+          'The tax office has imposed a monthly VAT period: files a VAT return every month instead.',
+        )
+      if (f.mva_primary_industry_term === true)
+        return no(
+          'Primærnæring med kalenderåret som skattleggingsperiode: leverer én mva-melding for året i stedet.',
+          'Primary industry with the calendar year as its VAT period: files one VAT return for the year instead.',
+        )
       return yes(
         'Registrert i Merverdiavgiftsregisteret; alminnelig termin er to måneder.',
         'Registered for VAT; the ordinary term is two months.',
       )
     },
     legal_reference: `${SKTFVFS} §§ 8-3-1 og 8-3-10 første ledd; ${SKTBL} § 10-30`,
-    due_rule_nb: 'En måned og ti dager etter terminen: 10. april, 10. juni, 31. august, 10. oktober, 10. desember og 10. februar.',
-    due_rule_en: 'One month and ten days after the term: 10 April, 10 June, 31 August, 10 October, 10 December and 10 February.',
+    due_rule_nb:
+      'En måned og ti dager etter terminen: 10. april, 10. juni, 31. august, 10. oktober, 10. desember og 10. februar.',
+    due_rule_en:
+      'One month and ten days after the term: 10 April, 10 June, 31 August, 10 October, 10 December and 10 February.',
     shift: FILING_AND_PAYMENT_SHIFT,
     // Term 3 (May–June) has the summer exception: 31 August (§ 8-3-10 first ledd, second sentence).
-    periods: (y) => bimonthlyTerms(y, (n) => (n === 3 ? ymd(y, 8, 31) : n === 6 ? ymd(y + 1, 2, 10) : ymd(y, n * 2 + 2, 10))),
+    periods: (y) =>
+      bimonthlyTerms(y, (n) => (n === 3 ? ymd(y, 8, 31) : n === 6 ? ymd(y + 1, 2, 10) : ymd(y, n * 2 + 2, 10))),
     recurring: true,
   },
   {
     id: 'reelle-rettighetshavere',
     name_nb: 'Registrering av reelle rettighetshavere',
     name_en: 'Beneficial owners register',
-    description_nb: 'Opplysninger om reelle rettighetshavere registreres i Brønnøysundregistrene, og endringer meldes innen 14 dager.',
-    description_en: 'Beneficial owners are registered with the Brønnøysund Register Centre, and changes are reported within 14 days.',
+    description_nb:
+      'Opplysninger om reelle rettighetshavere registreres i Brønnøysundregistrene, og endringer meldes innen 14 dager.',
+    description_en:
+      'Beneficial owners are registered with the Brønnøysund Register Centre, and changes are reported within 14 days.',
     category: 'registration',
     frequency: 'one_time',
     entity_types: ['AS', 'ANS', 'DA', 'NUF'],
     reads: { AS: [], ANS: [], DA: [], NUF: [] },
-    condition_nb: 'Selskaper og andre sammenslutninger som driver virksomhet eller er registrert her. Ikke enkeltpersonforetak. Et NUF med eieropplysninger i et annet EØS-register oppgir hvilket register.',
-    condition_en: 'Companies and other entities doing business or registered here. Not sole proprietorships. A NUF whose owner data are in another EEA register names that register.',
+    condition_nb:
+      'Selskaper og andre sammenslutninger som driver virksomhet eller er registrert her. Ikke enkeltpersonforetak. Et NUF med eieropplysninger i et annet EØS-register oppgir hvilket register.',
+    condition_en:
+      'Companies and other entities doing business or registered here. Not sole proprietorships. A NUF whose owner data are in another EEA register names that register.',
     applies: (f) =>
       f.entity_type === 'NUF'
         ? yes(
@@ -529,22 +646,26 @@ const RULE_TABLE: Rule[] = [
           )
         : yes('Plikten gjelder alle selskaper av denne typen.', 'The duty covers every company of this type.'),
     legal_reference: `${RRHL} §§ 2 og 3 første ledd; forskrift 21. juni 2021 til loven § 1-2`,
-    due_rule_nb: 'Plikten gjaldt fra 31. juli 2025; nye enheter innen 14 dager etter registreringen, endringer innen 14 dager.',
+    due_rule_nb:
+      'Plikten gjaldt fra 31. juli 2025; nye enheter innen 14 dager etter registreringen, endringer innen 14 dager.',
     due_rule_en: 'Mandatory from 31 July 2025; new entities within 14 days of registration, changes within 14 days.',
     shift: {
       policy: 'none',
       reason_nb: 'Ingen regel om å flytte denne fristen til neste virkedag er funnet.',
       reason_en: 'No rule moving this deadline to the next working day has been found.',
     },
-    periods: (y) => (y === 2025 ? [{ key: '2025', label: '2025', end: ymd(2025, 7, 31), legal_due: ymd(2025, 7, 31) }] : []),
+    periods: (y) =>
+      y === 2025 ? [{ key: '2025', label: '2025', end: ymd(2025, 7, 31), legal_due: ymd(2025, 7, 31) }] : [],
     recurring: false,
   },
   {
     id: 'revisjon',
     name_nb: 'Revisjonsplikt',
     name_en: 'Statutory audit',
-    description_nb: 'Årsregnskapet revideres av en statsautorisert eller registrert revisor; revisjonsberetningen sendes med årsregnskapet.',
-    description_en: 'The annual accounts are audited by a state-authorised or registered auditor; the auditor’s report goes with the accounts.',
+    description_nb:
+      'Årsregnskapet revideres av en statsautorisert eller registrert revisor; revisjonsberetningen sendes med årsregnskapet.',
+    description_en:
+      'The annual accounts are audited by a state-authorised or registered auditor; the auditor’s report goes with the accounts.',
     category: 'audit',
     frequency: 'annual',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
@@ -552,8 +673,20 @@ const RULE_TABLE: Rule[] = [
       AS: ['annual_turnover_nok', 'total_assets_nok', 'employee_count'],
       NUF: ['norwegian_tax_liability', 'annual_turnover_nok', 'total_assets_nok', 'employee_count'],
       ENK: ['total_assets_nok', 'employee_count', 'annual_turnover_nok'],
-      ANS: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner', 'total_assets_nok'],
-      DA: ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner', 'total_assets_nok'],
+      ANS: [
+        'annual_turnover_nok',
+        'employee_count',
+        'partner_count',
+        'has_limited_liability_partner',
+        'total_assets_nok',
+      ],
+      DA: [
+        'annual_turnover_nok',
+        'employee_count',
+        'partner_count',
+        'has_limited_liability_partner',
+        'total_assets_nok',
+      ],
     },
     condition_nb:
       'AS (og NUF som tilsvarer AS) kan velge bort revisjon med driftsinntekter under 7 mill. kr, balansesum under 27 mill. kr og høyst 10 årsverk. Andre regnskapspliktige har revisjonsplikt fra 5 mill. kr i driftsinntekter.',
@@ -579,7 +712,11 @@ const RULE_TABLE: Rule[] = [
     reads: { ANS: [], DA: [] },
     condition_nb: 'Alle ansvarlige selskaper (ANS og DA).',
     condition_en: 'Every general partnership (ANS and DA).',
-    applies: () => yes('Ansvarlige selskaper skal alltid levere selskapsmelding.', 'A general partnership must always file the partnership return.'),
+    applies: () =>
+      yes(
+        'Ansvarlige selskaper skal alltid levere selskapsmelding.',
+        'A general partnership must always file the partnership return.',
+      ),
     legal_reference: `${SKTFVL} § 8-9; ${SKTFVFS} § 8-2-3`,
     due_rule_nb: '31. mai året etter inntektsåret.',
     due_rule_en: '31 May of the year after the income year.',
@@ -599,7 +736,11 @@ const RULE_TABLE: Rule[] = [
     reads: { ENK: [] },
     condition_nb: 'Alle enkeltpersonforetak.',
     condition_en: 'Every sole proprietorship.',
-    applies: () => yes('Innehaveren av et enkeltpersonforetak skal alltid levere skattemelding for næringsdrivende.', 'The owner of a sole proprietorship must always file the tax return for sole traders.'),
+    applies: () =>
+      yes(
+        'Innehaveren av et enkeltpersonforetak skal alltid levere skattemelding for næringsdrivende.',
+        'The owner of a sole proprietorship must always file the tax return for sole traders.',
+      ),
     legal_reference: `${SKTFVL} § 8-2; ${SKTFVFS} § 8-2-3`,
     due_rule_nb: '31. mai året etter inntektsåret.',
     due_rule_en: '31 May of the year after the income year.',
@@ -620,10 +761,17 @@ const RULE_TABLE: Rule[] = [
     condition_nb: 'Alle aksjeselskap; NUF som er skattepliktige til Norge.',
     condition_en: 'Every limited company; a NUF with tax liability to Norway.',
     applies: (f) => {
-      if (f.entity_type === 'AS') return yes('Aksjeselskap skal alltid levere skattemelding.', 'A limited company must always file a tax return.')
-      if (f.norwegian_tax_liability === true) return yes('Foretaket er skattepliktig til Norge.', 'The branch is taxable in Norway.')
-      if (f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
-      return unknown(['norwegian_tax_liability'], 'Det er ukjent om foretaket er skattepliktig til Norge.', 'Whether the branch is taxable in Norway is unknown.')
+      if (f.entity_type === 'AS')
+        return yes('Aksjeselskap skal alltid levere skattemelding.', 'A limited company must always file a tax return.')
+      if (f.norwegian_tax_liability === true)
+        return yes('Foretaket er skattepliktig til Norge.', 'The branch is taxable in Norway.')
+      if (f.norwegian_tax_liability === false)
+        return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
+      return unknown(
+        ['norwegian_tax_liability'],
+        'Det er ukjent om foretaket er skattepliktig til Norge.',
+        'Whether the branch is taxable in Norway is unknown.',
+      )
     },
     legal_reference: `${SKTFVL} § 8-2; ${SKTFVFS} § 8-2-3`,
     due_rule_nb: '31. mai året etter inntektsåret.',
@@ -647,8 +795,10 @@ const RULE_TABLE: Rule[] = [
     frequency: 'annual',
     entity_types: ['AS'],
     reads: { AS: [] },
-    condition_nb: 'Alle aksjeselskap. Regnskapsår som ikke følger kalenderåret er ikke modellert: da er fristen seks måneder etter det årets slutt.',
-    condition_en: 'Every limited company. Financial years other than the calendar year are not modelled: the deadline is then six months after that year’s end.',
+    condition_nb:
+      'Alle aksjeselskap. Regnskapsår som ikke følger kalenderåret er ikke modellert: da er fristen seks måneder etter det årets slutt.',
+    condition_en:
+      'Every limited company. Financial years other than the calendar year are not modelled: the deadline is then six months after that year’s end.',
     applies: () =>
       yes(
         'Aksjeselskap skal holde ordinær generalforsamling innen seks måneder etter regnskapsårets slutt.',
@@ -656,11 +806,14 @@ const RULE_TABLE: Rule[] = [
       ),
     legal_reference: `${ASL} § 5-5 første ledd`,
     due_rule_nb: 'Innen seks måneder etter regnskapsårets slutt: 30. juni året etter for kalenderår.',
-    due_rule_en: 'Within six months of the end of the financial year: 30 June of the following year for a calendar year.',
+    due_rule_en:
+      'Within six months of the end of the financial year: 30 June of the following year for a calendar year.',
     shift: {
       policy: 'none',
-      reason_nb: 'Fristen flyttes ikke når den faller på en helg eller helligdag: aksjeloven har ingen slik regel, og generalforsamlingen er selskapets egen handling, ikke en innlevering til et kontor.',
-      reason_en: 'The deadline does not move when it falls on a weekend or holiday: the Limited Liability Companies Act has no such rule, and the meeting is the company’s own act, not a filing with an office.',
+      reason_nb:
+        'Fristen flyttes ikke når den faller på en helg eller helligdag: aksjeloven har ingen slik regel, og generalforsamlingen er selskapets egen handling, ikke en innlevering til et kontor.',
+      reason_en:
+        'The deadline does not move when it falls on a weekend or holiday: the Limited Liability Companies Act has no such rule, and the meeting is the company’s own act, not a filing with an office.',
     },
     periods: sixMonthsAfterYearEnd,
     recurring: true,
@@ -670,7 +823,9 @@ const RULE_TABLE: Rule[] = [
         as_of: '2025-10-27',
         nb: 'At fristen ikke flyttes, bygger på at aksjeloven ikke har noen regel om helg og helligdag; ingen dom eller uttalelse fra departementet om en 30. juni på en helg er funnet. Enkelte andre tjenester flytter datoen til neste virkedag.',
         en: 'That the deadline does not move rests on the absence of any weekend or holiday rule in the Act; no court ruling or ministry statement on a 30 June falling on a weekend was found. Some other services move the date to the next working day.',
-        sources: [{ title: 'Aksjeloven § 5-5 (Lovdata)', url: 'https://lovdata.no/dokument/NL/lov/1997-06-13-44/KAPITTEL_5-1' }],
+        sources: [
+          { title: 'Aksjeloven § 5-5 (Lovdata)', url: 'https://lovdata.no/dokument/NL/lov/1997-06-13-44/KAPITTEL_5-1' },
+        ],
         concerns: (p) => nonWorkingReason(p.legal_due) !== null,
       },
       COVID_2021_EXTENSION,
@@ -700,11 +855,14 @@ const RULE_TABLE: Rule[] = [
     applies: (f) => accountsDuty(f),
     legal_reference: `${RSKL} § 3-1; for aksjeselskap ${ASL} § 5-5 annet ledd`,
     due_rule_nb: 'Senest seks måneder etter regnskapsårets slutt: 30. juni året etter for kalenderår.',
-    due_rule_en: 'Within six months of the end of the financial year: 30 June of the following year for a calendar year.',
+    due_rule_en:
+      'Within six months of the end of the financial year: 30 June of the following year for a calendar year.',
     shift: {
       policy: 'none',
-      reason_nb: 'Fristen flyttes ikke når den faller på en helg eller helligdag: regnskapsloven har ingen slik regel, og fastsettingen er foretakets egen handling.',
-      reason_en: 'The deadline does not move when it falls on a weekend or holiday: the Accounting Act has no such rule, and adoption is the business’s own act.',
+      reason_nb:
+        'Fristen flyttes ikke når den faller på en helg eller helligdag: regnskapsloven har ingen slik regel, og fastsettingen er foretakets egen handling.',
+      reason_en:
+        'The deadline does not move when it falls on a weekend or holiday: the Accounting Act has no such rule, and adoption is the business’s own act.',
     },
     periods: sixMonthsAfterYearEnd,
     recurring: true,
@@ -715,7 +873,10 @@ const RULE_TABLE: Rule[] = [
         nb: 'At fristen ikke flyttes, bygger på at regnskapsloven ikke har noen regel om helg og helligdag. Teksten i § 3-1 er lest slik Regnskap Norge gjengir den, ikke i Lovdata.',
         en: 'That the deadline does not move rests on the absence of any weekend or holiday rule in the Accounting Act. Section 3-1 was read as Regnskap Norge quotes it, not on Lovdata.',
         sources: [
-          { title: 'Regnskap Norge: Siste frist for innsendelse av årsregnskap er 31. juli', url: 'https://www.regnskapnorge.no/faget/artikler/regnskap/siste-frist-for-innsendelse-av-arsregnskap-er-31.-juli/' },
+          {
+            title: 'Regnskap Norge: Siste frist for innsendelse av årsregnskap er 31. juli',
+            url: 'https://www.regnskapnorge.no/faget/artikler/regnskap/siste-frist-for-innsendelse-av-arsregnskap-er-31.-juli/',
+          },
         ],
         concerns: (p) => nonWorkingReason(p.legal_due) !== null,
       },
@@ -733,13 +894,18 @@ const RULE_TABLE: Rule[] = [
     category: 'tax',
     frequency: 'annual',
     entity_types: ['AS', 'ENK', 'NUF'],
-    reads: { AS: ['expects_residual_tax'], ENK: ['expects_residual_tax'], NUF: ['norwegian_tax_liability', 'expects_residual_tax'] },
+    reads: {
+      AS: ['expects_residual_tax'],
+      ENK: ['expects_residual_tax'],
+      NUF: ['norwegian_tax_liability', 'expects_residual_tax'],
+    },
     condition_nb:
       'Frivillig. Aktuelt for skattytere som venter restskatt: aksjeselskap, NUF som er skattepliktig til Norge, og innehaveren av et enkeltpersonforetak. Ikke ANS/DA: deltakerne betaler sin egen skatt.',
     condition_en:
       'Optional. Relevant to taxpayers who expect residual tax: limited companies, a NUF taxable in Norway, and the owner of a sole proprietorship. Not ANS/DA: the partners pay their own tax.',
     applies: (f) => {
-      if (f.entity_type === 'NUF' && f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
+      if (f.entity_type === 'NUF' && f.norwegian_tax_liability === false)
+        return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
       if (f.expects_residual_tax === true) {
         if (f.entity_type === 'NUF' && f.norwegian_tax_liability === null) {
           return unknown(
@@ -753,16 +919,24 @@ const RULE_TABLE: Rule[] = [
           'Residual tax is expected: an additional advance is optional, but paid by 31 May it reduces the interest charged.',
         )
       }
-      if (f.expects_residual_tax === false) return no('Det ventes ingen restskatt: tilleggsforskudd er frivillig og har ingen hensikt her.', 'No residual tax is expected: an additional advance is optional and serves no purpose here.')
+      if (f.expects_residual_tax === false)
+        return no(
+          'Det ventes ingen restskatt: tilleggsforskudd er frivillig og har ingen hensikt her.',
+          'No residual tax is expected: an additional advance is optional and serves no purpose here.',
+        )
       return unknown(
-        f.entity_type === 'NUF' && f.norwegian_tax_liability === null ? ['norwegian_tax_liability', 'expects_residual_tax'] : ['expects_residual_tax'],
+        f.entity_type === 'NUF' && f.norwegian_tax_liability === null
+          ? ['norwegian_tax_liability', 'expects_residual_tax']
+          : ['expects_residual_tax'],
         'Tilleggsforskudd er frivillig og bare aktuelt ved forventet restskatt, som ingen åpne registre viser.',
         'An additional advance is optional and only relevant when residual tax is expected, which no open register shows.',
       )
     },
     legal_reference: `${SKTBL} § 4-7; rentetillegg § 11-5 første ledd`,
-    due_rule_nb: 'Senest 31. mai året etter inntektsåret; faller dagen på en helg eller helligdag, er fristen første virkedag etter.',
-    due_rule_en: '31 May of the year after the income year at the latest; if that day is a weekend or holiday, the first working day after.',
+    due_rule_nb:
+      'Senest 31. mai året etter inntektsåret; faller dagen på en helg eller helligdag, er fristen første virkedag etter.',
+    due_rule_en:
+      '31 May of the year after the income year at the latest; if that day is a weekend or holiday, the first working day after.',
     shift: { policy: 'next_business_day', basis: `Skatteetatens praksis, i samsvar med ${SKTBL} § 10-2` },
     periods: (y) => annual(y, ymd(y + 1, 5, 31)),
     recurring: true,
@@ -773,8 +947,14 @@ const RULE_TABLE: Rule[] = [
         nb: 'Ordlyden i skattebetalingsloven § 4-7 er bare lest i Skattebetalingshåndboken 2014 («ikke senere enn 31. mai i ligningsåret»); datoen bekreftes av Skatteetatens gjeldende sider. Flyttingen fra helg og helligdag bygger på Skatteetatens uttalte praksis, ikke på en egen lovregel.',
         en: 'The wording of skattebetalingsloven section 4-7 was read only in the 2014 Skattebetalingshåndboken ("not later than 31 May of the assessment year"); current Skatteetaten pages confirm the date. The move off weekends and holidays rests on Skatteetaten’s stated practice, not on a rule of the Act itself.',
         sources: [
-          { title: 'Skatteetaten: Tilleggsforskudd for næringsdrivende', url: 'https://www.skatteetaten.no/bedrift-og-organisasjon/skatt/forskuddsskatt/tilleggsforskudd/' },
-          { title: 'Skattebetalingshåndboken, § 4-7', url: 'https://www.skatteetaten.no/rettskilder/type/handboker/skattebetalingshandboken/gjeldende/kapittel-4.-forskudd-pa-skatt/ID-4-7.001/ID-4-7.003/' },
+          {
+            title: 'Skatteetaten: Tilleggsforskudd for næringsdrivende',
+            url: 'https://www.skatteetaten.no/bedrift-og-organisasjon/skatt/forskuddsskatt/tilleggsforskudd/',
+          },
+          {
+            title: 'Skattebetalingshåndboken, § 4-7',
+            url: 'https://www.skatteetaten.no/rettskilder/type/handboker/skattebetalingshandboken/gjeldende/kapittel-4.-forskudd-pa-skatt/ID-4-7.001/ID-4-7.003/',
+          },
         ],
       },
     ],
@@ -797,13 +977,22 @@ const RULE_TABLE: Rule[] = [
       DA: ['mva_registered', 'mva_monthly_term'],
       NUF: ['mva_registered', 'mva_monthly_term'],
     },
-    condition_nb: 'Bare når skattekontoret har pålagt mva-registrerte virksomheten månedlig termin; det vises ikke i åpne registre.',
-    condition_en: 'Only when the tax office has imposed a monthly period on the VAT-registered business; no open register shows it.',
+    condition_nb:
+      'Bare når skattekontoret har pålagt mva-registrerte virksomheten månedlig termin; det vises ikke i åpne registre.',
+    condition_en:
+      'Only when the tax office has imposed a monthly period on the VAT-registered business; no open register shows it.',
     applies: (f) => {
-      if (f.mva_registered === false) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
-      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
-      if (f.mva_monthly_term === true) return yes('Skattekontoret har pålagt månedlig termin: mva-melding for hver måned.', 'The tax office has imposed a monthly period: a VAT return for each month.')
-      if (f.mva_monthly_term === false) return no('Ingen pålagt månedlig termin.', 'No monthly period has been imposed.')
+      if (f.mva_registered === false)
+        return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
+      if (f.mva_registered === null)
+        return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.mva_monthly_term === true)
+        return yes(
+          'Skattekontoret har pålagt månedlig termin: mva-melding for hver måned.',
+          'The tax office has imposed a monthly period: a VAT return for each month.',
+        )
+      if (f.mva_monthly_term === false)
+        return no('Ingen pålagt månedlig termin.', 'No monthly period has been imposed.')
       return unknown(
         ['mva_monthly_term'],
         'Månedlig termin gjelder bare når skattekontoret har pålagt den, og det vises ikke i åpne registre.',
@@ -811,8 +1000,10 @@ const RULE_TABLE: Rule[] = [
       )
     },
     legal_reference: `${SKTFVFS} §§ 8-3-2 og 8-3-10 første ledd første punktum; ${SKTBL} § 10-30`,
-    due_rule_nb: 'En måned og ti dager etter måneden: den 10. i den andre måneden etter. Sommerunntaket (31. august) gjelder ikke: mai 10. juli, juni 10. august.',
-    due_rule_en: 'One month and ten days after the month: the 10th of the second month after. The summer exception (31 August) does not apply: May is due 10 July, June 10 August.',
+    due_rule_nb:
+      'En måned og ti dager etter måneden: den 10. i den andre måneden etter. Sommerunntaket (31. august) gjelder ikke: mai 10. juli, juni 10. august.',
+    due_rule_en:
+      'One month and ten days after the month: the 10th of the second month after. The summer exception (31 August) does not apply: May is due 10 July, June 10 August.',
     shift: FILING_AND_PAYMENT_SHIFT,
     periods: monthsDueTenthOfSecondMonthAfter,
     recurring: true,
@@ -831,8 +1022,10 @@ const RULE_TABLE: Rule[] = [
     id: 'mva-arstermin-primaer',
     name_nb: 'Mva-melding, årstermin for primærnæring',
     name_en: 'Annual VAT return, primary industries',
-    description_nb: 'Jordbruk med binæringer, skogbruk og fiske (også pelsdyr og reindrift) har som hovedregel kalenderåret som skattleggingsperiode, med én mva-melding og betaling for året.',
-    description_en: 'Farming with side activities, forestry and fishing (also fur farming and reindeer husbandry) have the calendar year as their VAT period as a rule, with one return and payment for the year.',
+    description_nb:
+      'Jordbruk med binæringer, skogbruk og fiske (også pelsdyr og reindrift) har som hovedregel kalenderåret som skattleggingsperiode, med én mva-melding og betaling for året.',
+    description_en:
+      'Farming with side activities, forestry and fishing (also fur farming and reindeer husbandry) have the calendar year as their VAT period as a rule, with one return and payment for the year.',
     category: 'tax',
     frequency: 'annual',
     entity_types: ['AS', 'ENK', 'ANS', 'DA', 'NUF'],
@@ -843,13 +1036,22 @@ const RULE_TABLE: Rule[] = [
       DA: ['mva_registered', 'mva_primary_industry_term'],
       NUF: ['mva_registered', 'mva_primary_industry_term'],
     },
-    condition_nb: 'Mva-registrerte virksomheter i primærnæring som har kalenderåret som skattleggingsperiode. Næringskode 01–03 er bare et hint; perioden registreres av Skatteetaten.',
-    condition_en: 'VAT-registered primary-industry businesses with the calendar year as their VAT period. Industry code 01–03 is only a hint; the period is registered by the Tax Administration.',
+    condition_nb:
+      'Mva-registrerte virksomheter i primærnæring som har kalenderåret som skattleggingsperiode. Næringskode 01–03 er bare et hint; perioden registreres av Skatteetaten.',
+    condition_en:
+      'VAT-registered primary-industry businesses with the calendar year as their VAT period. Industry code 01–03 is only a hint; the period is registered by the Tax Administration.',
     applies: (f) => {
-      if (f.mva_registered === false) return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
-      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
-      if (f.mva_primary_industry_term === true) return yes('Primærnæring med kalenderåret som skattleggingsperiode.', 'Primary industry with the calendar year as its VAT period.')
-      if (f.mva_primary_industry_term === false) return no('Har ikke årlig periode for primærnæring.', 'Has no annual primary-industry period.')
+      if (f.mva_registered === false)
+        return no('Ikke registrert i Merverdiavgiftsregisteret.', 'Not registered for VAT.')
+      if (f.mva_registered === null)
+        return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.mva_primary_industry_term === true)
+        return yes(
+          'Primærnæring med kalenderåret som skattleggingsperiode.',
+          'Primary industry with the calendar year as its VAT period.',
+        )
+      if (f.mva_primary_industry_term === false)
+        return no('Har ikke årlig periode for primærnæring.', 'Has no annual primary-industry period.')
       const hint = f.nace_codes.some((c) => /^0[1-3]\./.test(c))
       return unknown(
         ['mva_primary_industry_term'],
@@ -905,10 +1107,23 @@ const RULE_TABLE: Rule[] = [
     condition_en:
       'Only businesses not registered for VAT, and only for quarters in which reverse-charge purchases exceed NOK 2,000. Registered businesses include such purchases in their ordinary VAT return.',
     applies: (f) => {
-      if (f.mva_registered === true) return no('Registrert i Merverdiavgiftsregisteret: kjøp med omvendt avgiftsplikt føres i den vanlige mva-meldingen.', 'Registered for VAT: reverse-charge purchases go in the ordinary VAT return.')
-      if (f.mva_registered === null) return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
-      if (f.reverse_charge_purchases === true) return yes('Ikke mva-registrert og kjøper med omvendt avgiftsplikt: særskilt mva-melding for hvert kvartal med kjøp over 2 000 kr.', 'Not registered for VAT and buys under the reverse charge: a special VAT return for each quarter with purchases over NOK 2,000.')
-      if (f.reverse_charge_purchases === false) return no('Ingen kjøp med omvendt avgiftsplikt over 2 000 kr i kvartalet.', 'No reverse-charge purchases over NOK 2,000 in a quarter.')
+      if (f.mva_registered === true)
+        return no(
+          'Registrert i Merverdiavgiftsregisteret: kjøp med omvendt avgiftsplikt føres i den vanlige mva-meldingen.',
+          'Registered for VAT: reverse-charge purchases go in the ordinary VAT return.',
+        )
+      if (f.mva_registered === null)
+        return unknown(['mva_registered'], 'Mva-registreringen er ukjent.', 'The VAT registration is unknown.')
+      if (f.reverse_charge_purchases === true)
+        return yes(
+          'Ikke mva-registrert og kjøper med omvendt avgiftsplikt: særskilt mva-melding for hvert kvartal med kjøp over 2 000 kr.',
+          'Not registered for VAT and buys under the reverse charge: a special VAT return for each quarter with purchases over NOK 2,000.',
+        )
+      if (f.reverse_charge_purchases === false)
+        return no(
+          'Ingen kjøp med omvendt avgiftsplikt over 2 000 kr i kvartalet.',
+          'No reverse-charge purchases over NOK 2,000 in a quarter.',
+        )
       return unknown(
         ['reverse_charge_purchases'],
         'Ikke mva-registrert; plikten gjelder bare kvartaler med kjøp fra utlandet over 2 000 kr, og det vises ikke i åpne registre.',
@@ -916,8 +1131,10 @@ const RULE_TABLE: Rule[] = [
       )
     },
     legal_reference: `${MVAL} §§ 3-30 og 11-3; ${SKTFVFS} § 8-3-10 første ledd; ${SKTBL} § 10-30`,
-    due_rule_nb: 'En måned og ti dager etter kvartalet: 10. mai, 10. august (omstridt, se usikkerhet), 10. november og 10. februar.',
-    due_rule_en: 'One month and ten days after the quarter: 10 May, 10 August (contested, see uncertainties), 10 November and 10 February.',
+    due_rule_nb:
+      'En måned og ti dager etter kvartalet: 10. mai, 10. august (omstridt, se usikkerhet), 10. november og 10. februar.',
+    due_rule_en:
+      'One month and ten days after the quarter: 10 May, 10 August (contested, see uncertainties), 10 November and 10 February.',
     shift: FILING_AND_PAYMENT_SHIFT,
     // Q2: the earlier of the two dates the sources give (10 August, not 31 August); see the note.
     periods: (y) => quarters(y, (n) => (n === 4 ? ymd(y + 1, 2, 10) : ymd(y, n * 3 + 2, 10))),
@@ -929,15 +1146,27 @@ const RULE_TABLE: Rule[] = [
         nb: 'Fristen for 2. kvartal er omstridt. Skatteetatens skjemasider for RF-0005 og Altinn oppgir 10. august. Skatteforvaltningshåndboken gjengir skatteforvaltningsforskriften § 8-3-10 første ledd tredje punktum slik at sommerunntaket (31. august) også gjelder særskilt skattemelding, og sier at 31. august også gjelder omvendt avgiftsplikt. Ingen endring av § 8-3-10 i 2025 er funnet. Plikt oppgir den tidligste datoen, 10. august: den som leverer og betaler innen da, er ikke for sent ute etter noen av kildene.',
         en: 'The Q2 deadline is contested. Skatteetaten’s RF-0005 form pages and Altinn give 10 August. Skatteforvaltningshåndboken quotes skatteforvaltningsforskriften section 8-3-10 (1) third sentence so that the summer exception (31 August) also covers the special VAT return, and says 31 August also applies to the reverse charge. No 2025 amendment of section 8-3-10 was found. Plikt answers the earlier date, 10 August: filing and paying by then is late under neither source.',
         sources: [
-          { title: 'Skatteetaten: Mva-melding for omvendt avgiftsplikt (RF-0005)', url: 'https://www.skatteetaten.no/skjema/mva-melding-for-omvendt-avgiftsplikt/' },
-          { title: 'Altinn: Merverdiavgift – mva-melding for omvendt avgiftsplikt', url: 'https://www.altinn.no/skjemaoversikt/skatteetaten/merverdiavgift-mvamoms---mva-melding-for-omvendt-avgiftsplikt-/' },
+          {
+            title: 'Skatteetaten: Mva-melding for omvendt avgiftsplikt (RF-0005)',
+            url: 'https://www.skatteetaten.no/skjema/mva-melding-for-omvendt-avgiftsplikt/',
+          },
+          {
+            title: 'Altinn: Merverdiavgift – mva-melding for omvendt avgiftsplikt',
+            url: 'https://www.altinn.no/skjemaoversikt/skatteetaten/merverdiavgift-mvamoms---mva-melding-for-omvendt-avgiftsplikt-/',
+          },
           { title: 'Skatteforvaltningshåndboken § 8-3, leveringsfrister for mva-meldinger', url: SFH_8_3_10 },
         ],
         concerns: (p) => p.label.endsWith('-Q2'),
         contested: (p) => {
           const y = Number(p.label.slice(0, 4))
           return [
-            { date: ymd(y, 8, 10), sources: ['Skatteetaten: Mva-melding for omvendt avgiftsplikt (RF-0005)', 'Altinn: Merverdiavgift – mva-melding for omvendt avgiftsplikt'] },
+            {
+              date: ymd(y, 8, 10),
+              sources: [
+                'Skatteetaten: Mva-melding for omvendt avgiftsplikt (RF-0005)',
+                'Altinn: Merverdiavgift – mva-melding for omvendt avgiftsplikt',
+              ],
+            },
             { date: ymd(y, 8, 31), sources: ['Skatteforvaltningshåndboken § 8-3, leveringsfrister for mva-meldinger'] },
           ]
         },
@@ -966,11 +1195,20 @@ const RULE_TABLE: Rule[] = [
     condition_en:
       'Conditional on size: large enterprises under the Accounting Act, or enterprises exceeding two of three limits on the balance-sheet date — sales NOK 70 million, balance-sheet total NOK 35 million, 50 FTEs on average — two years running; a parent is tested on the group. Foreign enterprises only when taxable in Norway.',
     applies: (f) => {
-      if (f.entity_type === 'NUF' && f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
-      if (f.transparency_act_size_met === false) return no('Under størrelsesgrensene i åpenhetsloven § 3: ingen plikt til redegjørelse.', 'Below the size limits of the Transparency Act section 3: no duty to publish an account.')
-      const missing: FactName[] = f.entity_type === 'NUF' && f.norwegian_tax_liability === null ? ['norwegian_tax_liability'] : []
+      if (f.entity_type === 'NUF' && f.norwegian_tax_liability === false)
+        return no('Foretaket er ikke skattepliktig til Norge.', 'The branch is not taxable in Norway.')
+      if (f.transparency_act_size_met === false)
+        return no(
+          'Under størrelsesgrensene i åpenhetsloven § 3: ingen plikt til redegjørelse.',
+          'Below the size limits of the Transparency Act section 3: no duty to publish an account.',
+        )
+      const missing: FactName[] =
+        f.entity_type === 'NUF' && f.norwegian_tax_liability === null ? ['norwegian_tax_liability'] : []
       if (f.transparency_act_size_met === true && missing.length === 0) {
-        return yes('Større virksomhet etter åpenhetsloven § 3: redegjørelsen offentliggjøres innen 30. juni.', 'A larger enterprise under the Transparency Act section 3: the account is published by 30 June.')
+        return yes(
+          'Større virksomhet etter åpenhetsloven § 3: redegjørelsen offentliggjøres innen 30. juni.',
+          'A larger enterprise under the Transparency Act section 3: the account is published by 30 June.',
+        )
       }
       if (f.transparency_act_size_met === null) missing.push('transparency_act_size_met')
       return unknown(
@@ -984,8 +1222,10 @@ const RULE_TABLE: Rule[] = [
     due_rule_en: 'By 30 June each year (for the year before), and on material changes to the risk assessments.',
     shift: {
       policy: 'none',
-      reason_nb: 'Fristen flyttes ikke når den faller på en helg eller helligdag: åpenhetsloven har ingen slik regel, og offentliggjøringen er virksomhetens egen handling.',
-      reason_en: 'The deadline does not move when it falls on a weekend or holiday: the Transparency Act has no such rule, and publishing is the enterprise’s own act.',
+      reason_nb:
+        'Fristen flyttes ikke når den faller på en helg eller helligdag: åpenhetsloven har ingen slik regel, og offentliggjøringen er virksomhetens egen handling.',
+      reason_en:
+        'The deadline does not move when it falls on a weekend or holiday: the Transparency Act has no such rule, and publishing is the enterprise’s own act.',
     },
     periods: (y) => annual(y, ymd(y + 1, 6, 30)),
     recurring: true,
@@ -996,8 +1236,14 @@ const RULE_TABLE: Rule[] = [
         nb: 'Lovteksten i åpenhetsloven §§ 3 og 5 etter endringene i kraft 1. november 2024 er ikke lest; 30. juni oppgis av Forbrukertilsynet på en side oppdatert etter endringene. Periodeangivelsen (året før fristen) er en konvensjon, ikke lovtekst. Om et enkeltpersonforetak kan være «større virksomhet», er ikke avklart, så ENK er ikke tatt med. Ingen regel om helg og helligdag er funnet.',
         en: 'The text of the Transparency Act sections 3 and 5 as amended in force 1 November 2024 was not read; 30 June is stated by the Consumer Authority on a page updated after the amendments. The period label (the year before the deadline) is a convention, not statute. Whether a sole proprietorship can be a "larger enterprise" is not settled, so ENK is left out. No weekend or holiday rule was found.',
         sources: [
-          { title: 'Forbrukertilsynet: Redegjørelse', url: 'https://www.forbrukertilsynet.no/vi-jobber-med/apenhetsloven/redegjorelsesplikt' },
-          { title: 'Forbrukertilsynet: Hvem har plikter etter åpenhetsloven', url: 'https://forbrukertilsynet.no/vi-jobber-med/apenhetsloven/hvem-har-plikter-etter-apenhetsloven' },
+          {
+            title: 'Forbrukertilsynet: Redegjørelse',
+            url: 'https://www.forbrukertilsynet.no/vi-jobber-med/apenhetsloven/redegjorelsesplikt',
+          },
+          {
+            title: 'Forbrukertilsynet: Hvem har plikter etter åpenhetsloven',
+            url: 'https://forbrukertilsynet.no/vi-jobber-med/apenhetsloven/hvem-har-plikter-etter-apenhetsloven',
+          },
         ],
       },
     ],
@@ -1011,9 +1257,15 @@ export const RULES: Rule[] = withExceptions(RULE_TABLE, DATED_EXCEPTIONS)
 // Conditions too long to read inline
 
 function advanceTaxVerdict(f: CompanyFacts): Verdict {
-  if (f.advance_tax_assessed === true) return yes('Skatteetaten har skrevet ut forskuddsskatt.', 'The Tax Administration has assessed advance tax.')
-  if (f.advance_tax_assessed === false) return no('Det er ikke skrevet ut forskuddsskatt.', 'No advance tax has been assessed.')
-  return unknown(['advance_tax_assessed'], 'Det er ukjent om det er skrevet ut forskuddsskatt.', 'Whether advance tax has been assessed is unknown.')
+  if (f.advance_tax_assessed === true)
+    return yes('Skatteetaten har skrevet ut forskuddsskatt.', 'The Tax Administration has assessed advance tax.')
+  if (f.advance_tax_assessed === false)
+    return no('Det er ikke skrevet ut forskuddsskatt.', 'No advance tax has been assessed.')
+  return unknown(
+    ['advance_tax_assessed'],
+    'Det er ukjent om det er skrevet ut forskuddsskatt.',
+    'Whether advance tax has been assessed is unknown.',
+  )
 }
 
 const NOK = (n: number) => `${(n / 1_000_000).toLocaleString('nb-NO')} mill. kr`
@@ -1023,28 +1275,64 @@ const NOK_EN = (n: number) => `NOK ${(n / 1_000_000).toLocaleString('en-GB')} mi
 export function accountsDuty(f: CompanyFacts): Verdict {
   switch (f.entity_type) {
     case 'AS':
-      return yes('Aksjeselskap har alltid regnskapsplikt.', 'A limited company always has the duty to keep and file accounts.')
+      return yes(
+        'Aksjeselskap har alltid regnskapsplikt.',
+        'A limited company always has the duty to keep and file accounts.',
+      )
     case 'NUF':
-      if (f.norwegian_tax_liability === true) return yes('Foretaket driver virksomhet og er skattepliktig i Norge.', 'The branch does business and is taxable in Norway.')
-      if (f.norwegian_tax_liability === false) return no('Foretaket er ikke skattepliktig i Norge.', 'The branch is not taxable in Norway.')
-      return unknown(['norwegian_tax_liability'], 'Det er ukjent om foretaket er skattepliktig i Norge.', 'Whether the branch is taxable in Norway is unknown.')
+      if (f.norwegian_tax_liability === true)
+        return yes(
+          'Foretaket driver virksomhet og er skattepliktig i Norge.',
+          'The branch does business and is taxable in Norway.',
+        )
+      if (f.norwegian_tax_liability === false)
+        return no('Foretaket er ikke skattepliktig i Norge.', 'The branch is not taxable in Norway.')
+      return unknown(
+        ['norwegian_tax_liability'],
+        'Det er ukjent om foretaket er skattepliktig i Norge.',
+        'Whether the branch is taxable in Norway is unknown.',
+      )
     case 'ENK': {
-      if ((f.total_assets_nok ?? 0) > 20_000_000) return yes(`Eiendelene er over ${NOK(20_000_000)}.`, `Assets exceed ${NOK_EN(20_000_000)}.`)
-      if ((f.employee_count ?? 0) > 20) return yes('Foretaket har over 20 årsverk.', 'The business has more than 20 FTEs.')
+      if ((f.total_assets_nok ?? 0) > 20_000_000)
+        return yes(`Eiendelene er over ${NOK(20_000_000)}.`, `Assets exceed ${NOK_EN(20_000_000)}.`)
+      if ((f.employee_count ?? 0) > 20)
+        return yes('Foretaket har over 20 årsverk.', 'The business has more than 20 FTEs.')
       const missing = (['total_assets_nok', 'employee_count'] as const).filter((k) => f[k] === null)
-      if (missing.length) return unknown([...missing], 'Eiendeler og årsverk avgjør regnskapsplikten, og minst én av dem er ukjent.', 'Assets and FTEs decide the duty, and at least one is unknown.')
-      return no(`Eiendeler under ${NOK(20_000_000)} og høyst 20 årsverk.`, `Assets under ${NOK_EN(20_000_000)} and at most 20 FTEs.`)
+      if (missing.length)
+        return unknown(
+          [...missing],
+          'Eiendeler og årsverk avgjør regnskapsplikten, og minst én av dem er ukjent.',
+          'Assets and FTEs decide the duty, and at least one is unknown.',
+        )
+      return no(
+        `Eiendeler under ${NOK(20_000_000)} og høyst 20 årsverk.`,
+        `Assets under ${NOK_EN(20_000_000)} and at most 20 FTEs.`,
+      )
     }
     case 'ANS':
     case 'DA': {
       // Duty unless ALL hold: sales < 5 M, < 5 FTEs, ≤ 5 partners, no limited-liability partner.
-      if ((f.annual_turnover_nok ?? 0) >= 5_000_000) return yes(`Salgsinntekten er minst ${NOK(5_000_000)}.`, `Sales are at least ${NOK_EN(5_000_000)}.`)
-      if ((f.employee_count ?? 0) >= 5) return yes('Selskapet har minst 5 årsverk.', 'The partnership has at least 5 FTEs.')
-      if ((f.partner_count ?? 0) > 5) return yes('Selskapet har over 5 deltakere.', 'The partnership has more than 5 partners.')
-      if (f.has_limited_liability_partner === true) return yes('En deltaker er et selskap med begrenset ansvar.', 'A partner is a company with limited liability.')
-      const missing = (['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner'] as const).filter((k) => f[k] === null)
-      if (missing.length) return unknown([...missing], 'Salgsinntekt, årsverk og deltakere avgjør regnskapsplikten, og noe av dette er ukjent.', 'Sales, FTEs and partners decide the duty, and some of it is unknown.')
-      return no('Under alle grensene for regnskapsplikt for ansvarlige selskaper.', 'Below every threshold of the accounts duty for partnerships.')
+      if ((f.annual_turnover_nok ?? 0) >= 5_000_000)
+        return yes(`Salgsinntekten er minst ${NOK(5_000_000)}.`, `Sales are at least ${NOK_EN(5_000_000)}.`)
+      if ((f.employee_count ?? 0) >= 5)
+        return yes('Selskapet har minst 5 årsverk.', 'The partnership has at least 5 FTEs.')
+      if ((f.partner_count ?? 0) > 5)
+        return yes('Selskapet har over 5 deltakere.', 'The partnership has more than 5 partners.')
+      if (f.has_limited_liability_partner === true)
+        return yes('En deltaker er et selskap med begrenset ansvar.', 'A partner is a company with limited liability.')
+      const missing = (
+        ['annual_turnover_nok', 'employee_count', 'partner_count', 'has_limited_liability_partner'] as const
+      ).filter((k) => f[k] === null)
+      if (missing.length)
+        return unknown(
+          [...missing],
+          'Salgsinntekt, årsverk og deltakere avgjør regnskapsplikten, og noe av dette er ukjent.',
+          'Sales, FTEs and partners decide the duty, and some of it is unknown.',
+        )
+      return no(
+        'Under alle grensene for regnskapsplikt for ansvarlige selskaper.',
+        'Below every threshold of the accounts duty for partnerships.',
+      )
     }
   }
 }
@@ -1054,33 +1342,80 @@ export function auditDuty(f: CompanyFacts): Verdict {
   if (f.entity_type === 'AS' || f.entity_type === 'NUF') {
     if (f.entity_type === 'NUF') {
       const duty = accountsDuty(f)
-      if (duty.result !== 'applicable') return duty.result === 'not_applicable' ? no('Foretaket har ikke regnskapsplikt i Norge.', 'The branch has no accounts duty in Norway.') : duty
+      if (duty.result !== 'applicable')
+        return duty.result === 'not_applicable'
+          ? no('Foretaket har ikke regnskapsplikt i Norge.', 'The branch has no accounts duty in Norway.')
+          : duty
     }
-    if ((f.annual_turnover_nok ?? 0) >= 7_000_000) return yes(`Driftsinntektene er minst ${NOK(7_000_000)}.`, `Operating revenue is at least ${NOK_EN(7_000_000)}.`)
-    if ((f.total_assets_nok ?? 0) >= 27_000_000) return yes(`Balansesummen er minst ${NOK(27_000_000)}.`, `The balance-sheet total is at least ${NOK_EN(27_000_000)}.`)
+    if ((f.annual_turnover_nok ?? 0) >= 7_000_000)
+      return yes(`Driftsinntektene er minst ${NOK(7_000_000)}.`, `Operating revenue is at least ${NOK_EN(7_000_000)}.`)
+    if ((f.total_assets_nok ?? 0) >= 27_000_000)
+      return yes(
+        `Balansesummen er minst ${NOK(27_000_000)}.`,
+        `The balance-sheet total is at least ${NOK_EN(27_000_000)}.`,
+      )
     if ((f.employee_count ?? 0) > 10) return yes('Selskapet har over 10 årsverk.', 'The company has more than 10 FTEs.')
-    const missing = (['annual_turnover_nok', 'total_assets_nok', 'employee_count'] as const).filter((k) => f[k] === null)
-    if (missing.length) return unknown([...missing], 'Driftsinntekter, balansesum og årsverk avgjør om selskapet kan velge bort revisjon, og noe av dette er ukjent.', 'Revenue, balance and FTEs decide whether the company may opt out of audit, and some of it is unknown.')
+    const missing = (['annual_turnover_nok', 'total_assets_nok', 'employee_count'] as const).filter(
+      (k) => f[k] === null,
+    )
+    if (missing.length)
+      return unknown(
+        [...missing],
+        'Driftsinntekter, balansesum og årsverk avgjør om selskapet kan velge bort revisjon, og noe av dette er ukjent.',
+        'Revenue, balance and FTEs decide whether the company may opt out of audit, and some of it is unknown.',
+      )
     return no(
       'Under alle tersklene: selskapet kan velge bort revisjon ved vedtak i generalforsamlingen.',
       'Below every threshold: the company may opt out of audit by a decision of the general meeting.',
     )
   }
   const duty = accountsDuty(f)
-  if (duty.result === 'not_applicable') return no('Uten regnskapsplikt er det heller ingen revisjonsplikt.', 'Without a duty to file accounts there is no audit duty either.')
-  if (duty.result === 'insufficient_data') return { ...duty, reason_nb: `Revisjonsplikten følger regnskapsplikten. ${duty.reason_nb}`, reason_en: `The audit duty follows the accounts duty. ${duty.reason_en}` }
-  if ((f.annual_turnover_nok ?? 0) >= 5_000_000) return yes(`Driftsinntektene er minst ${NOK(5_000_000)}.`, `Operating revenue is at least ${NOK_EN(5_000_000)}.`)
+  if (duty.result === 'not_applicable')
+    return no(
+      'Uten regnskapsplikt er det heller ingen revisjonsplikt.',
+      'Without a duty to file accounts there is no audit duty either.',
+    )
+  if (duty.result === 'insufficient_data')
+    return {
+      ...duty,
+      reason_nb: `Revisjonsplikten følger regnskapsplikten. ${duty.reason_nb}`,
+      reason_en: `The audit duty follows the accounts duty. ${duty.reason_en}`,
+    }
+  if ((f.annual_turnover_nok ?? 0) >= 5_000_000)
+    return yes(`Driftsinntektene er minst ${NOK(5_000_000)}.`, `Operating revenue is at least ${NOK_EN(5_000_000)}.`)
   if (f.entity_type !== 'ENK') {
-    if ((f.partner_count ?? 0) > 5) return yes('Ansvarlige selskaper med over 5 deltakere har alltid revisjonsplikt.', 'A partnership with more than 5 partners must always be audited.')
-    if (f.has_limited_liability_partner === true && ((f.total_assets_nok ?? 0) > 20_000_000 || (f.employee_count ?? 0) > 10)) {
-      return yes('Deltaker med begrenset ansvar og balansesum over 20 mill. kr eller over 10 årsverk.', 'A limited-liability partner and a balance over NOK 20 million or more than 10 FTEs.')
+    if ((f.partner_count ?? 0) > 5)
+      return yes(
+        'Ansvarlige selskaper med over 5 deltakere har alltid revisjonsplikt.',
+        'A partnership with more than 5 partners must always be audited.',
+      )
+    if (
+      f.has_limited_liability_partner === true &&
+      ((f.total_assets_nok ?? 0) > 20_000_000 || (f.employee_count ?? 0) > 10)
+    ) {
+      return yes(
+        'Deltaker med begrenset ansvar og balansesum over 20 mill. kr eller over 10 årsverk.',
+        'A limited-liability partner and a balance over NOK 20 million or more than 10 FTEs.',
+      )
     }
   }
-  const needed: FactName[] = f.entity_type === 'ENK' ? ['annual_turnover_nok'] : ['annual_turnover_nok', 'partner_count', 'has_limited_liability_partner']
-  if (f.entity_type !== 'ENK' && f.has_limited_liability_partner === true) needed.push('total_assets_nok', 'employee_count')
+  const needed: FactName[] =
+    f.entity_type === 'ENK'
+      ? ['annual_turnover_nok']
+      : ['annual_turnover_nok', 'partner_count', 'has_limited_liability_partner']
+  if (f.entity_type !== 'ENK' && f.has_limited_liability_partner === true)
+    needed.push('total_assets_nok', 'employee_count')
   const missing = needed.filter((k) => f[k] === null)
-  if (missing.length) return unknown(missing, 'Driftsinntektene avgjør revisjonsplikten, og noe av grunnlaget er ukjent.', 'Operating revenue decides the audit duty, and some of the basis is unknown.')
-  return no(`Driftsinntekter under ${NOK(5_000_000)}: ingen revisjonsplikt.`, `Operating revenue under ${NOK_EN(5_000_000)}: no audit duty.`)
+  if (missing.length)
+    return unknown(
+      missing,
+      'Driftsinntektene avgjør revisjonsplikten, og noe av grunnlaget er ukjent.',
+      'Operating revenue decides the audit duty, and some of the basis is unknown.',
+    )
+  return no(
+    `Driftsinntekter under ${NOK(5_000_000)}: ingen revisjonsplikt.`,
+    `Operating revenue under ${NOK_EN(5_000_000)}: no audit duty.`,
+  )
 }
 
 /** The last day a rule's one-time duty runs for a company registered on `registered` (rrhl.: 14 days). */
@@ -1095,7 +1430,11 @@ export function beneficialOwnersDue(registered: LocalDate | null): LocalDate {
 function sizeOver(f: CompanyFacts): number | null {
   const figures = [f.annual_turnover_nok, f.total_assets_nok, f.employee_count]
   if (figures.some((x) => x === null)) return null
-  return (f.annual_turnover_nok! > 70_000_000 ? 1 : 0) + (f.total_assets_nok! > 35_000_000 ? 1 : 0) + (f.employee_count! > 50 ? 1 : 0)
+  return (
+    (f.annual_turnover_nok! > 70_000_000 ? 1 : 0) +
+    (f.total_assets_nok! > 35_000_000 ? 1 : 0) +
+    (f.employee_count! > 50 ? 1 : 0)
+  )
 }
 
 function sizeHintNb(f: CompanyFacts): string {
@@ -1105,5 +1444,7 @@ function sizeHintNb(f: CompanyFacts): string {
 
 function sizeHintEn(f: CompanyFacts): string {
   const n = sizeOver(f)
-  return n === null ? '' : ` The latest known figures exceed ${n} of 3 limits, but one year’s figures do not decide the test.`
+  return n === null
+    ? ''
+    : ` The latest known figures exceed ${n} of 3 limits, but one year’s figures do not decide the test.`
 }

@@ -49,8 +49,34 @@ export function instancesBetween(rule: Rule, from: LocalDate, to: LocalDate): De
   return out
 }
 
-const MONTHS_NB = ['januar', 'februar', 'mars', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'desember']
-const MONTHS_EN = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS_NB = [
+  'januar',
+  'februar',
+  'mars',
+  'april',
+  'mai',
+  'juni',
+  'juli',
+  'august',
+  'september',
+  'oktober',
+  'november',
+  'desember',
+]
+const MONTHS_EN = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 const WEEKDAYS_NB = ['søndag', 'mandag', 'tirsdag', 'onsdag', 'torsdag', 'fredag', 'lørdag']
 
 export function formatDateNb(d: LocalDate): string {
@@ -97,11 +123,18 @@ export function shiftNote(inst: DeadlineInstance): DateNote | null {
 /** Why a deadline on a weekend or holiday did not move. */
 export function keptNote(inst: DeadlineInstance): DateNote | null {
   if (!inst.kept_on || inst.rule.shift.policy !== 'none') return null
-  return { nb: `${describeNb(inst.kept_on)}. ${inst.rule.shift.reason_nb}`, en: `${describeEn(inst.kept_on)}. ${inst.rule.shift.reason_en}` }
+  return {
+    nb: `${describeNb(inst.kept_on)}. ${inst.rule.shift.reason_nb}`,
+    en: `${describeEn(inst.kept_on)}. ${inst.rule.shift.reason_en}`,
+  }
 }
 
 export const skippedDays = (inst: DeadlineInstance) =>
-  inst.skipped.map((s) => (s.kind === 'public_holiday' ? { date: s.date, kind: s.kind, name_nb: s.name_nb, name_en: s.name_en } : { date: s.date, kind: s.kind }))
+  inst.skipped.map((s) =>
+    s.kind === 'public_holiday'
+      ? { date: s.date, kind: s.kind, name_nb: s.name_nb, name_en: s.name_en }
+      : { date: s.date, kind: s.kind },
+  )
 
 /** An uncertainty note as the API shows it. */
 export interface UncertaintyView {
@@ -122,7 +155,12 @@ function view(n: UncertaintyNote, period: Period | null): UncertaintyView {
     note: { nb: n.nb, en: n.en },
     sources: n.sources.map((s) => ({ title: s.title, url: s.url })),
     scope: n.concerns ? 'periods' : 'rule',
-    contested_dates: period && n.contested ? n.contested(period).map((c) => ({ date: c.date, sources: [...c.sources], answered: c.date === period.legal_due })) : null,
+    contested_dates:
+      period && n.contested
+        ? n
+            .contested(period)
+            .map((c) => ({ date: c.date, sources: [...c.sources], answered: c.date === period.legal_due }))
+        : null,
   }
 }
 
@@ -133,10 +171,15 @@ export function ruleUncertainties(rule: Rule): UncertaintyView[] {
 
 /** The open points that concern one period, with its contested dates. */
 export function instanceUncertainties(inst: DeadlineInstance): UncertaintyView[] {
-  return (inst.rule.uncertainties ?? []).filter((n) => !n.concerns || n.concerns(inst.period)).map((n) => view(n, inst.period))
+  return (inst.rule.uncertainties ?? [])
+    .filter((n) => !n.concerns || n.concerns(inst.period))
+    .map((n) => view(n, inst.period))
 }
 
 /** `{ uncertainties }` when there are any, else nothing: an entry without open points keeps 1.0.0's shape. */
-export function withUncertainties<T extends object>(entry: T, notes: UncertaintyView[]): T & { uncertainties?: UncertaintyView[] } {
+export function withUncertainties<T extends object>(
+  entry: T,
+  notes: UncertaintyView[],
+): T & { uncertainties?: UncertaintyView[] } {
   return notes.length ? { ...entry, uncertainties: notes } : entry
 }

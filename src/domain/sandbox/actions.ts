@@ -11,7 +11,13 @@ import { mintApprovalToken, type ApprovalGate } from '../actions/approval.ts'
 import { dryRun, type ActionInput, type DryRunOutcome } from '../actions/dry-run.ts'
 import { executeLive, SANDBOX_REFUSALS, type FilingSubmitter } from '../actions/execute.ts'
 import { isPlainObject } from '../actions/payload.ts'
-import { SANDBOX_MARKER, SANDBOX_SIGNING, sandboxGovernmentResponse, sandboxReceiptIds, type Receipt } from '../actions/receipt.ts'
+import {
+  SANDBOX_MARKER,
+  SANDBOX_SIGNING,
+  sandboxGovernmentResponse,
+  sandboxReceiptIds,
+  type Receipt,
+} from '../actions/receipt.ts'
 import { appendSandboxAudit } from '../../store/sandbox-audit.ts'
 import type { Sql } from '../../store/db.ts'
 import type { SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
@@ -34,7 +40,11 @@ export function effectiveInstant(date: LocalDate): Date {
 }
 
 function factsOf(c: SandboxCompany) {
-  return { company: { exists: true, active: c.status === 'active' }, systemUserAuthorised: c.delegation.system_user, delegatedScopes: c.delegation.scopes }
+  return {
+    company: { exists: true, active: c.status === 'active' },
+    systemUserAuthorised: c.delegation.system_user,
+    delegatedScopes: c.delegation.scopes,
+  }
 }
 
 export function sandboxDryRun(c: SandboxCompany, input: ActionInput, date: LocalDate): DryRunOutcome {
@@ -43,12 +53,19 @@ export function sandboxDryRun(c: SandboxCompany, input: ActionInput, date: Local
 }
 
 function revenueOf(input: ActionInput): unknown {
-  return input.action_type === 'mva_melding' && isPlainObject(input.payload) ? input.payload.total_revenue_nok : undefined
+  return input.action_type === 'mva_melding' && isPlainObject(input.payload)
+    ? input.payload.total_revenue_nok
+    : undefined
 }
 
 function rejectMagicInvalid(input: ActionInput): void {
   if (revenueOf(input) === MAGIC_VAT.invalid) {
-    throw validationError([{ field: 'payload.total_revenue_nok', message: 'is 0: the sandbox treats a VAT return without revenue as invalid (magic value)' }])
+    throw validationError([
+      {
+        field: 'payload.total_revenue_nok',
+        message: 'is 0: the sandbox treats a VAT return without revenue as invalid (magic value)',
+      },
+    ])
   }
 }
 
@@ -64,8 +81,21 @@ export function sandboxPlan(c: SandboxCompany, input: ActionInput, date: LocalDa
     ready: outcome.validation.all_passed,
     dry_run: outcome,
     steps: [
-      { step: 1, method: 'POST', path: `${basePath}/auth/approval-token`, body: { org_number: input.org_number, action_id }, note: 'a person confirms; the token is shown once' },
-      { step: 2, method: 'POST', path: `${basePath}/actions/execute`, headers: ['Idempotency-Key', 'X-Approval-Token'], body: 'the same org_number, action_type, period and payload', note: 'consumes the token once the five checks pass' },
+      {
+        step: 1,
+        method: 'POST',
+        path: `${basePath}/auth/approval-token`,
+        body: { org_number: input.org_number, action_id },
+        note: 'a person confirms; the token is shown once',
+      },
+      {
+        step: 2,
+        method: 'POST',
+        path: `${basePath}/actions/execute`,
+        headers: ['Idempotency-Key', 'X-Approval-Token'],
+        body: 'the same org_number, action_type, period and payload',
+        note: 'consumes the token once the five checks pass',
+      },
     ],
   }
 }
@@ -77,8 +107,17 @@ export function sandboxPlan(c: SandboxCompany, input: ActionInput, date: LocalDa
  * sandbox audit row, is dated on the sandbox's pinned clock (the effective date), so the trail and
  * the receipts tell one timeline.
  */
-export async function mintSandboxApproval(sql: Sql, namespace: string, org: string, actionId: string, now: Date, date: LocalDate) {
-  const minted = await mintApprovalToken(sql, { namespace, org_number: org, action_id: actionId }, now, { confirmation: 'automatic' })
+export async function mintSandboxApproval(
+  sql: Sql,
+  namespace: string,
+  org: string,
+  actionId: string,
+  now: Date,
+  date: LocalDate,
+) {
+  const minted = await mintApprovalToken(sql, { namespace, org_number: org, action_id: actionId }, now, {
+    confirmation: 'automatic',
+  })
   await appendSandboxAudit(sql, namespace, {
     id: crypto.randomUUID(),
     org_number: org,
@@ -103,7 +142,12 @@ export async function mintSandboxApproval(sql: Sql, namespace: string, org: stri
  */
 export function reportsEarlierMonth(input: ActionInput, date: LocalDate): boolean {
   const reported = isPlainObject(input.payload) ? input.payload.period : undefined
-  return input.action_type === 'mva_melding' && typeof reported === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(reported) && reported < date.slice(0, 7)
+  return (
+    input.action_type === 'mva_melding' &&
+    typeof reported === 'string' &&
+    /^\d{4}-(0[1-9]|1[0-2])$/.test(reported) &&
+    reported < date.slice(0, 7)
+  )
 }
 
 /**
@@ -117,14 +161,22 @@ function rehearsal(namespace: string, date: LocalDate): FilingSubmitter {
       if (revenueOf(f.input) === MAGIC_VAT.governmentRejects) {
         throw new AppError('GOVERNMENT_VALIDATION_REJECTED', {
           extra: {
-            upstream: { system: 'Skatteetaten', http_status: 422, _sandbox_marker: SANDBOX_MARKER, error: 'VALIDERINGSFEIL', error_description: 'Skattegrunnlaget stemmer ikke med omsetningen (magisk sandkasseverdi 99999999).' },
+            upstream: {
+              system: 'Skatteetaten',
+              http_status: 422,
+              _sandbox_marker: SANDBOX_MARKER,
+              error: 'VALIDERINGSFEIL',
+              error_description: 'Skattegrunnlaget stemmer ikke med omsetningen (magisk sandkasseverdi 99999999).',
+            },
           },
         })
       }
       const { receipt_id } = sandboxReceiptIds(namespace, f.idempotency_key, f.action_id)
       return {
         receipt_id,
-        government_response_raw: { ...sandboxGovernmentResponse(receipt_id, f.input.org_number, f.input.action_type, f.input.period) },
+        government_response_raw: {
+          ...sandboxGovernmentResponse(receipt_id, f.input.org_number, f.input.action_type, f.input.period),
+        },
         audit_details: { filed_late: reportsEarlierMonth(f.input, date) },
       }
     },
@@ -145,7 +197,11 @@ export interface LiveExecute {
  * with the rehearsal for a portal, the public sandbox key for signing, and the effective date for
  * a clock. Only the magic invalid revenue is refused before it, as a malformed request.
  */
-export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute): Promise<{ dry_run: false; filed_late: boolean; receipt: Receipt }> {
+export async function sandboxExecute(
+  sql: Sql,
+  c: SandboxCompany,
+  x: LiveExecute,
+): Promise<{ dry_run: false; filed_late: boolean; receipt: Receipt }> {
   rejectMagicInvalid(x.input)
   const at = effectiveInstant(x.date)
   const receipt = await executeLive(
@@ -155,7 +211,15 @@ export async function sandboxExecute(sql: Sql, c: SandboxCompany, x: LiveExecute
       submitter: rehearsal(x.namespace, x.date),
       signing: SANDBOX_SIGNING,
       auditId: (f) => sandboxReceiptIds(x.namespace, f.idempotency_key, f.action_id).audit_log_id,
-      audit: (action, id, details) => appendSandboxAudit(sql, x.namespace, { id, org_number: c.org_number, occurred_at: at, action, initiated_by: 'sandbox_caller', details }),
+      audit: (action, id, details) =>
+        appendSandboxAudit(sql, x.namespace, {
+          id,
+          org_number: c.org_number,
+          occurred_at: at,
+          action,
+          initiated_by: 'sandbox_caller',
+          details,
+        }),
       today: x.date,
       at,
       refusals: SANDBOX_REFUSALS,

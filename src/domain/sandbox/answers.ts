@@ -40,4 +40,3 @@ export const ANSWER_BY_OPERATION = {
   getSandboxAuthority: 'authority',
   getSandboxAccounts: 'accounts',
 } as const satisfies Record<string, SandboxAnswer>
-

@@ -21,7 +21,11 @@ export interface SandboxAuditEntry {
   details: Record<string, AuditValue>
 }
 
-const FILING_ACTION: Record<string, string> = { 'mva-termin': 'submit_mva', 'mva-arstermin': 'submit_mva', 'a-melding': 'submit_a_melding' }
+const FILING_ACTION: Record<string, string> = {
+  'mva-termin': 'submit_mva',
+  'mva-arstermin': 'submit_mva',
+  'a-melding': 'submit_a_melding',
+}
 
 /** The history every caller sees, newest first. */
 export function fixtureHistory(c: SandboxCompany): SandboxAuditEntry[] {
@@ -53,7 +57,12 @@ export function fixtureHistory(c: SandboxCompany): SandboxAuditEntry[] {
  * The newest `limit` entries: the namespace's own rows (newest first), then the fixture history.
  * Only that many rows are read, however many the namespace has written.
  */
-export async function sandboxAudit(sql: Sql, namespace: string, c: SandboxCompany, limit: number): Promise<SandboxAuditEntry[]> {
+export async function sandboxAudit(
+  sql: Sql,
+  namespace: string,
+  c: SandboxCompany,
+  limit: number,
+): Promise<SandboxAuditEntry[]> {
   const own =
     namespace === ANONYMOUS_SANDBOX_NAMESPACE
       ? []

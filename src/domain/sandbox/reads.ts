@@ -5,7 +5,15 @@
  */
 import { AppError } from '../../errors/app-error.ts'
 import type { AccountsLookup } from '../../upstream/accounts-register/map.ts'
-import type { AuthorityLookup, AuthorityPerson, RegisterUnit, RolesLookup, SearchPage, SubUnitLookup, UnitLookup } from '../../upstream/business-register/map.ts'
+import type {
+  AuthorityLookup,
+  AuthorityPerson,
+  RegisterUnit,
+  RolesLookup,
+  SearchPage,
+  SubUnitLookup,
+  UnitLookup,
+} from '../../upstream/business-register/map.ts'
 import { SYSTEM_NAMES, type UpstreamSystem } from '../../upstream/raw.ts'
 import { SANDBOX_COMPANIES, type SandboxCompany, type Signer } from '../../../fixtures/sandbox/companies.ts'
 import { sandboxCompanyOf } from './orgs.ts'
@@ -30,7 +38,15 @@ function sourced<T>(system: UpstreamSystem, value: T): Sourced<T> {
 
 export function registerUnitOf(c: SandboxCompany): RegisterUnit {
   const a = c.address
-  const address = { lines: [a.street], postal_code: a.postal_code, city: a.city, municipality_number: a.municipality_number, municipality: a.municipality, country_code: 'NO', country: 'Norge' }
+  const address = {
+    lines: [a.street],
+    postal_code: a.postal_code,
+    city: a.city,
+    municipality_number: a.municipality_number,
+    municipality: a.municipality,
+    country_code: 'NO',
+    country: 'Norge',
+  }
   const at = (s: SandboxCompany['status']) => (c.status === s ? c.status_date : null)
   return {
     org_number: c.org_number,
@@ -43,7 +59,10 @@ export function registerUnitOf(c: SandboxCompany): RegisterUnit {
     business_address: address,
     postal_address: address,
     nace: c.nace.map(([code, description]) => ({ code, description })),
-    sector: c.entity_type === 'AS' ? { code: '2100', description: 'Private aksjeselskaper mv.' } : { code: '8200', description: 'Personlig næringsdrivende' },
+    sector:
+      c.entity_type === 'AS'
+        ? { code: '2100', description: 'Private aksjeselskaper mv.' }
+        : { code: '8200', description: 'Personlig næringsdrivende' },
     employees: c.employees !== null && c.employees > 4 ? c.employees : null,
     has_registered_employees: c.employees !== null,
     bankrupt: c.status === 'bankrupt',
@@ -74,27 +93,73 @@ function person(c: SandboxCompany, [role, name]: Signer): AuthorityPerson {
 }
 
 const NOT_FOUND: AuthorityLookup = {
-  found: false, routine_status: null, routine_text: null, combination_status: null, rule_status: null, rule_id: null, basis_code: null, free_text: null, possible_holders: [], combinations: [],
+  found: false,
+  routine_status: null,
+  routine_text: null,
+  combination_status: null,
+  rule_status: null,
+  rule_id: null,
+  basis_code: null,
+  free_text: null,
+  possible_holders: [],
+  combinations: [],
 }
 
 /** What Fullmakttjenesten would answer: the same fields the live mapper fills. */
 function authority(c: SandboxCompany, kind: 'signature' | 'prokura'): AuthorityLookup {
   if (c.status === 'deleted') return NOT_FOUND
-  const base = { found: true, routine_status: 'OK', routine_text: 'Oppslaget er utført', basis_code: kind === 'signature' ? 'SF' : 'PF' }
+  const base = {
+    found: true,
+    routine_status: 'OK',
+    routine_text: 'Oppslaget er utført',
+    basis_code: kind === 'signature' ? 'SF' : 'PF',
+  }
   const combos = (sets: Signer[][], code: string | null, description: string | null) =>
     sets.map((set, i) => ({ id: String(i + 1), code, description, persons: set.map((s) => person(c, s)) }))
   const holders = (sets: Signer[][]) => [...new Map(sets.flat().map((s) => [`${s[0]}|${s[1]}`, person(c, s)])).values()]
-  const empty = { ...base, combination_status: 'IK', rule_status: null, rule_id: null, free_text: null, possible_holders: [], combinations: [] }
+  const empty = {
+    ...base,
+    combination_status: 'IK',
+    rule_status: null,
+    rule_id: null,
+    free_text: null,
+    possible_holders: [],
+    combinations: [],
+  }
   if (kind === 'prokura') {
     if (c.prokura.length === 0) return empty
-    return { ...base, combination_status: 'OK', rule_status: 'RF', rule_id: 'R0101', free_text: null, possible_holders: holders(c.prokura), combinations: combos(c.prokura, 'R0101', 'Prokura hver for seg.') }
+    return {
+      ...base,
+      combination_status: 'OK',
+      rule_status: 'RF',
+      rule_id: 'R0101',
+      free_text: null,
+      possible_holders: holders(c.prokura),
+      combinations: combos(c.prokura, 'R0101', 'Prokura hver for seg.'),
+    }
   }
   const s = c.signing
   switch (s.rule) {
     case 'coded':
-      return { ...base, combination_status: 'OK', rule_status: 'RF', rule_id: 'R0001', free_text: null, possible_holders: holders(s.combinations), combinations: combos(s.combinations, 'R0001', s.text) }
+      return {
+        ...base,
+        combination_status: 'OK',
+        rule_status: 'RF',
+        rule_id: 'R0001',
+        free_text: null,
+        possible_holders: holders(s.combinations),
+        combinations: combos(s.combinations, 'R0001', s.text),
+      }
     case 'free_text':
-      return { ...base, combination_status: 'OK', rule_status: 'RI', rule_id: null, free_text: s.text, possible_holders: holders([s.fallback]), combinations: combos([s.fallback], 'STYR', 'Styret i fellesskap') }
+      return {
+        ...base,
+        combination_status: 'OK',
+        rule_status: 'RI',
+        rule_id: null,
+        free_text: s.text,
+        possible_holders: holders([s.fallback]),
+        combinations: combos([s.fallback], 'STYR', 'Styret i fellesskap'),
+      }
     case 'none':
     case 'unavailable':
       return empty
@@ -162,7 +227,10 @@ export const sandboxReads: CompanyReads = {
   async signature(org): Promise<Sourced<AuthorityLookup>> {
     const c = sandboxCompanyOf(org)
     if (c?.signing.rule === 'unavailable') {
-      throw new AppError('UPSTREAM_UNAVAILABLE', { context: { upstream_system: SYSTEM_NAMES.fullmakt }, extra: { upstream_system: SYSTEM_NAMES.fullmakt } })
+      throw new AppError('UPSTREAM_UNAVAILABLE', {
+        context: { upstream_system: SYSTEM_NAMES.fullmakt },
+        extra: { upstream_system: SYSTEM_NAMES.fullmakt },
+      })
     }
     return sourced('fullmakt', c ? authority(c, 'signature') : NOT_FOUND)
   },
@@ -176,7 +244,9 @@ export const sandboxReads: CompanyReads = {
   },
   async search(name): Promise<Sourced<SearchPage>> {
     const term = name.toLocaleLowerCase('nb')
-    const units = SANDBOX_COMPANIES.filter((c) => c.status !== 'deleted' && c.name.toLocaleLowerCase('nb').includes(term)).map(registerUnitOf)
+    const units = SANDBOX_COMPANIES.filter(
+      (c) => c.status !== 'deleted' && c.name.toLocaleLowerCase('nb').includes(term),
+    ).map(registerUnitOf)
     return sourced('enhetsregisteret', { units: units.slice(0, 10), total: units.length })
   },
 }

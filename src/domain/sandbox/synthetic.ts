@@ -33,7 +33,9 @@ class Draws {
 
   private word(): number {
     if (this.offset + 4 > this.block.length) {
-      this.block = createHash('sha256').update(`plikt-sandbox|${this.seed}|${this.counter++}`).digest()
+      this.block = createHash('sha256')
+        .update(`plikt-sandbox|${this.seed}|${this.counter++}`)
+        .digest()
       this.offset = 0
     }
     const w = this.block.readUInt32BE(this.offset)
@@ -88,17 +90,72 @@ const TRADES = [
   { word: 'TESTDATA', nace: ['62.010', 'Programmeringstjenester'], revenuePerFte: 1_400_000 },
   { word: 'TESTBYGG', nace: ['41.200', 'Oppføring av bygninger'], revenuePerFte: 1_800_000 },
   { word: 'TESTHANDEL', nace: ['47.789', 'Butikkhandel med andre nye varer'], revenuePerFte: 2_100_000 },
-  { word: 'TESTKONSULT', nace: ['70.220', 'Bedriftsrådgivning og annen administrativ rådgivning'], revenuePerFte: 1_300_000 },
+  {
+    word: 'TESTKONSULT',
+    nace: ['70.220', 'Bedriftsrådgivning og annen administrativ rådgivning'],
+    revenuePerFte: 1_300_000,
+  },
   { word: 'TESTREGNSKAP', nace: ['69.201', 'Regnskap og bokføring'], revenuePerFte: 1_000_000 },
   { word: 'TESTTRANSPORT', nace: ['49.410', 'Godstransport på vei'], revenuePerFte: 1_600_000 },
   { word: 'TESTSERVERING', nace: ['56.101', 'Drift av restauranter og kafeer'], revenuePerFte: 900_000 },
-  { word: 'TESTDESIGN', nace: ['74.103', 'Interiørarkitekter, interiørdesign og interiørkonsulenter'], revenuePerFte: 1_000_000 },
+  {
+    word: 'TESTDESIGN',
+    nace: ['74.103', 'Interiørarkitekter, interiørdesign og interiørkonsulenter'],
+    revenuePerFte: 1_000_000,
+  },
   { word: 'TESTELEKTRO', nace: ['43.210', 'Elektrisk installasjonsarbeid'], revenuePerFte: 1_500_000 },
 ] as const
-const NAME_WORDS = ['BJØRKELI', 'LYNGHEIM', 'STORMYR', 'ELVEBREDD', 'SKOGLI', 'BERGTIND', 'NORDAVIND', 'LINDEHAUG', 'FURULUND', 'MOLTEMYR', 'VIKABERG', 'HAVBRIS', 'SOLBAKKEN', 'FJELLRO', 'KLIPPEVIK', 'TINDESTUA'] as const
+const NAME_WORDS = [
+  'BJØRKELI',
+  'LYNGHEIM',
+  'STORMYR',
+  'ELVEBREDD',
+  'SKOGLI',
+  'BERGTIND',
+  'NORDAVIND',
+  'LINDEHAUG',
+  'FURULUND',
+  'MOLTEMYR',
+  'VIKABERG',
+  'HAVBRIS',
+  'SOLBAKKEN',
+  'FJELLRO',
+  'KLIPPEVIK',
+  'TINDESTUA',
+] as const
 
-const FIRST_NAMES = ['Kari', 'Ola', 'Ingrid', 'Lars', 'Marit', 'Per', 'Silje', 'Anders', 'Nora', 'Jonas', 'Hilde', 'Eirik', 'Ragnhild', 'Tor', 'Sigrid', 'Magnus'] as const
-const SURNAMES = ['Testesen', 'Prøvdal', 'Prøvesen', 'Testberg', 'Forsøkli', 'Eksempelsen', 'Prøvhaug', 'Testvik', 'Øvingstad', 'Mønsterud', 'Prøvestad', 'Sandkassen'] as const
+const FIRST_NAMES = [
+  'Kari',
+  'Ola',
+  'Ingrid',
+  'Lars',
+  'Marit',
+  'Per',
+  'Silje',
+  'Anders',
+  'Nora',
+  'Jonas',
+  'Hilde',
+  'Eirik',
+  'Ragnhild',
+  'Tor',
+  'Sigrid',
+  'Magnus',
+] as const
+const SURNAMES = [
+  'Testesen',
+  'Prøvdal',
+  'Prøvesen',
+  'Testberg',
+  'Forsøkli',
+  'Eksempelsen',
+  'Prøvhaug',
+  'Testvik',
+  'Øvingstad',
+  'Mønsterud',
+  'Prøvestad',
+  'Sandkassen',
+] as const
 
 /** Limited companies pay 22 % tax on a profit. */
 const TAX_RATE = 0.22
@@ -115,7 +172,10 @@ interface Person {
 }
 
 function person(d: Draws, first: string, bornFrom: number, bornTo: number): Person {
-  return { name: `${first} ${d.pick(SURNAMES)}`, birth: ymd(d.between(bornFrom, bornTo), d.between(1, 12), d.between(1, 28)) }
+  return {
+    name: `${first} ${d.pick(SURNAMES)}`,
+    birth: ymd(d.between(bornFrom, bornTo), d.between(1, 12), d.between(1, 28)),
+  }
 }
 
 /** The first of a month one or two months after registration: when the VAT registration took effect. */
@@ -129,20 +189,40 @@ function vatDateAfter(registered: LocalDate, d: Draws): LocalDate {
  * The AS's signing rule, from the ones its board can carry: the chair alone, the general manager
  * alone, the chair with one board member, the chair alone or two members jointly, or the whole board.
  */
-function asSigning(d: Draws, dagl: Signer, chair: Signer, members: Signer[]): Extract<SandboxCompany['signing'], { rule: 'coded' }> {
+function asSigning(
+  d: Draws,
+  dagl: Signer,
+  chair: Signer,
+  members: Signer[],
+): Extract<SandboxCompany['signing'], { rule: 'coded' }> {
   const rules: Extract<SandboxCompany['signing'], { rule: 'coded' }>[] = [
     { rule: 'coded', text: 'Styrets leder alene.', combinations: [[chair]] },
     { rule: 'coded', text: 'Daglig leder alene.', combinations: [[dagl]] },
   ]
   if (members.length >= 1) {
-    rules.push({ rule: 'coded', text: 'Styrets leder og ett styremedlem i fellesskap.', combinations: members.map((m) => [chair, m]) })
+    rules.push({
+      rule: 'coded',
+      text: 'Styrets leder og ett styremedlem i fellesskap.',
+      combinations: members.map((m) => [chair, m]),
+    })
     rules.push({ rule: 'coded', text: 'Styret i fellesskap.', combinations: [[chair, ...members]] })
   }
-  if (members.length >= 2) rules.push({ rule: 'coded', text: 'Styrets leder alene eller to styremedlemmer i fellesskap.', combinations: [[chair], [members[0]!, members[1]!]] })
+  if (members.length >= 2)
+    rules.push({
+      rule: 'coded',
+      text: 'Styrets leder alene eller to styremedlemmer i fellesskap.',
+      combinations: [[chair], [members[0]!, members[1]!]],
+    })
   return d.pick(rules)
 }
 
-function tier2(d: Draws, employees: number, turnover: number, assets: number, vat: boolean): NonNullable<SandboxCompany['tier_2']> | null {
+function tier2(
+  d: Draws,
+  employees: number,
+  turnover: number,
+  assets: number,
+  vat: boolean,
+): NonNullable<SandboxCompany['tier_2']> | null {
   if (!d.chance(0.5)) return null
   return {
     employee_count: employees,
@@ -178,9 +258,17 @@ function limitedCompany(org: string, d: Draws): SandboxCompany {
   const dagl = person(d, daglFirst!, 1955, 1995)
   const chair = person(d, chairFirst!, 1950, 1990)
   const members = memberFirsts.slice(0, boardSize - 1).map((f) => person(d, f, 1955, 1995))
-  const signing = asSigning(d, ['DAGL', dagl.name], ['LEDE', chair.name], members.map((m): Signer => ['MEDL', m.name]))
+  const signing = asSigning(
+    d,
+    ['DAGL', dagl.name],
+    ['LEDE', chair.name],
+    members.map((m): Signer => ['MEDL', m.name]),
+  )
   // A procurator is someone outside the board, as in the hand-written fixtures.
-  const procurator = employees >= 5 && d.chance(0.3) ? person(d, d.pick(FIRST_NAMES.filter((f) => ![daglFirst, chairFirst, ...memberFirsts].includes(f))), 1960, 1995) : null
+  const procurator =
+    employees >= 5 && d.chance(0.3)
+      ? person(d, d.pick(FIRST_NAMES.filter((f) => ![daglFirst, chairFirst, ...memberFirsts].includes(f))), 1960, 1995)
+      : null
 
   const t2 = tier2(d, employees, revenue, assets, vat)
   return {
@@ -205,7 +293,15 @@ function limitedCompany(org: string, d: Draws): SandboxCompany {
     ],
     signing,
     prokura: procurator ? [[['PROK', procurator.name]]] : [],
-    accounts: { year: 2024, currency: 'NOK', revenue, operating_result: operating, annual_result: thousands(operating * (1 - TAX_RATE)), assets, equity },
+    accounts: {
+      year: 2024,
+      currency: 'NOK',
+      revenue,
+      operating_result: operating,
+      annual_result: thousands(operating * (1 - TAX_RATE)),
+      assets,
+      equity,
+    },
     delegation: t2 ? { system_user: true, scopes: [...ALL_SCOPES] } : NO_DELEGATION,
     filed: [],
   }
@@ -220,7 +316,9 @@ function soleProprietorship(org: string, d: Draws): SandboxCompany {
   const owner = person(d, d.pick(FIRST_NAMES), 1950, year - 20)
   const side = d.chance(0.25)
   const employees = side ? 0 : d.chance(0.6) ? 0 : d.between(1, 3)
-  const revenue = side ? thousands(d.between(15_000, 49_000)) : thousands((employees + 1) * trade.revenuePerFte * d.fraction(0.4, 0.9))
+  const revenue = side
+    ? thousands(d.between(15_000, 49_000))
+    : thousands((employees + 1) * trade.revenuePerFte * d.fraction(0.4, 0.9))
   const vat = revenue > VAT_THRESHOLD
   const t2 = tier2(d, employees, revenue, thousands(revenue * d.fraction(0.15, 0.5)), vat)
   const surname = owner.name.split(' ')[1]!.toLocaleUpperCase('nb')

@@ -4,7 +4,13 @@
  * their deadlines, and signing authority is classified from their signature data.
  */
 import type { LocalDate } from '../../lib/local-date.ts'
-import { companyDeadlines, evaluateObligations, UPGRADE_PATH_NB, type DeadlineEntry, type ObligationEvaluation } from '../rulebook/evaluate.ts'
+import {
+  companyDeadlines,
+  evaluateObligations,
+  UPGRADE_PATH_NB,
+  type DeadlineEntry,
+  type ObligationEvaluation,
+} from '../rulebook/evaluate.ts'
 import type { CompanyFacts } from '../rulebook/facts.ts'
 import { RULES, type Frequency } from '../rulebook/rules.ts'
 import { factsOf } from '../company/obligations.ts'
@@ -81,12 +87,21 @@ function evaluate(c: SandboxCompany, date: LocalDate) {
   // Filings are visible with Tier 2 only, as in production (companySummary): a tier_1 company's
   // deadlines never say `filed`.
   const filed = new Set(c.tier_2 ? c.filed.map(([rule, period]) => `${rule}|${period}`) : [])
-  const { deadlines } = companyDeadlines(facts, { fromDate: date, horizonMonths: HORIZON_MONTHS, filed: (rule, period) => filed.has(`${rule}|${period}`) })
+  const { deadlines } = companyDeadlines(facts, {
+    fromDate: date,
+    horizonMonths: HORIZON_MONTHS,
+    filed: (rule, period) => filed.has(`${rule}|${period}`),
+  })
   // The next deadline of each obligation still to meet on or after the date: what `deadline_at`
   // answers. A period already filed is not the next deadline, even when its due day is still ahead.
   const next = new Map<string, string | null>()
-  for (const d of deadlines) if (d.due_at && d.filing_status === 'upcoming' && d.due_at.slice(0, 10) >= date && !next.has(d.obligation_id)) next.set(d.obligation_id, d.due_at)
-  return { obligations: evaluateObligations(facts).map((o) => sandboxObligation(o, next)), deadlines: deadlines.map(sandboxDeadline) }
+  for (const d of deadlines)
+    if (d.due_at && d.filing_status === 'upcoming' && d.due_at.slice(0, 10) >= date && !next.has(d.obligation_id))
+      next.set(d.obligation_id, d.due_at)
+  return {
+    obligations: evaluateObligations(facts).map((o) => sandboxObligation(o, next)),
+    deadlines: deadlines.map(sandboxDeadline),
+  }
 }
 
 function head(c: SandboxCompany) {
@@ -146,4 +161,3 @@ export async function sandboxContext(c: SandboxCompany) {
     },
   }
 }
-

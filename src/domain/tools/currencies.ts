@@ -5,9 +5,42 @@
 
 /** Quoted today (RUB suspended since 2 March 2022 — kept: older dates have rates). */
 export const CURRENT_CURRENCIES = [
-  'AUD', 'BDT', 'BGN', 'BRL', 'BYN', 'CAD', 'CHF', 'CNY', 'CZK', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF',
-  'IDR', 'ILS', 'INR', 'ISK', 'JPY', 'KRW', 'MMK', 'MXN', 'MYR', 'NZD', 'PHP', 'PKR', 'PLN', 'RON',
-  'RUB', 'SEK', 'SGD', 'THB', 'TRY', 'TWD', 'USD', 'ZAR',
+  'AUD',
+  'BDT',
+  'BGN',
+  'BRL',
+  'BYN',
+  'CAD',
+  'CHF',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'IDR',
+  'ILS',
+  'INR',
+  'ISK',
+  'JPY',
+  'KRW',
+  'MMK',
+  'MXN',
+  'MYR',
+  'NZD',
+  'PHP',
+  'PKR',
+  'PLN',
+  'RON',
+  'RUB',
+  'SEK',
+  'SGD',
+  'THB',
+  'TRY',
+  'TWD',
+  'USD',
+  'ZAR',
   // The IMF's special drawing right: an ISO 4217 code with a published NOK rate (a calculated series).
   'XDR',
 ] as const
@@ -30,4 +63,7 @@ export const SUSPENDED_CURRENCIES: Record<string, string> = {
   RUB: 'Norges Bank suspended the RUB quotation from 2 March 2022, when the ECB stopped publishing a reference rate',
 }
 
-export const SUPPORTED_CURRENCIES: readonly string[] = [...CURRENT_CURRENCIES, ...Object.keys(HISTORIC_CURRENCIES)].sort()
+export const SUPPORTED_CURRENCIES: readonly string[] = [
+  ...CURRENT_CURRENCIES,
+  ...Object.keys(HISTORIC_CURRENCIES),
+].sort()

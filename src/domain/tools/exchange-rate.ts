@@ -56,7 +56,8 @@ function invalidDate(message: string): AppError {
 
 /** Three letters, any case → upper case; anything else is INVALID_CURRENCY; absent is VALIDATION_FAILED. */
 function currencyShape(input: unknown, field: string): string {
-  if (input === undefined || input === null) throw validationError([{ field, message: 'required: a three-letter ISO 4217 code such as "EUR"' }])
+  if (input === undefined || input === null)
+    throw validationError([{ field, message: 'required: a three-letter ISO 4217 code such as "EUR"' }])
   if (typeof input !== 'string' || !/^[A-Za-z]{3}$/.test(input)) {
     throw invalidCurrency(field, `${JSON.stringify(input)} is not a three-letter ISO 4217 code such as "EUR"`)
   }
@@ -67,11 +68,18 @@ function currencyShape(input: unknown, field: string): string {
 export function normaliseCurrency(input: unknown, field = 'currency'): string {
   const code = currencyShape(input, field)
   if (code === 'NOK') {
-    throw invalidCurrency(field, 'NOK is the quote currency of every Norges Bank rate: NOK per NOK is 1 by definition and no series exists. Ask for the foreign currency, e.g. "EUR".')
+    throw invalidCurrency(
+      field,
+      'NOK is the quote currency of every Norges Bank rate: NOK per NOK is 1 by definition and no series exists. Ask for the foreign currency, e.g. "EUR".',
+    )
   }
   const index = INDEX_SERIES[code]
   if (index) throw invalidCurrency(field, `${code} is ${index}, not a currency; this tool returns currency rates only.`)
-  if (!SUPPORTED.has(code)) throw invalidCurrency(field, `Norges Bank does not quote ${code} against NOK. Quoted: ${SUPPORTED_CURRENCIES.join(', ')}.`)
+  if (!SUPPORTED.has(code))
+    throw invalidCurrency(
+      field,
+      `Norges Bank does not quote ${code} against NOK. Quoted: ${SUPPORTED_CURRENCIES.join(', ')}.`,
+    )
   return code
 }
 
@@ -79,11 +87,16 @@ export function normaliseCurrency(input: unknown, field = 'currency'): string {
 export function resolveDate(input: unknown, now: Date): LocalDate {
   const today = osloDate(now)
   if (input === undefined || input === null) return today
-  if (typeof input !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(input)) throw invalidDate(`${JSON.stringify(input)} is not a date in the format YYYY-MM-DD`)
+  if (typeof input !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(input))
+    throw invalidDate(`${JSON.stringify(input)} is not a date in the format YYYY-MM-DD`)
   const [y, m, d] = input.split('-').map(Number) as [number, number, number]
   if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) throw invalidDate(`${input} does not exist in the calendar`)
-  if (input < EARLIEST_DATE) throw invalidDate(`${input} is before ${EARLIEST_DATE}; no Norges Bank series reaches that far`)
-  if (input > today) throw invalidDate(`${input} is in the future: today is ${today} in Europe/Oslo, and rates exist only for days already published`)
+  if (input < EARLIEST_DATE)
+    throw invalidDate(`${input} is before ${EARLIEST_DATE}; no Norges Bank series reaches that far`)
+  if (input > today)
+    throw invalidDate(
+      `${input} is in the future: today is ${today} in Europe/Oslo, and rates exist only for days already published`,
+    )
   return input
 }
 
@@ -105,18 +118,34 @@ function isChristmasEve(date: LocalDate): boolean {
 function fallback(requested: LocalDate, currency: string, now: Date): { reason: FallbackReason; detail: string } {
   const why = nonWorkingReason(requested)
   if (why?.kind === 'saturday' || why?.kind === 'sunday') {
-    return { reason: 'weekend', detail: `${requested} is a ${why.kind === 'saturday' ? 'Saturday' : 'Sunday'}; Norges Bank publishes no rates at weekends` }
+    return {
+      reason: 'weekend',
+      detail: `${requested} is a ${why.kind === 'saturday' ? 'Saturday' : 'Sunday'}; Norges Bank publishes no rates at weekends`,
+    }
   }
   if (why?.kind === 'public_holiday') {
-    return { reason: 'public_holiday', detail: `${requested} is ${why.name_en} (${why.name_nb}), a Norwegian public holiday; Norges Bank publishes no rates on it` }
+    return {
+      reason: 'public_holiday',
+      detail: `${requested} is ${why.name_en} (${why.name_nb}), a Norwegian public holiday; Norges Bank publishes no rates on it`,
+    }
   }
   if (requested === osloDate(now)) {
     return osloMinuteOfDay(now) < PUBLICATION_MINUTE_OSLO
       ? { reason: 'not_yet_published', detail: `today's rate is published around 16:00 Europe/Oslo and is not out yet` }
-      : { reason: 'not_yet_published', detail: `today's ${currency} rate is not yet available from Norges Bank (usually published around 16:00 Europe/Oslo)` }
+      : {
+          reason: 'not_yet_published',
+          detail: `today's ${currency} rate is not yet available from Norges Bank (usually published around 16:00 Europe/Oslo)`,
+        }
   }
-  if (isChristmasEve(requested)) return { reason: 'no_publication', detail: `${requested} is Christmas Eve; Norges Bank publishes no rates on 24 December` }
-  return { reason: 'no_publication', detail: `Norges Bank published no ${currency} rate on ${requested} (a ${DAY_NAMES[new Date(`${requested}T00:00:00Z`).getUTCDay()]})` }
+  if (isChristmasEve(requested))
+    return {
+      reason: 'no_publication',
+      detail: `${requested} is Christmas Eve; Norges Bank publishes no rates on 24 December`,
+    }
+  return {
+    reason: 'no_publication',
+    detail: `Norges Bank published no ${currency} rate on ${requested} (a ${DAY_NAMES[new Date(`${requested}T00:00:00Z`).getUTCDay()]})`,
+  }
 }
 
 function noRate(message: string): AppError {
@@ -131,20 +160,30 @@ function whyNoRate(currency: string): string {
 }
 
 /** The rate for `input.currency` on `input.date` (default today, Oslo): NOK per one unit, labelled base NOK, quote the currency. */
-export async function exchangeRate(input: { currency?: unknown; date?: unknown }, now: Date, fetchRates: RateFetcher): Promise<ExchangeRate> {
+export async function exchangeRate(
+  input: { currency?: unknown; date?: unknown },
+  now: Date,
+  fetchRates: RateFetcher,
+): Promise<ExchangeRate> {
   const currency = normaliseCurrency(input.currency)
   const requested = resolveDate(input.date, now)
   return rateFor(currency, requested, now, fetchRates)
 }
 
-async function rateFor(currency: string, requested: LocalDate, now: Date, fetchRates: RateFetcher): Promise<ExchangeRate> {
+async function rateFor(
+  currency: string,
+  requested: LocalDate,
+  now: Date,
+  fetchRates: RateFetcher,
+): Promise<ExchangeRate> {
   const today = osloDate(now)
   const latest = latestUsableDate(requested, now)
   const from = addDays(latest, -LOOKBACK_DAYS)
   const observations = await fetchRates(currency, from, latest)
 
   let used: RateObservation | null = null
-  for (const o of observations) if (o.currency === currency && o.date <= latest && o.date >= from && (!used || o.date > used.date)) used = o
+  for (const o of observations)
+    if (o.currency === currency && o.date <= latest && o.date >= from && (!used || o.date > used.date)) used = o
   if (!used) {
     throw noRate(`Norges Bank published no ${currency} rate between ${from} and ${latest}.${whyNoRate(currency)}`)
   }
@@ -158,7 +197,8 @@ async function rateFor(currency: string, requested: LocalDate, now: Date, fetchR
       `Norges Bank's latest ${currency} rate on or before ${latest} is from ${used.date}, with ${unexplained} working days without a rate since; the quotation appears suspended, so no rate is given for ${requested}.${whyNoRate(currency)} Ask for ${used.date} or earlier if an old rate suits your purpose.`,
     )
   }
-  if (!(used.rate > 0) || !Number.isFinite(used.rate)) throw new MalformedUpstream('norges-bank', `${currency} ${used.date}: rate ${used.value} is not a positive number`)
+  if (!(used.rate > 0) || !Number.isFinite(used.rate))
+    throw new MalformedUpstream('norges-bank', `${currency} ${used.date}: rate ${used.value} is not a positive number`)
 
   const fell = used.date === requested ? null : fallback(requested, currency, now)
   return {
@@ -188,8 +228,14 @@ export function resolvePair(base: unknown, quote: unknown): { currency: string }
   const b = currencyShape(base, 'base')
   const q = currencyShape(quote, 'quote')
   if ((b === 'NOK') === (q === 'NOK')) {
-    const message = b === 'NOK' ? 'both sides are NOK; exactly one side must be NOK' : `neither ${b} nor ${q} is NOK; Norges Bank quotes only against NOK, so exactly one side must be NOK (compute a cross rate from two NOK rates yourself)`
-    throw new AppError('UNSUPPORTED_CURRENCY_PAIR', { context: { field: 'quote' }, details: [{ field: 'quote', message }] })
+    const message =
+      b === 'NOK'
+        ? 'both sides are NOK; exactly one side must be NOK'
+        : `neither ${b} nor ${q} is NOK; Norges Bank quotes only against NOK, so exactly one side must be NOK (compute a cross rate from two NOK rates yourself)`
+    throw new AppError('UNSUPPORTED_CURRENCY_PAIR', {
+      context: { field: 'quote' },
+      details: [{ field: 'quote', message }],
+    })
   }
   return b === 'NOK' ? { currency: normaliseCurrency(q, 'quote') } : { currency: normaliseCurrency(b, 'base') }
 }

@@ -50,15 +50,46 @@ interface Row {
 
 // ── Altinn 2 roles ────────────────────────────────────────────────────────────
 
-const HELD_VIA = (er: string) => `Held in Altinn 3 through the ER role ${er}; packages held via ${er} cannot be delegated onward.`
+const HELD_VIA = (er: string) =>
+  `Held in Altinn 3 through the ER role ${er}; packages held via ${er} cannot be delegated onward.`
 const AUTO = 'Digdir converts existing delegations of this role to the package automatically.'
 
 const A2: Record<string, Row> = {
-  A0239: { kind: 'altinn2_role', name: 'Regnskapsfører med signeringsrettighet', packages: [pkg('regnskapsforer-med-signeringsrettighet')], basis: ['S', 'R', 'D'], notes: ['Only the ER role REGN (regnskapsfører) holds this package; it is not delegable.', AUTO] },
-  A0240: { kind: 'altinn2_role', name: 'Regnskapsfører uten signeringsrettighet', packages: [pkg('regnskapsforer-uten-signeringsrettighet')], basis: ['S', 'R', 'D'], notes: [HELD_VIA('REGN (regnskapsfører)'), AUTO] },
-  A0241: { kind: 'altinn2_role', name: 'Regnskapsfører lønn', packages: [pkg('regnskapsforer-lonn')], basis: ['S', 'R', 'D'], notes: [HELD_VIA('REGN (regnskapsfører)'), AUTO] },
-  A0237: { kind: 'altinn2_role', name: 'Ansvarlig revisor', packages: [pkg('ansvarlig-revisor')], basis: ['S', 'R', 'D'], notes: ['Only the ER role REVI (revisor) holds this package; it is not delegable.', AUTO] },
-  A0238: { kind: 'altinn2_role', name: 'Revisormedarbeider', packages: [pkg('revisormedarbeider')], basis: ['S', 'R', 'D'], notes: [HELD_VIA('REVI (revisor)'), AUTO] },
+  A0239: {
+    kind: 'altinn2_role',
+    name: 'Regnskapsfører med signeringsrettighet',
+    packages: [pkg('regnskapsforer-med-signeringsrettighet')],
+    basis: ['S', 'R', 'D'],
+    notes: ['Only the ER role REGN (regnskapsfører) holds this package; it is not delegable.', AUTO],
+  },
+  A0240: {
+    kind: 'altinn2_role',
+    name: 'Regnskapsfører uten signeringsrettighet',
+    packages: [pkg('regnskapsforer-uten-signeringsrettighet')],
+    basis: ['S', 'R', 'D'],
+    notes: [HELD_VIA('REGN (regnskapsfører)'), AUTO],
+  },
+  A0241: {
+    kind: 'altinn2_role',
+    name: 'Regnskapsfører lønn',
+    packages: [pkg('regnskapsforer-lonn')],
+    basis: ['S', 'R', 'D'],
+    notes: [HELD_VIA('REGN (regnskapsfører)'), AUTO],
+  },
+  A0237: {
+    kind: 'altinn2_role',
+    name: 'Ansvarlig revisor',
+    packages: [pkg('ansvarlig-revisor')],
+    basis: ['S', 'R', 'D'],
+    notes: ['Only the ER role REVI (revisor) holds this package; it is not delegable.', AUTO],
+  },
+  A0238: {
+    kind: 'altinn2_role',
+    name: 'Revisormedarbeider',
+    packages: [pkg('revisormedarbeider')],
+    basis: ['S', 'R', 'D'],
+    notes: [HELD_VIA('REVI (revisor)'), AUTO],
+  },
   HADM: {
     kind: 'altinn2_role',
     name: 'Hovedadministrator',
@@ -70,25 +101,60 @@ const A2: Record<string, Row> = {
       AUTO,
     ],
   },
-  ADMAI: { kind: 'altinn2_role', name: 'Tilgangsstyring', packages: [pkg('tilgangsstyrer')], basis: ['S', 'D'], notes: ['Held by the key ER roles (DAGL, LEDE, INNH, DTSO, DTPR, KOMP, BEST, BOBE) and by KNUF and REPR.', AUTO] },
-  KLADM: { kind: 'altinn2_role', name: 'Klientadministrator', packages: [pkg('klientadministrator')], basis: ['S', 'D'], notes: ['Held by the key ER roles (DAGL, LEDE, INNH, DTSO, DTPR, KOMP, BEST, BOBE).', AUTO] },
-  BOBEL: { kind: 'altinn2_role', name: 'Konkursbo lesetilgang', packages: [pkg('konkursbo-lesetilgang')], basis: ['S', 'R', 'D'], notes: ['Held by the ER role BOBE (bostyrer).', AUTO] },
-  BOBES: { kind: 'altinn2_role', name: 'Konkursbo skrivetilgang', packages: [pkg('konkursbo-skrivetilgang')], basis: ['S', 'R', 'D'], notes: ['Held by the ER role BOBE (bostyrer).', AUTO] },
+  ADMAI: {
+    kind: 'altinn2_role',
+    name: 'Tilgangsstyring',
+    packages: [pkg('tilgangsstyrer')],
+    basis: ['S', 'D'],
+    notes: ['Held by the key ER roles (DAGL, LEDE, INNH, DTSO, DTPR, KOMP, BEST, BOBE) and by KNUF and REPR.', AUTO],
+  },
+  KLADM: {
+    kind: 'altinn2_role',
+    name: 'Klientadministrator',
+    packages: [pkg('klientadministrator')],
+    basis: ['S', 'D'],
+    notes: ['Held by the key ER roles (DAGL, LEDE, INNH, DTSO, DTPR, KOMP, BEST, BOBE).', AUTO],
+  },
+  BOBEL: {
+    kind: 'altinn2_role',
+    name: 'Konkursbo lesetilgang',
+    packages: [pkg('konkursbo-lesetilgang')],
+    basis: ['S', 'R', 'D'],
+    notes: ['Held by the ER role BOBE (bostyrer).', AUTO],
+  },
+  BOBES: {
+    kind: 'altinn2_role',
+    name: 'Konkursbo skrivetilgang',
+    packages: [pkg('konkursbo-skrivetilgang')],
+    basis: ['S', 'R', 'D'],
+    notes: ['Held by the ER role BOBE (bostyrer).', AUTO],
+  },
   BOADM: {
     kind: 'altinn2_role',
     name: 'Konkursbo tilgangsstyring',
     packages: [pkg('konkursbo-tilgangsstyrer')],
     basis: ['N'],
-    notes: ["Altinn's import of Altinn 2 administrator delegations also converts BOADM to konkursbo-tilgangsstyrer, but no seed data or Digdir statement confirms it."],
+    notes: [
+      "Altinn's import of Altinn 2 administrator delegations also converts BOADM to konkursbo-tilgangsstyrer, but no seed data or Digdir statement confirms it.",
+    ],
   },
   A0298: {
     kind: 'altinn2_role',
     name: 'Revisorattesterer',
     packages: [pkg('revisorattesterer')],
     basis: ['N'],
-    notes: ["Altinn's seed data gives revisorattesterer to the key ER roles.", "Digdir's documentation spells the package `reviorattesterer`; Altinn's code says `revisorattesterer`, which is used here."],
+    notes: [
+      "Altinn's seed data gives revisorattesterer to the key ER roles.",
+      "Digdir's documentation spells the package `reviorattesterer`; Altinn's code says `revisorattesterer`, which is used here.",
+    ],
   },
-  ATTST: { kind: 'altinn2_role', name: null, packages: [pkg('mva-kompensasjon-revisorattesterer')], basis: ['N'], notes: [] },
+  ATTST: {
+    kind: 'altinn2_role',
+    name: null,
+    packages: [pkg('mva-kompensasjon-revisorattesterer')],
+    basis: ['N'],
+    notes: [],
+  },
   APIADM: {
     kind: 'altinn2_role',
     name: 'Programmeringsgrensesnitt (API)',
@@ -100,8 +166,20 @@ const A2: Record<string, Row> = {
       "Digdir's documentation spells the second package `delegerbare-maskinporten-scopes`; Altinn's code says `maskinporten-scopes`, which is used here.",
     ],
   },
-  A0236: { kind: 'altinn2_role', name: 'Post/arkiv', packages: [pkg('ordinaer-post-til-virksomheten')], basis: ['N'], notes: ["Altinn's seed data gives ordinaer-post-til-virksomheten to the key ER roles."] },
-  PAVAD: { kind: 'altinn2_role', name: 'Patent, varemerke og design', packages: [pkg('patent-varemerke-design')], basis: ['N'], notes: [] },
+  A0236: {
+    kind: 'altinn2_role',
+    name: 'Post/arkiv',
+    packages: [pkg('ordinaer-post-til-virksomheten')],
+    basis: ['N'],
+    notes: ["Altinn's seed data gives ordinaer-post-til-virksomheten to the key ER roles."],
+  },
+  PAVAD: {
+    kind: 'altinn2_role',
+    name: 'Patent, varemerke og design',
+    packages: [pkg('patent-varemerke-design')],
+    basis: ['N'],
+    notes: [],
+  },
 }
 
 const GENERAL: Record<string, string | null> = {
@@ -124,7 +202,9 @@ for (const [code, name] of Object.entries(GENERAL)) {
     packages: [],
     basis: [],
     general: true,
-    notes: ['No official Digdir table maps this role to packages; existing delegations of it are not converted automatically.'],
+    notes: [
+      'No official Digdir table maps this role to packages; existing delegations of it are not converted automatically.',
+    ],
   }
 }
 
@@ -132,7 +212,15 @@ for (const [code, name] of Object.entries(GENERAL)) {
 
 const KEY_ROLES = ['DAGL', 'LEDE', 'INNH', 'DTSO', 'DTPR', 'KOMP', 'BEST', 'BOBE'] as const
 const TAX = ['skatt-naering', 'skattegrunnlag', 'merverdiavgift', 'krav-og-utlegg', 'saeravgifter']
-const EMPLOYMENT = ['a-ordning', 'lonn', 'ansettelsesforhold', 'sykefravaer', 'permisjon', 'oppgi-naermeste-leder', 'pensjon']
+const EMPLOYMENT = [
+  'a-ordning',
+  'lonn',
+  'ansettelsesforhold',
+  'sykefravaer',
+  'permisjon',
+  'oppgi-naermeste-leder',
+  'pensjon',
+]
 const FINANCE = ['regnskap-okonomi-rapport', 'revisjon', 'toll', 'motorvognavgift', 'kreditt-og-oppgjoer']
 
 function keyRolePackages(role: (typeof KEY_ROLES)[number]): Package[] {
@@ -159,9 +247,16 @@ const KEY_NOTES = [
   'A key ER role: its holders receive these packages from Enhetsregisteret and may delegate them onward.',
   "Altinn's seed data gives the key roles further sector packages (e.g. transport) not in our mapping table; this list is the table's and is not exhaustive.",
 ]
-const NO_PACKAGES = ['Altinn\'s seed data gives this ER role no access packages.']
+const NO_PACKAGES = ["Altinn's seed data gives this ER role no access packages."]
 
-const er = (name: string, slug: string, packages: Package[], basis: BasisCode[], notes: string[]): Row => ({ kind: 'er_role', name, slug, packages, basis, notes })
+const er = (name: string, slug: string, packages: Package[], basis: BasisCode[], notes: string[]): Row => ({
+  kind: 'er_role',
+  name,
+  slug,
+  packages,
+  basis,
+  notes,
+})
 
 const ER: Record<string, Row> = {
   DAGL: er('Daglig leder', 'daglig-leder', keyRolePackages('DAGL'), ['S'], KEY_NOTES),
@@ -169,33 +264,95 @@ const ER: Record<string, Row> = {
   INNH: er('Innehaver', 'innehaver', keyRolePackages('INNH'), ['S'], KEY_NOTES),
   DTSO: er('Deltaker fullt ansvar', 'deltaker-fullt-ansvar', keyRolePackages('DTSO'), ['S'], KEY_NOTES),
   DTPR: er('Deltaker delt ansvar', 'deltaker-delt-ansvar', keyRolePackages('DTPR'), ['S'], KEY_NOTES),
-  KOMP: er('Komplementar', 'komplementar', keyRolePackages('KOMP'), ['S'], [...KEY_NOTES, 'Not a hovedadministrator: KOMP does not receive the hovedadministrator package.']),
-  BEST: er('Bestyrende reder', 'bestyrende-reder', keyRolePackages('BEST'), ['S'], [...KEY_NOTES, 'Not a hovedadministrator: BEST does not receive the hovedadministrator package.']),
-  BOBE: er('Bobestyrer', 'bostyrer', keyRolePackages('BOBE'), ['S', 'R', 'D'], [
-    ...KEY_NOTES,
-    'Unlike the other key roles, BOBE does not receive the employment packages (a-ordning, lonn, ansettelsesforhold, sykefravaer, permisjon, oppgi-naermeste-leder, pensjon) or starte-drive-endre-avvikle-virksomhet.',
-    'The konkursbo packages replace the Altinn 2 roles BOBEL and BOBES.',
-  ]),
-  REGN: er('Regnskapsfører', 'regnskapsforer', ['regnskapsforer-med-signeringsrettighet', 'regnskapsforer-uten-signeringsrettighet', 'regnskapsforer-lonn'].map((c) => pkg(c)), ['S', 'R', 'D'], [
-    'The packages replace the Altinn 2 roles A0239, A0240 and A0241.',
-    'Packages held via REGN cannot be delegated onward.',
-  ]),
-  REVI: er('Revisor', 'revisor', [pkg('ansvarlig-revisor'), pkg('revisormedarbeider')], ['S', 'R', 'D'], [
-    'The packages replace the Altinn 2 roles A0237 and A0238.',
-    'Packages held via REVI cannot be delegated onward.',
-  ]),
-  FFØR: er('Forretningsfører', 'forretningsforer', [
-    pkg('forretningsforer-eiendom', 'only for organisations of form BRL (housing cooperative) or ESEK (owner section association)'),
-    ...TAX.map((c) => pkg(c, 'only when the organisation is a NUF (Norwegian branch of a foreign enterprise)')),
-  ], ['S'], ['Packages held via FFØR cannot be delegated onward.']),
-  KNUF: er('Kontaktperson NUF', 'kontaktperson-nuf', [...TAX, 'tilgangsstyrer', 'maskinporten-administrator'].map((c) => pkg(c)), ['S'], ['Holders may delegate these packages onward.']),
-  REPR: er('Norsk representant for utenlandsk enhet', 'norsk-representant', [...TAX, 'tilgangsstyrer'].map((c) => pkg(c)), ['S'], ['Holders may delegate these packages onward.']),
+  KOMP: er(
+    'Komplementar',
+    'komplementar',
+    keyRolePackages('KOMP'),
+    ['S'],
+    [...KEY_NOTES, 'Not a hovedadministrator: KOMP does not receive the hovedadministrator package.'],
+  ),
+  BEST: er(
+    'Bestyrende reder',
+    'bestyrende-reder',
+    keyRolePackages('BEST'),
+    ['S'],
+    [...KEY_NOTES, 'Not a hovedadministrator: BEST does not receive the hovedadministrator package.'],
+  ),
+  BOBE: er(
+    'Bobestyrer',
+    'bostyrer',
+    keyRolePackages('BOBE'),
+    ['S', 'R', 'D'],
+    [
+      ...KEY_NOTES,
+      'Unlike the other key roles, BOBE does not receive the employment packages (a-ordning, lonn, ansettelsesforhold, sykefravaer, permisjon, oppgi-naermeste-leder, pensjon) or starte-drive-endre-avvikle-virksomhet.',
+      'The konkursbo packages replace the Altinn 2 roles BOBEL and BOBES.',
+    ],
+  ),
+  REGN: er(
+    'Regnskapsfører',
+    'regnskapsforer',
+    ['regnskapsforer-med-signeringsrettighet', 'regnskapsforer-uten-signeringsrettighet', 'regnskapsforer-lonn'].map(
+      (c) => pkg(c),
+    ),
+    ['S', 'R', 'D'],
+    [
+      'The packages replace the Altinn 2 roles A0239, A0240 and A0241.',
+      'Packages held via REGN cannot be delegated onward.',
+    ],
+  ),
+  REVI: er(
+    'Revisor',
+    'revisor',
+    [pkg('ansvarlig-revisor'), pkg('revisormedarbeider')],
+    ['S', 'R', 'D'],
+    ['The packages replace the Altinn 2 roles A0237 and A0238.', 'Packages held via REVI cannot be delegated onward.'],
+  ),
+  FFØR: er(
+    'Forretningsfører',
+    'forretningsforer',
+    [
+      pkg(
+        'forretningsforer-eiendom',
+        'only for organisations of form BRL (housing cooperative) or ESEK (owner section association)',
+      ),
+      ...TAX.map((c) => pkg(c, 'only when the organisation is a NUF (Norwegian branch of a foreign enterprise)')),
+    ],
+    ['S'],
+    ['Packages held via FFØR cannot be delegated onward.'],
+  ),
+  KNUF: er(
+    'Kontaktperson NUF',
+    'kontaktperson-nuf',
+    [...TAX, 'tilgangsstyrer', 'maskinporten-administrator'].map((c) => pkg(c)),
+    ['S'],
+    ['Holders may delegate these packages onward.'],
+  ),
+  REPR: er(
+    'Norsk representant for utenlandsk enhet',
+    'norsk-representant',
+    [...TAX, 'tilgangsstyrer'].map((c) => pkg(c)),
+    ['S'],
+    ['Holders may delegate these packages onward.'],
+  ),
   MEDL: er('Styremedlem', 'styremedlem', [], ['S'], NO_PACKAGES),
   NEST: er('Nestleder', 'nestleder', [], ['S'], NO_PACKAGES),
   VARA: er('Varamedlem', 'varamedlem', [], ['S'], NO_PACKAGES),
   OBS: er('Observatør', 'observator', [], ['S'], NO_PACKAGES),
-  SIGN: er('Signatur', 'signerer', [], ['S'], [...NO_PACKAGES, 'Signing authority in Enhetsregisteret is not an Altinn access right.']),
-  PROK: er('Prokura', 'prokurist', [], ['S'], [...NO_PACKAGES, 'Prokura in Enhetsregisteret is not an Altinn access right.']),
+  SIGN: er(
+    'Signatur',
+    'signerer',
+    [],
+    ['S'],
+    [...NO_PACKAGES, 'Signing authority in Enhetsregisteret is not an Altinn access right.'],
+  ),
+  PROK: er(
+    'Prokura',
+    'prokurist',
+    [],
+    ['S'],
+    [...NO_PACKAGES, 'Prokura in Enhetsregisteret is not an Altinn access right.'],
+  ),
   KONT: er('Kontaktperson', 'kontaktperson', [], ['S'], NO_PACKAGES),
 }
 
@@ -262,7 +419,13 @@ export function portal2Status(now: Date): PortalMigration['portal2_status'] {
   const asOf = osloDate(now)
   const t = PORTAL2_TIMELINE
   const phase: Portal2Phase =
-    asOf >= t.closes_on ? 'closed' : asOf >= t.submission_stops_on ? 'submission_stopped' : asOf >= t.packages_available_from ? 'parallel_operation' : 'legacy_only'
+    asOf >= t.closes_on
+      ? 'closed'
+      : asOf >= t.submission_stops_on
+        ? 'submission_stopped'
+        : asOf >= t.packages_available_from
+          ? 'parallel_operation'
+          : 'legacy_only'
   const days = Math.round((Date.parse(`${t.closes_on}T00:00:00Z`) - Date.parse(`${asOf}T00:00:00Z`)) / 86_400_000)
   return { phase, as_of: asOf, ...t, days_until_close: Math.max(0, days) }
 }
@@ -278,9 +441,13 @@ function notFound(message: string): AppError {
 
 /** The table key for an input, or an error saying why there is none. */
 function resolveCode(input: unknown): string {
-  if (typeof input !== 'string' || input.length === 0) throw validationError([{ field: FIELD, message: 'required: a legacy role code such as "A0239" or "DAGL"' }])
+  if (typeof input !== 'string' || input.length === 0)
+    throw validationError([{ field: FIELD, message: 'required: a legacy role code such as "A0239" or "DAGL"' }])
   if (input.length > 64) throw validationError([{ field: FIELD, message: 'at most 64 characters' }])
-  if (!ALLOWED.test(input)) throw validationError([{ field: FIELD, message: 'only letters (A–Z, Æ, Ø, Å), digits and the characters : _ . - are allowed' }])
+  if (!ALLOWED.test(input))
+    throw validationError([
+      { field: FIELD, message: 'only letters (A–Z, Æ, Ø, Å), digits and the characters : _ . - are allowed' },
+    ])
 
   const lower = input.toLowerCase()
   let code: string
@@ -289,12 +456,15 @@ function resolveCode(input: unknown): string {
   } else if (lower.startsWith('urn:altinn:external-role:ccr:')) {
     const slug = lower.slice('urn:altinn:external-role:ccr:'.length)
     const found = BY_SLUG.get(slug)
-    if (!found) throw notFound(`no mapping for the ER role "${slug}"; mapped ER roles: ${[...BY_SLUG.keys()].join(', ')}`)
+    if (!found)
+      throw notFound(`no mapping for the ER role "${slug}"; mapped ER roles: ${[...BY_SLUG.keys()].join(', ')}`)
     return found
   } else if (lower.startsWith('urn:altinn:accesspackage:')) {
     throw notFound('this is already an Altinn 3 access package, not a legacy code')
   } else if (lower.startsWith('urn:')) {
-    throw notFound('unknown identifier form; send a role code, `urn:altinn:rolecode:{code}` or `urn:altinn:external-role:ccr:{slug}`')
+    throw notFound(
+      'unknown identifier form; send a role code, `urn:altinn:rolecode:{code}` or `urn:altinn:external-role:ccr:{slug}`',
+    )
   } else {
     code = input.toUpperCase()
   }
@@ -304,7 +474,8 @@ function resolveCode(input: unknown): string {
       `${code} looks like an Altinn 2 service code. No service code → Altinn 3 resource mapping is confirmed in our sources, so none is given; Altinn's resource registry links a resource to its Altinn 2 service through resourceReferences (ServiceCode/ServiceEditionCode).`,
     )
   }
-  if (!A2[code] && !ER[code]) throw notFound(`no mapping for "${code}"; mapped codes: ${[...Object.keys(A2), ...Object.keys(ER)].join(', ')}`)
+  if (!A2[code] && !ER[code])
+    throw notFound(`no mapping for "${code}"; mapped codes: ${[...Object.keys(A2), ...Object.keys(ER)].join(', ')}`)
   return code
 }
 

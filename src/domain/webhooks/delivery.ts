@@ -21,7 +21,15 @@ export interface DeliveryEnv {
   timeoutMs?: number
 }
 
-export type ErrorClass = 'ssrf_blocked' | 'dns_failed' | 'redirect_blocked' | 'body_too_large' | 'timeout' | 'connection_failed' | 'tls_error' | 'secret_unreadable'
+export type ErrorClass =
+  | 'ssrf_blocked'
+  | 'dns_failed'
+  | 'redirect_blocked'
+  | 'body_too_large'
+  | 'timeout'
+  | 'connection_failed'
+  | 'tls_error'
+  | 'secret_unreadable'
 
 export interface AttemptOutcome {
   delivered: boolean
@@ -33,7 +41,13 @@ export interface AttemptOutcome {
 }
 
 /** The spec's delivery body, serialised once: the signature is over exactly these bytes. */
-export function deliveryBody(p: { subscriptionId: string; deliveredAt: Date; attemptNumber: number; correlationId: string; change: ChangeView }): string {
+export function deliveryBody(p: {
+  subscriptionId: string
+  deliveredAt: Date
+  attemptNumber: number
+  correlationId: string
+  change: ChangeView
+}): string {
   return JSON.stringify({
     subscription_id: p.subscriptionId,
     delivered_at: p.deliveredAt.toISOString(),
@@ -46,7 +60,13 @@ export function deliveryBody(p: { subscriptionId: string; deliveredAt: Date; att
 const USER_AGENT = `${SERVICE_NAME}-Webhooks/${SCHEMA_VERSION}`
 
 /** Where the URL may be sent now: the address to connect to, or why not. */
-export async function admittedAddress(env: DeliveryEnv, webhookUrl: string): Promise<{ ok: true; url: URL; address: ResolvedAddress } | { ok: false; error_class: 'ssrf_blocked' | 'dns_failed'; detail: string }> {
+export async function admittedAddress(
+  env: DeliveryEnv,
+  webhookUrl: string,
+): Promise<
+  | { ok: true; url: URL; address: ResolvedAddress }
+  | { ok: false; error_class: 'ssrf_blocked' | 'dns_failed'; detail: string }
+> {
   const checked = checkWebhookUrl(webhookUrl, env.policy)
   if (!checked.ok) return { ok: false, error_class: 'ssrf_blocked', detail: `the URL ${checked.reason}` }
   if (checked.target.address) return { ok: true, url: checked.target.url, address: checked.target.address }
@@ -54,7 +74,11 @@ export async function admittedAddress(env: DeliveryEnv, webhookUrl: string): Pro
   try {
     addresses = await env.transport.resolve(checked.target.host)
   } catch (e) {
-    return { ok: false, error_class: 'dns_failed', detail: `the host does not resolve (${e instanceof Error ? e.message : String(e)})` }
+    return {
+      ok: false,
+      error_class: 'dns_failed',
+      detail: `the host does not resolve (${e instanceof Error ? e.message : String(e)})`,
+    }
   }
   const why = blockedAmong(addresses)
   if (why) return { ok: false, error_class: 'ssrf_blocked', detail: `the host resolves to ${why}` }
@@ -63,13 +87,29 @@ export async function admittedAddress(env: DeliveryEnv, webhookUrl: string): Pro
 
 export async function attemptDelivery(
   env: DeliveryEnv,
-  p: { webhookUrl: string; body: string; secret: string; at: Date; eventType: string; deliveryId: string; correlationId: string },
+  p: {
+    webhookUrl: string
+    body: string
+    secret: string
+    at: Date
+    eventType: string
+    deliveryId: string
+    correlationId: string
+  },
 ): Promise<AttemptOutcome & { signature_header: string }> {
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   const signature = signatureHeader(p.secret, p.body, p.at)
   const target = await admittedAddress(env, p.webhookUrl)
-  if (!target.ok) return { delivered: false, http_status: null, error_class: target.error_class, response_time_ms: elapsed(), detail: target.detail, signature_header: signature }
+  if (!target.ok)
+    return {
+      delivered: false,
+      http_status: null,
+      error_class: target.error_class,
+      response_time_ms: elapsed(),
+      detail: target.detail,
+      signature_header: signature,
+    }
   const answer = await env.transport.post({
     url: target.url,
     address: target.address,
@@ -85,9 +125,25 @@ export async function attemptDelivery(
     timeoutMs: env.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
     maxResponseBytes: MAX_RESPONSE_BYTES,
   })
-  if (answer.kind === 'failed') return { delivered: false, http_status: null, error_class: answer.errorClass, response_time_ms: answer.elapsedMs, detail: answer.message, signature_header: signature }
+  if (answer.kind === 'failed')
+    return {
+      delivered: false,
+      http_status: null,
+      error_class: answer.errorClass,
+      response_time_ms: answer.elapsedMs,
+      detail: answer.message,
+      signature_header: signature,
+    }
   const status = answer.status
   const delivered = status >= 200 && status < 300
-  const error_class: ErrorClass | null = status >= 300 && status < 400 ? 'redirect_blocked' : answer.bodyTooLarge ? 'body_too_large' : null
-  return { delivered, http_status: status, error_class, response_time_ms: answer.elapsedMs, detail: null, signature_header: signature }
+  const error_class: ErrorClass | null =
+    status >= 300 && status < 400 ? 'redirect_blocked' : answer.bodyTooLarge ? 'body_too_large' : null
+  return {
+    delivered,
+    http_status: status,
+    error_class,
+    response_time_ms: answer.elapsedMs,
+    detail: null,
+    signature_header: signature,
+  }
 }

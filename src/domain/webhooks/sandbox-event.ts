@@ -23,11 +23,41 @@ function mockChange(type: SandboxEventType, now: Date): ChangeView {
   const common = { id: crypto.randomUUID(), detected_at: now.toISOString(), source_snapshot_id: null }
   switch (type) {
     case 'accounts_filed':
-      return { ...common, source: 'register', entity_type: 'annual_accounts', entity_id: SANDBOX_EVENT_ORG, change_type: 'updated', field_path: '/last_accounts_year', before_value: 2024, after_value: 2025, diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }] }
+      return {
+        ...common,
+        source: 'register',
+        entity_type: 'annual_accounts',
+        entity_id: SANDBOX_EVENT_ORG,
+        change_type: 'updated',
+        field_path: '/last_accounts_year',
+        before_value: 2024,
+        after_value: 2025,
+        diff: [{ op: 'replace', path: '/last_accounts_year', value: 2025 }],
+      }
     case 'capability_changed':
-      return { ...common, source: 'service', entity_type: 'capability', entity_id: 'actions.execute', change_type: 'updated', field_path: '/status', before_value: 'dry-run', after_value: 'live', diff: [{ op: 'replace', path: '/status', value: 'live' }] }
+      return {
+        ...common,
+        source: 'service',
+        entity_type: 'capability',
+        entity_id: 'actions.execute',
+        change_type: 'updated',
+        field_path: '/status',
+        before_value: 'dry-run',
+        after_value: 'live',
+        diff: [{ op: 'replace', path: '/status', value: 'live' }],
+      }
     case 'deadline_elapsed':
-      return { ...common, source: 'rulebook', entity_type: 'deadline', entity_id: SANDBOX_EVENT_ORG, change_type: 'elapsed', field_path: '/filing_status', before_value: 'upcoming', after_value: 'overdue', diff: [{ op: 'replace', path: '/filing_status', value: 'overdue' }] }
+      return {
+        ...common,
+        source: 'rulebook',
+        entity_type: 'deadline',
+        entity_id: SANDBOX_EVENT_ORG,
+        change_type: 'elapsed',
+        field_path: '/filing_status',
+        before_value: 'upcoming',
+        after_value: 'overdue',
+        diff: [{ op: 'replace', path: '/filing_status', value: 'overdue' }],
+      }
   }
 }
 
@@ -36,7 +66,12 @@ export interface SandboxEventEnv extends DeliveryEnv {
   secretKey: Buffer
 }
 
-export async function fireSandboxEvent(env: SandboxEventEnv, consumerId: string | null, type: SandboxEventType, now: Date) {
+export async function fireSandboxEvent(
+  env: SandboxEventEnv,
+  consumerId: string | null,
+  type: SandboxEventType,
+  now: Date,
+) {
   const sub = consumerId === null ? null : await newestActiveSubscription(env.sql, consumerId)
   if (!sub) {
     throw new AppError('NOT_FOUND', {
@@ -50,14 +85,28 @@ export async function fireSandboxEvent(env: SandboxEventEnv, consumerId: string 
   const deliveryId = crypto.randomUUID()
   const correlationId = crypto.randomUUID()
   const eventType = `sandbox.${type}`
-  const body = deliveryBody({ subscriptionId: sub.id, deliveredAt: now, attemptNumber: 1, correlationId, change: mockChange(type, now) })
+  const body = deliveryBody({
+    subscriptionId: sub.id,
+    deliveredAt: now,
+    attemptNumber: 1,
+    correlationId,
+    change: mockChange(type, now),
+  })
   let secret: string
   try {
     secret = decryptSecret(env.secretKey, sub.id, sub.secret_ciphertext)
   } catch (e) {
     throw new AppError('INTERNAL_ERROR', { cause: e })
   }
-  const outcome = await attemptDelivery(env, { webhookUrl: sub.webhook_url, body, secret, at: now, eventType, deliveryId, correlationId })
+  const outcome = await attemptDelivery(env, {
+    webhookUrl: sub.webhook_url,
+    body,
+    secret,
+    at: now,
+    eventType,
+    deliveryId,
+    correlationId,
+  })
   await recordOneOffDelivery(env.sql, {
     deliveryId,
     subscriptionId: sub.id,

@@ -37,7 +37,12 @@ export function subscriptionView(s: store.SubscriptionRow) {
   }
 }
 
-export async function createSubscription(env: SubscriptionEnv, consumerId: string, input: SubscriptionInput, now: Date) {
+export async function createSubscription(
+  env: SubscriptionEnv,
+  consumerId: string,
+  input: SubscriptionInput,
+  now: Date,
+) {
   const admitted = await admittedAddress(env, input.webhook_url)
   if (!admitted.ok) throw validationError([{ field: 'webhook_url', message: admitted.detail }])
   const filter = { ...ACCOUNTS_FILTER, ...input.filter }
@@ -47,9 +52,24 @@ export async function createSubscription(env: SubscriptionEnv, consumerId: strin
     const t = tx as unknown as Sql
     await lockConsumer(t, consumerId)
     if ((await store.countActiveSubscriptions(t, consumerId)) >= MAX_ACTIVE_SUBSCRIPTIONS) {
-      throw validationError([{ field: 'subscriptions', message: `at most ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions per account; delete one first` }])
+      throw validationError([
+        {
+          field: 'subscriptions',
+          message: `at most ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions per account; delete one first`,
+        },
+      ])
     }
-    return store.insertSubscription(t, { id, consumerId, webhookUrl: input.webhook_url, filter, secretCiphertext: encryptSecret(env.secretKey, id, secret) }, now)
+    return store.insertSubscription(
+      t,
+      {
+        id,
+        consumerId,
+        webhookUrl: input.webhook_url,
+        filter,
+        secretCiphertext: encryptSecret(env.secretKey, id, secret),
+      },
+      now,
+    )
   })
   return { ...subscriptionView(row as store.SubscriptionRow), secret }
 }

@@ -15,7 +15,13 @@
 import type { Clock } from '../../lib/clock.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { Sql } from '../../store/db.ts'
-import { cancelPendingDeliveries, claimDueDeliveries, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../../store/webhooks.ts'
+import {
+  cancelPendingDeliveries,
+  claimDueDeliveries,
+  recordAttempt,
+  type AttemptRecord,
+  type ClaimedDelivery,
+} from '../../store/webhooks.ts'
 import { changeView } from '../changes/archive.ts'
 import { attemptDelivery, deliveryBody, type AttemptOutcome, type DeliveryEnv } from './delivery.ts'
 import { nextAttemptAt } from './schedule.ts'
@@ -101,7 +107,12 @@ export async function sweepDeliveries(deps: SweepDeps): Promise<SweepResult> {
       const claimed = await claimDueDeliveries(deps.sql, now, new Date(now.getTime() + LEASE_MS), free, PER_TARGET)
       for (const d of claimed) {
         const p: Promise<void> = deliverClaimed(deps, d, result)
-          .catch((e: unknown) => deps.logger.error('webhook delivery failed to settle; its lease will bring it back', { delivery_id: d.delivery_id, error: String(e) }))
+          .catch((e: unknown) =>
+            deps.logger.error('webhook delivery failed to settle; its lease will bring it back', {
+              delivery_id: d.delivery_id,
+              error: String(e),
+            }),
+          )
           .finally(() => running.delete(p))
         running.add(p)
       }
@@ -116,7 +127,8 @@ export async function sweepDeliveries(deps: SweepDeps): Promise<SweepResult> {
     idled = await Promise.race([...[...running].map((p) => p.then(() => false)), wait.done.then(() => true)])
     wait.cancel()
   }
-  if (result.delivered + result.retrying + result.abandoned + result.cancelled > 0) deps.logger.info('webhook deliveries', { ...result })
+  if (result.delivered + result.retrying + result.abandoned + result.cancelled > 0)
+    deps.logger.info('webhook deliveries', { ...result })
   return result
 }
 
@@ -138,10 +150,30 @@ async function deliverClaimed(deps: SweepDeps, d: ClaimedDelivery, result: Sweep
   }
   let outcome: AttemptOutcome
   if (secret === null) {
-    outcome = { delivered: false, http_status: null, error_class: 'secret_unreadable', response_time_ms: 0, detail: 'the secret does not decrypt under this SERVER_SECRET' }
+    outcome = {
+      delivered: false,
+      http_status: null,
+      error_class: 'secret_unreadable',
+      response_time_ms: 0,
+      detail: 'the secret does not decrypt under this SERVER_SECRET',
+    }
   } else {
-    const body = deliveryBody({ subscriptionId: d.subscription_id, deliveredAt: at, attemptNumber: d.attempt_number, correlationId, change: changeView(d.change) })
-    outcome = await attemptDelivery(deps, { webhookUrl: d.webhook_url, body, secret, at, eventType: d.event_type, deliveryId: d.delivery_id, correlationId })
+    const body = deliveryBody({
+      subscriptionId: d.subscription_id,
+      deliveredAt: at,
+      attemptNumber: d.attempt_number,
+      correlationId,
+      change: changeView(d.change),
+    })
+    outcome = await attemptDelivery(deps, {
+      webhookUrl: d.webhook_url,
+      body,
+      secret,
+      at,
+      eventType: d.event_type,
+      deliveryId: d.delivery_id,
+      correlationId,
+    })
   }
   const next = outcome.delivered ? null : nextAttemptAt(d.attempt_number, at, deps.random)
   const record: AttemptRecord = {
@@ -176,7 +208,10 @@ async function deliverClaimed(deps: SweepDeps, d: ClaimedDelivery, result: Sweep
   if (after.deactivated) {
     result.deactivated++
     await cancelPendingDeliveries(deps.sql, d.subscription_id, at)
-    deps.logger.warn('webhook subscription deactivated', { subscription_id: d.subscription_id, deactivation_reason: 'consecutive_4xx' })
+    deps.logger.warn('webhook subscription deactivated', {
+      subscription_id: d.subscription_id,
+      deactivation_reason: 'consecutive_4xx',
+    })
   }
 }
 

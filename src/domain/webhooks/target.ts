@@ -70,22 +70,33 @@ export function checkWebhookUrl(raw: string, policy: TargetPolicy): UrlCheck {
   if (url.username !== '' || url.password !== '') return refuse('must not contain userinfo (user:password@)')
   // `new URL('https://a/#')` has an empty hash: the raw text is what was asked for.
   if (raw.includes('#')) return refuse('must not contain a fragment (#…)')
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase()
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase()
   if (host === '') return refuse('has no host')
   const loopback = policy.allowLoopback ? LOOPBACK_TARGETS[host] : undefined
   if (loopback) {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('must be an https URL')
     return { ok: true, target: { url, host, address: loopback } }
   }
-  if (url.protocol !== 'https:') return refuse(policy.allowLoopback ? 'must be an https URL (http only for 127.0.0.1 and localhost, which WEBHOOK_ALLOW_LOOPBACK admits)' : 'must be an https URL')
+  if (url.protocol !== 'https:')
+    return refuse(
+      policy.allowLoopback
+        ? 'must be an https URL (http only for 127.0.0.1 and localhost, which WEBHOOK_ALLOW_LOOPBACK admits)'
+        : 'must be an https URL',
+    )
   const family = isIP(host)
   if (family !== 0) {
     const why = blockedAddress(host)
-    return why ? refuse(`points at ${why} (${host})`) : { ok: true, target: { url, host, address: { address: host, family: family as 4 | 6 } } }
+    return why
+      ? refuse(`points at ${why} (${host})`)
+      : { ok: true, target: { url, host, address: { address: host, family: family as 4 | 6 } } }
   }
   if (METADATA_HOSTS.has(host)) return refuse(`names a ${host === 'localhost' ? 'loopback' : 'cloud metadata'} host`)
   for (const suffix of BLOCKED_SUFFIXES) {
-    if (host.endsWith(suffix) || host === suffix.slice(1)) return refuse(`has a host under ${suffix}, which never names a public receiver`)
+    if (host.endsWith(suffix) || host === suffix.slice(1))
+      return refuse(`has a host under ${suffix}, which never names a public receiver`)
   }
   // A name that is all digits and dots, or a single label, is not a public DNS name.
   if (!host.includes('.')) return refuse('has a host that is not a fully qualified domain name')

@@ -5,7 +5,14 @@
  * URLs come from lib/service.ts and links.ts, which the MCP manifest reads too.
  */
 import type { Config } from '../../config.ts'
-import { MCP_SCHEMA_VERSION, SCHEMA_VERSION, SERVICE_DESCRIPTION, SERVICE_DESCRIPTION_NB, SERVICE_NAME, SERVICE_TITLE } from '../../lib/service.ts'
+import {
+  MCP_SCHEMA_VERSION,
+  SCHEMA_VERSION,
+  SERVICE_DESCRIPTION,
+  SERVICE_DESCRIPTION_NB,
+  SERVICE_NAME,
+  SERVICE_TITLE,
+} from '../../lib/service.ts'
 import { serviceLinks } from './links.ts'
 
 /** An MCP tool as the registry names it: what a skill of the agent card is built from. */
@@ -55,8 +62,16 @@ export function agentCard(baseUrl: string, tools: readonly ToolSkill[]) {
       ],
     },
     securitySchemes: {
-      apiKey: { type: 'http', scheme: 'bearer', description: `An API key (svc_free_…, svc_live_…, or svc_test_… for synthetic answers) from ${links.login}. Keyless skills need none.` },
-      sandboxBearer: { type: 'http', scheme: 'bearer', description: 'svc_sandbox_test_<suffix>: no sign-up; company skills answer from the sandbox fixtures.' },
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: `An API key (svc_free_…, svc_live_…, or svc_test_… for synthetic answers) from ${links.login}. Keyless skills need none.`,
+      },
+      sandboxBearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'svc_sandbox_test_<suffix>: no sign-up; company skills answer from the sandbox fixtures.',
+      },
     },
     security: [{ apiKey: [] }],
     defaultInputModes: JSON_MODES,
@@ -142,7 +157,14 @@ export function kept(data: string, why: string): Retention {
   return { data, kept_for: 'indefinitely', seconds: null, why }
 }
 
-type Upstream = { system: string; operator: string; base_url: string | null; jurisdiction: 'NO'; mode: 'live' | 'fixtures' | 'mock'; receives: string }
+type Upstream = {
+  system: string
+  operator: string
+  base_url: string | null
+  jurisdiction: 'NO'
+  mode: 'live' | 'fixtures' | 'mock'
+  receives: string
+}
 
 /**
  * Which outside systems this deployment sends data to, as configured: the open registers (live, or
@@ -155,12 +177,54 @@ function upstreams(config: Config): Upstream[] {
   const g = config.government
   const govUrl = (url: string) => (gov === 'mock' ? null : url)
   const out: Upstream[] = [
-    { system: 'Enhetsregisteret, Fullmakttjenesten, Regnskapsregisteret', operator: 'Brønnøysundregistrene', base_url: config.brregBaseUrl, jurisdiction: 'NO', mode: reg, receives: 'organisation numbers and search terms (open data; no personal data is sent)' },
-    { system: 'Exchange rates', operator: 'Norges Bank', base_url: config.norgesBankBaseUrl, jurisdiction: 'NO', mode: reg, receives: 'currency codes and dates' },
-    { system: 'Maskinporten', operator: 'Digitaliseringsdirektoratet', base_url: govUrl(g.maskinportenUrl), jurisdiction: 'NO', mode: gov, receives: 'signed grants for the service’s own client, naming the organisation acted for' },
-    { system: 'Altinn (system users, VAT filing)', operator: 'Digitaliseringsdirektoratet', base_url: govUrl(g.altinnPlatformUrl), jurisdiction: 'NO', mode: gov, receives: 'system-user requests and filings a person approved' },
-    { system: 'Skatteetaten (VAT validation)', operator: 'Skatteetaten', base_url: govUrl(g.skatteetatenUrl), jurisdiction: 'NO', mode: gov, receives: 'VAT returns to validate before filing' },
-    { system: 'Aa-registeret', operator: 'NAV', base_url: govUrl(g.aaregUrl), jurisdiction: 'NO', mode: gov, receives: 'organisation numbers of companies that delegated access' },
+    {
+      system: 'Enhetsregisteret, Fullmakttjenesten, Regnskapsregisteret',
+      operator: 'Brønnøysundregistrene',
+      base_url: config.brregBaseUrl,
+      jurisdiction: 'NO',
+      mode: reg,
+      receives: 'organisation numbers and search terms (open data; no personal data is sent)',
+    },
+    {
+      system: 'Exchange rates',
+      operator: 'Norges Bank',
+      base_url: config.norgesBankBaseUrl,
+      jurisdiction: 'NO',
+      mode: reg,
+      receives: 'currency codes and dates',
+    },
+    {
+      system: 'Maskinporten',
+      operator: 'Digitaliseringsdirektoratet',
+      base_url: govUrl(g.maskinportenUrl),
+      jurisdiction: 'NO',
+      mode: gov,
+      receives: 'signed grants for the service’s own client, naming the organisation acted for',
+    },
+    {
+      system: 'Altinn (system users, VAT filing)',
+      operator: 'Digitaliseringsdirektoratet',
+      base_url: govUrl(g.altinnPlatformUrl),
+      jurisdiction: 'NO',
+      mode: gov,
+      receives: 'system-user requests and filings a person approved',
+    },
+    {
+      system: 'Skatteetaten (VAT validation)',
+      operator: 'Skatteetaten',
+      base_url: govUrl(g.skatteetatenUrl),
+      jurisdiction: 'NO',
+      mode: gov,
+      receives: 'VAT returns to validate before filing',
+    },
+    {
+      system: 'Aa-registeret',
+      operator: 'NAV',
+      base_url: govUrl(g.aaregUrl),
+      jurisdiction: 'NO',
+      mode: gov,
+      receives: 'organisation numbers of companies that delegated access',
+    },
   ]
   return out
 }
@@ -168,9 +232,21 @@ function upstreams(config: Config): Upstream[] {
 /** Optional services that only a configured deployment talks to. */
 function optionalServices(config: Config) {
   return [
-    { service: 'SMTP relay (sign-in mail)', configured: config.smtpUrl !== null, receives: 'the e-mail address signing in and its link' },
-    { service: 'RFC 3161 time-stamping authority', configured: config.tsaUrl !== null, receives: 'the SHA-256 root of each day’s anchor (no data)' },
-    { service: 'OAuth authorization server (MCP hosts)', configured: config.oauth !== null, receives: 'nothing: its public keys are fetched to verify tokens' },
+    {
+      service: 'SMTP relay (sign-in mail)',
+      configured: config.smtpUrl !== null,
+      receives: 'the e-mail address signing in and its link',
+    },
+    {
+      service: 'RFC 3161 time-stamping authority',
+      configured: config.tsaUrl !== null,
+      receives: 'the SHA-256 root of each day’s anchor (no data)',
+    },
+    {
+      service: 'OAuth authorization server (MCP hosts)',
+      configured: config.oauth !== null,
+      receives: 'nothing: its public keys are fetched to verify tokens',
+    },
   ]
 }
 
@@ -181,14 +257,20 @@ export function dataSovereignty(config: Config, dbKind: 'postgres' | 'embedded',
     service: SERVICE_NAME,
     canonical: links.data_sovereignty,
     storage: {
-      database: dbKind === 'embedded' ? 'embedded PostgreSQL (PGlite) in the process’s DATA_DIR, on the host that runs the service' : 'the operator’s PostgreSQL server (DATABASE_URL)',
+      database:
+        dbKind === 'embedded'
+          ? 'embedded PostgreSQL (PGlite) in the process’s DATA_DIR, on the host that runs the service'
+          : 'the operator’s PostgreSQL server (DATABASE_URL)',
       kind: dbKind,
       location: 'wherever the operator runs this deployment; no data is stored by a third party',
-      secrets_at_rest: 'API keys, sessions and tokens are stored only as SHA-256 hashes; webhook secrets are encrypted (AES-256-GCM) under a key derived from SERVER_SECRET; national identity numbers are never stored, only their HMAC',
+      secrets_at_rest:
+        'API keys, sessions and tokens are stored only as SHA-256 hashes; webhook secrets are encrypted (AES-256-GCM) under a key derived from SERVER_SECRET; national identity numbers are never stored, only their HMAC',
     },
     processing: {
       location: 'in the service’s own process; the government systems in mock mode run in that process too',
-      subprocessors: optionalServices(config).filter((s) => s.configured).map(({ service, receives }) => ({ service, receives })),
+      subprocessors: optionalServices(config)
+        .filter((s) => s.configured)
+        .map(({ service, receives }) => ({ service, receives })),
     },
     upstreams: upstreams(config),
     retention,

@@ -30,17 +30,40 @@ export interface ClassSample {
  * come from the process alone. The success rates are deliberately below what the service aims at.
  */
 export const STATIC_DEFAULTS: Record<WorkflowClass, { success_rate: number; p95_ms: number; description: string }> = {
-  public_reads: { success_rate: 0.99, p95_ms: 1000, description: 'Keyless reads and discovery documents: public deadlines and obligations, pricing, errors, exchange rates, company status.' },
-  company_data: { success_rate: 0.95, p95_ms: READ_POLICY.budgetMs, description: 'Keyed, metered company reads from the registers.' },
-  delegation_actions: { success_rate: 0.95, p95_ms: EXECUTION_BUDGET_MS, description: 'Permissions, delegation (system users, fullmakt), approval tokens, validation and filing.' },
-  sandbox: { success_rate: 0.99, p95_ms: 1000, description: 'The sandbox and its public mirror: synthetic answers, rehearsed filings.' },
-  mcp: { success_rate: 0.95, p95_ms: Math.max(READ_POLICY.budgetMs, EXECUTION_BUDGET_MS), description: 'The MCP server (every tool call travels in one JSON-RPC request).' },
+  public_reads: {
+    success_rate: 0.99,
+    p95_ms: 1000,
+    description:
+      'Keyless reads and discovery documents: public deadlines and obligations, pricing, errors, exchange rates, company status.',
+  },
+  company_data: {
+    success_rate: 0.95,
+    p95_ms: READ_POLICY.budgetMs,
+    description: 'Keyed, metered company reads from the registers.',
+  },
+  delegation_actions: {
+    success_rate: 0.95,
+    p95_ms: EXECUTION_BUDGET_MS,
+    description: 'Permissions, delegation (system users, fullmakt), approval tokens, validation and filing.',
+  },
+  sandbox: {
+    success_rate: 0.99,
+    p95_ms: 1000,
+    description: 'The sandbox and its public mirror: synthetic answers, rehearsed filings.',
+  },
+  mcp: {
+    success_rate: 0.95,
+    p95_ms: Math.max(READ_POLICY.budgetMs, EXECUTION_BUDGET_MS),
+    description: 'The MCP server (every tool call travels in one JSON-RPC request).',
+  },
 }
-
 
 export type ReadinessSource = 'telemetry' | 'static_defaults' | 'telemetry_and_static_defaults'
 
-export function readinessReport(samples: Record<WorkflowClass, ClassSample>, tokenService: { state: BreakerState; mock: boolean }) {
+export function readinessReport(
+  samples: Record<WorkflowClass, ClassSample>,
+  tokenService: { state: BreakerState; mock: boolean },
+) {
   const classes = WORKFLOW_CLASSES.map((name) => {
     const s = samples[name]
     const d = STATIC_DEFAULTS[name]
@@ -55,12 +78,14 @@ export function readinessReport(samples: Record<WorkflowClass, ClassSample>, tok
     }
   })
   const measured = classes.filter((c) => c.source === 'telemetry').length
-  const source: ReadinessSource = measured === classes.length ? 'telemetry' : measured === 0 ? 'static_defaults' : 'telemetry_and_static_defaults'
+  const source: ReadinessSource =
+    measured === classes.length ? 'telemetry' : measured === 0 ? 'static_defaults' : 'telemetry_and_static_defaults'
   return {
     source,
     window_minutes: WINDOW_MINUTES,
     min_samples: MIN_SAMPLES,
-    success_definition: 'a request answered without a server error (status below 500); refusals of the caller’s own input, key or credits are answered as designed',
+    success_definition:
+      'a request answered without a server error (status below 500); refusals of the caller’s own input, key or credits are answered as designed',
     scope: 'this instance, since it started or for the window, whichever is shorter',
     classes,
     token_service: { breaker_state: tokenService.state, mock: tokenService.mock },

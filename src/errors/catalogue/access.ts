@@ -15,7 +15,8 @@ export const ACCESS_CATALOGUE = {
       summary: 'Utstedelsestokenet kan ikke brukes.',
       summary_en: 'The issuance token cannot be used.',
       why: 'Tokenet er utløpt, allerede brukt, trukket tilbake eller ukjent. Av sikkerhetshensyn sier vi ikke hvilket av disse som gjelder.',
-      why_en: 'The token has expired, was already used, was revoked or is unknown. For security reasons we do not say which.',
+      why_en:
+        'The token has expired, was already used, was revoked or is unknown. For security reasons we do not say which.',
       fix_steps: [
         'Kontroller at du sender tokenet nøyaktig slik du fikk det.',
         'Be eieren av kontoen lage et nytt utstedelsestoken i dashbordet. Det gjelder i 24 timer og kan brukes én gang.',
@@ -48,7 +49,8 @@ export const ACCESS_CATALOGUE = {
       summary: 'OAuth-tokenet er ugyldig.',
       summary_en: 'The OAuth access token is invalid.',
       why: 'Vi kunne ikke verifisere tokenet, for eksempel signaturen, formatet eller utstederen. Derfor godtar ikke MCP-serveren det.',
-      why_en: 'We could not verify the token, for example its signature, format or issuer, so the MCP server does not accept it.',
+      why_en:
+        'We could not verify the token, for example its signature, format or issuer, so the MCP server does not accept it.',
       fix_steps: [
         'Hent et nytt tilgangstoken fra autorisasjonsserveren.',
         'Send det i headeren «Authorization: Bearer <token>».',
@@ -72,15 +74,10 @@ export const ACCESS_CATALOGUE = {
       summary: 'OAuth-tokenet er utløpt.',
       summary_en: 'The OAuth access token has expired.',
       why: 'Tilgangstokenet har passert utløpstiden («exp»). Det må fornyes før MCP-serveren godtar kall igjen.',
-      why_en: 'The access token is past its expiry time ("exp") and must be renewed before the MCP server accepts calls again.',
-      fix_steps: [
-        'Be autorisasjonsserveren om et nytt tilgangstoken.',
-        'Send kallet på nytt med det nye tokenet.',
-      ],
-      fix_steps_en: [
-        'Ask the authorization server for a new access token.',
-        'Send the call again with the new token.',
-      ],
+      why_en:
+        'The access token is past its expiry time ("exp") and must be renewed before the MCP server accepts calls again.',
+      fix_steps: ['Be autorisasjonsserveren om et nytt tilgangstoken.', 'Send kallet på nytt med det nye tokenet.'],
+      fix_steps_en: ['Ask the authorization server for a new access token.', 'Send the call again with the new token.'],
       relevant_link: null,
       legal_basis: null,
       handover: null,
@@ -96,7 +93,8 @@ export const ACCESS_CATALOGUE = {
       summary: 'OAuth-tokenet er ikke utstedt for denne MCP-serveren.',
       summary_en: 'The OAuth token was not issued for this MCP server.',
       why: 'Mottakeren («aud») i tokenet samsvarer ikke med ressursen til MCP-serveren. Et token for en annen tjeneste kan ikke brukes her.',
-      why_en: 'The audience ("aud") in the token does not match this MCP server\'s resource. A token for another service cannot be used here.',
+      why_en:
+        'The audience ("aud") in the token does not match this MCP server\'s resource. A token for another service cannot be used here.',
       fix_steps: [
         'Les «resource» i /.well-known/oauth-protected-resource/api/mcp.',
         'Be om et nytt token med denne verdien som ressurs.',
@@ -122,7 +120,8 @@ export const ACCESS_CATALOGUE = {
       summary: 'OAuth-brukeren er ikke koblet til en Plikt-konto.',
       summary_en: 'The OAuth user is not linked to a Plikt account.',
       why: 'Tokenet er gyldig, men ingen Plikt-konto er koblet til brukeren. Koblingen lages når eieren godkjenner tilkoblingen, og den kan ha blitt fjernet.',
-      why_en: 'The token is valid, but no Plikt account is linked to its user. The link is made when the owner approves the connection, and it may have been removed.',
+      why_en:
+        'The token is valid, but no Plikt account is linked to its user. The link is made when the owner approves the connection, and it may have been removed.',
       fix_steps: [
         'Be om et tilgangstoken med eierens bekreftede e-postadresse (omfanget «email»); bare da kan koblingen godkjennes.',
         'Be eieren av kontoen koble til på nytt via /oauth/consent.',
@@ -151,13 +150,16 @@ export const ACCESS_CATALOGUE = {
     status: 403,
     category: 'auth',
     retryable: false,
-    fix_hint_en: 'Approve only your own MCP host, signed in at the authorization server with this account\'s e-mail, verified.',
-    fix_hint_nb: 'Godkjenn bare din egen MCP-vert, logget inn hos autorisasjonsserveren med kontoens e-postadresse, bekreftet.',
+    fix_hint_en:
+      "Approve only your own MCP host, signed in at the authorization server with this account's e-mail, verified.",
+    fix_hint_nb:
+      'Godkjenn bare din egen MCP-vert, logget inn hos autorisasjonsserveren med kontoens e-postadresse, bekreftet.',
     explanation: {
       summary: 'OAuth-identiteten kan ikke kobles til denne kontoen.',
       summary_en: 'The OAuth identity cannot be linked to this account.',
       why: 'En tilkobling kobles bare til kontoen med den bekreftede e-postadressen i tilgangstokenet («email», «email_verified»). Slik kan ingen få din konto ved å sende deg en lenke.',
-      why_en: 'A connection is linked only to the account whose e-mail the access token carries as verified ("email", "email_verified"), so nobody can get your account by sending you a link.',
+      why_en:
+        'A connection is linked only to the account whose e-mail the access token carries as verified ("email", "email_verified"), so nobody can get your account by sending you a link.',
       fix_steps: [
         'Godkjenn bare tilkoblinger du selv har startet fra din egen MCP-vert.',
         'Logg inn hos autorisasjonsserveren med e-postadressen til Plikt-kontoen, og bekreft adressen der.',
@@ -165,7 +167,7 @@ export const ACCESS_CATALOGUE = {
       ],
       fix_steps_en: [
         'Approve only connections you started yourself from your own MCP host.',
-        'Sign in at the authorization server with your Plikt account\'s e-mail address, and verify it there.',
+        "Sign in at the authorization server with your Plikt account's e-mail address, and verify it there.",
         'Have the MCP host request the "email" scope, then open the consent link again.',
       ],
       relevant_link: null,
@@ -226,12 +228,14 @@ export const ACCESS_CATALOGUE = {
     category: 'scope',
     retryable: false,
     fix_hint_en: 'Remove write:, act: and delegate: scopes from the key request and use the approval flow instead.',
-    fix_hint_nb: 'Fjern tilganger som begynner med «write:», «act:» eller «delegate:», og bruk godkjenningsflyten i stedet.',
+    fix_hint_nb:
+      'Fjern tilganger som begynner med «write:», «act:» eller «delegate:», og bruk godkjenningsflyten i stedet.',
     explanation: {
       summary: 'Tilgangen du ba om, er reservert og kan ikke gis til en API-nøkkel.',
       summary_en: 'The requested scope is reserved and cannot be assigned to an API key.',
       why: 'Tilganger som begynner med «write:», «act:» eller «delegate:», gjelder handlinger som en person må godkjenne. De kan derfor ikke legges på en nøkkel.',
-      why_en: 'Scopes beginning with "write:", "act:" or "delegate:" cover actions a person must approve, so they cannot be put on a key.',
+      why_en:
+        'Scopes beginning with "write:", "act:" or "delegate:" cover actions a person must approve, so they cannot be put on a key.',
       fix_steps: [
         'Fjern de reserverte tilgangene fra forespørselen.',
         'Bruk godkjenningsflyten med «X-Approval-Token» for handlinger som krever en person.',
@@ -264,7 +268,8 @@ export const ACCESS_CATALOGUE = {
       summary: 'Kontoen har allerede tre aktive API-nøkler.',
       summary_en: 'The account already has three active API keys.',
       why: 'En konto kan ha høyst tre aktive nøkler. En av dem må trekkes tilbake før en ny kan lages. Et utstedelsestoken du prøvde å løse inn, er fortsatt gyldig.',
-      why_en: 'An account can have at most three active keys, so one must be revoked before another is created. An issuance token you tried to redeem is still valid.',
+      why_en:
+        'An account can have at most three active keys, so one must be revoked before another is created. An issuance token you tried to redeem is still valid.',
       fix_steps: [
         'Be eieren av kontoen trekke tilbake en nøkkel som ikke er i bruk, i dashbordet.',
         'Løs inn utstedelsestokenet eller lag nøkkelen på nytt når det er gjort.',

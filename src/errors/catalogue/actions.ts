@@ -15,7 +15,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Fristen for denne innleveringen er allerede ute.',
       summary_en: 'The filing deadline for this submission has already passed.',
       why: 'Fristen er passert, så innleveringen ble ikke sendt. Sen levering kan gi gebyr eller tvangsmulkt og bør vurderes av en regnskapsfører.',
-      why_en: 'The deadline has passed, so the submission was not sent. Late filing can lead to a fee or a coercive fine and should be assessed by an accountant.',
+      why_en:
+        'The deadline has passed, so the submission was not sent. Late filing can lead to a fee or a coercive fine and should be assessed by an accountant.',
       fix_steps: [
         'Kontroller at perioden i forespørselen er riktig.',
         'Overlat den forsinkede innleveringen til regnskapsføreren.',
@@ -34,7 +35,8 @@ export const ACTIONS_CATALOGUE = {
         what: 'Lever den forsinkede innleveringen, og følg opp eventuelle gebyrer eller tvangsmulkt.',
         what_en: 'File the late submission and follow up any fees or coercive fines.',
         why: 'Sen levering har økonomiske følger og krever faglige vurderinger som en agent ikke bør ta alene.',
-        why_en: 'Late filing has financial consequences and calls for professional judgement an agent should not make alone.',
+        why_en:
+          'Late filing has financial consequences and calls for professional judgement an agent should not make alone.',
       },
     },
   },
@@ -48,7 +50,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Ekte innsending krever et godkjenningstoken i «X-Approval-Token».',
       summary_en: 'A live submission needs an approval token in X-Approval-Token.',
       why: 'Før Plikt sender noe inn på vegne av en virksomhet, må en person bekrefte handlingen. Bekreftelsen gir et engangstoken som sendes i headeren «X-Approval-Token».',
-      why_en: 'Before Plikt submits anything for an organisation, a person must confirm the action. The confirmation yields a one-time token sent in the X-Approval-Token header.',
+      why_en:
+        'Before Plikt submits anything for an organisation, a person must confirm the action. The confirmation yields a one-time token sent in the X-Approval-Token header.',
       fix_steps: [
         'Bruk «dry_run=true» hvis du bare vil validere.',
         'Be en person med myndighet i virksomheten bekrefte handlingen.',
@@ -69,7 +72,8 @@ export const ACTIONS_CATALOGUE = {
         what: 'Bekreft handlingen, slik at agenten får et godkjenningstoken.',
         what_en: 'Confirm the action so the agent gets an approval token.',
         why: 'En ekte innsending har rettslige følger for virksomheten og skal alltid bekreftes av en person.',
-        why_en: 'A live submission has legal consequences for the organisation and must always be confirmed by a person.',
+        why_en:
+          'A live submission has legal consequences for the organisation and must always be confirmed by a person.',
       },
     },
   },
@@ -83,7 +87,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Godkjenningstokenet er ugyldig.',
       summary_en: 'The approval token is invalid.',
       why: 'Vi kjenner ikke igjen tokenet i «X-Approval-Token». Det kan være skrevet av feil, avkortet eller aldri utstedt.',
-      why_en: 'We do not recognise the token in X-Approval-Token. It may have been mistyped, truncated or never issued.',
+      why_en:
+        'We do not recognise the token in X-Approval-Token. It may have been mistyped, truncated or never issued.',
       fix_steps: [
         'Kontroller at du sender tokenet nøyaktig slik du fikk det.',
         'Be om en ny bekreftelse og et nytt godkjenningstoken hvis tokenet er tapt.',
@@ -131,7 +136,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Godkjenningstokenet er utløpt.',
       summary_en: 'The approval token has expired.',
       why: 'Et godkjenningstoken gjelder bare en begrenset tid etter at handlingen ble bekreftet. Den tiden er ute, så ingenting ble sendt inn.',
-      why_en: 'An approval token is only valid for a limited time after the action was confirmed. That time has passed, so nothing was submitted.',
+      why_en:
+        'An approval token is only valid for a limited time after the action was confirmed. That time has passed, so nothing was submitted.',
       fix_steps: [
         'Be administratoren i virksomheten bekrefte handlingen på nytt.',
         'Hent et nytt godkjenningstoken for samme handling og organisasjonsnummer.',
@@ -159,12 +165,14 @@ export const ACTIONS_CATALOGUE = {
     category: 'auth',
     retryable: false,
     fix_hint_en: 'Use the approval token issued for this action id and organisation, or ask for a new confirmation.',
-    fix_hint_nb: 'Bruk godkjenningstokenet som ble utstedt for denne handlingen og virksomheten, eller be om en ny bekreftelse.',
+    fix_hint_nb:
+      'Bruk godkjenningstokenet som ble utstedt for denne handlingen og virksomheten, eller be om en ny bekreftelse.',
     explanation: {
       summary: 'Godkjenningstokenet gjelder en annen handling eller virksomhet.',
       summary_en: 'The approval token belongs to another action or organisation.',
       why: 'Hvert godkjenningstoken er knyttet til én handlings-ID og ett organisasjonsnummer. Forespørselen gjelder noe annet enn det tokenet ble utstedt for.',
-      why_en: 'Each approval token is bound to one action id and one organisation number. The request concerns something other than what the token was issued for.',
+      why_en:
+        'Each approval token is bound to one action id and one organisation number. The request concerns something other than what the token was issued for.',
       fix_steps: [
         'Kontroller at handlings-ID og organisasjonsnummer er de samme som da tokenet ble utstedt.',
         'Bruk tokenet som hører til denne handlingen, eller be om en ny bekreftelse.',
@@ -182,13 +190,16 @@ export const ACTIONS_CATALOGUE = {
     status: 403,
     category: 'auth',
     retryable: false,
-    fix_hint_en: 'Ask the account owner to open confirmation_url, sign in and confirm the action; then send the same request again.',
-    fix_hint_nb: 'Be kontoeieren åpne «confirmation_url», logge inn og bekrefte handlingen; send så den samme forespørselen på nytt.',
+    fix_hint_en:
+      'Ask the account owner to open confirmation_url, sign in and confirm the action; then send the same request again.',
+    fix_hint_nb:
+      'Be kontoeieren åpne «confirmation_url», logge inn og bekrefte handlingen; send så den samme forespørselen på nytt.',
     explanation: {
       summary: 'Ingen person har bekreftet handlingen ennå, så godkjenningstokenet kan ikke brukes.',
       summary_en: 'No person has confirmed the action yet, so the approval token cannot be used.',
       why: 'Et godkjenningstoken for en ekte innsending virker først når kontoeieren, innlogget, har sett og bekreftet akkurat denne handlingen. Ingenting ble sendt inn, og tokenet er ikke brukt.',
-      why_en: 'An approval token for a live submission works only once the account owner, signed in, has seen and confirmed exactly this action. Nothing was submitted and the token was not used.',
+      why_en:
+        'An approval token for a live submission works only once the account owner, signed in, has seen and confirmed exactly this action. Nothing was submitted and the token was not used.',
       fix_steps: [
         'Gi kontoeieren lenken i «confirmation_url».',
         'La kontoeieren logge inn, se gjennom handlingen og bekrefte den.',
@@ -215,13 +226,16 @@ export const ACTIONS_CATALOGUE = {
     status: 403,
     category: 'auth',
     retryable: false,
-    fix_hint_en: 'Do not file this action; ask the account owner what should change, then dry-run and ask for a new confirmation.',
-    fix_hint_nb: 'Ikke send inn denne handlingen; spør kontoeieren hva som skal endres, prøvekjør og be om en ny bekreftelse.',
+    fix_hint_en:
+      'Do not file this action; ask the account owner what should change, then dry-run and ask for a new confirmation.',
+    fix_hint_nb:
+      'Ikke send inn denne handlingen; spør kontoeieren hva som skal endres, prøvekjør og be om en ny bekreftelse.',
     explanation: {
       summary: 'Kontoeieren avslo handlingen, så godkjenningstokenet kan aldri brukes.',
       summary_en: 'The account owner declined the action, so the approval token can never be used.',
       why: 'Kontoeieren så handlingen på bekreftelsessiden og avslo den. Ingenting ble sendt inn, og tokenet kan ikke brukes igjen.',
-      why_en: 'The account owner saw the action on the confirmation page and declined it. Nothing was submitted, and the token can never be used.',
+      why_en:
+        'The account owner saw the action on the confirmation page and declined it. Nothing was submitted, and the token can never be used.',
       fix_steps: [
         'Ikke prøv å sende inn handlingen med dette tokenet igjen.',
         'Spør kontoeieren hva som er feil med handlingen.',
@@ -248,7 +262,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Uvanlig aktivitet: handlingen må godkjennes av en person.',
       summary_en: 'Unusual activity: a person must approve this action.',
       why: 'Den automatiske risikokontrollen reagerte på denne forespørselen. For å beskytte virksomheten blir handlingen ikke utført før en person har sett på den.',
-      why_en: 'The automatic risk check flagged this request. To protect the organisation, the action is not carried out until a person has reviewed it.',
+      why_en:
+        'The automatic risk check flagged this request. To protect the organisation, the action is not carried out until a person has reviewed it.',
       fix_steps: [
         'Stopp handlingen, og vis den til administratoren i virksomheten.',
         'La administratoren vurdere og eventuelt godkjenne handlingen.',
@@ -282,7 +297,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Innsendingen feilet etter at godkjenningstokenet var brukt.',
       summary_en: 'The submission failed after the approval token was consumed.',
       why: 'Godkjenningstokenet er brukt opp, men innsendingen ble ikke fullført. Noe kan likevel ha nådd mottakeren, så et nytt forsøk kan gi dobbel innsending.',
-      why_en: 'The approval token is used up, but the submission did not complete. Something may still have reached the recipient, so a new attempt could cause a double submission.',
+      why_en:
+        'The approval token is used up, but the submission did not complete. Something may still have reached the recipient, so a new attempt could cause a double submission.',
       fix_steps: [
         'Sjekk revisjonsloggen og kvitteringene for handlingen.',
         'Kontroller i Altinn om innsendingen er registrert.',
@@ -309,7 +325,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Innsendingen fikk tidsavbrudd, og utfallet er ukjent.',
       summary_en: 'The submission timed out, and the outcome is unknown.',
       why: 'Vi fikk ikke svar i tide, så vi vet ikke om innsendingen kom fram. Et nytt forsøk før du har avstemt, kan gi dobbel innsending.',
-      why_en: 'We got no answer in time, so we do not know whether the submission arrived. Trying again before reconciling could cause a double submission.',
+      why_en:
+        'We got no answer in time, so we do not know whether the submission arrived. Trying again before reconciling could cause a double submission.',
       fix_steps: [
         'Sjekk revisjonsloggen og kvitteringene for handlingen.',
         'Kontroller i Altinn om innsendingen er registrert.',
@@ -336,7 +353,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Innsendingen krever oppfølging.',
       summary_en: 'The submission needs a follow-up.',
       why: 'Innsendingen er ikke avsluttet; mottakeren trenger noe mer før den er ferdig. Hva som trengs, står i «outcome.followup_action».',
-      why_en: 'The submission is not complete; the recipient needs something more before it is done. What is needed is in "outcome.followup_action".',
+      why_en:
+        'The submission is not complete; the recipient needs something more before it is done. What is needed is in "outcome.followup_action".',
       fix_steps: [
         'Les «outcome.followup_action» i svaret.',
         'Gi oppgaven videre til en person som har tilgang til virksomheten i Altinn.',
@@ -369,7 +387,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Kallet brukte mer enn tidsbudsjettet på 8 sekunder.',
       summary_en: 'The call exceeded its 8-second time budget.',
       why: 'Hele kjøringen, med nye forsøk mot {upstream_system}, må bli ferdig innen 8 sekunder. Denne gangen tok det for lang tid.',
-      why_en: 'The whole run, including retries against {upstream_system}, must finish within 8 seconds. This time it took too long.',
+      why_en:
+        'The whole run, including retries against {upstream_system}, must finish within 8 seconds. This time it took too long.',
       fix_steps: [
         'Vent litt, og følg «Retry-After» hvis svaret har den headeren.',
         'Send forespørselen på nytt, med samme «Idempotency-Key» hvis det er en innsending.',
@@ -396,14 +415,8 @@ export const ACTIONS_CATALOGUE = {
       summary_en: 'Calls to {upstream_system} are paused for now.',
       why: 'Etter gjentatte feil har vi stanset kall til {upstream_system} i omtrent 30 sekunder, slik at systemet får hente seg inn.',
       why_en: 'After repeated failures, calls to {upstream_system} are paused for about 30 seconds to let it recover.',
-      fix_steps: [
-        'Vent så lenge «Retry-After» angir.',
-        'Send forespørselen på nytt.',
-      ],
-      fix_steps_en: [
-        'Wait for the time given in Retry-After.',
-        'Send the request again.',
-      ],
+      fix_steps: ['Vent så lenge «Retry-After» angir.', 'Send forespørselen på nytt.'],
+      fix_steps_en: ['Wait for the time given in Retry-After.', 'Send the request again.'],
       relevant_link: null,
       legal_basis: null,
       handover: null,
@@ -439,13 +452,13 @@ export const ACTIONS_CATALOGUE = {
     status: 422,
     category: 'upstream',
     retryable: false,
-    fix_hint_en: 'Correct the content according to the authority\'s findings and validate again before submitting.',
+    fix_hint_en: "Correct the content according to the authority's findings and validate again before submitting.",
     fix_hint_nb: 'Rett innholdet etter avvikene fra etaten, og valider på nytt før du sender inn.',
     explanation: {
       summary: 'Etaten avviste innholdet i innsendingen.',
       summary_en: 'The authority rejected the content of the submission.',
       why: 'Innholdet bestod ikke etatens egne kontroller, for eksempel regler for summer eller perioder.',
-      why_en: 'The content failed the authority\'s own checks, for example rules on totals or periods.',
+      why_en: "The content failed the authority's own checks, for example rules on totals or periods.",
       fix_steps: [
         'Les avvikene i feilsvaret.',
         'Rett innholdet etter avvikene.',
@@ -471,7 +484,8 @@ export const ACTIONS_CATALOGUE = {
       summary: 'Altinn bekreftet mottak, men svaret kunne ikke leses.',
       summary_en: 'Altinn acknowledged receipt, but the answer could not be read.',
       why: 'Innsendingen kan ha gått gjennom, men vi kan ikke bekrefte det. Et nytt forsøk kan gi dobbel innsending, så saken må avstemmes manuelt.',
-      why_en: 'The submission may have gone through, but we cannot confirm it. A new attempt could cause a double submission, so the case must be reconciled manually.',
+      why_en:
+        'The submission may have gone through, but we cannot confirm it. A new attempt could cause a double submission, so the case must be reconciled manually.',
       fix_steps: [
         'Send ikke innsendingen på nytt.',
         'Kontroller i Altinn om innsendingen er registrert.',
@@ -490,7 +504,8 @@ export const ACTIONS_CATALOGUE = {
         what: 'Avstem innsendingen mot Altinn, og registrer riktig utfall.',
         what_en: 'Reconcile the submission against Altinn and record the correct outcome.',
         why: 'Utfallet er uklart, og et nytt forsøk kan gi dobbel innsending. Bare en manuell kontroll kan avgjøre det.',
-        why_en: 'The outcome is unclear, and a new attempt could cause a double submission. Only a manual check can settle it.',
+        why_en:
+          'The outcome is unclear, and a new attempt could cause a double submission. Only a manual check can settle it.',
       },
     },
   },
@@ -498,13 +513,16 @@ export const ACTIONS_CATALOGUE = {
     status: 409,
     category: 'rate_limit',
     retryable: true,
-    fix_hint_en: 'Another agent is filing this for the organisation and period: wait for Retry-After, check the filing history, and file only if it is still needed.',
-    fix_hint_nb: 'En annen agent sender inn dette for virksomheten og perioden: vent så lenge «Retry-After» angir, sjekk innsendingshistorikken, og send bare inn hvis det fortsatt trengs.',
+    fix_hint_en:
+      'Another agent is filing this for the organisation and period: wait for Retry-After, check the filing history, and file only if it is still needed.',
+    fix_hint_nb:
+      'En annen agent sender inn dette for virksomheten og perioden: vent så lenge «Retry-After» angir, sjekk innsendingshistorikken, og send bare inn hvis det fortsatt trengs.',
     explanation: {
       summary: 'En annen innsending for {org_number} og samme periode pågår.',
       summary_en: 'Another filing for {org_number} and the same period is in progress.',
       why: 'For å hindre dobbel innsending slipper bare én agent til per virksomhet, skjema og periode om gangen. Låsen varer en fast tid (mva-melding 10 minutter). Godkjenningstokenet ditt er ikke brukt.',
-      why_en: 'To prevent a double filing, only one agent at a time may file per organisation, form and period. The lock lasts a fixed time (VAT return 10 minutes). Your approval token was not spent.',
+      why_en:
+        'To prevent a double filing, only one agent at a time may file per organisation, form and period. The lock lasts a fixed time (VAT return 10 minutes). Your approval token was not spent.',
       fix_steps: [
         'Vent så lenge «Retry-After» angir.',
         'Sjekk innsendingshistorikken for perioden før du prøver igjen.',

@@ -9,13 +9,16 @@ export const AUTH_CATALOGUE = {
     status: 401,
     category: 'auth',
     retryable: false,
-    fix_hint_en: 'Get a new one: a person confirms the action again for an approval token, or asks for a new sign-in link.',
-    fix_hint_nb: 'Skaff et nytt: en person bekrefter handlingen på nytt for et godkjenningstoken, eller ber om en ny innloggingslenke.',
+    fix_hint_en:
+      'Get a new one: a person confirms the action again for an approval token, or asks for a new sign-in link.',
+    fix_hint_nb:
+      'Skaff et nytt: en person bekrefter handlingen på nytt for et godkjenningstoken, eller ber om en ny innloggingslenke.',
     explanation: {
       summary: 'Tokenet eller lenken er ikke lenger gyldig fordi levetiden er ute eller den er brukt.',
       summary_en: 'The token or link is no longer valid: it has expired or was already used.',
       why: 'Godkjenningstokener, innloggingslenker og tokener fra offentlige tjenester gjelder bare en begrenset tid, og noen kan bare brukes én gang. Dette er utløpt eller brukt, så ingenting ble utført.',
-      why_en: 'Approval tokens, sign-in links and tokens from government services are valid for a limited time, and some only once. This one has expired or was used, so nothing was carried out.',
+      why_en:
+        'Approval tokens, sign-in links and tokens from government services are valid for a limited time, and some only once. This one has expired or was used, so nothing was carried out.',
       fix_steps: [
         'For et godkjenningstoken: be en person bekrefte handlingen på nytt, og send det nye tokenet i «X-Approval-Token» kort tid etter.',
         'For en innloggingslenke: be om en ny lenke på innloggingssiden og bruk den innen den utløper.',
@@ -68,13 +71,16 @@ export const AUTH_CATALOGUE = {
     status: 401,
     category: 'auth',
     retryable: false,
-    fix_hint_en: 'Sign in at sign_in_url in a browser and manage the account there; API keys are not accepted on account management routes.',
-    fix_hint_nb: 'Logg inn på sign_in_url i en nettleser, og administrer kontoen der; API-nøkler godtas ikke på endepunktene for kontoadministrasjon.',
+    fix_hint_en:
+      'Sign in at sign_in_url in a browser and manage the account there; API keys are not accepted on account management routes.',
+    fix_hint_nb:
+      'Logg inn på sign_in_url i en nettleser, og administrer kontoen der; API-nøkler godtas ikke på endepunktene for kontoadministrasjon.',
     explanation: {
       summary: 'Dette endepunktet krever en innlogget nettleserøkt.',
       summary_en: 'This route needs a signed-in browser session.',
       why: 'Kontoadministrasjon, som å lage og trekke tilbake nøkler, gjøres bare av en person som har logget inn med lenken på e-post. En API-nøkkel godtas ikke her, og forespørselen hadde ingen gyldig økt.',
-      why_en: 'Account management, such as minting and revoking keys, is done only by a person signed in by e-mailed link. An API key is not accepted here, and the request had no valid session.',
+      why_en:
+        'Account management, such as minting and revoking keys, is done only by a person signed in by e-mailed link. An API key is not accepted here, and the request had no valid session.',
       fix_steps: [
         'Be eieren av kontoen logge inn på påloggingssiden (/login) med lenken på e-post.',
         'Gjør endringen i dashbordet, eller send forespørselen med øktens informasjonskapsel og «X-CSRF-Token».',
@@ -101,8 +107,10 @@ export const AUTH_CATALOGUE = {
     status: 401,
     category: 'auth',
     retryable: false,
-    fix_hint_en: 'Check that you send the complete, current API key; if it was revoked, get a new one from the account owner.',
-    fix_hint_nb: 'Kontroller at du sender hele den gjeldende API-nøkkelen; er den trukket tilbake, må du få en ny av eieren av kontoen.',
+    fix_hint_en:
+      'Check that you send the complete, current API key; if it was revoked, get a new one from the account owner.',
+    fix_hint_nb:
+      'Kontroller at du sender hele den gjeldende API-nøkkelen; er den trukket tilbake, må du få en ny av eieren av kontoen.',
     explanation: {
       summary: 'API-nøkkelen ble ikke godtatt.',
       summary_en: 'The API key was not accepted.',
@@ -133,7 +141,8 @@ export const AUTH_CATALOGUE = {
       summary: 'Kontoen som API-nøkkelen hører til, er deaktivert.',
       summary_en: 'The account this API key belongs to is deactivated.',
       why: 'Nøkkelen i seg selv er gyldig, men kontoen den hører til, er deaktivert. Derfor avviser vi alle kall med den.',
-      why_en: 'The key itself is valid, but the account it belongs to is deactivated, so every call with it is refused.',
+      why_en:
+        'The key itself is valid, but the account it belongs to is deactivated, so every call with it is refused.',
       fix_steps: [
         'Stopp videre kall med denne nøkkelen.',
         'Be eieren av kontoen kontakte Plikt-support for å få kontoen aktivert igjen.',
@@ -197,7 +206,8 @@ export const AUTH_CATALOGUE = {
       summary: 'Handlingen er ikke tilgjengelig for ekte innsending i Plikt.',
       summary_en: 'This action is not available for live submission through Plikt.',
       why: 'Ekte innsending av denne handlingen, for eksempel a-melding, er ikke tilgjengelig i Plikt. Innsendingen må gjøres på en annen måte.',
-      why_en: 'Live submission of this action, such as the a-melding, is not available in Plikt. It has to be submitted another way.',
+      why_en:
+        'Live submission of this action, such as the a-melding, is not available in Plikt. It has to be submitted another way.',
       fix_steps: [
         'Valider innholdet med «dry_run=true».',
         'Be en person levere i Altinn eller i lønns- eller regnskapssystemet.',

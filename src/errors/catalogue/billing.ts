@@ -14,7 +14,8 @@ export const BILLING_CATALOGUE = {
       summary: 'Saldoen er for lav for dette kallet. Ingenting er trukket.',
       summary_en: 'Your prepaid balance is too low for this call. Nothing was charged.',
       why: 'Kallet koster mer enn det som er igjen på den forhåndsbetalte saldoen. Lenken for påfylling står i «top_up_url» i svaret.',
-      why_en: 'The call costs more than what is left on your prepaid balance. The top-up link is in "top_up_url" in the response.',
+      why_en:
+        'The call costs more than what is left on your prepaid balance. The top-up link is in "top_up_url" in the response.',
       fix_steps: [
         'Send lenken i «top_up_url» til eieren av kontoen.',
         'Be eieren godkjenne en påfylling.',
@@ -47,7 +48,8 @@ export const BILLING_CATALOGUE = {
       summary: 'Saldoen kunne ikke leses akkurat nå. Ingenting er trukket.',
       summary_en: 'Your balance could not be read right now. Nothing was charged.',
       why: 'Når vi ikke får lest saldoen, avviser vi kallet i stedet for å risikere feil belastning. Feilen er som regel forbigående.',
-      why_en: 'When we cannot read the balance, we refuse the call rather than risk a wrong charge. This is usually temporary.',
+      why_en:
+        'When we cannot read the balance, we refuse the call rather than risk a wrong charge. This is usually temporary.',
       fix_steps: [
         'Vent litt, og følg «Retry-After» hvis svaret har den headeren.',
         'Send kallet på nytt.',
@@ -97,7 +99,8 @@ export const BILLING_CATALOGUE = {
       summary: 'Beløpet er over taket for én påfylling.',
       summary_en: 'The amount is above the ceiling for a single top-up.',
       why: 'Taket er 100 000 øre (kr 1000) ved lansering og kan bli justert. Svaret viser beløpet du ba om («requested_ore») og taket («ceiling_ore»).',
-      why_en: 'The ceiling is 100 000 øre (NOK 1000) at launch and may be adjusted. The response shows the amount you asked for ("requested_ore") and the ceiling ("ceiling_ore").',
+      why_en:
+        'The ceiling is 100 000 øre (NOK 1000) at launch and may be adjusted. The response shows the amount you asked for ("requested_ore") and the ceiling ("ceiling_ore").',
       fix_steps: [
         'Les taket i «ceiling_ore».',
         'Send forespørselen på nytt med et beløp som ikke er høyere enn taket.',
@@ -123,15 +126,10 @@ export const BILLING_CATALOGUE = {
       summary: 'Kortbetaling er ikke satt opp i dette miljøet.',
       summary_en: 'Card payments are not configured on this deployment.',
       why: 'Påfylling med kort krever et betalingsoppsett som mangler her. Verken agenten eller eieren av kontoen kan rette det.',
-      why_en: 'Card top-ups need a payment setup that is missing here. Neither the agent nor the account owner can fix that.',
-      fix_steps: [
-        'Meld fra til Plikt-support.',
-        'Vent med påfyllingen til support bekrefter at kortbetaling virker.',
-      ],
-      fix_steps_en: [
-        'Report it to Plikt support.',
-        'Hold off the top-up until support confirms card payments work.',
-      ],
+      why_en:
+        'Card top-ups need a payment setup that is missing here. Neither the agent nor the account owner can fix that.',
+      fix_steps: ['Meld fra til Plikt-support.', 'Vent med påfyllingen til support bekrefter at kortbetaling virker.'],
+      fix_steps_en: ['Report it to Plikt support.', 'Hold off the top-up until support confirms card payments work.'],
       relevant_link: null,
       legal_basis: null,
       handover: {

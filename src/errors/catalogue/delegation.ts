@@ -16,7 +16,8 @@ export const DELEGATION_CATALOGUE = {
       summary: 'Systembrukeren mangler {role} i Altinn.',
       summary_en: 'The system user lacks {role} in Altinn.',
       why: 'Handlingen krever at systembrukeren har {role} for virksomheten i Altinn. Uten den kan Plikt ikke handle på vegne av virksomheten.',
-      why_en: 'The action requires the system user to hold {role} for the organisation in Altinn. Without it, Plikt cannot act on the organisation\'s behalf.',
+      why_en:
+        "The action requires the system user to hold {role} for the organisation in Altinn. Without it, Plikt cannot act on the organisation's behalf.",
       fix_steps: [
         'Be administratoren i virksomheten gi systembrukeren {role} i Altinn.',
         'Vent til endringen er registrert i Altinn.',
@@ -49,7 +50,8 @@ export const DELEGATION_CATALOGUE = {
       summary: 'Systembrukeren har ingen aktiv fullmakt for {org_number}.',
       summary_en: 'The system user has no active delegation for {org_number}.',
       why: 'Plikt kan bare handle for en virksomhet som har godkjent systembrukeren i Altinn. Vi fant ingen aktiv godkjenning for {org_number}.',
-      why_en: 'Plikt can only act for an organisation that has approved its system user in Altinn. No active approval was found for {org_number}.',
+      why_en:
+        'Plikt can only act for an organisation that has approved its system user in Altinn. No active approval was found for {org_number}.',
       fix_steps: [
         'Be administratoren i virksomheten godkjenne systembrukeren i Altinn.',
         'Vent til fullmakten er aktiv. Du kan sjekke status med «check_fullmakt».',
@@ -68,7 +70,8 @@ export const DELEGATION_CATALOGUE = {
         what: 'Godkjenn systembrukeren til Plikt for virksomheten.',
         what_en: 'Approve the Plikt system user for the organisation.',
         why: 'Bare virksomheten selv kan gi en systembruker fullmakt, og det krever en person med rett til å delegere, for eksempel daglig leder.',
-        why_en: 'Only the organisation itself can grant a system user a delegation, and that takes a person allowed to delegate, such as the general manager.',
+        why_en:
+          'Only the organisation itself can grant a system user a delegation, and that takes a person allowed to delegate, such as the general manager.',
       },
     },
   },
@@ -76,13 +79,16 @@ export const DELEGATION_CATALOGUE = {
     status: 403,
     category: 'auth',
     retryable: false,
-    fix_hint_en: 'Handle this like AUTH_NO_DELEGATION: hand over to the company administrator to approve the system user.',
-    fix_hint_nb: 'Behandle koden som AUTH_NO_DELEGATION, og overlat godkjenningen av systembrukeren til administratoren.',
+    fix_hint_en:
+      'Handle this like AUTH_NO_DELEGATION: hand over to the company administrator to approve the system user.',
+    fix_hint_nb:
+      'Behandle koden som AUTH_NO_DELEGATION, og overlat godkjenningen av systembrukeren til administratoren.',
     explanation: {
       summary: 'Systembrukeren har ingen aktiv fullmakt for {org_number} (simulert i sandkassen).',
       summary_en: 'The system user has no active delegation for {org_number} (simulated in the sandbox).',
       why: 'Sandkassen simulerer at fullmakten mangler. I produksjon gir samme situasjon AUTH_NO_DELEGATION, og da må virksomheten godkjenne systembrukeren i Altinn.',
-      why_en: 'The sandbox simulates a missing delegation. In production the same situation gives AUTH_NO_DELEGATION, and the organisation must approve the system user in Altinn.',
+      why_en:
+        'The sandbox simulates a missing delegation. In production the same situation gives AUTH_NO_DELEGATION, and the organisation must approve the system user in Altinn.',
       fix_steps: [
         'Behandle koden på samme måte som AUTH_NO_DELEGATION i agenten.',
         'Kontroller at agenten overlater godkjenningen til administratoren i virksomheten.',
@@ -101,7 +107,8 @@ export const DELEGATION_CATALOGUE = {
         what: 'Godkjenn systembrukeren til Plikt for virksomheten.',
         what_en: 'Approve the Plikt system user for the organisation.',
         why: 'Bare virksomheten selv kan gi en systembruker fullmakt. Sandkassen øver på denne overleveringen.',
-        why_en: 'Only the organisation itself can grant a system user a delegation. The sandbox rehearses this handover.',
+        why_en:
+          'Only the organisation itself can grant a system user a delegation. The sandbox rehearses this handover.',
       },
     },
   },
@@ -116,14 +123,15 @@ export const DELEGATION_CATALOGUE = {
       summary: 'Fullmakten mangler en tilgangspakke som handlingen krever.',
       summary_en: 'The delegation lacks an access package the action requires.',
       why: 'Systembrukeren er godkjent, men fullmakten omfatter ikke tilgangspakken i Altinn som trengs for denne handlingen.',
-      why_en: 'The system user is approved, but its delegation does not include the Altinn access package this action needs.',
+      why_en:
+        'The system user is approved, but its delegation does not include the Altinn access package this action needs.',
       fix_steps: [
         'Be administratoren i virksomheten legge tilgangspakken til fullmakten for systembrukeren i Altinn.',
         'Vent til endringen er registrert i Altinn.',
         'Send forespørselen på nytt.',
       ],
       fix_steps_en: [
-        'Ask the company administrator to add the access package to the system user\'s delegation in Altinn.',
+        "Ask the company administrator to add the access package to the system user's delegation in Altinn.",
         'Wait until the change is registered in Altinn.',
         'Send the request again.',
       ],
@@ -144,12 +152,14 @@ export const DELEGATION_CATALOGUE = {
     category: 'scope',
     retryable: false,
     fix_hint_en: 'Ask the company to approve the missing scope for the system user in Altinn, then call again.',
-    fix_hint_nb: 'Be virksomheten godkjenne tilgangen som mangler for systembrukeren i Altinn, og kall på nytt etterpå.',
+    fix_hint_nb:
+      'Be virksomheten godkjenne tilgangen som mangler for systembrukeren i Altinn, og kall på nytt etterpå.',
     explanation: {
       summary: 'Tildelingen fra Maskinporten mangler {scope}.',
       summary_en: 'The Maskinporten grant lacks {scope}.',
       why: 'Handlingen krever {scope}, men virksomheten har ikke gitt systembrukeren denne tilgangen. Et nytt forsøk gir samme svar til tilgangen er godkjent.',
-      why_en: 'The action needs {scope}, but the company has not given the system user this access. A new attempt gives the same answer until it is approved.',
+      why_en:
+        'The action needs {scope}, but the company has not given the system user this access. A new attempt gives the same answer until it is approved.',
       fix_steps: [
         'Stopp handlingen og ikke prøv igjen med en gang.',
         'Be daglig leder eller tilgangsstyrer godkjenne {scope} for systembrukeren i Altinn.',
@@ -182,7 +192,8 @@ export const DELEGATION_CATALOGUE = {
       summary: 'Fullmakten mangler tilganger som handlingen krever.',
       summary_en: 'The delegation lacks scopes this action requires.',
       why: 'Fullmakten virksomheten har gitt, dekker ikke alle tilgangene handlingen trenger. Tilgangene som mangler, står i «missing_scopes».',
-      why_en: 'The delegation the organisation has given does not cover every scope the action needs. The missing ones are listed in "missing_scopes".',
+      why_en:
+        'The delegation the organisation has given does not cover every scope the action needs. The missing ones are listed in "missing_scopes".',
       fix_steps: [
         'Les «missing_scopes» i svaret.',
         'Be administratoren i virksomheten utvide fullmakten med disse tilgangene i Altinn.',
@@ -209,20 +220,21 @@ export const DELEGATION_CATALOGUE = {
     status: 403,
     category: 'upstream',
     retryable: false,
-    fix_hint_en: 'Ask the company administrator to check the system user\'s delegation in Altinn.',
+    fix_hint_en: "Ask the company administrator to check the system user's delegation in Altinn.",
     fix_hint_nb: 'Be administratoren i virksomheten kontrollere fullmakten til systembrukeren i Altinn.',
     explanation: {
       summary: 'Altinn avviste systembrukeren for {org_number}.',
       summary_en: 'Altinn refused the system user for {org_number}.',
       why: 'Altinn svarte at systembrukeren ikke har rett til å handle for {org_number}. Fullmakten mangler, er trukket tilbake eller dekker ikke handlingen.',
-      why_en: 'Altinn answered that the system user may not act for {org_number}. The delegation is missing, revoked or does not cover the action.',
+      why_en:
+        'Altinn answered that the system user may not act for {org_number}. The delegation is missing, revoked or does not cover the action.',
       fix_steps: [
         'Be administratoren i virksomheten kontrollere fullmakten til systembrukeren i Altinn.',
         'Sjekk fullmakten med «check_fullmakt» når den er godkjent.',
         'Send forespørselen på nytt.',
       ],
       fix_steps_en: [
-        'Ask the company administrator to check the system user\'s delegation in Altinn.',
+        "Ask the company administrator to check the system user's delegation in Altinn.",
         'Check the delegation with "check_fullmakt" once it is approved.',
         'Send the request again.',
       ],
@@ -248,7 +260,8 @@ export const DELEGATION_CATALOGUE = {
       summary: 'Agentprinsipalen er tilbakekalt.',
       summary_en: 'The agent principal has been revoked.',
       why: 'Når en agentprinsipal er tilbakekalt, er det endelig. Den kan ikke få fullmakt igjen, slik at en tilbakekalling aldri blir opphevet i det stille.',
-      why_en: 'Revoking an agent principal is final. It cannot be given a delegation again, so a revocation is never silently undone.',
+      why_en:
+        'Revoking an agent principal is final. It cannot be given a delegation again, so a revocation is never silently undone.',
       fix_steps: [
         'Lag en ny agent_principal_id (en ny UUID) for agenten.',
         'Be om fullmakt på nytt med den nye id-en.',
@@ -268,13 +281,16 @@ export const DELEGATION_CATALOGUE = {
     status: 409,
     category: 'validation',
     retryable: false,
-    fix_hint_en: 'An agent principal acts for one organisation with one open delegation: use a new agent_principal_id for another organisation or other scopes.',
-    fix_hint_nb: 'En agentprinsipal handler for én virksomhet med én åpen fullmakt: bruk en ny agent_principal_id for en annen virksomhet eller andre tilganger.',
+    fix_hint_en:
+      'An agent principal acts for one organisation with one open delegation: use a new agent_principal_id for another organisation or other scopes.',
+    fix_hint_nb:
+      'En agentprinsipal handler for én virksomhet med én åpen fullmakt: bruk en ny agent_principal_id for en annen virksomhet eller andre tilganger.',
     explanation: {
       summary: 'Agentprinsipalen har allerede en annen fullmakt.',
       summary_en: 'The agent principal already holds another delegation.',
       why: 'Hver agentprinsipal er bundet til én virksomhet og én systembruker, og har høyst én åpen fullmakt. Forespørselen gjelder en annen virksomhet eller andre tilganger enn den som allerede er åpen.',
-      why_en: 'Each agent principal is bound to one organisation and one system user and holds at most one open delegation. The request names another organisation or other scopes than the open one.',
+      why_en:
+        'Each agent principal is bound to one organisation and one system user and holds at most one open delegation. The request names another organisation or other scopes than the open one.',
       fix_steps: [
         'Bruk en ny agent_principal_id for den nye forespørselen.',
         'Eller tilbakekall den gamle fullmakten først hvis den ikke skal brukes lenger.',
@@ -292,13 +308,16 @@ export const DELEGATION_CATALOGUE = {
     status: 409,
     category: 'validation',
     retryable: false,
-    fix_hint_en: 'Too many open delegation requests for this organisation: revoke the ones nobody will answer, or wait for answers, before asking again.',
-    fix_hint_nb: 'For mange åpne fullmaktsforespørsler for denne virksomheten: tilbakekall dem ingen vil svare på, eller vent på svar, før du spør igjen.',
+    fix_hint_en:
+      'Too many open delegation requests for this organisation: revoke the ones nobody will answer, or wait for answers, before asking again.',
+    fix_hint_nb:
+      'For mange åpne fullmaktsforespørsler for denne virksomheten: tilbakekall dem ingen vil svare på, eller vent på svar, før du spør igjen.',
     explanation: {
       summary: 'Kontoen har for mange åpne fullmaktsforespørsler for virksomheten.',
       summary_en: 'The account has too many open delegation requests for the organisation.',
       why: 'En konto kan ha høyst 100 åpne (ubesvarte) fullmaktsforespørsler per virksomhet. Hver åpen forespørsel spørres om hos Digitaliseringsdirektoratet, så grensen holder arbeidet for alle andre nede.',
-      why_en: 'An account may hold at most 100 open (unanswered) delegation requests per organisation. Each open request is asked about at the Norwegian Digitalisation Agency, so the limit keeps that work bounded for everyone else.',
+      why_en:
+        'An account may hold at most 100 open (unanswered) delegation requests per organisation. Each open request is asked about at the Norwegian Digitalisation Agency, so the limit keeps that work bounded for everyone else.',
       fix_steps: [
         'Se de åpne forespørslene med GET /api/v1/fullmakt/{org_number}.',
         'Tilbakekall forespørsler ingen vil svare på med POST /api/v1/fullmakt/revoke.',

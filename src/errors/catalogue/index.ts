@@ -18,7 +18,14 @@ import { TOOLS_CATALOGUE } from './tools.ts'
 import { UPSTREAM_CATALOGUE } from './upstream.ts'
 
 export { NEUTRAL_NOUNS, PLACEHOLDERS } from './entry.ts'
-export type { CatalogueEntry, CatalogueExplanation, ErrorCategory, Handover, HandoverWho, Placeholder } from './entry.ts'
+export type {
+  CatalogueEntry,
+  CatalogueExplanation,
+  ErrorCategory,
+  Handover,
+  HandoverWho,
+  Placeholder,
+} from './entry.ts'
 
 // A spread keeps the last of two equal keys without a word: the sections test counts them.
 export const CATALOGUE = {

@@ -15,7 +15,8 @@ export const SANDBOX_CATALOGUE = {
       summary: 'Sandkassen oppdaget at agenten sender samme forespørsel i en løkke.',
       summary_en: 'The sandbox detected the agent sending the same request in a loop.',
       why: 'Den samme agenten har sendt en identisk forespørsel mange ganger på kort tid. Det tyder på en løkke, så sandkassen stanser den en stund.',
-      why_en: 'The same agent has sent an identical request many times in a short period. That suggests a loop, so the sandbox holds it back for a while.',
+      why_en:
+        'The same agent has sent an identical request many times in a short period. That suggests a loop, so the sandbox holds it back for a while.',
       fix_steps: [
         'Stopp løkken i agenten, og finn ut hvorfor den gjentar seg.',
         'Vent litt før du sender flere forespørsler.',
@@ -41,7 +42,8 @@ export const SANDBOX_CATALOGUE = {
       summary: 'Denne sandkassefunksjonen krever testnøkkelen svc_sandbox_test_<suffiks>.',
       summary_en: 'This sandbox feature needs the synthetic bearer svc_sandbox_test_<suffix>.',
       why: 'Funksjoner som «as_of» og headeren «X-Service-Simulate» virker bare med den syntetiske testnøkkelen, ikke med en ekte API-nøkkel.',
-      why_en: 'Features such as "as_of" and the X-Service-Simulate header only work with the synthetic test bearer, not with a real API key.',
+      why_en:
+        'Features such as "as_of" and the X-Service-Simulate header only work with the synthetic test bearer, not with a real API key.',
       fix_steps: [
         'Lag et tilfeldig suffiks for økten, for eksempel en UUID.',
         'Send «Authorization: Bearer svc_sandbox_test_<suffiks>».',
@@ -61,13 +63,16 @@ export const SANDBOX_CATALOGUE = {
     status: 403,
     category: 'scope',
     retryable: false,
-    fix_hint_en: 'Call this operation with a production key (svc_free_ or svc_live_), or rehearse it in the sandbox under /api/v1/sandbox.',
-    fix_hint_nb: 'Kall denne operasjonen med en produksjonsnøkkel (svc_free_ eller svc_live_), eller øv på den i sandkassen under /api/v1/sandbox.',
+    fix_hint_en:
+      'Call this operation with a production key (svc_free_ or svc_live_), or rehearse it in the sandbox under /api/v1/sandbox.',
+    fix_hint_nb:
+      'Kall denne operasjonen med en produksjonsnøkkel (svc_free_ eller svc_live_), eller øv på den i sandkassen under /api/v1/sandbox.',
     explanation: {
       summary: 'En testnøkkel får bare syntetiske svar, og denne operasjonen har ikke noe slikt svar.',
       summary_en: 'A test key gets only synthetic answers, and this operation has none.',
       why: 'Testnøkler (svc_test_) svarer fra sandkassens data og når aldri et register eller kreditter. Denne operasjonen virker bare mot ekte systemer eller data.',
-      why_en: 'Test keys (svc_test_) answer from the sandbox data and never reach a register or credits. This operation works only with real systems or data.',
+      why_en:
+        'Test keys (svc_test_) answer from the sandbox data and never reach a register or credits. This operation works only with real systems or data.',
       fix_steps: [
         'Bruk en produksjonsnøkkel (svc_free_ eller svc_live_) for denne operasjonen.',
         'Øv på flyten i sandkassen under /api/v1/sandbox i stedet.',
@@ -109,13 +114,16 @@ export const SANDBOX_CATALOGUE = {
     status: 403,
     category: 'scope',
     retryable: false,
-    fix_hint_en: 'Use organisation number 999999999 on /public/*, or the regular sandbox routes for other test numbers.',
-    fix_hint_nb: 'Bruk organisasjonsnummer 999999999 mot /public/*, eller de vanlige sandkasserutene for andre testnummer.',
+    fix_hint_en:
+      'Use organisation number 999999999 on /public/*, or the regular sandbox routes for other test numbers.',
+    fix_hint_nb:
+      'Bruk organisasjonsnummer 999999999 mot /public/*, eller de vanlige sandkasserutene for andre testnummer.',
     explanation: {
       summary: 'Den åpne sandkassen godtar bare organisasjonsnummer 999 999 999.',
       summary_en: 'The public sandbox only accepts organisation number 999 999 999.',
       why: 'Den åpne delen av sandkassen (/public/*) er låst til ett testnummer. Andre testnummer krever de vanlige sandkasserutene med testnøkkel.',
-      why_en: 'The public part of the sandbox (/public/*) is locked to a single test number. Other test numbers need the regular sandbox routes with a test bearer.',
+      why_en:
+        'The public part of the sandbox (/public/*) is locked to a single test number. Other test numbers need the regular sandbox routes with a test bearer.',
       fix_steps: [
         'Bruk organisasjonsnummer 999999999 mot /public/*.',
         'Bruk de vanlige sandkasserutene med testnøkkelen for andre testnummer.',
@@ -164,10 +172,7 @@ export const SANDBOX_CATALOGUE = {
       summary_en: 'The sandbox is temporarily unavailable.',
       why: 'Sandkassen kan ikke svare akkurat nå. Ingen ekte systemer er berørt.',
       why_en: 'The sandbox cannot answer right now. No real systems are affected.',
-      fix_steps: [
-        'Vent litt, og følg «Retry-After» hvis svaret har den headeren.',
-        'Send forespørselen på nytt.',
-      ],
+      fix_steps: ['Vent litt, og følg «Retry-After» hvis svaret har den headeren.', 'Send forespørselen på nytt.'],
       fix_steps_en: [
         'Wait a moment, honouring Retry-After if the response has that header.',
         'Send the request again.',

@@ -15,7 +15,8 @@ export const SERVICE_CATALOGUE = {
       summary: 'Ugyldig eller manglende verdi i {field}.',
       summary_en: 'Invalid or missing value in {field}.',
       why: 'Forespørselen følger ikke skjemaet for endepunktet. Feltene som feiler, står i «explanation.details» med sti, for eksempel «payload.period».',
-      why_en: 'The request does not follow the endpoint\'s schema. The failing fields are listed in "explanation.details" by path, for example "payload.period".',
+      why_en:
+        'The request does not follow the endpoint\'s schema. The failing fields are listed in "explanation.details" by path, for example "payload.period".',
       fix_steps: [
         'Les «explanation.details» for å se hvilke felt som feiler.',
         'Rett {field} etter skjemaet i OpenAPI-dokumentet.',
@@ -67,11 +68,9 @@ export const SERVICE_CATALOGUE = {
       summary: 'Stien finnes, men ikke med denne HTTP-metoden.',
       summary_en: 'The path exists, but not with this HTTP method.',
       why: 'Endepunktet støtter ikke metoden du brukte. Headeren «Allow» i svaret viser hvilke metoder som er tillatt.',
-      why_en: 'The endpoint does not support the method you used. The Allow header in the response lists the permitted methods.',
-      fix_steps: [
-        'Les headeren «Allow» i svaret.',
-        'Send forespørselen med en av metodene som står der.',
-      ],
+      why_en:
+        'The endpoint does not support the method you used. The Allow header in the response lists the permitted methods.',
+      fix_steps: ['Les headeren «Allow» i svaret.', 'Send forespørselen med en av metodene som står der.'],
       fix_steps_en: [
         'Read the Allow header in the response.',
         'Send the request with one of the methods listed there.',
@@ -117,7 +116,8 @@ export const SERVICE_CATALOGUE = {
       summary: 'Headeren «Idempotency-Key» mangler.',
       summary_en: 'The Idempotency-Key header is missing.',
       why: 'Ekte innsendinger krever en idempotensnøkkel, slik at samme handling aldri blir sendt inn to ganger hvis forespørselen gjentas.',
-      why_en: 'Live submissions need an idempotency key, so that the same action is never submitted twice if the request is repeated.',
+      why_en:
+        'Live submissions need an idempotency key, so that the same action is never submitted twice if the request is repeated.',
       fix_steps: [
         'Lag en ny UUID etter RFC 4122 for handlingen.',
         'Send den i headeren «Idempotency-Key».',
@@ -162,12 +162,14 @@ export const SERVICE_CATALOGUE = {
     category: 'validation',
     retryable: false,
     fix_hint_en: 'Use a new idempotency key for a new request, or resend the original body with the old key.',
-    fix_hint_nb: 'Bruk en ny idempotensnøkkel for en ny forespørsel, eller send det opprinnelige innholdet med den gamle.',
+    fix_hint_nb:
+      'Bruk en ny idempotensnøkkel for en ny forespørsel, eller send det opprinnelige innholdet med den gamle.',
     explanation: {
       summary: 'Idempotensnøkkelen er allerede brukt med et annet innhold.',
       summary_en: 'The idempotency key was already used with a different body.',
       why: 'En idempotensnøkkel hører til nøyaktig én forespørsel. Du sendte samme nøkkel med et annet innhold, så vi avviste forespørselen for å unngå en feil innsending.',
-      why_en: 'An idempotency key belongs to exactly one request. You sent the same key with a different body, so we refused it to avoid a wrong submission.',
+      why_en:
+        'An idempotency key belongs to exactly one request. You sent the same key with a different body, so we refused it to avoid a wrong submission.',
       fix_steps: [
         'Bruk en ny UUID hvis dette er en ny handling.',
         'Send det opprinnelige innholdet hvis du ville gjenta den første forespørselen.',
@@ -185,13 +187,15 @@ export const SERVICE_CATALOGUE = {
     status: 409,
     category: 'validation',
     retryable: true,
-    fix_hint_en: 'Wait a few seconds, honouring Retry-After if present, then resend the same request with the same key.',
+    fix_hint_en:
+      'Wait a few seconds, honouring Retry-After if present, then resend the same request with the same key.',
     fix_hint_nb: 'Vent noen sekunder, følg «Retry-After» hvis den er satt, og send samme forespørsel med samme nøkkel.',
     explanation: {
       summary: 'En tidligere forespørsel med samme idempotensnøkkel pågår fortsatt.',
       summary_en: 'An earlier request with the same idempotency key is still running.',
       why: 'Vi behandler fortsatt den første forespørselen med denne nøkkelen. For å unngå dobbel innsending avviser vi denne til den første er ferdig.',
-      why_en: 'We are still processing the first request with this key. To avoid a double submission, this one is refused until the first has finished.',
+      why_en:
+        'We are still processing the first request with this key. To avoid a double submission, this one is refused until the first has finished.',
       fix_steps: [
         'Vent noen sekunder, og følg «Retry-After» hvis svaret har den headeren.',
         'Send nøyaktig samme forespørsel med samme nøkkel på nytt.',
@@ -215,7 +219,8 @@ export const SERVICE_CATALOGUE = {
       summary: 'For mange kall per minutt med denne API-nøkkelen.',
       summary_en: 'Too many calls per minute with this API key.',
       why: 'Hver nøkkel har en grense per minutt: 30 for Free, 150 for Starter og 300 for Professional. Grensen er nådd for dette minuttet.',
-      why_en: 'Each key has a per-minute limit: 30 on Free, 150 on Starter and 300 on Professional. The limit has been reached for this minute.',
+      why_en:
+        'Each key has a per-minute limit: 30 on Free, 150 on Starter and 300 on Professional. The limit has been reached for this minute.',
       fix_steps: [
         'Vent så lenge «Retry-After» angir.',
         'Send forespørselen på nytt.',
@@ -267,7 +272,8 @@ export const SERVICE_CATALOGUE = {
       summary: 'Det oppstod en uventet feil hos Plikt.',
       summary_en: 'An unexpected error occurred in Plikt.',
       why: 'Feilen skyldes ikke forespørselen din. Korrelasjons-ID-en i headeren «X-Correlation-ID» hjelper oss å finne den.',
-      why_en: 'The error was not caused by your request. The correlation id in the X-Correlation-ID header helps us find it.',
+      why_en:
+        'The error was not caused by your request. The correlation id in the X-Correlation-ID header helps us find it.',
       fix_steps: [
         'Sjekk kvitteringene først hvis forespørselen var en innsending.',
         'Vent litt, og send forespørselen på nytt.',
@@ -319,7 +325,8 @@ export const SERVICE_CATALOGUE = {
       summary: 'Ukjent feilkode.',
       summary_en: 'Unknown error code.',
       why: 'Koden finnes ikke i feilkatalogen, så vi kan ikke forklare den nærmere. Den kan komme fra en nyere versjon av tjenesten.',
-      why_en: 'The code is not in the error catalogue, so we cannot explain it further. It may come from a newer version of the service.',
+      why_en:
+        'The code is not in the error catalogue, so we cannot explain it further. It may come from a newer version of the service.',
       fix_steps: [
         'Hent den gjeldende feilkatalogen med GET /api/v1/errors.',
         'Kontroller at du leser «error_code» riktig fra svaret.',

@@ -14,7 +14,8 @@ export const TOOLS_CATALOGUE = {
       summary: 'Ugyldig valutakode.',
       summary_en: 'Invalid currency code.',
       why: 'Valutaen må oppgis som en kode på tre bokstaver etter ISO 4217, for eksempel «EUR» eller «USD». Koden du sendte, kjenner vi ikke igjen.',
-      why_en: 'The currency must be a three-letter ISO 4217 code, such as "EUR" or "USD". We do not recognise the code you sent.',
+      why_en:
+        'The currency must be a three-letter ISO 4217 code, such as "EUR" or "USD". We do not recognise the code you sent.',
       fix_steps: [
         'Bruk en valutakode på tre bokstaver etter ISO 4217.',
         'Kontroller at Norges Bank publiserer kurs for valutaen.',
@@ -66,7 +67,8 @@ export const TOOLS_CATALOGUE = {
       summary: 'Valutaparet støttes ikke; nøyaktig én av valutaene må være NOK.',
       summary_en: 'Unsupported currency pair; exactly one side must be NOK.',
       why: 'Norges Bank publiserer bare kurser mot norske kroner. Derfor må nøyaktig én av valutaene være NOK og den andre en utenlandsk valuta.',
-      why_en: 'Norges Bank only publishes rates against the Norwegian krone, so exactly one currency must be NOK and the other a foreign currency.',
+      why_en:
+        'Norges Bank only publishes rates against the Norwegian krone, so exactly one currency must be NOK and the other a foreign currency.',
       fix_steps: [
         'Sett NOK som den ene valutaen i paret.',
         'Hent to kurser mot NOK og regn ut krysskursen selv hvis du trenger to utenlandske valutaer.',
@@ -90,7 +92,8 @@ export const TOOLS_CATALOGUE = {
       summary: 'Norges Bank har ingen kurs for denne valutaen og datoen.',
       summary_en: 'Norges Bank has no rate for this currency and date.',
       why: 'Norges Bank publiserer kurser bare på virkedager, rundt kl. 16. Helger, helligdager og dager som ikke er publisert ennå, har ingen kurs, og noen valutaer er stanset.',
-      why_en: 'Norges Bank publishes rates only on business days, around 16:00. Weekends, public holidays and days not yet published have no rate, and some currencies are suspended.',
+      why_en:
+        'Norges Bank publishes rates only on business days, around 16:00. Weekends, public holidays and days not yet published have no rate, and some currencies are suspended.',
       fix_steps: [
         'Bruk nærmeste virkedag før datoen hvis det passer formålet.',
         'Kontroller at Norges Bank publiserer kurs for valutaen.',

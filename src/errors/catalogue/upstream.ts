@@ -15,7 +15,8 @@ export const UPSTREAM_CATALOGUE = {
       summary: 'Får ikke kontakt med {upstream_system} akkurat nå.',
       summary_en: 'Cannot reach {upstream_system} right now.',
       why: 'Vi får ikke svar fra {upstream_system}, som vi henter data fra eller sender til. Slike brudd er som regel forbigående.',
-      why_en: 'We get no answer from {upstream_system}, which we read from or send to. Such outages are usually temporary.',
+      why_en:
+        'We get no answer from {upstream_system}, which we read from or send to. Such outages are usually temporary.',
       fix_steps: [
         'Vent litt, og følg «Retry-After» hvis svaret har den headeren.',
         'Send forespørselen på nytt.',
@@ -67,7 +68,8 @@ export const UPSTREAM_CATALOGUE = {
       summary: 'Det offentlige systemet svarte med en feil.',
       summary_en: 'The government system answered with an error.',
       why: 'Etaten svarte med en feil som ikke er forbigående. Et identisk nytt forsøk vil trolig feile på samme måte.',
-      why_en: 'The authority answered with an error that is not temporary. An identical new attempt will probably fail the same way.',
+      why_en:
+        'The authority answered with an error that is not temporary. An identical new attempt will probably fail the same way.',
       fix_steps: [
         'Les detaljene i feilsvaret.',
         'Kontroller innholdet i forespørselen, og sjekk kvitteringene hvis det var en innsending.',
@@ -129,7 +131,7 @@ export const UPSTREAM_CATALOGUE = {
       fix_steps_en: [
         'Wait a moment, honouring Retry-After if the response has that header.',
         'Send the request again.',
-        'Check the authority\'s service status notices if the error persists.',
+        "Check the authority's service status notices if the error persists.",
       ],
       relevant_link: null,
       legal_basis: null,
@@ -144,9 +146,10 @@ export const UPSTREAM_CATALOGUE = {
     fix_hint_nb: 'Meld feilen til Plikt-support med korrelasjons-ID-en; den kan ikke rettes fra din side.',
     explanation: {
       summary: 'Maskinporten avviste tjenestens forespørsel om token.',
-      summary_en: 'Maskinporten refused the service\'s token request.',
+      summary_en: "Maskinporten refused the service's token request.",
       why: 'Feilen ligger i oppsettet hos Plikt, for eksempel sertifikat eller klientregistrering, og ikke i forespørselen din.',
-      why_en: 'The fault lies in Plikt\'s own setup, such as its certificate or client registration, not in your request.',
+      why_en:
+        "The fault lies in Plikt's own setup, such as its certificate or client registration, not in your request.",
       fix_steps: [
         'Meld feilen til Plikt-support med verdien i «X-Correlation-ID».',
         'Vent med å sende forespørselen på nytt til support har rettet feilen.',
@@ -161,7 +164,7 @@ export const UPSTREAM_CATALOGUE = {
         who: 'service_support',
         where: 'Plikt-support',
         what: 'Rett Maskinporten-oppsettet til tjenesten, for eksempel sertifikat eller klientregistrering.',
-        what_en: 'Fix the service\'s Maskinporten setup, such as the certificate or client registration.',
+        what_en: "Fix the service's Maskinporten setup, such as the certificate or client registration.",
         why: 'Oppsettet mot Maskinporten hører til tjenesten, og bare Plikt kan endre det.',
         why_en: 'The Maskinporten setup belongs to the service, and only Plikt can change it.',
       },

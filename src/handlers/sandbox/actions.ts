@@ -21,7 +21,14 @@ export const sandboxActionHandlers = {
   createSandboxApprovalToken: (async (ctx) => {
     const p = await prelude(ctx)
     const c = sandboxOrg(ctx.body.org_number, p.state)
-    const data = await mintSandboxApproval(ctx.deps.sql, p.namespace, c.org_number, ctx.body.action_id, ctx.deps.clock.now(), p.date)
+    const data = await mintSandboxApproval(
+      ctx.deps.sql,
+      p.namespace,
+      c.org_number,
+      ctx.body.action_id,
+      ctx.deps.clock.now(),
+      p.date,
+    )
     return { data, status: 201 }
   }) satisfies Handler<{ query: typeof S.KnobsQuery; body: typeof S.ApprovalTokenBody }>,
 
@@ -30,8 +37,15 @@ export const sandboxActionHandlers = {
     const c = sandboxOrg(ctx.body.org_number, p.state)
     if (ctx.query.dry_run === 'true') return { data: sandboxDryRun(c, ctx.body, p.date) }
     const idempotencyKey = ctx.headers.idempotencyKey
-    if (idempotencyKey === null) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', { extra: { action_id: actionIdOf(ctx.body) } })
-    const data = await sandboxExecute(ctx.deps.sql, c, { namespace: p.namespace, idempotencyKey: idempotencyKey.toLowerCase(), approval: ctx.approval!, input: ctx.body, date: p.date })
+    if (idempotencyKey === null)
+      throw new AppError('IDEMPOTENCY_KEY_REQUIRED', { extra: { action_id: actionIdOf(ctx.body) } })
+    const data = await sandboxExecute(ctx.deps.sql, c, {
+      namespace: p.namespace,
+      idempotencyKey: idempotencyKey.toLowerCase(),
+      approval: ctx.approval!,
+      input: ctx.body,
+      date: p.date,
+    })
     return { data, top: { _sandbox_marker: SANDBOX_MARKER } }
   }) satisfies Handler<{ query: typeof S.ExecuteQuery; body: typeof S.ActionBody }>,
 }
@@ -50,14 +64,30 @@ export const sandboxActionTools: Record<string, ToolBinding> = {
         org_number: S.ActionBody.properties.org_number,
         period: S.ActionBody.properties.period,
         payload: S.ActionBody.properties.payload,
-        dry_run: Type.Optional(Type.Boolean({ description: 'true: run the five checks and submit nothing; default: true without approval_token, false with it' })),
+        dry_run: Type.Optional(
+          Type.Boolean({
+            description:
+              'true: run the five checks and submit nothing; default: true without approval_token, false with it',
+          }),
+        ),
         ...knobs,
       },
       { additionalProperties: false },
     ),
-    toInput: ({ org_number, period, payload, dry_run, approval_token, idempotency_key: _key, ...knobs }: Record<string, unknown>): HandlerInput => {
+    toInput: ({
+      org_number,
+      period,
+      payload,
+      dry_run,
+      approval_token,
+      idempotency_key: _key,
+      ...knobs
+    }: Record<string, unknown>): HandlerInput => {
       const dry = typeof dry_run === 'boolean' ? dry_run : approval_token === undefined
-      return { body: { org_number, action_type: 'mva_melding', period, payload }, query: { ...knobs, ...(dry ? { dry_run: 'true' } : {}) } }
+      return {
+        body: { org_number, action_type: 'mva_melding', period, payload },
+        query: { ...knobs, ...(dry ? { dry_run: 'true' } : {}) },
+      }
     },
     justification: (r: { dry_run: boolean }) =>
       r.dry_run

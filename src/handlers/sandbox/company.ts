@@ -20,7 +20,10 @@ function answer(kind: SandboxAnswer) {
 type AnswerOperation = keyof typeof ANSWER_BY_OPERATION
 
 export const sandboxCompanyHandlers = {
-  ...(Object.fromEntries(Object.entries(ANSWER_BY_OPERATION).map(([id, kind]) => [id, answer(kind)])) as Record<AnswerOperation, ReturnType<typeof answer>>),
+  ...(Object.fromEntries(Object.entries(ANSWER_BY_OPERATION).map(([id, kind]) => [id, answer(kind)])) as Record<
+    AnswerOperation,
+    ReturnType<typeof answer>
+  >),
 
   getSandboxAudit: (async (ctx) => {
     const p = await prelude(ctx)

@@ -36,8 +36,14 @@ const series = (prefix: string) => {
 /** Built once: the catalogue is a constant of the code (the capabilities document's `sandbox` block quotes it). */
 export const SANDBOX_CATALOGUE = {
   companies: SANDBOX_COMPANIES.filter((c) => c.scenario === null).map(company),
-  magic_scenarios: SANDBOX_COMPANIES.filter((c) => c.scenario !== null).map((c) => ({ scenario: c.scenario, ...company(c) })),
-  reserved_error_org_numbers: Object.entries(RESERVED_ERROR_ORGS).map(([org_number, error_code]) => ({ org_number, error_code })),
+  magic_scenarios: SANDBOX_COMPANIES.filter((c) => c.scenario !== null).map((c) => ({
+    scenario: c.scenario,
+    ...company(c),
+  })),
+  reserved_error_org_numbers: Object.entries(RESERVED_ERROR_ORGS).map(([org_number, error_code]) => ({
+    org_number,
+    error_code,
+  })),
   valid_series: SANDBOX_SERIES.map(series),
   synthetic_companies: {
     description_en:
@@ -45,12 +51,17 @@ export const SANDBOX_CATALOGUE = {
     description_nb:
       'Alle nisifrede numre i en gyldig serie som ikke står her, svarer på alle selskapsrutene i sandkassen (context, obligations, deadlines, summary, audit, verify, authority, accounts, og plan, approval token og execute) med et syntetisk selskap laget fra nummeret: samme nummer gir alltid samme selskap. Det er et vanlig, aktivt AS eller ENK med samsvarende roller, signaturregel, regnskap og mva-registrering; om lag halvparten har en delegering (data_tier tier_1_2, en systembruker med alle tilganger), resten bare Tier 1. Et 999660XXX-nummer uten scenario her er et slikt vanlig selskap, ikke en magisk tilstand. Numre utenfor seriene og denne listen gir 404 COMPANY_NOT_FOUND ved lesing og 400 VALIDATION_FAILED på skrivesiden.',
   },
-  public_mirror: { base_path: '/api/v1/sandbox/public', org_number: PUBLIC_SANDBOX_ORG, post_body_limit_bytes: 32 * 1024 },
+  public_mirror: {
+    base_path: '/api/v1/sandbox/public',
+    org_number: PUBLIC_SANDBOX_ORG,
+    post_body_limit_bytes: 32 * 1024,
+  },
   pinned: { data_as_of: SANDBOX_PINNED, today: SANDBOX_TODAY },
   bearer: {
     format: 'svc_sandbox_test_<suffix>',
     suffix_pattern: '^[A-Za-z0-9_-]{1,64}$',
-    note_en: 'Optional. Use a unique random suffix per agent session: it namespaces your approval tokens and audit rows. Needed for as_of and X-Service-Simulate.',
+    note_en:
+      'Optional. Use a unique random suffix per agent session: it namespaces your approval tokens and audit rows. Needed for as_of and X-Service-Simulate.',
   },
   knobs: {
     simulate_error: SIMULATED_ERRORS,
@@ -61,8 +72,16 @@ export const SANDBOX_CATALOGUE = {
   },
   magic_vat_values: [
     { field: 'payload.total_revenue_nok', value: MAGIC_VAT.invalid, answer: '400 VALIDATION_FAILED' },
-    { field: 'payload.total_revenue_nok', value: MAGIC_VAT.governmentRejects, answer: '422 GOVERNMENT_VALIDATION_REJECTED (live execute; the approval token is consumed)' },
-    { field: 'payload.period', value: 'YYYY-MM before the effective month', answer: '200 with filed_late: true (mva_melding, live execute)' },
+    {
+      field: 'payload.total_revenue_nok',
+      value: MAGIC_VAT.governmentRejects,
+      answer: '422 GOVERNMENT_VALIDATION_REJECTED (live execute; the approval token is consumed)',
+    },
+    {
+      field: 'payload.period',
+      value: 'YYYY-MM before the effective month',
+      answer: '200 with filed_late: true (mva_melding, live execute)',
+    },
   ],
 }
 

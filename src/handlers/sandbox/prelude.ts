@@ -6,7 +6,14 @@
 import { AppError } from '../../errors/app-error.ts'
 import type { LocalDate } from '../../lib/local-date.ts'
 import type { HandlerContext } from '../../pipeline/context.ts'
-import { checkDateKnob, sandboxCaller, SANDBOX_TODAY, serviceSimulation, simulatedError, type SandboxState } from '../../pipeline/sandbox.ts'
+import {
+  checkDateKnob,
+  sandboxCaller,
+  SANDBOX_TODAY,
+  serviceSimulation,
+  simulatedError,
+  type SandboxState,
+} from '../../pipeline/sandbox.ts'
 
 export interface Knobs {
   simulate_error?: string
@@ -40,7 +47,9 @@ function sleepUnlessGone(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function testKeyRequired(what: string): AppError {
-  return new AppError('SANDBOX_TEST_KEY_REQUIRED', { extra: { knob: what, bearer_format: 'svc_sandbox_test_<suffix>' } })
+  return new AppError('SANDBOX_TEST_KEY_REQUIRED', {
+    extra: { knob: what, bearer_format: 'svc_sandbox_test_<suffix>' },
+  })
 }
 
 /** `as_of` reaches only the routes whose query schema has it (obligations, deadlines, summary); elsewhere it is 400 before this runs. */
@@ -66,4 +75,3 @@ export async function prelude(ctx: HandlerContext): Promise<Prelude> {
   }
   return { state, namespace: caller.namespace, date: asOf ?? mockDate ?? SANDBOX_TODAY }
 }
-

@@ -55,9 +55,21 @@ const EMAIL = new RegExp(EMAIL_PATTERN)
 function loginProblems(f: LoginValues): LoginProblems {
   const p: LoginProblems = {}
   if (f.email === '') p.email = ['Fyll inn e-postadressen din.', 'Fill in your e-mail address.']
-  else if (!EMAIL.test(f.email)) p.email = ['Dette er ikke en gyldig e-postadresse. Den skal se slik ut: navn@firma.no.', 'This is not a valid e-mail address. It should look like name@company.no.']
-  if (f.company !== '' && !f.consent) p.consent = ['Kryss av her for å registrere deg: uten samtykke kan vi ikke opprette kontoen.', 'Tick this box to sign up: without consent we cannot create the account.']
-  if (f.company === '' && f.consent) p.company_name = ['Fyll inn virksomhetens navn for å registrere deg (eller fjern krysset for å bare logge inn).', 'Fill in the company name to sign up (or untick the box to just sign in).']
+  else if (!EMAIL.test(f.email))
+    p.email = [
+      'Dette er ikke en gyldig e-postadresse. Den skal se slik ut: navn@firma.no.',
+      'This is not a valid e-mail address. It should look like name@company.no.',
+    ]
+  if (f.company !== '' && !f.consent)
+    p.consent = [
+      'Kryss av her for å registrere deg: uten samtykke kan vi ikke opprette kontoen.',
+      'Tick this box to sign up: without consent we cannot create the account.',
+    ]
+  if (f.company === '' && f.consent)
+    p.company_name = [
+      'Fyll inn virksomhetens navn for å registrere deg (eller fjern krysset for å bare logge inn).',
+      'Fill in the company name to sign up (or untick the box to just sign in).',
+    ]
   return p
 }
 
@@ -65,7 +77,10 @@ function loginProblems(f: LoginValues): LoginProblems {
 function fieldError(field: LoginField, problems: LoginProblems): { attrs: string; note: string } {
   const p = problems[field]
   if (!p) return { attrs: '', note: '' }
-  return { attrs: ` aria-invalid="true" aria-describedby="${field}-error"`, note: `<p class="field-error" id="${field}-error">${bi(esc(p[0]), esc(p[1]))}</p>` }
+  return {
+    attrs: ` aria-invalid="true" aria-describedby="${field}-error"`,
+    note: `<p class="field-error" id="${field}-error">${bi(esc(p[0]), esc(p[1]))}</p>`,
+  }
 }
 
 function loginFormHtml(f: LoginValues, problems: LoginProblems): string {
@@ -85,7 +100,9 @@ ${consent.note}<label for="consent" class="check"><input id="consent" type="chec
 
 /** The sign-in page; with problems, the form as it was sent, each problem beside its field and listed first. */
 function loginPage(f: LoginValues, problems: LoginProblems): string {
-  const listed = (Object.entries(problems) as [LoginField, [string, string]][]).map(([k, [nb, en]]) => `<li><a href="#${k}">${bi(esc(nb), esc(en))}</a></li>`)
+  const listed = (Object.entries(problems) as [LoginField, [string, string]][]).map(
+    ([k, [nb, en]]) => `<li><a href="#${k}">${bi(esc(nb), esc(en))}</a></li>`,
+  )
   const summary = listed.length
     ? `<div class="error" role="alert" aria-labelledby="problems-heading"><h2 id="problems-heading">${bi('Skjemaet ble ikke sendt', 'The form was not sent')}</h2><ul>${listed.join('')}</ul></div>`
     : ''
@@ -111,29 +128,53 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
   const connections = await oauthStore.activeConnectionsOf(deps.sql, s.consumerId)
   const awaiting = await awaitingConfirmation(deps.sql, s.consumerId, now)
   const tokenStatus = (t: accounts.IssuanceTokenRow) =>
-    t.redeemed_at ? bi('innløst', 'redeemed') : t.revoked_at ? bi('trukket tilbake', 'revoked') : t.expires_at <= now ? bi('utløpt', 'expired') : bi('gyldig', 'valid')
+    t.redeemed_at
+      ? bi('innløst', 'redeemed')
+      : t.revoked_at
+        ? bi('trukket tilbake', 'revoked')
+        : t.expires_at <= now
+          ? bi('utløpt', 'expired')
+          : bi('gyldig', 'valid')
   const keyRows = keys
     .map(
-      (k) => `<tr><td><code>${esc(k.display_prefix)}</code></td><td>${esc(k.label)}</td><td>${esc(k.scopes.join(' '))}</td><td>${osloTime(k.created_at)}</td>
+      (
+        k,
+      ) => `<tr><td><code>${esc(k.display_prefix)}</code></td><td>${esc(k.label)}</td><td>${esc(k.scopes.join(' '))}</td><td>${osloTime(k.created_at)}</td>
 <td>${k.revoked_at ? bi('trukket tilbake', 'revoked') : `<form method="post" action="/dashboard/keys/${esc(k.id)}/revoke">${csrfField(s.csrfToken)}<button class="secondary" type="submit" aria-label="Trekk tilbake / Revoke ${esc(k.display_prefix)}">Trekk tilbake / Revoke</button></form>`}</td></tr>`,
     )
     .join('')
   const tokenRows = tokens
     .map(
-      (t) => `<tr><td><code>${esc(t.display_prefix)}</code></td><td>${osloTime(t.expires_at)}</td><td>${tokenStatus(t)}</td>
+      (
+        t,
+      ) => `<tr><td><code>${esc(t.display_prefix)}</code></td><td>${osloTime(t.expires_at)}</td><td>${tokenStatus(t)}</td>
 <td>${!t.redeemed_at && !t.revoked_at && t.expires_at > now ? `<form method="post" action="/dashboard/issuance-tokens/${esc(t.id)}/revoke">${csrfField(s.csrfToken)}<button class="secondary" type="submit">Trekk tilbake / Revoke</button></form>` : ''}</td></tr>`,
     )
     .join('')
-  const usageRows = usage.keys.map((u) => `<tr><td><code>${esc(u.display_prefix)}</code></td><td>${u.minute.used}</td><td>${u.day.used}</td></tr>`).join('')
+  const usageRows = usage.keys
+    .map(
+      (u) => `<tr><td><code>${esc(u.display_prefix)}</code></td><td>${u.minute.used}</td><td>${u.day.used}</td></tr>`,
+    )
+    .join('')
   const topupRows = topups
-    .map((t) => `<tr><td>${nok(t.amount_ore)}</td><td>${esc(t.status)}</td><td>${osloTime(t.expires_at)}</td><td>${t.status === 'pending' && t.expires_at > now ? `<a href="/billing/topup/${esc(t.id)}">Godkjenn / Approve</a>` : ''}</td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td>${nok(t.amount_ore)}</td><td>${esc(t.status)}</td><td>${osloTime(t.expires_at)}</td><td>${t.status === 'pending' && t.expires_at > now ? `<a href="/billing/topup/${esc(t.id)}">Godkjenn / Approve</a>` : ''}</td></tr>`,
+    )
     .join('')
   const connectionRows = connections
-    .map((c) => `<tr><td><code>${esc(c.issuer)}</code></td><td><code>${esc(c.subject)}</code></td><td>${osloTime(c.approved_at)}</td>
-<td><form method="post" action="/dashboard/oauth-connections/${esc(c.id)}/disconnect">${csrfField(s.csrfToken)}<button class="secondary" type="submit">Koble fra / Disconnect</button></form></td></tr>`)
+    .map(
+      (
+        c,
+      ) => `<tr><td><code>${esc(c.issuer)}</code></td><td><code>${esc(c.subject)}</code></td><td>${osloTime(c.approved_at)}</td>
+<td><form method="post" action="/dashboard/oauth-connections/${esc(c.id)}/disconnect">${csrfField(s.csrfToken)}<button class="secondary" type="submit">Koble fra / Disconnect</button></form></td></tr>`,
+    )
     .join('')
   const awaitingRows = awaiting
-    .map((t) => `<tr><td><code>${esc(t.org_number)}</code></td><td>${esc(t.action?.action_type ?? '')} ${esc(t.action?.period ?? '')}</td><td>${osloTime(t.expires_at)}</td><td><a href="${esc(confirmationPath(t.id))}">Se og bekreft / Review and confirm</a></td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td><code>${esc(t.org_number)}</code></td><td>${esc(t.action?.action_type ?? '')} ${esc(t.action?.period ?? '')}</td><td>${osloTime(t.expires_at)}</td><td><a href="${esc(confirmationPath(t.id))}">Se og bekreft / Review and confirm</a></td></tr>`,
+    )
     .join('')
   const per = (n: number | null) => (n === null ? 'ubegrenset / unlimited' : String(n))
   return page(
@@ -141,9 +182,13 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
     `<h1>${bi('Dashbord', 'Dashboard')}</h1>${flash}
 <p>${esc(consumer.company_name ?? consumer.email)} · ${esc(consumer.email)} · ${bi('plan', 'plan')}: <strong>${esc(consumer.tier)}</strong></p>
 
-${awaiting.length > 0 ? `<h2 id="approvals">${bi('Innsendinger som venter på din bekreftelse', 'Filings awaiting your confirmation')}</h2>
+${
+  awaiting.length > 0
+    ? `<h2 id="approvals">${bi('Innsendinger som venter på din bekreftelse', 'Filings awaiting your confirmation')}</h2>
 <p class="note">${bi('En agent med en nøkkel på kontoen ber om å sende inn disse. Ingenting sendes inn før du har bekreftet.', 'An agent with a key of this account asks to file these. Nothing is filed until you confirm.')}</p>
-${table(`<th>${bi('Org.nr.', 'Org. no.')}</th><th>${bi('Handling', 'Action')}</th><th>${bi('Utløper', 'Expires')}</th>${ACTIONS_TH}`, awaitingRows, '', '', 4)}` : ''}
+${table(`<th>${bi('Org.nr.', 'Org. no.')}</th><th>${bi('Handling', 'Action')}</th><th>${bi('Utløper', 'Expires')}</th>${ACTIONS_TH}`, awaitingRows, '', '', 4)}`
+    : ''
+}
 
 <h2 id="keys">${bi('API-nøkler', 'API keys')}</h2>
 <p class="note">${bi(`Høyst ${MAX_ACTIVE_KEYS} aktive nøkler. Bytt nøkkel slik: lag en ny, ta den i bruk, og trekk tilbake den gamle.`, `At most ${MAX_ACTIVE_KEYS} active keys. To rotate: mint a new one, switch to it, then revoke the old one.`)}</p>
@@ -177,11 +222,21 @@ export const pageHandlers = {
   loginPage: (() => htmlResponse(loginPage({ email: '', company: '', consent: false }, {}))) satisfies Handler,
 
   loginSubmit: (async ({ body, deps, now, state }) => {
-    const form: LoginValues = { email: body.email.trim(), company: body.company_name?.trim() ?? '', consent: body.consent === 'true' }
+    const form: LoginValues = {
+      email: body.email.trim(),
+      company: body.company_name?.trim() ?? '',
+      consent: body.consent === 'true',
+    }
     const problems = loginProblems(form)
     if (Object.keys(problems).length > 0) return htmlResponse(loginPage(form, problems), 400)
     const signup = form.company !== ''
-    await requestMagicLink(deps.sql, deps.config.baseUrl, { email: form.email, ...(signup ? { company_name: form.company } : {}) }, now, state.correlationId)
+    await requestMagicLink(
+      deps.sql,
+      deps.config.baseUrl,
+      { email: form.email, ...(signup ? { company_name: form.company } : {}) },
+      now,
+      state.correlationId,
+    )
     if (signup) {
       return htmlResponse(
         page(
@@ -222,7 +277,10 @@ ${loginFormHtml(form, {})}`,
     } catch (e) {
       if (e instanceof AppError && e.code === 'AUTH_EXPIRED_TOKEN') {
         return htmlResponse(
-          page('Lenken virker ikke', `<h1>${bi('Lenken er brukt eller utløpt', 'The link has been used or has expired')}</h1><p><a href="/login">${bi('Be om en ny lenke', 'Ask for a new link')}</a></p>`),
+          page(
+            'Lenken virker ikke',
+            `<h1>${bi('Lenken er brukt eller utløpt', 'The link has been used or has expired')}</h1><p><a href="/login">${bi('Be om en ny lenke', 'Ask for a new link')}</a></p>`,
+          ),
           400,
         )
       }
@@ -232,15 +290,31 @@ ${loginFormHtml(form, {})}`,
     const body2 = signed.firstKey
       ? `<h1>${bi('Kontoen er opprettet', 'Your account is ready')}</h1>${secretBlock('Din første API-nøkkel (free):', 'Your first API key (free tier):', signed.firstKey.plaintext_key)}`
       : `<h1>${bi('Du er logget inn', 'You are signed in')}</h1>`
-    return htmlResponse(page('Velkommen', `${body2}<p><a href="/dashboard" id="to-dashboard">${bi('Til dashbordet', 'To the dashboard')}</a></p>`, { signedIn: { csrf: signed.csrfToken } }), 200, { 'set-cookie': cookie })
+    return htmlResponse(
+      page(
+        'Velkommen',
+        `${body2}<p><a href="/dashboard" id="to-dashboard">${bi('Til dashbordet', 'To the dashboard')}</a></p>`,
+        { signedIn: { csrf: signed.csrfToken } },
+      ),
+      200,
+      { 'set-cookie': cookie },
+    )
   }) satisfies Handler<{ body: typeof TokenForm }>,
 
-  dashboardPage: (async ({ principal, deps, now }) => htmlResponse(await dashboard(deps, sessionOf(principal), now))) satisfies Handler,
+  dashboardPage: (async ({ principal, deps, now }) =>
+    htmlResponse(await dashboard(deps, sessionOf(principal), now))) satisfies Handler,
 
   dashboardMintKey: (async ({ principal, body, deps, now, state }) => {
     const s = sessionOf(principal)
-    const minted = await mintKey(deps.sql, s.consumerId, { ...(body.label?.trim() ? { label: body.label.trim() } : {}), source: 'dashboard', test: body.test === 'true' }, sessionActor(s, state))
-    return htmlResponse(await dashboard(deps, s, now, secretBlock('Ny API-nøkkel:', 'New API key:', minted.plaintext_key)))
+    const minted = await mintKey(
+      deps.sql,
+      s.consumerId,
+      { ...(body.label?.trim() ? { label: body.label.trim() } : {}), source: 'dashboard', test: body.test === 'true' },
+      sessionActor(s, state),
+    )
+    return htmlResponse(
+      await dashboard(deps, s, now, secretBlock('Ny API-nøkkel:', 'New API key:', minted.plaintext_key)),
+    )
   }) satisfies Handler<{ body: typeof KeyForm }>,
 
   dashboardRevokeKey: (async ({ principal, params, body, deps, state }) => {
@@ -252,7 +326,14 @@ ${loginFormHtml(form, {})}`,
   dashboardMintToken: (async ({ principal, body, deps, now, state }) => {
     const s = sessionOf(principal)
     const { token } = await mintIssuanceToken(deps.sql, s.consumerId, now, sessionActor(s, state))
-    return htmlResponse(await dashboard(deps, s, now, secretBlock('Nytt utstedelsestoken (gyldig i 24 timer):', 'New issuance token (valid 24 hours):', token)))
+    return htmlResponse(
+      await dashboard(
+        deps,
+        s,
+        now,
+        secretBlock('Nytt utstedelsestoken (gyldig i 24 timer):', 'New issuance token (valid 24 hours):', token),
+      ),
+    )
   }) satisfies Handler<{ body: typeof CsrfForm }>,
 
   dashboardRevokeToken: (async ({ principal, params, body, deps, state }) => {
@@ -282,7 +363,10 @@ ${open ? `<form method="post" action="/billing/topup/${esc(t.id)}/approve">${csr
     const t = await credits.findTopup(deps.sql, params.id)
     if (!t || t.consumer_id !== s.consumerId) throw new AppError('NOT_FOUND')
     if (!deps.payments) throw new AppError('BILLING_NOT_CONFIGURED')
-    if (t.status !== 'pending' || t.expires_at <= now) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'id', message: 'the request is no longer pending' }] })
+    if (t.status !== 'pending' || t.expires_at <= now)
+      throw new AppError('VALIDATION_FAILED', {
+        details: [{ field: 'id', message: 'the request is no longer pending' }],
+      })
     const { redirect_url } = await deps.payments.startCheckout(t, `${deps.config.baseUrl}/dashboard#credits`)
     return redirect(redirect_url)
   }) satisfies Handler<{ params: typeof IdParam; body: typeof CsrfForm }>,

@@ -8,7 +8,12 @@
  */
 import { explain } from '../../errors/explain.ts'
 import { confirmationPath } from '../../domain/actions/approval.ts'
-import { confirmationView, decideConfirmation, type ConfirmationState, type ConfirmationView } from '../../domain/actions/confirmation.ts'
+import {
+  confirmationView,
+  decideConfirmation,
+  type ConfirmationState,
+  type ConfirmationView,
+} from '../../domain/actions/confirmation.ts'
 import { consumerSigning } from '../../domain/actions/receipt.ts'
 import { DELEGATION_RETURN_PATH } from '../../domain/delegation/refresh.ts'
 import type { DelegationEnv } from '../../domain/delegation/fullmakt.ts'
@@ -67,7 +72,12 @@ function payloadRows(payload: Record<string, unknown>): string {
   return Object.entries(payload)
     .map(([k, v]) => {
       const label = AMOUNTS[k]
-      const shown = typeof v === 'number' && k.endsWith('_nok') ? kroner(v) : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? esc(String(v)) : `<code>${esc(JSON.stringify(v))}</code>`
+      const shown =
+        typeof v === 'number' && k.endsWith('_nok')
+          ? kroner(v)
+          : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+            ? esc(String(v))
+            : `<code>${esc(JSON.stringify(v))}</code>`
       return `<tr><th scope="row">${label ? bi(esc(label[0]), esc(label[1])) : ''} <code>${esc(k)}</code></th><td data-field="${esc(k)}">${shown}</td></tr>`
     })
     .join('')
@@ -76,11 +86,17 @@ function payloadRows(payload: Record<string, unknown>): string {
 function checksHtml(v: ConfirmationView): string {
   if (v.checks) {
     const items = v.checks.validation.checks
-      .map((c) => `<li data-check="${esc(c.name)}" data-passed="${c.passed}">${c.passed ? '✓' : '✗'} ${bi(esc(c.explanation_summary), esc(c.explanation_summary_en))}</li>`)
+      .map(
+        (c) =>
+          `<li data-check="${esc(c.name)}" data-passed="${c.passed}">${c.passed ? '✓' : '✗'} ${bi(esc(c.explanation_summary), esc(c.explanation_summary_en))}</li>`,
+      )
       .join('')
     const verdict = v.checks.validation.all_passed
       ? bi('Alle de fem kontrollene består nå.', 'All five checks pass now.')
-      : bi('Minst én kontroll feiler nå: innsendingen vil bli stoppet før noe sendes inn.', 'At least one check fails now: the filing will be stopped before anything is sent.')
+      : bi(
+          'Minst én kontroll feiler nå: innsendingen vil bli stoppet før noe sendes inn.',
+          'At least one check fails now: the filing will be stopped before anything is sent.',
+        )
     return `<ul id="checks">${items}</ul><p id="checks-verdict">${verdict}</p>`
   }
   const x = v.checks_unavailable ? explain(v.checks_unavailable.code, v.checks_unavailable.options.context) : null
@@ -90,7 +106,10 @@ function checksHtml(v: ConfirmationView): string {
 function confirmationPage(v: ConfirmationView, s: Session, notice = ''): string {
   const t = v.token
   const [actionNb, actionEn] = ACTIONS[t.action.action_type] ?? [t.action.action_type, t.action.action_type]
-  const payload = t.action.payload && typeof t.action.payload === 'object' && !Array.isArray(t.action.payload) ? (t.action.payload as Record<string, unknown>) : {}
+  const payload =
+    t.action.payload && typeof t.action.payload === 'object' && !Array.isArray(t.action.payload)
+      ? (t.action.payload as Record<string, unknown>)
+      : {}
   const [stateNb, stateEn] = STATES[v.state]
   const decided = t.decided_at ? `<p id="decided">${bi('Besluttet', 'Decided')} ${osloTime(t.decided_at)}.</p>` : ''
   const form =
@@ -123,7 +142,10 @@ ${form}`,
 }
 
 async function viewFor(deps: AppDeps, s: Session, id: string, now: Date): Promise<ConfirmationView> {
-  return confirmationView({ sql: deps.sql, reads: deps.reads, delegation: delegationEnvOf(deps, s), today: osloDate(now), now }, id)
+  return confirmationView(
+    { sql: deps.sql, reads: deps.reads, delegation: delegationEnvOf(deps, s), today: osloDate(now), now },
+    id,
+  )
 }
 
 export const approvalConfirmationHandlers = {
@@ -134,7 +156,14 @@ export const approvalConfirmationHandlers = {
 
   approvalConfirmationDecide: (async ({ principal, params, body, deps, now, state }) => {
     const s = sessionOf(principal)
-    const outcome = await decideConfirmation(deps.sql, { consumerId: s.consumerId, id: params.id, decision: body.decision, sessionId: s.sessionId, correlationId: state.correlationId, now })
+    const outcome = await decideConfirmation(deps.sql, {
+      consumerId: s.consumerId,
+      id: params.id,
+      decision: body.decision,
+      sessionId: s.sessionId,
+      correlationId: state.correlationId,
+      now,
+    })
     const view = await viewFor(deps, s, params.id, now)
     if (outcome.kind === 'decided') {
       const notice =

@@ -25,8 +25,14 @@ const PACKAGES: Record<string, [nb: string, en: string]> = {
   skattegrunnlag: ['Skattegrunnlag', 'Tax basis'],
   foretaksskatt: ['Foretaksskatt', 'Corporate tax'],
   'a-ordning': ['A-ordningen', 'Employer reporting (a-ordning)'],
-  'regnskapsforer-med-signeringsrettighet': ['Regnskapsfører med signeringsrettighet', 'Accountant with signing rights'],
-  'regnskapsforer-uten-signeringsrettighet': ['Regnskapsfører uten signeringsrettighet', 'Accountant without signing rights'],
+  'regnskapsforer-med-signeringsrettighet': [
+    'Regnskapsfører med signeringsrettighet',
+    'Accountant with signing rights',
+  ],
+  'regnskapsforer-uten-signeringsrettighet': [
+    'Regnskapsfører uten signeringsrettighet',
+    'Accountant without signing rights',
+  ],
   'regnskapsforer-lonn': ['Regnskapsfører lønn', 'Payroll accountant'],
   'ansvarlig-revisor': ['Ansvarlig revisor', 'Responsible auditor'],
   revisormedarbeider: ['Revisormedarbeider', 'Audit staff'],
@@ -57,7 +63,8 @@ function packageItem(urn: string): string {
 }
 
 function ground(g: ApproverGround): string {
-  if (g.kind === 'role') return `${bi(esc(g.description ?? g.code), esc(ROLES_EN[g.code] ?? g.code))} <code>${esc(g.code)}</code>`
+  if (g.kind === 'role')
+    return `${bi(esc(g.description ?? g.code), esc(ROLES_EN[g.code] ?? g.code))} <code>${esc(g.code)}</code>`
   return `${bi('signerer alene etter signaturregelen', 'signs alone under the signing rule')}${g.code ? ` <code>${esc(g.code)}</code>` : ''}`
 }
 
@@ -76,8 +83,13 @@ function backLink(url: string | null): string {
 }
 
 function approvalPage(deps: AppDeps, { request: r, company: c }: ApprovalView, notice = ''): string {
-  const approverRows = c.approvers.map((a) => `<tr><td>${esc(a.name)}</td><td>${a.grounds.map(ground).join('<br>')}</td></tr>`).join('')
-  const rule = c.signature_rule.length > 0 ? c.signature_rule.map((t) => `«${esc(t)}»`).join(' ') : bi('ingen kodet regel registrert', 'no coded rule registered')
+  const approverRows = c.approvers
+    .map((a) => `<tr><td>${esc(a.name)}</td><td>${a.grounds.map(ground).join('<br>')}</td></tr>`)
+    .join('')
+  const rule =
+    c.signature_rule.length > 0
+      ? c.signature_rule.map((t) => `«${esc(t)}»`).join(' ')
+      : bi('ingen kodet regel registrert', 'no coded rule registered')
   let action: string
   if (r.status !== 'New') {
     const decided = r.decision
@@ -88,7 +100,10 @@ function approvalPage(deps: AppDeps, { request: r, company: c }: ApprovalView, n
     action = `<p class="error">${bi('Registeret viser ingen som kan godkjenne for virksomheten nå. Ingenting kan besvares her.', 'The register shows no one who can approve for the organisation now. Nothing can be answered here.')}</p>`
   } else {
     const choices = c.approvers
-      .map((a, i) => `<label><input type="radio" name="approver" id="approver-${i}" value="${esc(a.name)}" required> ${esc(a.name)}</label>`)
+      .map(
+        (a, i) =>
+          `<label><input type="radio" name="approver" id="approver-${i}" value="${esc(a.name)}" required> ${esc(a.name)}</label>`,
+      )
       .join('\n')
     action = `<form method="post" action="${esc(approvalPath(r.id))}/decision"><input type="hidden" name="csrf_token" value="${esc(issuedToken(deps, r.id))}">
 <fieldset><legend>${bi('Hvem er du?', 'Who are you?')}</legend>
@@ -116,25 +131,40 @@ ${action}`,
 }
 
 export const delegationApprovalHandlers = {
-  mockAgencyApprovalPage: (async ({ params, deps }) => htmlResponse(approvalPage(deps, await approvalView(deps.digitalAgency, deps.reads, params.id)))) satisfies Handler<{
+  mockAgencyApprovalPage: (async ({ params, deps }) =>
+    htmlResponse(approvalPage(deps, await approvalView(deps.digitalAgency, deps.reads, params.id)))) satisfies Handler<{
     params: typeof AgencyRequestParam
   }>,
 
   mockAgencyDecide: (async ({ params, body, deps, now }) => {
     if (!checkFormToken(deps.serverKeys.forms, FORM_PURPOSE, params.id, body.csrf_token, now)) {
-      throw new AppError('VALIDATION_FAILED', { details: [{ field: 'csrf_token', message: 'is missing, forged, for another request or expired: open the approval page again' }] })
+      throw new AppError('VALIDATION_FAILED', {
+        details: [
+          {
+            field: 'csrf_token',
+            message: 'is missing, forged, for another request or expired: open the approval page again',
+          },
+        ],
+      })
     }
     const outcome = await decideRequest(deps.digitalAgency, deps.reads, params.id, body.approver ?? null, body.decision)
     // As the agency does: the person is sent back to the requester's return address when it gave one.
-    if (outcome.kind === 'decided') return redirect(returnAddress(outcome.request.redirectUrl) ?? approvalPath(outcome.request.id))
+    if (outcome.kind === 'decided')
+      return redirect(returnAddress(outcome.request.redirectUrl) ?? approvalPath(outcome.request.id))
     if (outcome.kind === 'not_open') {
       const notice = `<p class="error" id="refused">${bi('Forespørselen er allerede besvart eller utløpt. Ingenting ble endret.', 'The request has already been answered or has timed out. Nothing was changed.')}</p>`
       return htmlResponse(approvalPage(deps, outcome.view, notice), 409)
     }
     const notice = `<div class="error" id="refused"><p>${
       body.approver
-        ? bi(`<strong>${esc(body.approver)}</strong> er ikke blant dem registeret viser som kan godkjenne for virksomheten. Ingenting ble endret.`, `<strong>${esc(body.approver)}</strong> is not among those the register shows as able to approve for the organisation. Nothing was changed.`)
-        : bi('Velg hvem du er blant personene i listen. Ingenting ble endret.', 'Choose who you are among the people listed. Nothing was changed.')
+        ? bi(
+            `<strong>${esc(body.approver)}</strong> er ikke blant dem registeret viser som kan godkjenne for virksomheten. Ingenting ble endret.`,
+            `<strong>${esc(body.approver)}</strong> is not among those the register shows as able to approve for the organisation. Nothing was changed.`,
+          )
+        : bi(
+            'Velg hvem du er blant personene i listen. Ingenting ble endret.',
+            'Choose who you are among the people listed. Nothing was changed.',
+          )
     }</p></div>`
     return htmlResponse(approvalPage(deps, outcome.view, notice), body.approver ? 403 : 400)
   }) satisfies Handler<{ params: typeof AgencyRequestParam; body: typeof AgencyDecisionForm }>,

@@ -12,7 +12,11 @@ import { bi, htmlResponse, page } from '../html.ts'
 export const delegationReturnHandlers = {
   delegationReturned: (async ({ deps }) => {
     // A failed sweep leaves the job to record the answer within seconds; the person is told the same.
-    await deps.delegationReturns.afterReturn().catch((e: unknown) => deps.logger.warn('return visit: asking the agency failed; the refresh job will', { error: String(e) }))
+    await deps.delegationReturns
+      .afterReturn()
+      .catch((e: unknown) =>
+        deps.logger.warn('return visit: asking the agency failed; the refresh job will', { error: String(e) }),
+      )
     return htmlResponse(
       page(
         'Takk – gå tilbake til agenten din',

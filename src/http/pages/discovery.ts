@@ -84,12 +84,16 @@ function landingPage(): string {
 }
 
 // The front door's two representations; `Vary: Accept` comes with its cache policy (operations/discovery.ts).
-const frontDoorJson = perInstance('front-door.json', (deps: AppDeps) => jsonDocument(frontDoorIndex(deps.config.baseUrl)))
+const frontDoorJson = perInstance('front-door.json', (deps: AppDeps) =>
+  jsonDocument(frontDoorIndex(deps.config.baseUrl)),
+)
 
 export const discoveryPageHandlers = {
   getFrontDoor: (({ headers, deps }) => ({
     data: undefined,
-    document: wantsJson(headers.accept) ? frontDoorJson(deps) : deps.documents.get('front-door.html', () => cachedDocument(landingPage(), pageHeaders())),
+    document: wantsJson(headers.accept)
+      ? frontDoorJson(deps)
+      : deps.documents.get('front-door.html', () => cachedDocument(landingPage(), pageHeaders())),
   })) satisfies Handler,
 
   getRecipes: (({ deps, now }) => ({ data: undefined, document: recipesPage(deps, now) })) satisfies Handler,

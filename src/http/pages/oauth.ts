@@ -1,5 +1,12 @@
 import { AppError } from '../../errors/app-error.ts'
-import { approveConnection, BINDING_REFUSAL_TEXT, bindingRefusal, disconnect, IDENTITY_SCOPES, OAUTH_KEY_SCOPES } from '../../domain/access/oauth.ts'
+import {
+  approveConnection,
+  BINDING_REFUSAL_TEXT,
+  bindingRefusal,
+  disconnect,
+  IDENTITY_SCOPES,
+  OAUTH_KEY_SCOPES,
+} from '../../domain/access/oauth.ts'
 import * as accounts from '../../store/accounts.ts'
 import * as oauth from '../../store/oauth.ts'
 import type { IdParam } from '../../schemas/access.ts'
@@ -36,7 +43,8 @@ export const oauthHandlers = {
   oauthConsentPage: (async ({ principal, query, deps }) => {
     const s = sessionOf(principal)
     const c = await oauth.findConnection(deps.sql, query.connection)
-    if (!c || c.status === 'revoked' || (c.status === 'active' && c.consumer_id !== s.consumerId)) throw new AppError('NOT_FOUND')
+    if (!c || c.status === 'revoked' || (c.status === 'active' && c.consumer_id !== s.consumerId))
+      throw new AppError('NOT_FOUND')
     const account = await accounts.findConsumer(deps.sql, s.consumerId)
     if (!account) throw new AppError('NOT_FOUND')
     const notStated = bi('ikke oppgitt', 'not stated')
@@ -73,10 +81,19 @@ ${action}`,
 
   oauthConsentApprove: (async ({ principal, body, deps, state }) => {
     const s = sessionOf(principal)
-    const { connection: c, reused } = await approveConnection(deps.sql, body.connection, s.consumerId, sessionActor(s, state))
+    const { connection: c, reused } = await approveConnection(
+      deps.sql,
+      body.connection,
+      s.consumerId,
+      sessionActor(s, state),
+    )
     const linked = `${bi('Klient', 'Client')} <code>${esc(c.token_client_id ?? '–')}</code>, ${bi('utsteder', 'issuer')} <code>${esc(c.issuer)}</code>, ${bi('bruker', 'subject')} <code>${esc(c.subject)}</code>.`
     return htmlResponse(
-      page('Tilkoblet', `<h1>${bi('MCP-klienten er tilkoblet', 'The MCP client is connected')}</h1><p>${linked}</p><p>${reused ? bi('Tilkoblingen fantes fra før.', 'The connection already existed.') : bi('Klienten kan nå bruke tilgangstokenet sitt.', 'The client can now use its access token.')}</p><p><a href="/dashboard#oauth">${bi('Til dashbordet', 'To the dashboard')}</a></p>`, { signedIn: { csrf: s.csrfToken } }),
+      page(
+        'Tilkoblet',
+        `<h1>${bi('MCP-klienten er tilkoblet', 'The MCP client is connected')}</h1><p>${linked}</p><p>${reused ? bi('Tilkoblingen fantes fra før.', 'The connection already existed.') : bi('Klienten kan nå bruke tilgangstokenet sitt.', 'The client can now use its access token.')}</p><p><a href="/dashboard#oauth">${bi('Til dashbordet', 'To the dashboard')}</a></p>`,
+        { signedIn: { csrf: s.csrfToken } },
+      ),
     )
   }) satisfies Handler<{ body: typeof ConnectionForm }>,
 

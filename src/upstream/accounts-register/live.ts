@@ -14,6 +14,13 @@ export class LiveAccountsRegister implements AccountsRegister {
   async accounts(orgNumber: string): Promise<RawResponse> {
     const url = `${this.baseUrl}/regnskapsregisteret/regnskap/${orgNumber}`
     const res = await this.http.request(url, { headers: { accept: 'application/json' } })
-    return { system: 'regnskapsregisteret', url, status: res.status, contentType: res.headers.get('content-type'), body: res.text, fetchedAt: this.clock.now() }
+    return {
+      system: 'regnskapsregisteret',
+      url,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      body: res.text,
+      fetchedAt: this.clock.now(),
+    }
   }
 }

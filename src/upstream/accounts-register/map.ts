@@ -65,7 +65,8 @@ export function mapAccounts(raw: RawResponse): AccountsLookup {
     const period = obj(r.regnskapsperiode)
     const from = text(period?.fraDato)
     const to = text(period?.tilDato)
-    if (!from || !to || !/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to)) fail('regnskapsperiode missing')
+    if (!from || !to || !/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to))
+      fail('regnskapsperiode missing')
     const currency = text(r.valuta)
     if (!currency || !/^[A-Z]{3}$/.test(currency)) fail('valuta missing')
     const revisjon = obj(r.revisjon)
@@ -98,6 +99,14 @@ export function mapAccounts(raw: RawResponse): AccountsLookup {
   })
   if (records.length === 0) return { kind: 'none' }
   // Company accounts before group accounts, then the newest period (anonymous callers get one).
-  records.sort((a, b) => (a.accounts_type === 'KONSERN') !== (b.accounts_type === 'KONSERN') ? (a.accounts_type === 'KONSERN' ? 1 : -1) : a.period_to < b.period_to ? 1 : -1)
+  records.sort((a, b) =>
+    (a.accounts_type === 'KONSERN') !== (b.accounts_type === 'KONSERN')
+      ? a.accounts_type === 'KONSERN'
+        ? 1
+        : -1
+      : a.period_to < b.period_to
+        ? 1
+        : -1,
+  )
   return { kind: 'found', record: records[0]! }
 }

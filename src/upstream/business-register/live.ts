@@ -21,10 +21,22 @@ export class LiveBusinessRegister implements BusinessRegister {
     private readonly clock: Clock,
   ) {}
 
-  private async get(client: UpstreamClient, system: UpstreamSystem, path: string, accept: string): Promise<RawResponse> {
+  private async get(
+    client: UpstreamClient,
+    system: UpstreamSystem,
+    path: string,
+    accept: string,
+  ): Promise<RawResponse> {
     const url = `${this.baseUrl}${path}`
     const res = await client.request(url, { headers: { accept } })
-    return { system, url, status: res.status, contentType: res.headers.get('content-type'), body: res.text, fetchedAt: this.clock.now() }
+    return {
+      system,
+      url,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      body: res.text,
+      fetchedAt: this.clock.now(),
+    }
   }
 
   unit(orgNumber: string) {
@@ -64,11 +76,21 @@ export class LiveBusinessRegister implements BusinessRegister {
 
   subUnitUpdates(fromId: number, size: number) {
     const q = new URLSearchParams({ oppdateringsid: String(fromId), size: String(size) })
-    return this.get(this.register, 'enhetsregisteret', `/enhetsregisteret/api/oppdateringer/underenheter?${q}`, SUB_UNIT_FEED_TYPE)
+    return this.get(
+      this.register,
+      'enhetsregisteret',
+      `/enhetsregisteret/api/oppdateringer/underenheter?${q}`,
+      SUB_UNIT_FEED_TYPE,
+    )
   }
 
   subUnitUpdatesSince(since: Date, size: number) {
     const q = new URLSearchParams({ dato: since.toISOString(), size: String(size) })
-    return this.get(this.register, 'enhetsregisteret', `/enhetsregisteret/api/oppdateringer/underenheter?${q}`, SUB_UNIT_FEED_TYPE)
+    return this.get(
+      this.register,
+      'enhetsregisteret',
+      `/enhetsregisteret/api/oppdateringer/underenheter?${q}`,
+      SUB_UNIT_FEED_TYPE,
+    )
   }
 }

@@ -98,7 +98,9 @@ function coded(v: unknown): Coded | null {
 function address(v: unknown): Address | null {
   const o = obj(v)
   if (!o) return null
-  const lines = Array.isArray(o.adresse) ? o.adresse.filter((l): l is string => typeof l === 'string' && l.trim() !== '') : []
+  const lines = Array.isArray(o.adresse)
+    ? o.adresse.filter((l): l is string => typeof l === 'string' && l.trim() !== '')
+    : []
   return {
     lines,
     postal_code: str(o.postnummer),
@@ -170,8 +172,14 @@ export function unitFromObject(raw: RawResponse, o: Obj): RegisterUnit {
   if (o.respons_klasse === 'SlettetEnhet' || date(o.slettedato)) {
     return { org_number, name, org_form, status: 'deleted', deleted_date: date(o.slettedato), ...EMPTY_UNIT }
   }
-  const employees = typeof o.antallAnsatte === 'number' && Number.isInteger(o.antallAnsatte) && o.antallAnsatte >= 0 ? o.antallAnsatte : null
-  const year = typeof o.sisteInnsendteAarsregnskap === 'string' && /^\d{4}$/.test(o.sisteInnsendteAarsregnskap) ? Number(o.sisteInnsendteAarsregnskap) : null
+  const employees =
+    typeof o.antallAnsatte === 'number' && Number.isInteger(o.antallAnsatte) && o.antallAnsatte >= 0
+      ? o.antallAnsatte
+      : null
+  const year =
+    typeof o.sisteInnsendteAarsregnskap === 'string' && /^\d{4}$/.test(o.sisteInnsendteAarsregnskap)
+      ? Number(o.sisteInnsendteAarsregnskap)
+      : null
   const kapital = obj(o.kapital)
   const capitalAmount = kapital && typeof kapital.belop === 'number' ? kapital.belop : null
   const forced = [
@@ -205,14 +213,22 @@ export function unitFromObject(raw: RawResponse, o: Obj): RegisterUnit {
     under_forced_dissolution: flag(o.underTvangsavviklingEllerTvangsopplosning),
     forced_dissolution_date: forced[0] ?? null,
     vat_registered: flag(o.registrertIMvaregisteret),
-    vat_registered_date: date(o.registreringsdatoMerverdiavgiftsregisteret) ?? date(o.registreringsdatoMerverdiavgiftsregisteretEnhetsregisteret),
-    voluntary_vat: Array.isArray(o.frivilligMvaRegistrertBeskrivelser) ? o.frivilligMvaRegistrertBeskrivelser.filter((s): s is string => typeof s === 'string') : [],
+    vat_registered_date:
+      date(o.registreringsdatoMerverdiavgiftsregisteret) ??
+      date(o.registreringsdatoMerverdiavgiftsregisteretEnhetsregisteret),
+    voluntary_vat: Array.isArray(o.frivilligMvaRegistrertBeskrivelser)
+      ? o.frivilligMvaRegistrertBeskrivelser.filter((s): s is string => typeof s === 'string')
+      : [],
     in_enterprise_register: flag(o.registrertIForetaksregisteret),
     enterprise_registered_date: date(o.registreringsdatoForetaksregisteret),
     last_accounts_year: year,
-    parent_org_number: typeof o.overordnetEnhet === 'string' && /^\d{9}$/.test(o.overordnetEnhet) ? o.overordnetEnhet : null,
+    parent_org_number:
+      typeof o.overordnetEnhet === 'string' && /^\d{9}$/.test(o.overordnetEnhet) ? o.overordnetEnhet : null,
     home_country_registration: str(o.registreringsnummerIHjemlandet),
-    capital: capitalAmount === null ? null : { amount: capitalAmount, currency: str(kapital?.valuta), type: str(kapital?.type) },
+    capital:
+      capitalAmount === null
+        ? null
+        : { amount: capitalAmount, currency: str(kapital?.valuta), type: str(kapital?.type) },
     website: str(o.hjemmeside),
   }
 }
@@ -222,7 +238,10 @@ export function unitFromObject(raw: RawResponse, o: Obj): RegisterUnit {
  * A lookup by number that is not a 200: 404 unknown, 410 removed (the body names the deletion date;
  * an empty or odd body still means "removed": the status code is the instruction); null for a 200.
  */
-function notFound(raw: RawResponse, requested: string): { kind: 'unknown' } | { kind: 'removed'; org_number: string; deleted_date: LocalDate | null } | null {
+function notFound(
+  raw: RawResponse,
+  requested: string,
+): { kind: 'unknown' } | { kind: 'removed'; org_number: string; deleted_date: LocalDate | null } | null {
   if (raw.status === 404) return { kind: 'unknown' }
   if (raw.status === 410) {
     let deleted: LocalDate | null = null
@@ -290,8 +309,15 @@ export function subUnitFromObject(raw: RawResponse, o: Obj): RegisterSubUnit {
   const org_number = orgNumberOf(raw, o)
   const name = nameOf(raw, o)
   const org_form = orgFormOf(raw, o)
-  const deleted = o.respons_klasse === 'SlettetUnderEnhet' || o.respons_klasse === 'SlettetUnderenhet' || o.respons_klasse === 'SlettetEnhet' || date(o.slettedato) !== null
-  const employees = typeof o.antallAnsatte === 'number' && Number.isInteger(o.antallAnsatte) && o.antallAnsatte >= 0 ? o.antallAnsatte : null
+  const deleted =
+    o.respons_klasse === 'SlettetUnderEnhet' ||
+    o.respons_klasse === 'SlettetUnderenhet' ||
+    o.respons_klasse === 'SlettetEnhet' ||
+    date(o.slettedato) !== null
+  const employees =
+    typeof o.antallAnsatte === 'number' && Number.isInteger(o.antallAnsatte) && o.antallAnsatte >= 0
+      ? o.antallAnsatte
+      : null
   return {
     org_number,
     name,
@@ -334,7 +360,9 @@ export function mapSearch(raw: RawResponse): SearchPage {
   const embedded = obj(o._embedded)
   const list = embedded?.enheter
   if (embedded && !Array.isArray(list)) fail(raw, '_embedded.enheter is not an array')
-  const units = Array.isArray(list) ? list.map((u) => unitFromObject(raw, obj(u) ?? fail(raw, 'search hit is not an object'))) : []
+  const units = Array.isArray(list)
+    ? list.map((u) => unitFromObject(raw, obj(u) ?? fail(raw, 'search hit is not an object')))
+    : []
   const total = typeof page?.totalElements === 'number' ? page.totalElements : units.length
   return { units, total }
 }
@@ -390,9 +418,16 @@ export function mapRoles(raw: RawResponse): RolesLookup {
       const entity = obj(role.enhet)
       let holder: RoleHolder
       if (person) {
-        holder = { kind: 'person', name: personName(person.navn) ?? fail(raw, 'person without navn'), birth_date: date(person.fodselsdato), deceased: flag(person.erDoed) }
+        holder = {
+          kind: 'person',
+          name: personName(person.navn) ?? fail(raw, 'person without navn'),
+          birth_date: date(person.fodselsdato),
+          deceased: flag(person.erDoed),
+        }
       } else if (entity) {
-        const lines = Array.isArray(entity.navn) ? entity.navn.filter((l): l is string => typeof l === 'string') : [str(entity.navn) ?? '']
+        const lines = Array.isArray(entity.navn)
+          ? entity.navn.filter((l): l is string => typeof l === 'string')
+          : [str(entity.navn) ?? '']
         holder = {
           kind: 'entity',
           org_number: typeof entity.organisasjonsnummer === 'string' ? entity.organisasjonsnummer : null,
@@ -478,7 +513,18 @@ function statusCode(v: unknown): string | null {
 /** `GET /fullmakt/enheter/{orgnr}/signatur` and `/prokura` share one shape. */
 export function mapAuthority(raw: RawResponse): AuthorityLookup {
   if (raw.status === 404 || raw.status === 410) {
-    return { found: false, routine_status: null, routine_text: null, combination_status: null, rule_status: null, rule_id: null, basis_code: null, free_text: null, possible_holders: [], combinations: [] }
+    return {
+      found: false,
+      routine_status: null,
+      routine_text: null,
+      combination_status: null,
+      rule_status: null,
+      rule_id: null,
+      basis_code: null,
+      free_text: null,
+      possible_holders: [],
+      combinations: [],
+    }
   }
   if (raw.status !== 200) fail(raw, `unexpected HTTP ${raw.status}`)
   const o = body(raw)
@@ -487,7 +533,8 @@ export function mapAuthority(raw: RawResponse): AuthorityLookup {
   const roller = obj(grunnlag?.signaturProkuraRoller)
   const mulige = obj(grunnlag?.muligeSigneringsRoller)
   const kombinasjon = obj(o.signeringsKombinasjon)?.kombinasjon
-  if (kombinasjon !== undefined && kombinasjon !== null && !Array.isArray(kombinasjon)) fail(raw, 'signeringsKombinasjon.kombinasjon is not an array')
+  if (kombinasjon !== undefined && kombinasjon !== null && !Array.isArray(kombinasjon))
+    fail(raw, 'signeringsKombinasjon.kombinasjon is not an array')
   const combinations = (Array.isArray(kombinasjon) ? kombinasjon : []).map((k, i): AuthorityCombination => {
     const c = obj(k) ?? fail(raw, 'kombinasjon is not an object')
     return {
@@ -541,7 +588,13 @@ export function mapUpdates(raw: RawResponse, subUnits = false): UnitUpdate[] {
   if (!Array.isArray(list)) fail(raw, `_embedded.${key} is not an array`)
   return list.map((u) => {
     const e = obj(u) ?? fail(raw, 'update is not an object')
-    if (typeof e.oppdateringsid !== 'number' || typeof e.organisasjonsnummer !== 'string') fail(raw, 'update without oppdateringsid or organisasjonsnummer')
-    return { id: e.oppdateringsid, at: str(e.dato) ?? '', org_number: e.organisasjonsnummer, change: str(e.endringstype) ?? 'Ukjent' }
+    if (typeof e.oppdateringsid !== 'number' || typeof e.organisasjonsnummer !== 'string')
+      fail(raw, 'update without oppdateringsid or organisasjonsnummer')
+    return {
+      id: e.oppdateringsid,
+      at: str(e.dato) ?? '',
+      org_number: e.organisasjonsnummer,
+      change: str(e.endringstype) ?? 'Ukjent',
+    }
   })
 }

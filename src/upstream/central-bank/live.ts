@@ -29,14 +29,18 @@ export class NorgesBankClient {
   exchangeRatesUrl(currencies: string[], from: LocalDate, to: LocalDate): string {
     const list = [...new Set(currencies)]
     if (list.length === 0) throw new TypeError('NorgesBankClient: no currency given')
-    for (const c of list) if (!CURRENCY.test(c)) throw new TypeError(`NorgesBankClient: not a currency code: ${JSON.stringify(c)}`)
-    for (const d of [from, to]) if (!DATE.test(d)) throw new TypeError(`NorgesBankClient: not a YYYY-MM-DD date: ${JSON.stringify(d)}`)
+    for (const c of list)
+      if (!CURRENCY.test(c)) throw new TypeError(`NorgesBankClient: not a currency code: ${JSON.stringify(c)}`)
+    for (const d of [from, to])
+      if (!DATE.test(d)) throw new TypeError(`NorgesBankClient: not a YYYY-MM-DD date: ${JSON.stringify(d)}`)
     return `${this.baseUrl}/api/data/EXR/B.${list.join('+')}.NOK.SP?format=sdmx-json&startPeriod=${from}&endPeriod=${to}&locale=en`
   }
 
   async exchangeRates(currencies: string[], from: LocalDate, to: LocalDate): Promise<RawResponse> {
     const url = this.exchangeRatesUrl(currencies, from, to)
-    const res = await this.http.request(url, { headers: { accept: 'application/vnd.sdmx.data+json, application/json;q=0.9' } })
+    const res = await this.http.request(url, {
+      headers: { accept: 'application/vnd.sdmx.data+json, application/json;q=0.9' },
+    })
     return {
       system: 'norges-bank',
       url,

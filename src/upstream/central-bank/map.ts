@@ -59,7 +59,8 @@ export function perUnit(value: string, mult: number): number {
 
 export function mapExchangeRates(raw: RawResponse): Map<string, RateObservation[]> {
   if (raw.status === 404) return new Map()
-  if (raw.status !== 200) throw new MalformedUpstream(raw.system, `unexpected HTTP ${raw.status} from the exchange-rate API`)
+  if (raw.status !== 200)
+    throw new MalformedUpstream(raw.system, `unexpected HTTP ${raw.status} from the exchange-rate API`)
   const fail = (reason: string): never => {
     throw new MalformedUpstream(raw.system, reason)
   }
@@ -77,14 +78,20 @@ export function mapExchangeRates(raw: RawResponse): Map<string, RateObservation[
   // attribute value need not (schema, `attrvalues`): it may be null, and an uncoded attribute such as
   // TITLE has values with a name only. Such values are kept as null; only an attribute this map reads
   // (UNIT_MULT, DECIMALS) fails, when a series points at a value without an id.
-  const components = <T extends string | null>(list: unknown, where: string, value: (v: unknown, at: string) => T): Array<{ id: string; values: T[] }> => {
+  const components = <T extends string | null>(
+    list: unknown,
+    where: string,
+    value: (v: unknown, at: string) => T,
+  ): Array<{ id: string; values: T[] }> => {
     if (!Array.isArray(list)) return fail(`${where} is not an array`)
     return list.map((c, i) => {
-      if (!isObject(c) || typeof c.id !== 'string' || !Array.isArray(c.values)) return fail(`${where}[${i}] lacks id or values`)
+      if (!isObject(c) || typeof c.id !== 'string' || !Array.isArray(c.values))
+        return fail(`${where}[${i}] lacks id or values`)
       return { id: c.id, values: c.values.map((v, j) => value(v, `${where}[${i}].values[${j}]`)) }
     })
   }
-  const coded = (v: unknown, at: string): string => (isObject(v) && typeof v.id === 'string' ? v.id : fail(`${at} lacks an id`))
+  const coded = (v: unknown, at: string): string =>
+    isObject(v) && typeof v.id === 'string' ? v.id : fail(`${at} lacks an id`)
   const codedOrNot = (v: unknown): string | null => (isObject(v) && typeof v.id === 'string' ? v.id : null)
   const dims = isObject(structure.dimensions) ? structure.dimensions : fail('structure.dimensions is missing')
   const seriesDims: Component[] = components(dims.series, 'structure.dimensions.series', coded)
@@ -103,13 +110,18 @@ export function mapExchangeRates(raw: RawResponse): Map<string, RateObservation[
 
   const index = (v: unknown, length: number, where: string): number => {
     const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n >= length) return fail(`${where}: index ${JSON.stringify(v)} out of range (0–${length - 1})`)
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n >= length)
+      return fail(`${where}: index ${JSON.stringify(v)} out of range (0–${length - 1})`)
     return n
   }
   const attribute = (seriesAttributes: unknown[], k: number, key: string): string | null => {
     const v = seriesAttributes[k]
     if (v === null || v === undefined) return null
-    return seriesAttrs[k]!.values[index(v, seriesAttrs[k]!.values.length, `series "${key}" attribute ${seriesAttrs[k]!.id}`)] ?? null
+    return (
+      seriesAttrs[k]!.values[
+        index(v, seriesAttrs[k]!.values.length, `series "${key}" attribute ${seriesAttrs[k]!.id}`)
+      ] ?? null
+    )
   }
 
   const out = new Map<string, RateObservation[]>()
@@ -119,15 +131,20 @@ export function mapExchangeRates(raw: RawResponse): Map<string, RateObservation[
     if (!isObject(ds.series)) return fail(`dataSets[${d}].series is not an object`)
     for (const [key, series] of Object.entries(ds.series)) {
       const parts = key.split(':')
-      if (parts.length !== seriesDims.length) return fail(`series key "${key}" has ${parts.length} positions, the structure ${seriesDims.length}`)
+      if (parts.length !== seriesDims.length)
+        return fail(`series key "${key}" has ${parts.length} positions, the structure ${seriesDims.length}`)
       const pos = parts.map((p, i) => index(p, seriesDims[i]!.values.length, `series key "${key}" position ${i}`))
       const currency = seriesDims[baseDim]!.values[pos[baseDim]!]!
-      if (quoteDim >= 0 && seriesDims[quoteDim]!.values[pos[quoteDim]!] !== 'NOK') return fail(`series "${key}" is not quoted in NOK`)
+      if (quoteDim >= 0 && seriesDims[quoteDim]!.values[pos[quoteDim]!] !== 'NOK')
+        return fail(`series "${key}" is not quoted in NOK`)
       if (!isObject(series)) return fail(`series "${key}" is not an object`)
-      const seriesAttributes = Array.isArray(series.attributes) ? series.attributes : fail(`series "${key}" lacks attributes`)
+      const seriesAttributes = Array.isArray(series.attributes)
+        ? series.attributes
+        : fail(`series "${key}" lacks attributes`)
 
       const unit = attribute(seriesAttributes, unitAttr, key)
-      if (unit === null || !/^\d{1,2}$/.test(unit)) return fail(`series "${key}" UNIT_MULT ${JSON.stringify(unit)} is not a small integer`)
+      if (unit === null || !/^\d{1,2}$/.test(unit))
+        return fail(`series "${key}" UNIT_MULT ${JSON.stringify(unit)} is not a small integer`)
       const unitMult = Number(unit)
       const dec = decimalsAttr >= 0 ? attribute(seriesAttributes, decimalsAttr, key) : null
       const decimals = dec !== null && /^\d{1,2}$/.test(dec) ? Number(dec) : null
@@ -143,7 +160,8 @@ export function mapExchangeRates(raw: RawResponse): Map<string, RateObservation[
         // SDMX-JSON writes a missing observation as null: no rate that day, not garbage.
         if (v === null || v === undefined) continue
         const value = typeof v === 'number' && Number.isFinite(v) ? String(v) : v
-        if (typeof value !== 'string' || !NUMBER.test(value)) return fail(`series "${key}" observation ${date}: value ${JSON.stringify(v)} is not a number`)
+        if (typeof value !== 'string' || !NUMBER.test(value))
+          return fail(`series "${key}" observation ${date}: value ${JSON.stringify(v)} is not a number`)
         list.push({ currency, date, value, unit_mult: unitMult, rate: perUnit(value, unitMult), decimals })
       }
       out.set(currency, list)

@@ -48,11 +48,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const context = { upstream_system: ALTINN_SYSTEM }
 
 function unreadable(): AppError {
-  return new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: ALTINN_SYSTEM, reason: 'unreadable answer' } })
+  return new AppError('GOVERNMENT_API_ERROR', {
+    context,
+    extra: { upstream_system: ALTINN_SYSTEM, reason: 'unreadable answer' },
+  })
 }
 
 function refused(res: UpstreamResponse): AppError {
-  return new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: ALTINN_SYSTEM, upstream_status: res.status, upstream_code: problemCode(res.text) } })
+  return new AppError('GOVERNMENT_API_ERROR', {
+    context,
+    extra: { upstream_system: ALTINN_SYSTEM, upstream_status: res.status, upstream_code: problemCode(res.text) },
+  })
 }
 
 export class LiveDigitalAgency implements DigitalAgency {
@@ -71,7 +77,11 @@ export class LiveDigitalAgency implements DigitalAgency {
     const { access_token } = await this.tokens.token({ scope })
     const headers: Record<string, string> = { authorization: `Bearer ${access_token}`, accept: 'application/json' }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    return this.client.request(`${this.base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+    return this.client.request(`${this.base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
   }
 
   private request(res: UpstreamResponse): SystemUserRequest {

@@ -41,7 +41,8 @@ export function mapSystemUserRequest(body: unknown): SystemUserRequest | null {
 export function mapSystemUser(body: unknown): SystemUser | null {
   if (!isRecord(body)) return null
   const { id, systemId, reporteeOrgNo, externalRef, isDeleted } = body
-  if (!str(id) || !str(systemId) || !str(reporteeOrgNo) || !str(externalRef) || typeof isDeleted !== 'boolean') return null
+  if (!str(id) || !str(systemId) || !str(reporteeOrgNo) || !str(externalRef) || typeof isDeleted !== 'boolean')
+    return null
   return { id, systemId, reporteeOrgNo, externalRef, isDeleted }
 }
 

@@ -60,11 +60,19 @@ export class MockDigitalAgency implements DigitalAgency {
   async systemUser(partyOrgNo: string, externalRef: string): Promise<SystemUser | null> {
     const row = await store.findMockSystemUser(this.sql, partyOrgNo, externalRef)
     if (!row) return null
-    return { id: row.system_user_id!, systemId: row.system_id, reporteeOrgNo: row.party_org_no, externalRef: row.external_ref, isDeleted: false }
+    return {
+      id: row.system_user_id!,
+      systemId: row.system_id,
+      reporteeOrgNo: row.party_org_no,
+      externalRef: row.external_ref,
+      isDeleted: false,
+    }
   }
 
   async revoke(partyOrgNo: string, externalRef: string): Promise<'revoked' | 'not_found'> {
-    return (await store.endMockDelegation(this.sql, partyOrgNo, externalRef, this.clock.now())) ? 'revoked' : 'not_found'
+    return (await store.endMockDelegation(this.sql, partyOrgNo, externalRef, this.clock.now()))
+      ? 'revoked'
+      : 'not_found'
   }
 
   /** The request with its decision; null for an id that is unknown or not a uuid. */
@@ -79,9 +87,18 @@ export class MockDigitalAgency implements DigitalAgency {
    * `changed: false` when the request was no longer New (decided, or timed out): nothing changed,
    * and `request` is how it stands. Null when there is no such request.
    */
-  async decide(id: string, status: 'Accepted' | 'Rejected', by: { name: string; basis: string }): Promise<{ changed: boolean; request: MockRequest } | null> {
+  async decide(
+    id: string,
+    status: 'Accepted' | 'Rejected',
+    by: { name: string; basis: string },
+  ): Promise<{ changed: boolean; request: MockRequest } | null> {
     if (!UUID.test(id)) return null
-    const row = await store.decideMockRequest(this.sql, id, { status, byName: by.name, byBasis: by.basis, at: this.clock.now() })
+    const row = await store.decideMockRequest(this.sql, id, {
+      status,
+      byName: by.name,
+      byBasis: by.basis,
+      at: this.clock.now(),
+    })
     if (row) return { changed: true, request: this.view(row) }
     const current = await this.find(id)
     return current && { changed: false, request: current }
@@ -100,7 +117,9 @@ export class MockDigitalAgency implements DigitalAgency {
       redirectUrl: row.redirect_url,
       created: row.created_at.toISOString(),
       expires: row.expires_at.toISOString(),
-      decision: row.decided_at ? { by: row.decided_by_name!, basis: row.decided_by_basis!, at: row.decided_at.toISOString() } : null,
+      decision: row.decided_at
+        ? { by: row.decided_by_name!, basis: row.decided_by_basis!, at: row.decided_at.toISOString() }
+        : null,
     }
   }
 

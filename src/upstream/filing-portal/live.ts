@@ -30,8 +30,22 @@ import { sha256Hex } from '../../lib/hash.ts'
 import { isRecord, tryParseJson } from '../../lib/json.ts'
 import { UpstreamGaveUp, type CallLimits, type UpstreamClient, type UpstreamResponse } from '../http.ts'
 import { mapValideringsresultat } from '../tax-authority/map.ts'
-import { konvoluttXml, meldingOf, MVA_MELDING_FILENAME, mvaMeldingXml, REGNSKAPSSYSTEM, type MvaMelding } from '../tax-authority/mva-melding.ts'
-import { mapExchangedToken, mapFeedbackStatus, mapInstance, mapInstancePage, mapProcess, type AppInstance } from './map.ts'
+import {
+  konvoluttXml,
+  meldingOf,
+  MVA_MELDING_FILENAME,
+  mvaMeldingXml,
+  REGNSKAPSSYSTEM,
+  type MvaMelding,
+} from '../tax-authority/mva-melding.ts'
+import {
+  mapExchangedToken,
+  mapFeedbackStatus,
+  mapInstance,
+  mapInstancePage,
+  mapProcess,
+  type AppInstance,
+} from './map.ts'
 import type { FilingSubmitterPort, PortalReceipt, VatFiling } from './port.ts'
 
 export const PORTAL_SYSTEM = 'Altinn'
@@ -86,7 +100,15 @@ export class LiveFilingSubmitter implements FilingSubmitterPort {
   }
 
   submitVatReturn(filing: VatFiling, token: string, budgetMs: number): Promise<PortalReceipt> {
-    return new Filing(this.config, this.appId, this.client, this.clock, filing, token, this.clock.now().getTime() + budgetMs).run()
+    return new Filing(
+      this.config,
+      this.appId,
+      this.client,
+      this.clock,
+      filing,
+      token,
+      this.clock.now().getTime() + budgetMs,
+    ).run()
   }
 }
 
@@ -131,7 +153,12 @@ class Filing {
       return await this.client.request(url, init, { ...limits, budgetMs: left })
     } catch (e) {
       if (e instanceof UpstreamGaveUp && e.reason === 'circuit') {
-        throw new AppError('EXECUTION_CIRCUIT_OPEN', { context, headers: e.options.headers ?? {}, extra: { upstream_system: PORTAL_SYSTEM }, cause: e })
+        throw new AppError('EXECUTION_CIRCUIT_OPEN', {
+          context,
+          headers: e.options.headers ?? {},
+          extra: { upstream_system: PORTAL_SYSTEM },
+          cause: e,
+        })
       }
       if (e instanceof UpstreamGaveUp && e.reason === 'budget') throw this.deadlineExceeded(e)
       throw e
@@ -159,11 +186,17 @@ class Filing {
   // ── steps ────────────────────────────────────────────────────────────────────────────────────
 
   private async exchange(): Promise<string> {
-    const res = await this.retried(`${this.config.platformUrl}/authentication/api/v1/exchange/maskinporten`, { headers: { authorization: `Bearer ${this.token}` } })
+    const res = await this.retried(`${this.config.platformUrl}/authentication/api/v1/exchange/maskinporten`, {
+      headers: { authorization: `Bearer ${this.token}` },
+    })
     if (res.status !== 200) throw this.refusal(res, 'exchange')
     const token = mapExchangedToken(res.text)
     // Nothing has been sent yet, so an unreadable token is the portal's error, not an unknown outcome.
-    if (!token) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: PORTAL_SYSTEM, reason: 'unreadable answer', step: 'exchange' } })
+    if (!token)
+      throw new AppError('GOVERNMENT_API_ERROR', {
+        context,
+        extra: { upstream_system: PORTAL_SYSTEM, reason: 'unreadable answer', step: 'exchange' },
+      })
     return token
   }
 
@@ -173,7 +206,9 @@ class Filing {
     const q = new URLSearchParams({ appId: this.appId, created: `gte:${since}`, 'status.isSoftDeleted': 'false' })
     let url: string | null = `${this.config.platformUrl}/storage/api/v1/instances?${q}`
     for (let page = 0; url !== null && page < MAX_PAGES; page++) {
-      const res = await this.retried(url, { headers: this.headers({ 'x-ai-instanceowneridentifier': `Organisation:${this.filing.org_number}` }) })
+      const res = await this.retried(url, {
+        headers: this.headers({ 'x-ai-instanceowneridentifier': `Organisation:${this.filing.org_number}` }),
+      })
       if (res.status !== 200) throw this.refusal(res, 'find')
       const found = mapInstancePage(tryParseJson(res.text))
       if (!found) throw this.unreadable('find')
@@ -233,7 +268,11 @@ class Filing {
     const konvolutt = i.data.find((d) => d.dataType.startsWith(KONVOLUTT_DATATYPE_PREFIX))
     if (!konvolutt) throw this.unreadable('upload')
     const envelope = konvoluttXml(this.melding, REGNSKAPSSYSTEM.systemnavn, this.clock.now())
-    const put = await this.retried(`${this.instanceUrl(i)}/data/${konvolutt.id}`, { method: 'PUT', headers: this.headers({ 'content-type': 'application/xml' }), body: envelope })
+    const put = await this.retried(`${this.instanceUrl(i)}/data/${konvolutt.id}`, {
+      method: 'PUT',
+      headers: this.headers({ 'content-type': 'application/xml' }),
+      body: envelope,
+    })
     if (put.status !== 200 && put.status !== 201) throw this.refusal(put, 'upload')
     const melding = mvaMeldingXml(this.melding, this.filing.action_id)
     let current = i
@@ -242,7 +281,14 @@ class Filing {
       try {
         const res = await this.call(
           `${this.instanceUrl(i)}/data?datatype=${MVA_MELDING_DATATYPE}`,
-          { method: 'POST', headers: this.headers({ 'content-type': 'text/xml', 'content-disposition': `attachment; filename=${MVA_MELDING_FILENAME}` }), body: melding },
+          {
+            method: 'POST',
+            headers: this.headers({
+              'content-type': 'text/xml',
+              'content-disposition': `attachment; filename=${MVA_MELDING_FILENAME}`,
+            }),
+            body: melding,
+          },
           { attempts: 1 },
         )
         if (res.status !== 201 && res.status !== 200) throw this.refusal(res, 'upload')
@@ -262,7 +308,11 @@ class Filing {
       try {
         // keepalive off: on a reset pooled connection the runtime re-sends a PUT by itself (it is
         // idempotent in HTTP's book, not in the portal's), which could move the process twice.
-        const res = await this.call(`${this.instanceUrl(i)}/process/next`, { method: 'PUT', headers: this.headers({ 'content-type': 'application/json' }), body: '', keepalive: false }, { attempts: 1 })
+        const res = await this.call(
+          `${this.instanceUrl(i)}/process/next`,
+          { method: 'PUT', headers: this.headers({ 'content-type': 'application/json' }), body: '', keepalive: false },
+          { attempts: 1 },
+        )
         if (res.status === 409) throw this.rejected(res)
         if (res.status !== 200) throw this.refusal(res, 'process/next')
         const process = mapProcess(tryParseJson(res.text))
@@ -285,7 +335,11 @@ class Filing {
     if (!status) throw this.unreadable('feedback')
     // Once the tax authority has answered, the instance carries its documents and the process has ended.
     const final = status.isFeedbackProvided ? await this.read(i) : i
-    return { receipt_id: receiptIdOf(final), instance_id: final.id, government_response_raw: { instance: final.raw, feedback: feedback as Record<string, unknown> } }
+    return {
+      receipt_id: receiptIdOf(final),
+      instance_id: final.id,
+      government_response_raw: { instance: final.raw, feedback: feedback as Record<string, unknown> },
+    }
   }
 
   // ── errors ───────────────────────────────────────────────────────────────────────────────────
@@ -295,7 +349,11 @@ class Filing {
   }
 
   private exhausted(e: UpstreamGaveUp, attempts = e.attempts): AppError {
-    return new AppError('RETRY_BUDGET_EXHAUSTED', { context, extra: { upstream_system: PORTAL_SYSTEM, attempts, last_error: e.code }, cause: e })
+    return new AppError('RETRY_BUDGET_EXHAUSTED', {
+      context,
+      extra: { upstream_system: PORTAL_SYSTEM, attempts, last_error: e.code },
+      cause: e,
+    })
   }
 
   private unreadable(step: string): AppError {
@@ -309,14 +367,27 @@ class Filing {
     const detail = isRecord(problem) && typeof problem.detail === 'string' ? problem.detail : null
     return new AppError('GOVERNMENT_VALIDATION_REJECTED', {
       context,
-      extra: { upstream: { system: PORTAL_SYSTEM, http_status: res.status, ...(result ? { valideringsresultat: result } : {}), ...(detail ? { detail } : {}) } },
+      extra: {
+        upstream: {
+          system: PORTAL_SYSTEM,
+          http_status: res.status,
+          ...(result ? { valideringsresultat: result } : {}),
+          ...(detail ? { detail } : {}),
+        },
+      },
     })
   }
 
   private refusal(res: UpstreamResponse, step: string): AppError {
     if (res.status === 401 || res.status === 403) {
-      return new AppError('PORTAL_DELEGATION_MISSING', { context: { org_number: this.filing.org_number }, extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step } })
+      return new AppError('PORTAL_DELEGATION_MISSING', {
+        context: { org_number: this.filing.org_number },
+        extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step },
+      })
     }
-    return new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step } })
+    return new AppError('GOVERNMENT_API_ERROR', {
+      context,
+      extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step },
+    })
   }
 }

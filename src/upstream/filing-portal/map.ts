@@ -33,7 +33,8 @@ export function mapProcess(body: unknown): ProcessPosition | null {
   const ended = typeof body.ended === 'string' ? body.ended : null
   const current = body.currentTask
   if (current === null || current === undefined) return ended === null ? null : { ended, task: null }
-  if (!isRecord(current) || typeof current.elementId !== 'string' || typeof current.altinnTaskType !== 'string') return null
+  if (!isRecord(current) || typeof current.elementId !== 'string' || typeof current.altinnTaskType !== 'string')
+    return null
   return { ended, task: { elementId: current.elementId, altinnTaskType: current.altinnTaskType } }
 }
 
@@ -51,7 +52,8 @@ export function mapInstance(body: unknown): AppInstance | null {
     data.push({ id: d.id, dataType: d.dataType })
   }
   const dataValues: Record<string, string> = {}
-  if (isRecord(body.dataValues)) for (const [k, v] of Object.entries(body.dataValues)) if (typeof v === 'string') dataValues[k] = v
+  if (isRecord(body.dataValues))
+    for (const [k, v] of Object.entries(body.dataValues)) if (typeof v === 'string') dataValues[k] = v
   const status = isRecord(body.status) ? body.status : {}
   return {
     id: body.id,
@@ -79,7 +81,9 @@ export function mapInstancePage(body: unknown): { instances: AppInstance[]; next
 }
 
 export function mapFeedbackStatus(body: unknown): { isFeedbackProvided: boolean } | null {
-  return isRecord(body) && typeof body.isFeedbackProvided === 'boolean' ? { isFeedbackProvided: body.isFeedbackProvided } : null
+  return isRecord(body) && typeof body.isFeedbackProvided === 'boolean'
+    ? { isFeedbackProvided: body.isFeedbackProvided }
+    : null
 }
 
 /** The exchanged token arrives as the body, bare or as a JSON string. */

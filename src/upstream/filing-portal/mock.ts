@@ -19,7 +19,12 @@ interface Form {
 const FORMS = {
   mva: { appId: 'skd/mva-melding-innsending-v1', org: 'skd', nb: 'Mva-melding', en: 'VAT return' },
   amelding: { appId: 'skd/a-melding-v1', org: 'skd', nb: 'A-melding', en: 'A-melding (employer report)' },
-  skattemelding: { appId: 'skd/formueinntekt-skattemelding-v2', org: 'skd', nb: 'Skattemelding for aksjeselskap', en: 'Company tax return' },
+  skattemelding: {
+    appId: 'skd/formueinntekt-skattemelding-v2',
+    org: 'skd',
+    nb: 'Skattemelding for aksjeselskap',
+    en: 'Company tax return',
+  },
   aarsregnskap: { appId: 'brg/aarsregnskap-v1', org: 'brg', nb: 'Årsregnskap', en: 'Annual accounts' },
 } satisfies Record<string, Form>
 
@@ -54,14 +59,30 @@ export function mockInstances(org: string): PortalInstance[] {
       if (year === 2026 && month > 10) break
       const y = month > 12 ? year + 1 : year
       const m = month > 12 ? month - 12 : month
-      out.push(instance(org, partyId, FORMS.mva, `${year}-T${term}`, `${y}-${String(m).padStart(2, '0')}-0${2 + (digest[6 + term]! % 7)}T09:${String(digest[term]! % 60).padStart(2, '0')}:00Z`))
+      out.push(
+        instance(
+          org,
+          partyId,
+          FORMS.mva,
+          `${year}-T${term}`,
+          `${y}-${String(m).padStart(2, '0')}-0${2 + (digest[6 + term]! % 7)}T09:${String(digest[term]! % 60).padStart(2, '0')}:00Z`,
+        ),
+      )
     }
     if (employer) {
       for (let month = 1; month <= 12; month++) {
         const y = month === 12 ? year + 1 : year
         const m = month === 12 ? 1 : month + 1
         if (y === 2026 && m > 10) break
-        out.push(instance(org, partyId, FORMS.amelding, `${year}-${String(month).padStart(2, '0')}`, `${y}-${String(m).padStart(2, '0')}-0${1 + (digest[month]! % 4)}T07:${String(digest[month + 8]! % 60).padStart(2, '0')}:00Z`))
+        out.push(
+          instance(
+            org,
+            partyId,
+            FORMS.amelding,
+            `${year}-${String(month).padStart(2, '0')}`,
+            `${y}-${String(m).padStart(2, '0')}-0${1 + (digest[month]! % 4)}T07:${String(digest[month + 8]! % 60).padStart(2, '0')}:00Z`,
+          ),
+        )
       }
     }
   }
@@ -69,7 +90,9 @@ export function mockInstances(org: string): PortalInstance[] {
   out.push(instance(org, partyId, FORMS.aarsregnskap, '2024', `2025-06-${10 + (digest[21]! % 19)}T10:30:00Z`))
   out.push(instance(org, partyId, FORMS.skattemelding, '2025', `2026-05-${20 + (digest[22]! % 10)}T12:00:00Z`))
   out.push(instance(org, partyId, FORMS.aarsregnskap, '2025', `2026-06-${10 + (digest[23]! % 19)}T10:30:00Z`))
-  return out.sort((a, b) => (a.lastChanged < b.lastChanged ? 1 : a.lastChanged > b.lastChanged ? -1 : a.id < b.id ? 1 : -1))
+  return out.sort((a, b) =>
+    a.lastChanged < b.lastChanged ? 1 : a.lastChanged > b.lastChanged ? -1 : a.id < b.id ? 1 : -1,
+  )
 }
 
 export const mockFilingPortal: FilingPortal = {
@@ -94,7 +117,9 @@ export function mockFilingPortalWithFilings(sql: Sql): FilingPortal {
           return { ...i, id: f.portal_instance_id! }
         })
       const fixed = mockInstances(org)
-      return [...filed, ...fixed].sort((a, b) => (a.lastChanged < b.lastChanged ? 1 : a.lastChanged > b.lastChanged ? -1 : a.id < b.id ? 1 : -1))
+      return [...filed, ...fixed].sort((a, b) =>
+        a.lastChanged < b.lastChanged ? 1 : a.lastChanged > b.lastChanged ? -1 : a.id < b.id ? 1 : -1,
+      )
     },
   }
 }

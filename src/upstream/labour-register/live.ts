@@ -50,9 +50,18 @@ export class LiveLabourRegister implements LabourRegister {
       body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables: employmentsVariables(orgNumber) }),
     })
     const context = { upstream_system: AAREG_SYSTEM }
-    if (res.status !== 200) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: AAREG_SYSTEM, upstream_status: res.status } })
+    if (res.status !== 200)
+      throw new AppError('GOVERNMENT_API_ERROR', {
+        context,
+        extra: { upstream_system: AAREG_SYSTEM, upstream_status: res.status },
+      })
     const answer = mapEmployments(res.text)
-    if (!answer.ok) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: AAREG_SYSTEM, reason: 'unreadable answer' }, cause: new Error(answer.reason) })
+    if (!answer.ok)
+      throw new AppError('GOVERNMENT_API_ERROR', {
+        context,
+        extra: { upstream_system: AAREG_SYSTEM, reason: 'unreadable answer' },
+        cause: new Error(answer.reason),
+      })
     return answer.count
   }
 }

@@ -18,7 +18,11 @@ export type EmploymentsAnswer = { ok: true; count: number } | { ok: false; reaso
 function describeError(e: unknown): string {
   if (!isRecord(e)) return '?'
   const ext = isRecord(e.extensions) ? e.extensions : {}
-  const messages = Array.isArray(ext.errormessages) ? ext.errormessages : isRecord(ext.errormessages) ? [ext.errormessages] : []
+  const messages = Array.isArray(ext.errormessages)
+    ? ext.errormessages
+    : isRecord(ext.errormessages)
+      ? [ext.errormessages]
+      : []
   const codes = messages.flatMap((m) => (isRecord(m) && typeof m.code === 'string' ? [m.code] : []))
   const classification = typeof ext.classification === 'string' ? ext.classification : null
   const code = codes.length > 0 ? codes.join('+') : typeof e.message === 'string' ? `"${e.message.slice(0, 80)}"` : '?'
@@ -40,7 +44,8 @@ export function mapEmployments(text: string): EmploymentsAnswer {
   const people = new Set<string>()
   for (const a of list) {
     const ident = isRecord(a) && isRecord(a.arbeidstaker) ? a.arbeidstaker.ident : undefined
-    if (typeof ident !== 'string' || ident === '') return { ok: false, reason: 'an employment without arbeidstaker.ident' }
+    if (typeof ident !== 'string' || ident === '')
+      return { ok: false, reason: 'an employment without arbeidstaker.ident' }
     people.add(ident)
   }
   return { ok: true, count: people.size }

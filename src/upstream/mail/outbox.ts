@@ -14,7 +14,9 @@ export function outboxMailer(sql: Sql, logger: Logger): Mailer {
     kind: 'outbox',
     async send({ to, subject, text }) {
       await insertOutboxEmail(sql, to, subject, text)
-      logger.info('mail not sent (SMTP_URL unset): stored in the outbox, read it with GET /api/v1/admin/outbox', { subject })
+      logger.info('mail not sent (SMTP_URL unset): stored in the outbox, read it with GET /api/v1/admin/outbox', {
+        subject,
+      })
     },
   }
 }

@@ -6,7 +6,12 @@ import type { Mailer } from './port.ts'
  * (jobs/mail-queue.ts MAIL_LEASE_MS): nodemailer's defaults would wait up to ten minutes.
  */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 })
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+  })
   return {
     kind: 'smtp',
     async send({ to, subject, text }) {

@@ -3,5 +3,8 @@
  * billing routes then answer 503 BILLING_NOT_CONFIGURED and the operator approves or credits.
  */
 export interface PaymentProvider {
-  startCheckout(topup: { id: string; amount_ore: number; consumer_id: string }, returnUrl: string): Promise<{ redirect_url: string }>
+  startCheckout(
+    topup: { id: string; amount_ore: number; consumer_id: string },
+    returnUrl: string,
+  ): Promise<{ redirect_url: string }>
 }

@@ -38,9 +38,17 @@ export class LiveTaxAuthority implements TaxAuthority {
       body,
     })
     const context = { upstream_system: SKATTEETATEN_SYSTEM }
-    if (res.status !== 200) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: SKATTEETATEN_SYSTEM, upstream_status: res.status } })
+    if (res.status !== 200)
+      throw new AppError('GOVERNMENT_API_ERROR', {
+        context,
+        extra: { upstream_system: SKATTEETATEN_SYSTEM, upstream_status: res.status },
+      })
     const result = mapValideringsresultat(res.text)
-    if (!result) throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: SKATTEETATEN_SYSTEM, reason: 'unreadable answer' } })
+    if (!result)
+      throw new AppError('GOVERNMENT_API_ERROR', {
+        context,
+        extra: { upstream_system: SKATTEETATEN_SYSTEM, reason: 'unreadable answer' },
+      })
     return result
   }
 }

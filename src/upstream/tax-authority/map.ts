@@ -9,7 +9,12 @@ import type { VatValidation, VatValidationOutcome } from './port.ts'
 
 export const VALIDERINGSRESULTAT_NS = 'no:skatteetaten:fastsetting:avgift:mva:valideringsresultat:v1'
 
-const OUTCOMES: readonly VatValidationOutcome[] = ['ingen avvik', 'avvikende skattemelding', 'mangelfull skattemelding', 'ugyldig skattemelding']
+const OUTCOMES: readonly VatValidationOutcome[] = [
+  'ingen avvik',
+  'avvikende skattemelding',
+  'mangelfull skattemelding',
+  'ugyldig skattemelding',
+]
 
 /** The older shape's severities. */
 const OLD_STATUS: Record<string, VatValidationOutcome> = {
@@ -23,9 +28,16 @@ const OLD_STATUS: Record<string, VatValidationOutcome> = {
 
 type Avvik = VatValidation['avvik'][number]
 
-function finding(stiTilAvvik: string, avvikKode: string | undefined, regelDefinisjon: string | undefined, detaljer: string | undefined): Avvik | null {
+function finding(
+  stiTilAvvik: string,
+  avvikKode: string | undefined,
+  regelDefinisjon: string | undefined,
+  detaljer: string | undefined,
+): Avvik | null {
   if (avvikKode === undefined || regelDefinisjon === undefined) return null
-  return detaljer === undefined || detaljer === '' ? { stiTilAvvik, avvikKode, regelDefinisjon } : { stiTilAvvik, avvikKode, regelDefinisjon, detaljer }
+  return detaljer === undefined || detaljer === ''
+    ? { stiTilAvvik, avvikKode, regelDefinisjon }
+    : { stiTilAvvik, avvikKode, regelDefinisjon, detaljer }
 }
 
 function v1(root: XmlElement, outcome: string): VatValidation | null {
@@ -34,7 +46,12 @@ function v1(root: XmlElement, outcome: string): VatValidation | null {
   for (const a of childrenNamed(root, 'avvik')) {
     const sti = childText(a, 'stiTilAvvik') ?? ''
     for (const info of childrenNamed(a, 'avviksinformasjon')) {
-      const f = finding(sti, childText(info, 'avvikKode'), childText(info, 'regelDefinisjon'), childText(info, 'detaljer'))
+      const f = finding(
+        sti,
+        childText(info, 'avvikKode'),
+        childText(info, 'regelDefinisjon'),
+        childText(info, 'detaljer'),
+      )
       if (!f) return null
       avvik.push(f)
     }

@@ -34,7 +34,13 @@ import type { VatReturn } from './port.ts'
 export const MVA_MELDING_NS = 'no:skatteetaten:fastsetting:avgift:mva:skattemeldingformerverdiavgift:v1.0'
 export const INNSENDING_NS = 'no:skatteetaten:fastsetting:avgift:mva:mvameldinginnsending:v1.0'
 
-export const MELDINGSKATEGORIER = ['alminnelig', 'primaernaering', 'kompensasjon', 'omvendtAvgiftsplikt', 'eHandel'] as const
+export const MELDINGSKATEGORIER = [
+  'alminnelig',
+  'primaernaering',
+  'kompensasjon',
+  'omvendtAvgiftsplikt',
+  'eHandel',
+] as const
 export type Meldingskategori = (typeof MELDINGSKATEGORIER)[number]
 
 /** The standard rate, percent, as the format writes rates (a string). */
@@ -79,7 +85,20 @@ export interface MvaMelding {
 }
 
 const TERMS = ['januar-februar', 'mars-april', 'mai-juni', 'juli-august', 'september-oktober', 'november-desember']
-const MONTHS = ['januar', 'februar', 'mars', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'desember']
+const MONTHS = [
+  'januar',
+  'februar',
+  'mars',
+  'april',
+  'mai',
+  'juni',
+  'juli',
+  'august',
+  'september',
+  'oktober',
+  'november',
+  'desember',
+]
 
 /** Our period label as the format's period; throws on a label the domain would not have accepted. */
 export function skattleggingsperiode(label: string): Skattleggingsperiode {
@@ -134,7 +153,12 @@ function derivedLines(payload: Record<string, unknown>): MvaLinje[] {
   const revenue = num(payload.total_revenue_nok) ?? 0
   const output = num(payload.output_vat_nok)
   if (revenue !== 0 || output !== undefined) {
-    lines.push({ mvaKode: '3', grunnlag: revenue, sats: String(STANDARD_RATE), merverdiavgift: output ?? Math.floor((revenue * STANDARD_RATE) / 100) })
+    lines.push({
+      mvaKode: '3',
+      grunnlag: revenue,
+      sats: String(STANDARD_RATE),
+      merverdiavgift: output ?? Math.floor((revenue * STANDARD_RATE) / 100),
+    })
   }
   const input = num(payload.input_vat_nok)
   if (input !== undefined && input !== 0) lines.push({ mvaKode: '1', merverdiavgift: -input })
@@ -163,7 +187,8 @@ export function meldingOf(vat: VatReturn): MvaMelding {
  * `MAX_AMOUNT_NOK` reach here; anything else is a programming error.
  */
 export function xsdDecimal(n: number): string {
-  if (!Number.isFinite(n) || Math.abs(n) > MAX_AMOUNT_NOK) throw new Error(`mva-melding: amount outside what a return carries: ${n}`)
+  if (!Number.isFinite(n) || Math.abs(n) > MAX_AMOUNT_NOK)
+    throw new Error(`mva-melding: amount outside what a return carries: ${n}`)
   const s = String(n === 0 ? 0 : n)
   const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s)
   if (!m) return s
@@ -180,12 +205,15 @@ const TEXT_FIELDS = ['mvaKode', 'spesifikasjon', 'mvaKodeRegnskapsystem'] as con
 function amountIssue(field: string, v: unknown): FieldIssue | null {
   if (v === undefined || v === null) return null
   if (typeof v !== 'number' || !Number.isFinite(v)) return { field, message: 'must be a number (kroner)' }
-  if (Math.abs(v) > MAX_AMOUNT_NOK) return { field, message: `must be at most ${MAX_AMOUNT_NOK} kroner either way: no VAT return carries more` }
+  if (Math.abs(v) > MAX_AMOUNT_NOK)
+    return { field, message: `must be at most ${MAX_AMOUNT_NOK} kroner either way: no VAT return carries more` }
   return null
 }
 
 function textIssue(field: string, v: unknown): FieldIssue | null {
-  return typeof v === 'string' && v.length > MAX_TEXT ? { field, message: `must be at most ${MAX_TEXT} characters (the return's text limit)` } : null
+  return typeof v === 'string' && v.length > MAX_TEXT
+    ? { field, message: `must be at most ${MAX_TEXT} characters (the return's text limit)` }
+    : null
 }
 
 function merknadIssues(field: string, v: unknown): FieldIssue[] {
@@ -193,10 +221,18 @@ function merknadIssues(field: string, v: unknown): FieldIssue[] {
   if (typeof v === 'string') return [textIssue(field, v)].filter((i) => i !== null)
   if (!isRecord(v)) return [{ field, message: 'must be a text, or an object with utvalgtMerknad or beskrivelse' }]
   const named = (['utvalgtMerknad', 'beskrivelse'] as const).filter((k) => v[k] !== undefined && v[k] !== null)
-  if (named.length === 2) return [{ field, message: 'names both utvalgtMerknad and beskrivelse; the return takes one remark (a code-list remark or a free text): send one of them' }]
+  if (named.length === 2)
+    return [
+      {
+        field,
+        message:
+          'names both utvalgtMerknad and beskrivelse; the return takes one remark (a code-list remark or a free text): send one of them',
+      },
+    ]
   if (named.length === 0) return [{ field, message: 'must name utvalgtMerknad or beskrivelse' }]
   const value = v[named[0]!]
-  if (typeof value !== 'string' || value === '') return [{ field: `${field}.${named[0]}`, message: 'must be a non-empty text' }]
+  if (typeof value !== 'string' || value === '')
+    return [{ field: `${field}.${named[0]}`, message: 'must be a non-empty text' }]
   return [textIssue(`${field}.${named[0]}`, value)].filter((i) => i !== null)
 }
 
@@ -212,12 +248,14 @@ export function mvaPayloadIssues(p: Record<string, unknown>): FieldIssue[] {
   }
   push(amountIssue('payload.fastsattMerverdiavgift', p.fastsattMerverdiavgift))
   for (const name of ['total_revenue_nok', 'output_vat_nok', 'input_vat_nok']) {
-    if (Number.isSafeInteger(p[name]) && Math.abs(p[name] as number) > MAX_AMOUNT_NOK) push(amountIssue(`payload.${name}`, p[name]))
+    if (Number.isSafeInteger(p[name]) && Math.abs(p[name] as number) > MAX_AMOUNT_NOK)
+      push(amountIssue(`payload.${name}`, p[name]))
   }
   push(textIssue('payload.kundeIdentifikasjonsnummer', p.kundeIdentifikasjonsnummer))
   issues.push(...merknadIssues('payload.merknad', p.merknad))
   if (p.mvaSpesifikasjonslinje !== undefined) {
-    if (!Array.isArray(p.mvaSpesifikasjonslinje)) return [...issues, { field: 'payload.mvaSpesifikasjonslinje', message: 'must be a list of lines' }]
+    if (!Array.isArray(p.mvaSpesifikasjonslinje))
+      return [...issues, { field: 'payload.mvaSpesifikasjonslinje', message: 'must be a list of lines' }]
     p.mvaSpesifikasjonslinje.forEach((raw, i) => {
       const at = `payload.mvaSpesifikasjonslinje[${i}]`
       if (!isRecord(raw)) {
@@ -232,12 +270,15 @@ export function mvaPayloadIssues(p: Record<string, unknown>): FieldIssue[] {
   return issues
 }
 
-const periodeNode = (s: Skattleggingsperiode): XmlNode => el('skattleggingsperiode', [el('periode', [el(s.element, s.verdi)]), el('aar', s.aar)])
+const periodeNode = (s: Skattleggingsperiode): XmlNode =>
+  el('skattleggingsperiode', [el('periode', [el(s.element, s.verdi)]), el('aar', s.aar)])
 
-const amountNode = (name: string, v: number | null | undefined): XmlNode => (v === undefined || v === null ? null : el(name, xsdDecimal(v)))
+const amountNode = (name: string, v: number | null | undefined): XmlNode =>
+  v === undefined || v === null ? null : el(name, xsdDecimal(v))
 
 /** The schema's `Merknad` choice: exactly one of its two elements. */
-const merknadNode = (m: Merknad): XmlNode => el('merknad', ['utvalgtMerknad' in m ? el('utvalgtMerknad', m.utvalgtMerknad) : el('beskrivelse', m.beskrivelse)])
+const merknadNode = (m: Merknad): XmlNode =>
+  el('merknad', ['utvalgtMerknad' in m ? el('utvalgtMerknad', m.utvalgtMerknad) : el('beskrivelse', m.beskrivelse)])
 
 function lineNode(l: MvaLinje): XmlNode {
   return el('mvaSpesifikasjonslinje', [
@@ -263,8 +304,18 @@ export function mvaMeldingXml(m: MvaMelding, reference: string): string {
     name: 'mvaMeldingDto',
     ns: MVA_MELDING_NS,
     children: [
-      el('innsending', [el('regnskapssystemsreferanse', reference), el('regnskapssystem', [el('systemnavn', REGNSKAPSSYSTEM.systemnavn), el('systemversjon', REGNSKAPSSYSTEM.systemversjon)])]),
-      el('skattegrunnlagOgBeregnetSkatt', [periodeNode(m.skattleggingsperiode), amountNode('fastsattMerverdiavgift', m.fastsattMerverdiavgift), ...m.linjer.map(lineNode)]),
+      el('innsending', [
+        el('regnskapssystemsreferanse', reference),
+        el('regnskapssystem', [
+          el('systemnavn', REGNSKAPSSYSTEM.systemnavn),
+          el('systemversjon', REGNSKAPSSYSTEM.systemversjon),
+        ]),
+      ]),
+      el('skattegrunnlagOgBeregnetSkatt', [
+        periodeNode(m.skattleggingsperiode),
+        amountNode('fastsattMerverdiavgift', m.fastsattMerverdiavgift),
+        ...m.linjer.map(lineNode),
+      ]),
       el('betalingsinformasjon', [optional('kundeIdentifikasjonsnummer', m.kundeIdentifikasjonsnummer)]),
       el('skattepliktig', [el('organisasjonsnummer', m.organisasjonsnummer)]),
       el('meldingskategori', m.meldingskategori),
@@ -295,7 +346,11 @@ export function konvoluttXml(m: MvaMelding, createdBy: string, at: Date): string
         el('kildegruppe', 'sluttbrukersystem'),
         el('opprettetAv', createdBy),
         el('opprettingstidspunkt', when),
-        el('vedleggsfil', [el('filnavn', MVA_MELDING_FILENAME), el('filekstensjon', 'xml'), el('filinnhold', 'mva-melding')]),
+        el('vedleggsfil', [
+          el('filnavn', MVA_MELDING_FILENAME),
+          el('filekstensjon', 'xml'),
+          el('filinnhold', 'mva-melding'),
+        ]),
       ]),
     ],
   })

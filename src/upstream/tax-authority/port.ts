@@ -2,7 +2,11 @@
  * The tax authority's VAT return validation (Skatteetaten, reference/flows.md §3: `…/mva-melding/valider`,
  * always 200 with a `valideringsresultat`). Used before a live filing is handed to the portal.
  */
-export type VatValidationOutcome = 'ingen avvik' | 'avvikende skattemelding' | 'mangelfull skattemelding' | 'ugyldig skattemelding'
+export type VatValidationOutcome =
+  | 'ingen avvik'
+  | 'avvikende skattemelding'
+  | 'mangelfull skattemelding'
+  | 'ugyldig skattemelding'
 
 export interface VatValidation {
   avvikVedMeldingslevering: VatValidationOutcome

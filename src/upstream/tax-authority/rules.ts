@@ -10,7 +10,12 @@ import type { VatValidation, VatValidationOutcome } from './port.ts'
 /** One finding, with the severity it carries in the validation answer (`avvikstype`). */
 export type Finding = VatValidation['avvik'][number] & { severity: VatValidationOutcome }
 
-const SEVERITY: readonly VatValidationOutcome[] = ['ingen avvik', 'avvikende skattemelding', 'mangelfull skattemelding', 'ugyldig skattemelding']
+const SEVERITY: readonly VatValidationOutcome[] = [
+  'ingen avvik',
+  'avvikende skattemelding',
+  'mangelfull skattemelding',
+  'ugyldig skattemelding',
+]
 
 /** The rate as a number: the format writes `25`, `11,11`. */
 function rate(sats: string): number | null {
@@ -33,17 +38,36 @@ export function findingsOf(m: MvaMelding): Finding[] {
   m.linjer.forEach((l, i) => {
     const path = `//skattegrunnlagOgBeregnetSkatt/mvaSpesifikasjonslinje[${i + 1}]`
     if (l.mvaKode === '' || l.merverdiavgift === null) {
-      found.push({ severity: 'ugyldig skattemelding', stiTilAvvik: path, avvikKode: 'MvaMeldingsinnhold_Xml_SkjemaValideringsfeil', regelDefinisjon: 'Mva meldingen må være på gyldig format og passere XML skjema valideringen', detaljer: 'mvaKode og merverdiavgift må være utfylt' })
+      found.push({
+        severity: 'ugyldig skattemelding',
+        stiTilAvvik: path,
+        avvikKode: 'MvaMeldingsinnhold_Xml_SkjemaValideringsfeil',
+        regelDefinisjon: 'Mva meldingen må være på gyldig format og passere XML skjema valideringen',
+        detaljer: 'mvaKode og merverdiavgift må være utfylt',
+      })
       return
     }
     const r = l.sats === undefined ? null : rate(l.sats)
     if (l.grunnlag !== undefined && r !== null && Math.abs((l.grunnlag * r) / 100 - l.merverdiavgift) >= 1) {
-      found.push({ severity: 'ugyldig skattemelding', stiTilAvvik: path, avvikKode: 'MvaMeldingsinnhold_GrunnlagGangerGjeldendeSats_FeilBeregnetMerverdiavgiftForAvgiftslinje', regelDefinisjon: 'Beregnet avgift i avgiftslinje er ulik produktet av grunnlag og sats', detaljer: 'R019' })
+      found.push({
+        severity: 'ugyldig skattemelding',
+        stiTilAvvik: path,
+        avvikKode: 'MvaMeldingsinnhold_GrunnlagGangerGjeldendeSats_FeilBeregnetMerverdiavgiftForAvgiftslinje',
+        regelDefinisjon: 'Beregnet avgift i avgiftslinje er ulik produktet av grunnlag og sats',
+        detaljer: 'R019',
+      })
     }
   })
   const sum = m.linjer.reduce((s, l) => s + (l.merverdiavgift ?? 0), 0)
   if (sum !== m.fastsattMerverdiavgift) {
-    found.push({ severity: 'avvikende skattemelding', stiTilAvvik: '//skattegrunnlagOgBeregnetSkatt/fastsattMerverdiavgift', avvikKode: 'MVA_MELDINGSINNHOLD_SUM_MVA_FEIL_SUMMERING_AV_AVGIFTLINJER', regelDefinisjon: 'Summen av merverdiavgift for alle kodelinjene er ikke lik beløpet som er oppgitt som fastsatt merverdiavgift.', detaljer: 'R018' })
+    found.push({
+      severity: 'avvikende skattemelding',
+      stiTilAvvik: '//skattegrunnlagOgBeregnetSkatt/fastsattMerverdiavgift',
+      avvikKode: 'MVA_MELDINGSINNHOLD_SUM_MVA_FEIL_SUMMERING_AV_AVGIFTLINJER',
+      regelDefinisjon:
+        'Summen av merverdiavgift for alle kodelinjene er ikke lik beløpet som er oppgitt som fastsatt merverdiavgift.',
+      detaljer: 'R018',
+    })
   }
   return found
 }

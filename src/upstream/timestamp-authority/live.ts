@@ -20,7 +20,8 @@ export function liveTimestampAuthority(url: string): TimestampAuthority {
       if (!res.ok) throw new Error(`the time-stamping authority answered HTTP ${res.status}`)
       const reply = readTimeStampResponse(Buffer.from(await res.arrayBuffer()))
       if (!reply.hashedMessage.equals(sha256)) throw new Error('the token stamps another hash than the one asked for')
-      if (reply.nonce !== BigInt(`0x${nonce.toString('hex')}`)) throw new Error('the token does not carry the nonce asked with')
+      if (reply.nonce !== BigInt(`0x${nonce.toString('hex')}`))
+        throw new Error('the token does not carry the nonce asked with')
       return { token: reply.token, genTime: reply.genTime }
     },
   }

@@ -48,7 +48,12 @@ function integer(bytes: Buffer): Buffer {
 export function timeStampRequest(sha256: Buffer, nonce: Buffer): Buffer {
   if (sha256.length !== 32) throw new Error('a SHA-256 hash is 32 bytes')
   const algorithm = seq(oid(SHA256_OID), Buffer.from([0x05, 0x00]))
-  return seq(integer(Buffer.from([1])), seq(algorithm, tlv(0x04, sha256)), integer(nonce), Buffer.from([0x01, 0x01, 0xff]))
+  return seq(
+    integer(Buffer.from([1])),
+    seq(algorithm, tlv(0x04, sha256)),
+    integer(nonce),
+    Buffer.from([0x01, 0x01, 0xff]),
+  )
 }
 
 // -- decoding ---------------------------------------------------------------------------------------
@@ -113,7 +118,9 @@ function unsigned(node: Node): bigint {
 
 /** `YYYYMMDDHHMMSS[.f…]Z` */
 function generalizedTime(node: Node): Date {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\.\d+)?Z$/.exec(expect(node, 0x18, 'genTime').value.toString('latin1'))
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\.\d+)?Z$/.exec(
+    expect(node, 0x18, 'genTime').value.toString('latin1'),
+  )
   if (!m) throw new MalformedTimestamp('genTime is not a UTC GeneralizedTime')
   const ms = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0
   return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), ms))
@@ -144,5 +151,10 @@ export function readTimeStampResponse(der: Buffer): TimeStampReply {
   const hashedMessage = expect(imprint[1], 0x04, 'hashedMessage').value
   const genTime = generalizedTime(tst[4]!)
   const nonce = tst.slice(5).find((n) => n.tag === 0x02)
-  return { token: Buffer.from(token.raw), hashedMessage: Buffer.from(hashedMessage), nonce: nonce ? unsigned(nonce) : null, genTime }
+  return {
+    token: Buffer.from(token.raw),
+    hashedMessage: Buffer.from(hashedMessage),
+    nonce: nonce ? unsigned(nonce) : null,
+    genTime,
+  }
 }

@@ -56,7 +56,8 @@ export class LiveTokenService implements TokenService {
   token(req: TokenRequest): Promise<AccessToken> {
     const key = JSON.stringify([req.scope, req.systemUser?.org ?? null, req.systemUser?.externalRef ?? null])
     const cached = this.cache.get(key)
-    if (cached && cached.expires_at.getTime() - this.clock.now().getTime() > REFRESH_MARGIN_MS) return Promise.resolve(cached)
+    if (cached && cached.expires_at.getTime() - this.clock.now().getTime() > REFRESH_MARGIN_MS)
+      return Promise.resolve(cached)
     let pending = this.inflight.get(key)
     if (!pending) {
       pending = this.grant(req)
@@ -80,45 +81,92 @@ export class LiveTokenService implements TokenService {
 
   private async assertion(req: TokenRequest): Promise<string> {
     const iat = Math.floor(this.clock.now().getTime() / 1000)
-    const claims: JWTPayload = { aud: `${this.config.url}/`, iss: this.config.clientId, scope: req.scope, jti: crypto.randomUUID() }
+    const claims: JWTPayload = {
+      aud: `${this.config.url}/`,
+      iss: this.config.clientId,
+      scope: req.scope,
+      jti: crypto.randomUUID(),
+    }
     if (req.systemUser !== undefined) {
       // `externalRef` beside `systemuser_org`, as the digital agency's token guide and its own
       // integration tests write it (contracts/maskinporten/SOURCES.md).
-      claims.authorization_details = [{ type: 'urn:altinn:systemuser', systemuser_org: { authority: 'iso6523-actorid-upis', ID: `0192:${req.systemUser.org}` }, externalRef: req.systemUser.externalRef }]
+      claims.authorization_details = [
+        {
+          type: 'urn:altinn:systemuser',
+          systemuser_org: { authority: 'iso6523-actorid-upis', ID: `0192:${req.systemUser.org}` },
+          externalRef: req.systemUser.externalRef,
+        },
+      ]
     }
-    return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: this.config.kid }).setIssuedAt(iat).setExpirationTime(iat + ASSERTION_LIFETIME_S).sign(this.config.privateKey)
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: this.config.kid })
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ASSERTION_LIFETIME_S)
+      .sign(this.config.privateKey)
   }
 
   private async grant(req: TokenRequest): Promise<AccessToken> {
     const context = { upstream_system: MASKINPORTEN_SYSTEM }
-    const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: await this.assertion(req) })
+    const body = new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: await this.assertion(req),
+    })
     let res
     try {
       res = await this.client.request(
         `${this.config.url}/token`,
-        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          body: body.toString(),
+        },
         req.budgetMs === undefined ? {} : { budgetMs: req.budgetMs },
       )
     } catch (e) {
       if (e instanceof UpstreamGaveUp && e.reason === 'circuit') {
-        throw new AppError('EXECUTION_CIRCUIT_OPEN', { context, headers: e.options.headers ?? {}, extra: { upstream_system: MASKINPORTEN_SYSTEM }, cause: e })
+        throw new AppError('EXECUTION_CIRCUIT_OPEN', {
+          context,
+          headers: e.options.headers ?? {},
+          extra: { upstream_system: MASKINPORTEN_SYSTEM },
+          cause: e,
+        })
       }
       throw e
     }
     if (res.status === 200) {
       const token = mapTokenResponse(res.text, this.clock.now())
       if (token) return token
-      throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: MASKINPORTEN_SYSTEM, reason: 'unreadable answer' } })
+      throw new AppError('GOVERNMENT_API_ERROR', {
+        context,
+        extra: { upstream_system: MASKINPORTEN_SYSTEM, reason: 'unreadable answer' },
+      })
     }
     if (res.status >= 400 && res.status < 500) {
       const refused = mapTokenError(res.text)
       // The description can name our client and key: it goes to the log (cause), not to the caller.
-      const cause = new Error(`${MASKINPORTEN_SYSTEM} ${res.status}: ${refused ? `${refused.error}: ${refused.error_description ?? ''}` : res.text.slice(0, 200)}`)
+      const cause = new Error(
+        `${MASKINPORTEN_SYSTEM} ${res.status}: ${refused ? `${refused.error}: ${refused.error_description ?? ''}` : res.text.slice(0, 200)}`,
+      )
       if (req.systemUser !== undefined && refused?.error === NO_SYSTEM_USER) {
-        throw new AppError('PORTAL_DELEGATION_MISSING', { context: { org_number: req.systemUser.org }, extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_error: refused.error }, cause })
+        throw new AppError('PORTAL_DELEGATION_MISSING', {
+          context: { org_number: req.systemUser.org },
+          extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_error: refused.error },
+          cause,
+        })
       }
-      throw new AppError('TOKEN_SERVICE_AUTH_FAILED', { context, extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_status: res.status, upstream_error: refused?.error ?? null }, cause })
+      throw new AppError('TOKEN_SERVICE_AUTH_FAILED', {
+        context,
+        extra: {
+          upstream_system: MASKINPORTEN_SYSTEM,
+          upstream_status: res.status,
+          upstream_error: refused?.error ?? null,
+        },
+        cause,
+      })
     }
-    throw new AppError('GOVERNMENT_API_ERROR', { context, extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_status: res.status } })
+    throw new AppError('GOVERNMENT_API_ERROR', {
+      context,
+      extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_status: res.status },
+    })
   }
 }

@@ -26,5 +26,8 @@ export function mapTokenResponse(text: string, now: Date): AccessToken | null {
 export function mapTokenError(text: string): TokenError | null {
   const body = tryParseJson(text)
   if (!isRecord(body) || typeof body.error !== 'string') return null
-  return { error: body.error, error_description: typeof body.error_description === 'string' ? body.error_description : null }
+  return {
+    error: body.error,
+    error_description: typeof body.error_description === 'string' ? body.error_description : null,
+  }
 }

@@ -15,8 +15,19 @@ export function mockTokenService(clock: Clock): TokenService {
     mock: true,
     breakerState: () => 'closed',
     async token(req: TokenRequest): Promise<AccessToken> {
-      const digest = sha256Hex(JSON.stringify(['plikt-mock-token', req.scope, req.systemUser?.org ?? null, req.systemUser?.externalRef ?? null]))
-      return { access_token: `mock.${digest}`, scope: req.scope, expires_at: new Date(clock.now().getTime() + LIFETIME_S * 1000) }
+      const digest = sha256Hex(
+        JSON.stringify([
+          'plikt-mock-token',
+          req.scope,
+          req.systemUser?.org ?? null,
+          req.systemUser?.externalRef ?? null,
+        ]),
+      )
+      return {
+        access_token: `mock.${digest}`,
+        scope: req.scope,
+        expires_at: new Date(clock.now().getTime() + LIFETIME_S * 1000),
+      }
     },
   }
 }

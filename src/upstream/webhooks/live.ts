@@ -31,7 +31,11 @@ export function liveWebhookTransport(opts: LiveTransportOptions = {}): WebhookTr
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 })
   // An extra CA adds to the bundled roots rather than replacing them. (Read only then: loading the
   // bundled roots costs ~65 ms, on every start if it were a named import.)
-  const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, ...(opts.ca ? { ca: [...tls.rootCertificates, ...opts.ca] } : {}) })
+  const httpsAgent = new https.Agent({
+    keepAlive: true,
+    maxSockets: 64,
+    ...(opts.ca ? { ca: [...tls.rootCertificates, ...opts.ca] } : {}),
+  })
   return {
     resolve: opts.resolve ?? systemResolve,
     post: (p) => post(p, p.url.protocol === 'https:' ? httpsAgent : httpAgent),
@@ -72,12 +76,19 @@ function post(p: WebhookPost, agent: http.Agent): Promise<WebhookResponse> {
           finish({ kind: 'response', status: res.statusCode ?? 0, bodyTooLarge: true, elapsedMs: elapsed() })
         }
       })
-      res.on('end', () => finish({ kind: 'response', status: res.statusCode ?? 0, bodyTooLarge: false, elapsedMs: elapsed() }))
+      res.on('end', () =>
+        finish({ kind: 'response', status: res.statusCode ?? 0, bodyTooLarge: false, elapsedMs: elapsed() }),
+      )
       res.on('error', (e) => finish(failure(e, elapsed())))
     })
     const timer = setTimeout(() => {
       req.destroy()
-      finish({ kind: 'failed', errorClass: 'timeout', message: `no complete answer within ${p.timeoutMs} ms`, elapsedMs: elapsed() })
+      finish({
+        kind: 'failed',
+        errorClass: 'timeout',
+        message: `no complete answer within ${p.timeoutMs} ms`,
+        elapsedMs: elapsed(),
+      })
     }, p.timeoutMs)
     req.on('error', (e) => finish(failure(e, elapsed())))
     req.end(p.body)
@@ -86,5 +97,10 @@ function post(p: WebhookPost, agent: http.Agent): Promise<WebhookResponse> {
 
 function failure(e: Error & { code?: string }, elapsedMs: number): WebhookResponse {
   const text = `${e.code ?? ''} ${e.message}`
-  return { kind: 'failed', errorClass: TLS_CODES.test(text) ? 'tls_error' : 'connection_failed', message: e.message.slice(0, 200), elapsedMs }
+  return {
+    kind: 'failed',
+    errorClass: TLS_CODES.test(text) ? 'tls_error' : 'connection_failed',
+    message: e.message.slice(0, 200),
+    elapsedMs,
+  }
 }

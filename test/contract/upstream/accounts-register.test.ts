@@ -22,11 +22,20 @@ const byId = openApiResponse(doc, '/regnskapsregisteret/regnskap/{orgNummer}/{id
 const recorded = `${import.meta.dir}/../../upstream/accounts-register/fixtures`
 
 function failures(shape: Shape, values: Array<[string, unknown]>): Record<string, string[]> {
-  return Object.fromEntries(values.map(([label, v]) => [label, shape.errors(v)] as const).filter(([, e]) => e.length > 0))
+  return Object.fromEntries(
+    values.map(([label, v]) => [label, shape.errors(v)] as const).filter(([, e]) => e.length > 0),
+  )
 }
 
 function raw(body: unknown, status = 200): RawResponse {
-  return { system: 'regnskapsregisteret', url: 'https://data.brreg.no/regnskapsregisteret/regnskap/123456789', status, contentType: 'application/json', body: JSON.stringify(body), fetchedAt: new Date(0) }
+  return {
+    system: 'regnskapsregisteret',
+    url: 'https://data.brreg.no/regnskapsregisteret/regnskap/123456789',
+    status,
+    contentType: 'application/json',
+    body: JSON.stringify(body),
+    fetchedAt: new Date(0),
+  }
 }
 
 let servers: FixtureServers
@@ -34,12 +43,22 @@ let accounts: LiveAccountsRegister
 
 beforeAll(async () => {
   servers = await startFixtureServers()
-  accounts = new LiveAccountsRegister(servers.brregUrl, new UpstreamClient('Regnskapsregisteret', READ_POLICY, fixedClock('2026-03-04T12:00:00Z')), fixedClock('2026-03-04T12:00:00Z'))
+  accounts = new LiveAccountsRegister(
+    servers.brregUrl,
+    new UpstreamClient('Regnskapsregisteret', READ_POLICY, fixedClock('2026-03-04T12:00:00Z')),
+    fixedClock('2026-03-04T12:00:00Z'),
+  )
 })
 afterAll(() => servers.stop())
 
 describe('the contract itself', () => {
-  const record = { id: 1, regnskapstype: 'SELSKAP', regnskapsperiode: { fraDato: '2024-01-01', tilDato: '2024-12-31' }, valuta: 'NOK', eiendeler: { sumEiendeler: 100 } }
+  const record = {
+    id: 1,
+    regnskapstype: 'SELSKAP',
+    regnskapsperiode: { fraDato: '2024-01-01', tilDato: '2024-12-31' },
+    valuta: 'NOK',
+    eiendeler: { sumEiendeler: 100 },
+  }
 
   test('a record shaped as the document says passes', () => {
     expect(regnskap.errors(record)).toEqual([])
@@ -50,7 +69,9 @@ describe('the contract itself', () => {
   })
 
   test('a period written dd.MM.yyyy fails the date format', () => {
-    expect(regnskap.errors({ ...record, regnskapsperiode: { fraDato: '01.01.2024', tilDato: '31.12.2024' } })).not.toEqual([])
+    expect(
+      regnskap.errors({ ...record, regnskapsperiode: { fraDato: '01.01.2024', tilDato: '31.12.2024' } }),
+    ).not.toEqual([])
   })
 
   test('an amount written as a string fails', () => {
@@ -81,7 +102,12 @@ describe('the recorded answers', () => {
     test(`every record of ${name} is the documented Regnskap`, async () => {
       const list = (await Bun.file(`${recorded}/${name}`).json()) as unknown[]
       expect(list.length).toBeGreaterThan(0)
-      expect(failures(regnskap, list.map((r, i) => [String(i), r]))).toEqual({})
+      expect(
+        failures(
+          regnskap,
+          list.map((r, i) => [String(i), r]),
+        ),
+      ).toEqual({})
     })
   }
 })
@@ -89,7 +115,12 @@ describe('the recorded answers', () => {
 describe("the publisher's own example answers", () => {
   test('the example list for an org number is made of documented Regnskap records', async () => {
     const list = (await loadExample('brreg-regnskapsregisteret/examples/OrgnrResponseDefault.json')) as unknown[]
-    expect(failures(regnskap, list.map((r, i) => [String(i), r]))).toEqual({})
+    expect(
+      failures(
+        regnskap,
+        list.map((r, i) => [String(i), r]),
+      ),
+    ).toEqual({})
   })
 
   test('the example record by id is the documented answer of /regnskap/{orgNummer}/{id}', async () => {
@@ -102,7 +133,9 @@ describe("the publisher's own example answers", () => {
   })
 
   test('the example, its placeholder currency made NOK, maps to the figures written in it', async () => {
-    const list = (await loadExample('brreg-regnskapsregisteret/examples/OrgnrResponseDefault.json')) as Array<Record<string, unknown>>
+    const list = (await loadExample('brreg-regnskapsregisteret/examples/OrgnrResponseDefault.json')) as Array<
+      Record<string, unknown>
+    >
     const lookup = mapAccounts(raw(list.map((r) => ({ ...r, valuta: 'NOK' }))))
     // Read by hand from OrgnrResponseDefault.json.
     expect(lookup).toEqual({

@@ -27,7 +27,9 @@ const read = async (name: string): Promise<Record<string, unknown>> => Bun.file(
 
 /** Every failing value by label; `{}` when each has the shape. */
 function failures(shape: Shape, values: Array<[string, unknown]>): Record<string, string[]> {
-  return Object.fromEntries(values.map(([label, v]) => [label, shape.errors(v)] as const).filter(([, e]) => e.length > 0))
+  return Object.fromEntries(
+    values.map(([label, v]) => [label, shape.errors(v)] as const).filter(([, e]) => e.length > 0),
+  )
 }
 
 // Companies whose register answers fail or hang on purpose (fixtures/README.md, magic numbers) say nothing about the format.
@@ -44,7 +46,12 @@ beforeAll(async () => {
 afterAll(() => servers.stop())
 
 describe('the contract itself', () => {
-  const unit = { organisasjonsnummer: '912345688', navn: 'FJORDLYS TEKNIKK AS', antallAnsatte: 12, registrertIMvaregisteret: true }
+  const unit = {
+    organisasjonsnummer: '912345688',
+    navn: 'FJORDLYS TEKNIKK AS',
+    antallAnsatte: 12,
+    registrertIMvaregisteret: true,
+  }
 
   test('a unit shaped as the document says passes', () => {
     expect(unitAnswer.errors(unit)).toEqual([])
@@ -59,11 +66,19 @@ describe('the contract itself', () => {
   })
 
   test('a unit whose industry code is a number fails', () => {
-    expect(enhet.errors({ ...unit, naeringskode1: { kode: 62.01, beskrivelse: 'Programmeringstjenester' } })).not.toEqual([])
+    expect(
+      enhet.errors({ ...unit, naeringskode1: { kode: 62.01, beskrivelse: 'Programmeringstjenester' } }),
+    ).not.toEqual([])
   })
 
   test('a sub-unit whose parent is given as a number fails the Underenhet model', () => {
-    expect(underenhet.errors({ organisasjonsnummer: '973861778', navn: 'FJORDLYS TEKNIKK AS AVD BERGEN', overordnetEnhet: 912345688 })).not.toEqual([])
+    expect(
+      underenhet.errors({
+        organisasjonsnummer: '973861778',
+        navn: 'FJORDLYS TEKNIKK AS AVD BERGEN',
+        overordnetEnhet: 912345688,
+      }),
+    ).not.toEqual([])
   })
 
   test('a sub-unit with its parent and location address passes the documented /underenheter answer', () => {
@@ -72,7 +87,15 @@ describe('the contract itself', () => {
       navn: 'FJORDLYS TEKNIKK AS AVD BERGEN',
       organisasjonsform: { kode: 'BEDR', beskrivelse: 'Underenhet til næringsdrivende og offentlig forvaltning' },
       overordnetEnhet: '912345688',
-      beliggenhetsadresse: { adresse: ['Strandkaien 2'], postnummer: '5013', poststed: 'BERGEN', kommunenummer: '4601', kommune: 'BERGEN', landkode: 'NO', land: 'Norge' },
+      beliggenhetsadresse: {
+        adresse: ['Strandkaien 2'],
+        postnummer: '5013',
+        poststed: 'BERGEN',
+        kommunenummer: '4601',
+        kommune: 'BERGEN',
+        landkode: 'NO',
+        land: 'Norge',
+      },
       antallAnsatte: 4,
     }
     expect(underenhetAnswer.errors(sub)).toEqual([])
@@ -102,7 +125,9 @@ describe('the fixture server', () => {
   })
 
   test('answers a unit lookup only with statuses the document lists for the path', async () => {
-    const documented = Object.keys(((master.paths as Record<string, any>)['/enheter/{organisasjonsnummer}'].get.responses) as object).filter((s) => s !== 'default')
+    const documented = Object.keys(
+      (master.paths as Record<string, any>)['/enheter/{organisasjonsnummer}'].get.responses as object,
+    ).filter((s) => s !== 'default')
     const statuses = new Set<string>()
     for (const c of ORDINARY) statuses.add(String((await register.unit(c.org_number)).status))
     expect([...statuses].filter((s) => !documented.includes(s))).toEqual([])
@@ -113,7 +138,12 @@ describe('the fixture server', () => {
     const raw = await register.search('a', 100)
     const units = (JSON.parse(raw.body)._embedded?.enheter ?? []) as unknown[]
     expect(units.length).toBeGreaterThan(10)
-    expect(failures(enhet, units.map((u, i) => [String(i), u]))).toEqual({})
+    expect(
+      failures(
+        enhet,
+        units.map((u, i) => [String(i), u]),
+      ),
+    ).toEqual({})
     expect(mapSearch(raw).units.length).toBe(units.length)
   })
 })
@@ -126,12 +156,29 @@ describe('the recorded answers', () => {
   test('the recorded deleted unit (SlettetEnhet) is the documented Enhet', async () => {
     const body = await read('enhet-slettet.json')
     expect(unitAnswer.errors(body)).toEqual([])
-    expect(mapUnit({ system: 'enhetsregisteret', url: '', status: 200, contentType: 'application/json', body: JSON.stringify(body), fetchedAt: new Date(0) }, String(body.organisasjonsnummer)).kind).toBe('found')
+    expect(
+      mapUnit(
+        {
+          system: 'enhetsregisteret',
+          url: '',
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify(body),
+          fetchedAt: new Date(0),
+        },
+        String(body.organisasjonsnummer),
+      ).kind,
+    ).toBe('found')
   })
 
   test('every unit in the recorded search page is the documented Enhet', async () => {
     const units = ((await read('search-hits.json'))._embedded as { enheter: unknown[] }).enheter
     expect(units.length).toBeGreaterThan(0)
-    expect(failures(enhet, units.map((u, i) => [String(i), u]))).toEqual({})
+    expect(
+      failures(
+        enhet,
+        units.map((u, i) => [String(i), u]),
+      ),
+    ).toEqual({})
   })
 })

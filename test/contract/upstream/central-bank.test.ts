@@ -14,7 +14,11 @@ import { mapExchangeRates } from '../../../src/upstream/central-bank/map.ts'
 import { MalformedUpstream } from '../../../src/upstream/raw.ts'
 import { jsonSchema, loadContract, loadExample } from './openapi-shapes.ts'
 
-const sdmx = jsonSchema('SDMX-JSON 1.0 data message', await loadContract('norges-bank/sdmx-json-data-schema-1.0.json'), { isoDateTime: true })
+const sdmx = jsonSchema(
+  'SDMX-JSON 1.0 data message',
+  await loadContract('norges-bank/sdmx-json-data-schema-1.0.json'),
+  { isoDateTime: true },
+)
 const recorded = `${import.meta.dir}/../../upstream/central-bank/fixtures`
 const single = (await Bun.file(`${recorded}/single-usd.json`).json()) as Record<string, any>
 
@@ -23,7 +27,11 @@ let bank: NorgesBankClient
 
 beforeAll(async () => {
   servers = await startFixtureServers()
-  bank = new NorgesBankClient(servers.norgesBankUrl, new UpstreamClient('Norges Bank', READ_POLICY, fixedClock('2026-03-04T16:00:00Z')), fixedClock('2026-03-04T16:00:00Z'))
+  bank = new NorgesBankClient(
+    servers.norgesBankUrl,
+    new UpstreamClient('Norges Bank', READ_POLICY, fixedClock('2026-03-04T16:00:00Z')),
+    fixedClock('2026-03-04T16:00:00Z'),
+  )
 })
 afterAll(() => servers.stop())
 
@@ -39,7 +47,10 @@ describe('the contract itself', () => {
 
   test('a series key that is not colon-separated indices fails', () => {
     const ds = single.data.dataSets[0]
-    const broken = { ...single, data: { ...single.data, dataSets: [{ ...ds, series: { 'USD:NOK': ds.series['0:0:0:0'] } }] } }
+    const broken = {
+      ...single,
+      data: { ...single.data, dataSets: [{ ...ds, series: { 'USD:NOK': ds.series['0:0:0:0'] } }] },
+    }
     expect(sdmx.errors(broken)).not.toEqual([])
   })
 
@@ -54,7 +65,13 @@ describe('the contract itself', () => {
 
   test('a series attribute that is not an index fails', () => {
     const ds = single.data.dataSets[0]
-    const broken = { ...single, data: { ...single.data, dataSets: [{ ...ds, series: { '0:0:0:0': { ...ds.series['0:0:0:0'], attributes: ['4', 0, 0, 0] } } }] } }
+    const broken = {
+      ...single,
+      data: {
+        ...single.data,
+        dataSets: [{ ...ds, series: { '0:0:0:0': { ...ds.series['0:0:0:0'], attributes: ['4', 0, 0, 0] } } }],
+      },
+    }
     expect(sdmx.errors(broken)).not.toEqual([])
   })
 })
@@ -90,7 +107,14 @@ describe("the SDMX working group's EXR sample", () => {
 
   test("is refused by the adapter, since the ECB's structure has no BASE_CUR dimension to read a currency from", async () => {
     const body = JSON.stringify(await loadExample('norges-bank/samples/exr-time-series.json'))
-    const raw = { system: 'norges-bank' as const, url: 'https://sdw-wsrest.ecb.europa.eu/service/data/EXR', status: 200, contentType: 'application/json', body, fetchedAt: new Date(0) }
+    const raw = {
+      system: 'norges-bank' as const,
+      url: 'https://sdw-wsrest.ecb.europa.eu/service/data/EXR',
+      status: 200,
+      contentType: 'application/json',
+      body,
+      fetchedAt: new Date(0),
+    }
     expect(() => mapExchangeRates(raw)).toThrow(MalformedUpstream)
     expect(() => mapExchangeRates(raw)).toThrow(/BASE_CUR/)
   })

@@ -17,14 +17,17 @@ const CONTRACT = 'altinn-authentication/system-user-request.schema.json'
 
 describe("the publisher's documented examples", () => {
   test('the documented answer to a request reads through our adapter: its id, reference, status and confirm URL', async () => {
-    expect(mapSystemUserRequest(JSON.parse(await contractText('altinn-authentication/examples/request-response.json')))).toEqual({
+    expect(
+      mapSystemUserRequest(JSON.parse(await contractText('altinn-authentication/examples/request-response.json'))),
+    ).toEqual({
       id: 'bb4955d4-6c44-4716-841c-911205dadade',
       externalRef: '314112938',
       systemId: '991825827_dhana_test_01',
       partyOrgNo: '314112938',
       accessPackages: [],
       status: 'New',
-      confirmUrl: 'https://am.ui.at22.altinn.cloud/accessmanagement/ui/systemuser/request?id=bb4955d4-6c44-4716-841c-911205dadade',
+      confirmUrl:
+        'https://am.ui.at22.altinn.cloud/accessmanagement/ui/systemuser/request?id=bb4955d4-6c44-4716-841c-911205dadade',
       redirectUrl: null,
       created: '',
     })
@@ -46,7 +49,14 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
   beforeAll(async () => {
     fx = await startFixtureServers({ now: () => clock.now().getTime() })
     fx.observe((system, e) => {
-      if (system === 'altinn' && e.path.startsWith('/authentication/')) exchanges.push({ method: e.method, path: e.path, status: e.status, body: e.requestBody, answer: e.responseBody })
+      if (system === 'altinn' && e.path.startsWith('/authentication/'))
+        exchanges.push({
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          body: e.requestBody,
+          answer: e.responseBody,
+        })
     })
   })
   afterAll(() => fx.stop())
@@ -58,7 +68,13 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
     const answer = await jsonSchemaJudge(CONTRACT, 'requestResponse')
     const systemUser = await jsonSchemaJudge(CONTRACT, 'systemUser')
     const problem = await jsonSchemaJudge(CONTRACT, 'problem')
-    const ask = () => agency.requestSystemUser({ partyOrgNo: '923609016', externalRef: 'contract-ref-1', accessPackages: ['urn:altinn:accesspackage:merverdiavgift'], redirectUrl: 'https://plikt.example/fullmakt/returned' })
+    const ask = () =>
+      agency.requestSystemUser({
+        partyOrgNo: '923609016',
+        externalRef: 'contract-ref-1',
+        accessPackages: ['urn:altinn:accesspackage:merverdiavgift'],
+        redirectUrl: 'https://plikt.example/fullmakt/returned',
+      })
     const first = await ask()
     await agency.requestStatus(first.id)
     await ask()
@@ -80,7 +96,12 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
       ['GET', '/authentication/api/v1/systemuser/request/vendor/{id}', 200, []],
       ['POST', '/authentication/api/v1/systemuser/request/vendor', 200, []],
       ['POST', '/authentication/api/v1/systemuser/request/vendor', 400, []],
-      ['GET', '/authentication/api/v1/systemuser/request/vendor/byexternalref/314159268_plikt/923609016/contract-ref-1', 200, []],
+      [
+        'GET',
+        '/authentication/api/v1/systemuser/request/vendor/byexternalref/314159268_plikt/923609016/contract-ref-1',
+        200,
+        [],
+      ],
       ['GET', '/authentication/api/v1/systemuser/vendor/byquery', 200, []],
       ['GET', '/authentication/api/v1/systemuser/request/vendor/{id}', 404, []],
     ])

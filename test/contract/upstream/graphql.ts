@@ -15,7 +15,13 @@ export async function aaregSchema(): Promise<GraphQLSchema> {
  * An answer carries no `__typename` unless asked, so the employment details' concrete type is read
  * from their `type` (`Ordinaer` → `OrdinaerAnsettelsesdetaljer`, as the register names them).
  */
-export function asTheSchemaAnswers(schema: GraphQLSchema, query: string, variables: Record<string, unknown>, data: Record<string, unknown>) {
-  const typeResolver = (value: unknown) => (value && typeof value === 'object' && 'type' in value ? `${String(value.type)}Ansettelsesdetaljer` : undefined)
+export function asTheSchemaAnswers(
+  schema: GraphQLSchema,
+  query: string,
+  variables: Record<string, unknown>,
+  data: Record<string, unknown>,
+) {
+  const typeResolver = (value: unknown) =>
+    value && typeof value === 'object' && 'type' in value ? `${String(value.type)}Ansettelsesdetaljer` : undefined
   return execute({ schema, document: parse(query), variableValues: variables, rootValue: data, typeResolver })
 }

@@ -19,5 +19,8 @@ export async function jsonSchemaJudge(path: string, name: string): Promise<(valu
   }
   const validate = ajv.getSchema(`${loaded.get(path)}#/$defs/${name}`)
   if (!validate) throw new Error(`${path} has no $defs/${name}`)
-  return (value) => (validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`))
+  return (value) =>
+    validate(value)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
 }

@@ -21,7 +21,8 @@ beforeAll(async () => {
   schema = await aaregSchema()
 })
 
-const judge = (query: string, variables: Record<string, unknown>, data: Record<string, unknown>) => asTheSchemaAnswers(schema, query, variables, data)
+const judge = (query: string, variables: Record<string, unknown>, data: Record<string, unknown>) =>
+  asTheSchemaAnswers(schema, query, variables, data)
 
 describe('the schema judges', () => {
   test("the register's own query is valid against its schema", async () => {
@@ -46,7 +47,12 @@ describe('what Plikt sends', () => {
   })
 
   test('variables with a value outside an enum do not coerce (the check can fail)', async () => {
-    const bad = { finnArbeidsforholdVariabler: { ...employmentsVariables('993718807').finnArbeidsforholdVariabler, arbeidsforholdstatus: ['NOE_ANNET'] } }
+    const bad = {
+      finnArbeidsforholdVariabler: {
+        ...employmentsVariables('993718807').finnArbeidsforholdVariabler,
+        arbeidsforholdstatus: ['NOE_ANNET'],
+      },
+    }
     const result = await judge(EMPLOYMENTS_QUERY, bad, { finnArbeidsforhold: () => ({ arbeidsforhold: [] }) })
     expect(result.errors?.length).toBe(1)
   })
@@ -63,9 +69,16 @@ describe('the fixture answers what the register can answer', () => {
   afterAll(() => fx.stop())
 
   const ask = async (variables: unknown, query = EMPLOYMENTS_QUERY) => {
-    const res = await fetch(`${fx.aaregUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })
+    const res = await fetch(`${fx.aaregUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    })
     expect(res.status).toBe(200)
-    return (await res.json()) as { data?: { finnArbeidsforhold: Record<string, unknown> | null }; errors?: Record<string, any>[] }
+    return (await res.json()) as {
+      data?: { finnArbeidsforhold: Record<string, unknown> | null }
+      errors?: Record<string, any>[]
+    }
   }
 
   // A company with employees, one without, a deleted unit, a number outside the catalogue.
@@ -81,7 +94,14 @@ describe('the fixture answers what the register can answer', () => {
 
   test("its answer to the register's own full query is the schema's answer too", async () => {
     const query = await contractText('nav-aareg/finnArbeidsforhold.graphql')
-    const variables = { finnArbeidsforholdVariabler: { opplysningspliktigId: '993718807', arbeidsforholdtype: ['ordinaertArbeidsforhold'], rapporteringsordning: ['A_ORDNINGEN'], arbeidsforholdstatus: ['AKTIV'] } }
+    const variables = {
+      finnArbeidsforholdVariabler: {
+        opplysningspliktigId: '993718807',
+        arbeidsforholdtype: ['ordinaertArbeidsforhold'],
+        rapporteringsordning: ['A_ORDNINGEN'],
+        arbeidsforholdstatus: ['AKTIV'],
+      },
+    }
     const answer = await ask(variables, query)
     expect(answer.errors).toBeUndefined()
     const judged = await judge(query, variables, answer.data!)
@@ -100,8 +120,14 @@ describe('the fixture answers what the register can answer', () => {
     expect(answer.data).toEqual({ finnArbeidsforhold: null })
     for (const e of answer.errors!) {
       expect(Object.keys(e.extensions).sort()).toEqual(['classification', 'errormessages'])
-      expect(e.extensions.errormessages).toEqual([{ code: expect.stringMatching(/^AA-\d{3}$/), message: expect.any(String), details: expect.anything() }])
+      expect(e.extensions.errormessages).toEqual([
+        { code: expect.stringMatching(/^AA-\d{3}$/), message: expect.any(String), details: expect.anything() },
+      ])
     }
-    expect(mapEmployments(JSON.stringify(answer))).toEqual({ ok: false, reason: 'GraphQL errors: AA-200 (ValidationError), AA-201 (ValidationError), AA-202 (ValidationError), AA-203 (ValidationError)' })
+    expect(mapEmployments(JSON.stringify(answer))).toEqual({
+      ok: false,
+      reason:
+        'GraphQL errors: AA-200 (ValidationError), AA-201 (ValidationError), AA-202 (ValidationError), AA-203 (ValidationError)',
+    })
   })
 })

@@ -39,7 +39,8 @@ async function judge(system: FixtureSystem, e: Exchange): Promise<{ what: string
   if (system === 'maskinporten' && e.path === '/token') {
     const grant = decodeJwt(new URLSearchParams(e.requestBody).get('assertion') ?? '')
     const errors = [...(await jsonSchemaJudge('maskinporten/jwt-grant.schema.json', 'grant'))(grant)]
-    if (e.status === 200) errors.push(...(await jsonSchemaJudge('maskinporten/jwt-grant.schema.json', 'tokenResponse'))(json()))
+    if (e.status === 200)
+      errors.push(...(await jsonSchemaJudge('maskinporten/jwt-grant.schema.json', 'tokenResponse'))(json()))
     return { what: grant.authorization_details ? 'system-user token' : 'client token', errors }
   }
   if (system === 'altinn' && e.path.startsWith('/authentication/api/v1/systemuser')) {
@@ -50,23 +51,33 @@ async function judge(system: FixtureSystem, e: Exchange): Promise<{ what: string
     return { what: `system-user ${e.method} ${model}`, errors }
   }
   if (system === 'skatteetaten') {
-    const errors = [...(await xsdErrorsOf(SKATTEETATEN_XSD.mvaMelding, e.requestBody)), ...(await xsdErrorsOf(SKATTEETATEN_XSD.valideringsresultat, e.responseBody))]
+    const errors = [
+      ...(await xsdErrorsOf(SKATTEETATEN_XSD.mvaMelding, e.requestBody)),
+      ...(await xsdErrorsOf(SKATTEETATEN_XSD.valideringsresultat, e.responseBody)),
+    ]
     return { what: 'validation', errors }
   }
-  if (system === 'altinn' && e.method === 'POST' && e.path.endsWith('/data') && e.query.includes('datatype=mvamelding')) {
+  if (
+    system === 'altinn' &&
+    e.method === 'POST' &&
+    e.path.endsWith('/data') &&
+    e.query.includes('datatype=mvamelding')
+  ) {
     return { what: 'return uploaded', errors: await xsdErrorsOf(SKATTEETATEN_XSD.mvaMelding, e.requestBody) }
   }
   if (system === 'altinn' && e.method === 'PUT' && /\/data\/[0-9a-f-]{36}$/.test(e.path)) {
     return { what: 'envelope uploaded', errors: await xsdErrorsOf(SKATTEETATEN_XSD.konvolutt, e.requestBody) }
   }
-  if (system === 'altinn' && e.path.endsWith('/feedback/status')) return { what: 'feedback', errors: e.status === 200 ? [] : [`status ${e.status}`] }
+  if (system === 'altinn' && e.path.endsWith('/feedback/status'))
+    return { what: 'feedback', errors: e.status === 200 ? [] : [`status ${e.status}`] }
   if (system === 'aareg') {
     const body = JSON.parse(e.requestBody) as { query: string; variables: Record<string, unknown> }
     const errors = validate(aareg, parse(body.query)).map((x) => x.message)
     const answer = json() as { data: Record<string, unknown> }
     const result = await asTheSchemaAnswers(aareg, body.query, body.variables, answer.data)
     errors.push(...(result.errors ?? []).map((x) => x.message))
-    if (JSON.stringify(result.data) !== JSON.stringify(answer.data)) errors.push('the answer is not what the schema gives over its data')
+    if (JSON.stringify(result.data) !== JSON.stringify(answer.data))
+      errors.push('the answer is not what the schema gives over its data')
     return { what: 'employments', errors }
   }
   return null
@@ -86,13 +97,28 @@ test('delegate → approve → Tier 2 read → validate → file → feedback, e
   await addCredits(app, a.consumerId, 10_000)
 
   // Delegate, and the organisation's administrator approves at the agency.
-  const requested = await app.send('POST', '/api/v1/fullmakt/request', { agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] }, a.auth)
+  const requested = await app.send(
+    'POST',
+    '/api/v1/fullmakt/request',
+    { agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] },
+    a.auth,
+  )
   expect(requested.status).toBe(201)
   const { data: delegation } = await requested.json()
   const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
   const request = state.requests.find((r: { externalRef: string }) => r.externalRef === delegation.delegation_id)
-  expect((await fetch(`${app.fixtures.altinnUrl}/__control/systemuser-requests/${request.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'Accepted' }) })).status).toBe(200)
-  expect((await (await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })).json()).data.status).toBe('full')
+  expect(
+    (
+      await fetch(`${app.fixtures.altinnUrl}/__control/systemuser-requests/${request.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'Accepted' }),
+      })
+    ).status,
+  ).toBe(200)
+  expect((await (await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })).json()).data.status).toBe(
+    'full',
+  )
 
   // Tier 2: the labour register read as the consumer's own system user (its token names the externalRef).
   const context = (await (await app.get(`/api/v1/company/${ORG}/context`, { headers: a.auth })).json()).data
@@ -104,7 +130,11 @@ test('delegate → approve → Tier 2 read → validate → file → feedback, e
   const dry = (await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()).data
   expect(dry.validation.all_passed).toBe(true)
   const approval = await confirmedToken(app, a, body)
-  const filed = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': approval })
+  const filed = await app.send('POST', '/api/v1/actions/execute', body, {
+    ...a.auth,
+    'idempotency-key': crypto.randomUUID(),
+    'x-approval-token': approval,
+  })
   expect(filed.status).toBe(200)
   expect((await filed.json()).data.receipt.altinn_receipt_id).not.toStartWith('MOCK-')
 
@@ -114,6 +144,16 @@ test('delegate → approve → Tier 2 read → validate → file → feedback, e
 
   const judged = (await Promise.all(verdicts)).filter((v) => v !== null)
   const kinds = new Set(judged.map((j) => j.what))
-  for (const kind of ['client token', 'system-user token', 'system-user POST requestResponse', 'employments', 'validation', 'envelope uploaded', 'return uploaded', 'feedback']) expect([kind, kinds.has(kind)]).toEqual([kind, true])
+  for (const kind of [
+    'client token',
+    'system-user token',
+    'system-user POST requestResponse',
+    'employments',
+    'validation',
+    'envelope uploaded',
+    'return uploaded',
+    'feedback',
+  ])
+    expect([kind, kinds.has(kind)]).toEqual([kind, true])
   expect(judged.filter((j) => j.errors.length > 0)).toEqual([])
 }, 60_000)

@@ -7,7 +7,19 @@ import { openApiComponent, openApiResponse } from './openapi-shapes.ts'
 
 const doc = {
   openapi: '3.0.3',
-  paths: { '/thing': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } } } } } } },
+  paths: {
+    '/thing': {
+      get: {
+        responses: {
+          '200': {
+            content: {
+              'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } },
+            },
+          },
+        },
+      },
+    },
+  },
   components: {
     schemas: {
       Thing: {

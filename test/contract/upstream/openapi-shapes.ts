@@ -30,7 +30,8 @@ export interface Shape {
 export async function loadContract(path: string): Promise<Json> {
   const text = await Bun.file(CONTRACTS + path).text()
   const doc: unknown = /\.ya?ml$/.test(path) ? Bun.YAML.parse(text) : JSON.parse(text)
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`contracts/${path} is not a document`)
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    throw new Error(`contracts/${path} is not a document`)
   return doc as Json
 }
 
@@ -42,13 +43,23 @@ export async function loadExample(path: string): Promise<unknown> {
 function newAjv(): Ajv {
   // Strict about the schema itself (an unknown keyword is an error), not about the publishers'
   // habit of omitting `type: object` beside `properties` or `required` names not in `properties`.
-  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, validateFormats: true })
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    validateFormats: true,
+  })
   addFormats(ajv)
   return ajv
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+  return (errors ?? []).map(
+    (e) =>
+      `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+  )
 }
 
 function shape(name: string, validate: ValidateFunction): Shape {
@@ -104,13 +115,22 @@ export function openApiComponent(doc: Json, name: string): Shape {
 }
 
 /** The schema of one documented response: `paths[path][method].responses[status].content[mediaType].schema`. */
-export function openApiResponse(doc: Json, path: string, method: string, status: string, mediaType = 'application/json'): Shape {
+export function openApiResponse(
+  doc: Json,
+  path: string,
+  method: string,
+  status: string,
+  mediaType = 'application/json',
+): Shape {
   const op = ((doc.paths as Json | undefined)?.[path] as Json | undefined)?.[method] as Json | undefined
   const response = (op?.responses as Json | undefined)?.[status] as Json | undefined
   const schema = ((response?.content as Json | undefined)?.[mediaType] as Json | undefined)?.schema
   if (schema === undefined) throw new Error(`no schema for ${method.toUpperCase()} ${path} ${status} ${mediaType}`)
   const root = fromOpenApi(schema) as Json
-  return shape(`${method.toUpperCase()} ${path} ${status}`, newAjv().compile({ ...root, definitions: definitions(doc) }))
+  return shape(
+    `${method.toUpperCase()} ${path} ${status}`,
+    newAjv().compile({ ...root, definitions: definitions(doc) }),
+  )
 }
 
 /**

@@ -30,11 +30,20 @@ describe('the contract judges', () => {
 
   test('a grant whose system-user entry has an unknown key, or a customer without the ISO 6523 prefix, does not', async () => {
     const doc = JSON.parse(await contractText('maskinporten/examples/grant-systemuser.json'))
-    expect(grantJudge({ ...doc, authorization_details: [{ ...doc.authorization_details[0], external_ref: 'x' }] })).not.toEqual([])
-    expect(grantJudge({ ...doc, authorization_details: [{ ...doc.authorization_details[0], systemuser_org: { authority: 'iso6523-actorid-upis', ID: '123456789' } }] })).not.toEqual([])
+    expect(
+      grantJudge({ ...doc, authorization_details: [{ ...doc.authorization_details[0], external_ref: 'x' }] }),
+    ).not.toEqual([])
+    expect(
+      grantJudge({
+        ...doc,
+        authorization_details: [
+          { ...doc.authorization_details[0], systemuser_org: { authority: 'iso6523-actorid-upis', ID: '123456789' } },
+        ],
+      }),
+    ).not.toEqual([])
   })
 
-  test("the documented answer reads through our adapter: the token, its scope, and 599 s of life", async () => {
+  test('the documented answer reads through our adapter: the token, its scope, and 599 s of life', async () => {
     const at = new Date(PINNED_NOW)
     expect(mapTokenResponse(await contractText('maskinporten/examples/token-response.json'), at)).toEqual({
       access_token: 'IxC0B76vlWl3fiQhAwZUmD0hr_PPwC9hSIXRdoUslPU=',
@@ -53,7 +62,11 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
     fx.observe((system, e) => {
       if (system !== 'maskinporten' || e.path !== '/token') return
       const assertion = new URLSearchParams(e.requestBody).get('assertion') ?? ''
-      seen.push({ grant: decodeJwt(assertion) as Record<string, unknown>, answer: JSON.parse(e.responseBody), status: e.status })
+      seen.push({
+        grant: decodeJwt(assertion) as Record<string, unknown>,
+        answer: JSON.parse(e.responseBody),
+        status: e.status,
+      })
     })
   })
   afterAll(() => fx.stop())
@@ -70,6 +83,12 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
       expect(s.status).toBe(200)
       expect(answerJudge(s.answer)).toEqual([])
     }
-    expect(seen[0]!.grant.authorization_details).toEqual([{ type: 'urn:altinn:systemuser', systemuser_org: { authority: 'iso6523-actorid-upis', ID: '0192:923609016' }, externalRef: systemUser.externalRef }])
+    expect(seen[0]!.grant.authorization_details).toEqual([
+      {
+        type: 'urn:altinn:systemuser',
+        systemuser_org: { authority: 'iso6523-actorid-upis', ID: '0192:923609016' },
+        externalRef: systemUser.externalRef,
+      },
+    ])
   })
 })

@@ -23,7 +23,10 @@ export async function xsdErrors(schemaPath: string, docs: string[]): Promise<str
   if (docs.length === 0) return []
   const schema = await contractText(schemaPath)
   const names = docs.map((_, i) => `doc-${i}.xml`)
-  const result = await validateXML({ xml: docs.map((contents, i) => ({ fileName: names[i]!, contents })), schema: [{ fileName: 'schema.xsd', contents: schema }] })
+  const result = await validateXML({
+    xml: docs.map((contents, i) => ({ fileName: names[i]!, contents })),
+    schema: [{ fileName: 'schema.xsd', contents: schema }],
+  })
   const byDoc = docs.map((): string[] => [])
   for (const e of result.errors) {
     // libxml2 closes each failed document with "<file> fails to validate", which names no location.

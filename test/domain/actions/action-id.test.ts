@@ -3,7 +3,12 @@ import { ACTION_ID_PATTERN, actionIdOf } from '../../../src/domain/actions/actio
 import { canonicalJson } from '../../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../../src/lib/hash.ts'
 
-const base = { org_number: '984661185', action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 } }
+const base = {
+  org_number: '984661185',
+  action_type: 'mva_melding',
+  period: '2026-T1',
+  payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250 },
+}
 
 test('an action id is act_ and the first 32 hex digits of SHA-256 over the canonical JSON of the content', () => {
   expect(actionIdOf(base)).toBe(`act_${sha256Hex(canonicalJson(base)).slice(0, 32)}`)
@@ -15,7 +20,9 @@ test('the same content always gives the same id', () => {
 })
 
 test('the order of payload keys does not change the id', () => {
-  expect(actionIdOf({ ...base, payload: { output_vat_nok: 31_250, total_revenue_nok: 125_000 } })).toBe(actionIdOf(base))
+  expect(actionIdOf({ ...base, payload: { output_vat_nok: 31_250, total_revenue_nok: 125_000 } })).toBe(
+    actionIdOf(base),
+  )
 })
 
 test.each([

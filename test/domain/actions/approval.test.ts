@@ -1,14 +1,29 @@
 import { describe, expect, test } from 'bun:test'
 import { actionIdOf } from '../../../src/domain/actions/action-id.ts'
-import { APPROVAL_TOKEN_LIFETIME_MS, checkApprovalToken, consumeApprovalToken, mintApprovalToken } from '../../../src/domain/actions/approval.ts'
+import {
+  APPROVAL_TOKEN_LIFETIME_MS,
+  checkApprovalToken,
+  consumeApprovalToken,
+  mintApprovalToken,
+} from '../../../src/domain/actions/approval.ts'
 import { decideApprovalToken } from '../../../src/store/approval-tokens.ts'
 import { AppError } from '../../../src/errors/app-error.ts'
 import { PINNED_NOW, testDatabase } from '../../helpers.ts'
 
 const NOW = new Date(PINNED_NOW)
 const ORG = '984661185'
-const ACTION = actionIdOf({ org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 1 } })
-const OTHER_ACTION = actionIdOf({ org_number: ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 2 } })
+const ACTION = actionIdOf({
+  org_number: ORG,
+  action_type: 'mva_melding',
+  period: '2026-T1',
+  payload: { total_revenue_nok: 1 },
+})
+const OTHER_ACTION = actionIdOf({
+  org_number: ORG,
+  action_type: 'mva_melding',
+  period: '2026-T1',
+  payload: { total_revenue_nok: 2 },
+})
 const at = (ms: number) => new Date(NOW.getTime() + ms)
 /** A namespace of its own per test, so a PostgreSQL database reused across runs does not matter. */
 const ns = () => `sandbox:${crypto.randomUUID().slice(0, 8)}`
@@ -24,7 +39,9 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 async function minted(namespace = ns()) {
   const { sql } = await testDatabase()
-  const { token, expires_at } = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW, { confirmation: 'automatic' })
+  const { token, expires_at } = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW, {
+    confirmation: 'automatic',
+  })
   return { sql, namespace, token, expires_at, target: { namespace, token, org_number: ORG, action_id: ACTION } }
 }
 
@@ -62,37 +79,51 @@ describe('a token is refused', () => {
 
   test('as INVALID when presented in another namespace', async () => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, namespace: ns() }, NOW, null))).toBe('APPROVAL_TOKEN_INVALID')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, namespace: ns() }, NOW, null))).toBe(
+      'APPROVAL_TOKEN_INVALID',
+    )
   })
 
   test('as INVALID when one character differs from the issued one', async () => {
     const { sql, target } = await minted()
     const altered = `${target.token.slice(0, -1)}${target.token.endsWith('a') ? 'b' : 'a'}`
-    expect(await codeOf(checkApprovalToken(sql, { ...target, token: altered }, NOW, null))).toBe('APPROVAL_TOKEN_INVALID')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, token: altered }, NOW, null))).toBe(
+      'APPROVAL_TOKEN_INVALID',
+    )
   })
 
   test('as EXPIRED at the end of its lifetime, and not a millisecond before', async () => {
     const { sql, target } = await minted()
     await checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS - 1), null)
-    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS), null))).toBe('APPROVAL_TOKEN_EXPIRED')
+    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS), null))).toBe(
+      'APPROVAL_TOKEN_EXPIRED',
+    )
   })
 
   test('as MISMATCH for another organisation', async () => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, org_number: '923609016' }, NOW, null))).toBe('APPROVAL_TOKEN_MISMATCH')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, org_number: '923609016' }, NOW, null))).toBe(
+      'APPROVAL_TOKEN_MISMATCH',
+    )
   })
 
   test('as MISMATCH for another action', async () => {
     const { sql, target } = await minted()
-    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW, null))).toBe('APPROVAL_TOKEN_MISMATCH')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW, null))).toBe(
+      'APPROVAL_TOKEN_MISMATCH',
+    )
   })
 
   test('as USED after consumption, whatever it is presented for', async () => {
     const { sql, target } = await minted()
     expect(await consumeApprovalToken(sql, await checkApprovalToken(sql, target, NOW, null), NOW, null)).toBe(true)
     expect(await codeOf(checkApprovalToken(sql, target, NOW, null))).toBe('APPROVAL_TOKEN_USED')
-    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW, null))).toBe('APPROVAL_TOKEN_USED')
-    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS * 2), null))).toBe('APPROVAL_TOKEN_USED')
+    expect(await codeOf(checkApprovalToken(sql, { ...target, action_id: OTHER_ACTION }, NOW, null))).toBe(
+      'APPROVAL_TOKEN_USED',
+    )
+    expect(await codeOf(checkApprovalToken(sql, target, at(APPROVAL_TOKEN_LIFETIME_MS * 2), null))).toBe(
+      'APPROVAL_TOKEN_USED',
+    )
   })
 })
 
@@ -132,8 +163,20 @@ describe('consumption', () => {
 
 test('minting refuses a malformed organisation number or action id', async () => {
   const { sql } = await testDatabase()
-  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: '98466118', action_id: ACTION }, NOW, { confirmation: 'automatic' }))).toBe('VALIDATION_FAILED')
-  expect(await codeOf(mintApprovalToken(sql, { namespace: ns(), org_number: ORG, action_id: 'act_XYZ' }, NOW, { confirmation: 'automatic' }))).toBe('VALIDATION_FAILED')
+  expect(
+    await codeOf(
+      mintApprovalToken(sql, { namespace: ns(), org_number: '98466118', action_id: ACTION }, NOW, {
+        confirmation: 'automatic',
+      }),
+    ),
+  ).toBe('VALIDATION_FAILED')
+  expect(
+    await codeOf(
+      mintApprovalToken(sql, { namespace: ns(), org_number: ORG, action_id: 'act_XYZ' }, NOW, {
+        confirmation: 'automatic',
+      }),
+    ),
+  ).toBe('VALIDATION_FAILED')
 })
 
 describe('a token a person must confirm (production)', () => {
@@ -143,8 +186,17 @@ describe('a token a person must confirm (production)', () => {
   async function awaiting() {
     const { sql } = await testDatabase()
     const namespace = ns()
-    const m = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW, { confirmation: 'person', action: CONTENT })
-    return { sql, namespace, id: m.id, minted: m, target: { namespace, token: m.token, org_number: ORG, action_id: ACTION } }
+    const m = await mintApprovalToken(sql, { namespace, org_number: ORG, action_id: ACTION }, NOW, {
+      confirmation: 'person',
+      action: CONTENT,
+    })
+    return {
+      sql,
+      namespace,
+      id: m.id,
+      minted: m,
+      target: { namespace, token: m.token, org_number: ORG, action_id: ACTION },
+    }
   }
 
   test('is minted awaiting, with the content the person will see', async () => {
@@ -160,7 +212,10 @@ describe('a token a person must confirm (production)', () => {
     const e = await checkApprovalToken(sql, target, NOW, PERSON).catch((x: AppError) => x)
     expect(e).toBeInstanceOf(AppError)
     expect((e as AppError).code).toBe('APPROVAL_TOKEN_UNCONFIRMED')
-    expect((e as AppError).options.extra).toMatchObject({ confirmation_url: `https://plikt.example/approvals/${id}`, confirmation_state: 'awaiting_confirmation' })
+    expect((e as AppError).options.extra).toMatchObject({
+      confirmation_url: `https://plikt.example/approvals/${id}`,
+      confirmation_state: 'awaiting_confirmation',
+    })
     expect(await checkApprovalToken(sql, target, NOW, null)).toBe(id)
   })
 
@@ -173,11 +228,30 @@ describe('a token a person must confirm (production)', () => {
 
   test('confirmed, it checks and spends once; a decline that lands after the check stops the spend', async () => {
     const confirmed = await awaiting()
-    await decideApprovalToken(confirmed.sql, { namespace: confirmed.namespace, id: confirmed.id, decision: 'confirmed', by: 'session:s1', now: NOW })
-    expect(await consumeApprovalToken(confirmed.sql, await checkApprovalToken(confirmed.sql, confirmed.target, NOW, PERSON), NOW, PERSON)).toBe(true)
+    await decideApprovalToken(confirmed.sql, {
+      namespace: confirmed.namespace,
+      id: confirmed.id,
+      decision: 'confirmed',
+      by: 'session:s1',
+      now: NOW,
+    })
+    expect(
+      await consumeApprovalToken(
+        confirmed.sql,
+        await checkApprovalToken(confirmed.sql, confirmed.target, NOW, PERSON),
+        NOW,
+        PERSON,
+      ),
+    ).toBe(true)
 
     const raced = await awaiting()
-    await decideApprovalToken(raced.sql, { namespace: raced.namespace, id: raced.id, decision: 'confirmed', by: 'session:s1', now: NOW })
+    await decideApprovalToken(raced.sql, {
+      namespace: raced.namespace,
+      id: raced.id,
+      decision: 'confirmed',
+      by: 'session:s1',
+      now: NOW,
+    })
     const id = await checkApprovalToken(raced.sql, raced.target, NOW, PERSON)
     // (the owner cannot decline a confirmed token through the page; the row is changed here to show the spend's own condition)
     await raced.sql`update approval_tokens set confirmation = 'declined' where id = ${id}`
@@ -187,9 +261,15 @@ describe('a token a person must confirm (production)', () => {
 
   test('is decided once: a second decision finds nothing open', async () => {
     const { sql, namespace, id } = await awaiting()
-    expect(await decideApprovalToken(sql, { namespace, id, decision: 'declined', by: 'session:s1', now: NOW })).not.toBeNull()
-    expect(await decideApprovalToken(sql, { namespace, id, decision: 'confirmed', by: 'session:s2', now: NOW })).toBeNull()
-    expect(await decideApprovalToken(sql, { namespace: ns(), id, decision: 'confirmed', by: 'session:s3', now: NOW })).toBeNull()
+    expect(
+      await decideApprovalToken(sql, { namespace, id, decision: 'declined', by: 'session:s1', now: NOW }),
+    ).not.toBeNull()
+    expect(
+      await decideApprovalToken(sql, { namespace, id, decision: 'confirmed', by: 'session:s2', now: NOW }),
+    ).toBeNull()
+    expect(
+      await decideApprovalToken(sql, { namespace: ns(), id, decision: 'confirmed', by: 'session:s3', now: NOW }),
+    ).toBeNull()
   })
 
   test('the database refuses a decision without who and when', async () => {

@@ -1,11 +1,31 @@
 import { describe, expect, test } from 'bun:test'
-import { ACTION_SCOPES, CHECK_NAMES, DRY_RUN_DISCLAIMER, dryRun, failedChecks, PREVIEW_NOTICE, type ActionFacts, type ActionInput, type CheckName } from '../../../src/domain/actions/dry-run.ts'
+import {
+  ACTION_SCOPES,
+  CHECK_NAMES,
+  DRY_RUN_DISCLAIMER,
+  dryRun,
+  failedChecks,
+  PREVIEW_NOTICE,
+  type ActionFacts,
+  type ActionInput,
+  type CheckName,
+} from '../../../src/domain/actions/dry-run.ts'
 
 const TODAY = '2026-03-14'
-const input: ActionInput = { org_number: '984661185', action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125_000, extra: { kept: true } } }
-const facts: ActionFacts = { company: { exists: true, active: true }, systemUserAuthorised: true, delegatedScopes: ['skatteetaten:mva-melding', 'altinn:a-melding'] }
+const input: ActionInput = {
+  org_number: '984661185',
+  action_type: 'mva_melding',
+  period: '2026-T1',
+  payload: { total_revenue_nok: 125_000, extra: { kept: true } },
+}
+const facts: ActionFacts = {
+  company: { exists: true, active: true },
+  systemUserAuthorised: true,
+  delegatedScopes: ['skatteetaten:mva-melding', 'altinn:a-melding'],
+}
 
-const checkOf = (outcome: ReturnType<typeof dryRun>, name: string) => outcome.validation.checks.find((c) => c.name === name)!
+const checkOf = (outcome: ReturnType<typeof dryRun>, name: string) =>
+  outcome.validation.checks.find((c) => c.name === name)!
 
 describe('the outcome', () => {
   test('has the five checks in the fixed order', () => {
@@ -21,8 +41,20 @@ describe('the outcome', () => {
 
   test('has exactly the specified members when everything passes', () => {
     const outcome = dryRun(input, facts, TODAY)
-    expect(Object.keys(outcome).sort()).toEqual(['action', 'dry_run', 'org_number', 'preview_notice', 'validation', 'would_be_payload'])
-    expect(outcome).toMatchObject({ dry_run: true, org_number: '984661185', action: 'mva_melding', preview_notice: PREVIEW_NOTICE })
+    expect(Object.keys(outcome).sort()).toEqual([
+      'action',
+      'dry_run',
+      'org_number',
+      'preview_notice',
+      'validation',
+      'would_be_payload',
+    ])
+    expect(outcome).toMatchObject({
+      dry_run: true,
+      org_number: '984661185',
+      action: 'mva_melding',
+      preview_notice: PREVIEW_NOTICE,
+    })
     expect(outcome.validation).toMatchObject({ all_passed: true, disclaimer: DRY_RUN_DISCLAIMER })
     expect(failedChecks(outcome)).toEqual([])
   })
@@ -66,16 +98,32 @@ describe('each check fails on its own fact', () => {
   })
 
   test('an unknown and a deleted company are told apart', () => {
-    const unknown = checkOf(dryRun(input, { ...facts, company: { exists: false, active: false } }, TODAY), 'company_exists')
-    const deleted = checkOf(dryRun(input, { ...facts, company: { exists: true, active: false } }, TODAY), 'company_exists')
+    const unknown = checkOf(
+      dryRun(input, { ...facts, company: { exists: false, active: false } }, TODAY),
+      'company_exists',
+    )
+    const deleted = checkOf(
+      dryRun(input, { ...facts, company: { exists: true, active: false } }, TODAY),
+      'company_exists',
+    )
     expect(unknown.explanation_summary).not.toBe(deleted.explanation_summary)
   })
 
   test('the scope an action needs is its own: a-melding needs altinn:a-melding', () => {
-    const aInput: ActionInput = { ...input, action_type: 'a_melding', period: '2026-02', payload: { employee_count: 2, gross_salary_nok: 80_000 } }
+    const aInput: ActionInput = {
+      ...input,
+      action_type: 'a_melding',
+      period: '2026-02',
+      payload: { employee_count: 2, gross_salary_nok: 80_000 },
+    }
     expect(ACTION_SCOPES).toEqual({ mva_melding: 'skatteetaten:mva-melding', a_melding: 'altinn:a-melding' })
-    expect(checkOf(dryRun(aInput, { ...facts, delegatedScopes: ['skatteetaten:mva-melding'] }, TODAY), 'scopes_delegated').passed).toBe(false)
-    expect(checkOf(dryRun(aInput, { ...facts, delegatedScopes: ['altinn:a-melding'] }, TODAY), 'scopes_delegated').passed).toBe(true)
+    expect(
+      checkOf(dryRun(aInput, { ...facts, delegatedScopes: ['skatteetaten:mva-melding'] }, TODAY), 'scopes_delegated')
+        .passed,
+    ).toBe(false)
+    expect(
+      checkOf(dryRun(aInput, { ...facts, delegatedScopes: ['altinn:a-melding'] }, TODAY), 'scopes_delegated').passed,
+    ).toBe(true)
   })
 
   test('a malformed period fails both the format and the deadline check', () => {
@@ -85,12 +133,21 @@ describe('each check fails on its own fact', () => {
   })
 
   test('the format check names every bad field', () => {
-    const c = checkOf(dryRun({ ...input, period: '2026-13', payload: { output_vat_nok: 1.5 } }, facts, TODAY), 'data_format_valid')
-    expect(c.explanation_summary_en).toBe('Invalid format in period, payload.total_revenue_nok, payload.output_vat_nok.')
+    const c = checkOf(
+      dryRun({ ...input, period: '2026-13', payload: { output_vat_nok: 1.5 } }, facts, TODAY),
+      'data_format_valid',
+    )
+    expect(c.explanation_summary_en).toBe(
+      'Invalid format in period, payload.total_revenue_nok, payload.output_vat_nok.',
+    )
   })
 
   test('everything failing still yields five checks, none thrown', () => {
-    const none: ActionFacts = { company: { exists: false, active: false }, systemUserAuthorised: false, delegatedScopes: [] }
+    const none: ActionFacts = {
+      company: { exists: false, active: false },
+      systemUserAuthorised: false,
+      delegatedScopes: [],
+    }
     const outcome = dryRun({ ...input, period: 'x', payload: null }, none, TODAY)
     expect(failedChecks(outcome)).toHaveLength(5)
     expect(outcome.would_be_payload).toBeNull()
@@ -104,9 +161,11 @@ describe('the deadline check', () => {
   })
 
   test('names the deadline in the explanation', () => {
-    expect(checkOf(dryRun(input, facts, TODAY), 'deadline_in_future').explanation_summary).toBe('Fristen for 2026-T1 er 10. april 2026 og er ikke passert.')
-    expect(checkOf(dryRun({ ...input, period: '2025-T6' }, facts, TODAY), 'deadline_in_future').explanation_summary_en).toBe(
-      'The deadline for 2025-T6 was 10 February 2026 and has passed.',
+    expect(checkOf(dryRun(input, facts, TODAY), 'deadline_in_future').explanation_summary).toBe(
+      'Fristen for 2026-T1 er 10. april 2026 og er ikke passert.',
     )
+    expect(
+      checkOf(dryRun({ ...input, period: '2025-T6' }, facts, TODAY), 'deadline_in_future').explanation_summary_en,
+    ).toBe('The deadline for 2025-T6 was 10 February 2026 and has passed.')
   })
 })

@@ -63,24 +63,39 @@ describe('invalid periods', () => {
     expect(parsePeriod(action as ActionType, label)).toEqual({ ok: false, details: [{ field: 'period', message }] })
   })
 
-  test.each([['2026-A'], ['2026-T1'], ['2026'], ['2026-1'], ['26-01']])('a_melding refuses %s: only YYYY-MM', (label) => {
-    expect(parsePeriod('a_melding', label)).toEqual({ ok: false, details: [{ field: 'period', message: 'must be YYYY-MM for a_melding' }] })
-  })
+  test.each([['2026-A'], ['2026-T1'], ['2026'], ['2026-1'], ['26-01']])(
+    'a_melding refuses %s: only YYYY-MM',
+    (label) => {
+      expect(parsePeriod('a_melding', label)).toEqual({
+        ok: false,
+        details: [{ field: 'period', message: 'must be YYYY-MM for a_melding' }],
+      })
+    },
+  )
 
-  test.each([['2026'], ['2026-a'], ['2026-t1'], ['2026-T'], ['2026-1'], [' 2026-T1'], ['2026-T1 '], ['2026/T1']])('mva_melding refuses %p', (label) => {
-    const r = parsePeriod('mva_melding', label)
-    expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.details[0]!.message).toMatch(/^must be YYYY-T1 to YYYY-T6/)
-  })
+  test.each([['2026'], ['2026-a'], ['2026-t1'], ['2026-T'], ['2026-1'], [' 2026-T1'], ['2026-T1 '], ['2026/T1']])(
+    'mva_melding refuses %p',
+    (label) => {
+      const r = parsePeriod('mva_melding', label)
+      expect(r.ok).toBe(false)
+      if (!r.ok) expect(r.details[0]!.message).toMatch(/^must be YYYY-T1 to YYYY-T6/)
+    },
+  )
 
   test('an empty or over-long period is refused on length', () => {
     for (const label of ['', '2026-T1-and-then-more']) {
-      expect(parsePeriod('mva_melding', label)).toEqual({ ok: false, details: [{ field: 'period', message: 'must be 1 to 20 characters' }] })
+      expect(parsePeriod('mva_melding', label)).toEqual({
+        ok: false,
+        details: [{ field: 'period', message: 'must be 1 to 20 characters' }],
+      })
     }
   })
 
   test('an unknown action type is reported on action_type', () => {
     const r = parsePeriod('skattemelding' as ActionType, '2026-01')
-    expect(r).toEqual({ ok: false, details: [{ field: 'action_type', message: 'must be one of mva_melding, a_melding' }] })
+    expect(r).toEqual({
+      ok: false,
+      details: [{ field: 'action_type', message: 'must be one of mva_melding, a_melding' }],
+    })
   })
 })

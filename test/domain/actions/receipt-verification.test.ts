@@ -11,10 +11,19 @@ const DOCUMENTED_KEY = 'plikt-sandbox-receipt-key-v1-public-not-secret'
 
 function clientVerifies(receipt: object): boolean {
   const r = receipt as Record<string, unknown>
-  const message = ['PLIKT-RECEIPT-v1', r.altinn_receipt_id, r.audit_log_id, r.org_number, r.filing_type, r.timestamp].join('\x1f')
+  const message = [
+    'PLIKT-RECEIPT-v1',
+    r.altinn_receipt_id,
+    r.audit_log_id,
+    r.org_number,
+    r.filing_type,
+    r.timestamp,
+  ].join('\x1f')
   const expected = createHmac('sha256', DOCUMENTED_KEY).update(message, 'utf8').digest()
   const given = Buffer.from(String(r.signature), 'hex')
-  return r.signature_algorithm === 'HMAC-SHA256-v1' && given.length === expected.length && timingSafeEqual(given, expected)
+  return (
+    r.signature_algorithm === 'HMAC-SHA256-v1' && given.length === expected.length && timingSafeEqual(given, expected)
+  )
 }
 
 const receipt = buildSandboxReceipt({

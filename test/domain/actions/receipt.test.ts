@@ -43,7 +43,9 @@ test('a receipt matches the independently computed golden receipt', () => {
 
 describe('a sandbox receipt', () => {
   test('is the same for the same request', () => {
-    expect(buildSandboxReceipt({ ...input, payload: structuredClone(input.payload) })).toEqual(buildSandboxReceipt(input))
+    expect(buildSandboxReceipt({ ...input, payload: structuredClone(input.payload) })).toEqual(
+      buildSandboxReceipt(input),
+    )
   })
 
   test('has ids of the specified forms', () => {
@@ -54,7 +56,9 @@ describe('a sandbox receipt', () => {
   })
 
   test('carries Oslo summer time in summer', () => {
-    expect(buildSandboxReceipt({ ...input, timestamp: new Date('2026-07-01T12:00:00.5Z') }).timestamp).toBe('2026-07-01T14:00:00.500+02:00')
+    expect(buildSandboxReceipt({ ...input, timestamp: new Date('2026-07-01T12:00:00.5Z') }).timestamp).toBe(
+      '2026-07-01T14:00:00.500+02:00',
+    )
   })
 
   test.each([
@@ -76,7 +80,9 @@ describe('a sandbox receipt', () => {
   })
 
   test('does not depend on the timestamp for its ids', () => {
-    expect(buildSandboxReceipt({ ...input, timestamp: new Date(0) }).altinn_receipt_id).toBe(buildSandboxReceipt(input).altinn_receipt_id)
+    expect(buildSandboxReceipt({ ...input, timestamp: new Date(0) }).altinn_receipt_id).toBe(
+      buildSandboxReceipt(input).altinn_receipt_id,
+    )
   })
 })
 
@@ -85,7 +91,14 @@ describe('signature verification', () => {
 
   test('the signing string is the prefix and five fields joined by 0x1f', () => {
     expect(receiptSigningString(receipt)).toBe(
-      ['PLIKT-RECEIPT-v1', receipt.altinn_receipt_id, receipt.audit_log_id, '984661185', 'mva_melding', '2026-03-14T10:30:00.000+01:00'].join('\x1f'),
+      [
+        'PLIKT-RECEIPT-v1',
+        receipt.altinn_receipt_id,
+        receipt.audit_log_id,
+        '984661185',
+        'mva_melding',
+        '2026-03-14T10:30:00.000+01:00',
+      ].join('\x1f'),
     )
   })
 
@@ -93,20 +106,29 @@ describe('signature verification', () => {
     expect(verifyReceiptSignature(receipt, SANDBOX_RECEIPT_KEY)).toBe(true)
   })
 
-  test.each(['altinn_receipt_id', 'audit_log_id', 'org_number', 'filing_type', 'timestamp'] as const)('refuses a receipt whose %s was changed', (field) => {
-    expect(verifyReceiptSignature({ ...receipt, [field]: `${receipt[field]}0` }, SANDBOX_RECEIPT_KEY)).toBe(false)
-  })
+  test.each(['altinn_receipt_id', 'audit_log_id', 'org_number', 'filing_type', 'timestamp'] as const)(
+    'refuses a receipt whose %s was changed',
+    (field) => {
+      expect(verifyReceiptSignature({ ...receipt, [field]: `${receipt[field]}0` }, SANDBOX_RECEIPT_KEY)).toBe(false)
+    },
+  )
 
   test('refuses another key', () => {
     expect(verifyReceiptSignature(receipt, 'some-production-secret')).toBe(false)
   })
 
   test('refuses a signature in upper case or of the wrong length', () => {
-    expect(verifyReceiptSignature({ ...receipt, signature: receipt.signature.toUpperCase() }, SANDBOX_RECEIPT_KEY)).toBe(false)
-    expect(verifyReceiptSignature({ ...receipt, signature: receipt.signature.slice(2) }, SANDBOX_RECEIPT_KEY)).toBe(false)
+    expect(
+      verifyReceiptSignature({ ...receipt, signature: receipt.signature.toUpperCase() }, SANDBOX_RECEIPT_KEY),
+    ).toBe(false)
+    expect(verifyReceiptSignature({ ...receipt, signature: receipt.signature.slice(2) }, SANDBOX_RECEIPT_KEY)).toBe(
+      false,
+    )
   })
 
   test('refuses a field containing the separator, which no issued receipt has', () => {
-    expect(verifyReceiptSignature({ ...receipt, org_number: `${receipt.org_number}\x1f` }, SANDBOX_RECEIPT_KEY)).toBe(false)
+    expect(verifyReceiptSignature({ ...receipt, org_number: `${receipt.org_number}\x1f` }, SANDBOX_RECEIPT_KEY)).toBe(
+      false,
+    )
   })
 })

@@ -22,7 +22,8 @@ function mth(d: string[]): Buffer {
 }
 
 test('the root is RFC 6962’s for every size from 0 to 70', () => {
-  for (let n = 0; n <= 70; n++) expect(rootOf(leaves(n).map(leafHash)).toString('hex')).toBe(mth(leaves(n)).toString('hex'))
+  for (let n = 0; n <= 70; n++)
+    expect(rootOf(leaves(n).map(leafHash)).toString('hex')).toBe(mth(leaves(n)).toString('hex'))
   expect(EMPTY_ROOT.toString('hex')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')
 })
 
@@ -62,12 +63,26 @@ test('the path inside a block followed by the block’s path among blocks is the
 })
 
 test('the recipe docs/anchor-proof.md publishes accepts a real path and refuses a wrong root', async () => {
-  const { verifyInclusion } = await importDocSnippet<{ verifyInclusion: (proof: unknown, root: string) => boolean }>('docs/anchor-proof.md')
-  const data = leaves(11).map((l, i) => leafData({ id: `00000000-0000-4000-8000-00000000000${i % 10}`, content_sha256: 'ab'.repeat(32), fetched_at: `2026-03-13T10:00:0${i % 10}.000000Z` }) + l)
+  const { verifyInclusion } = await importDocSnippet<{ verifyInclusion: (proof: unknown, root: string) => boolean }>(
+    'docs/anchor-proof.md',
+  )
+  const data = leaves(11).map(
+    (l, i) =>
+      leafData({
+        id: `00000000-0000-4000-8000-00000000000${i % 10}`,
+        content_sha256: 'ab'.repeat(32),
+        fetched_at: `2026-03-13T10:00:0${i % 10}.000000Z`,
+      }) + l,
+  )
   const hashed = data.map(leafHash)
   const root = rootOf(hashed).toString('hex')
   for (let i = 0; i < data.length; i++) {
-    const proof = { leaf_index: i, tree_size: data.length, leaf_data: data[i], audit_path: auditPath(i, hashed).map((p) => p.toString('hex')) }
+    const proof = {
+      leaf_index: i,
+      tree_size: data.length,
+      leaf_data: data[i],
+      audit_path: auditPath(i, hashed).map((p) => p.toString('hex')),
+    }
     expect(verifyInclusion(proof, root)).toBe(true)
     expect(verifyInclusion(proof, EMPTY_ROOT.toString('hex'))).toBe(false)
   }

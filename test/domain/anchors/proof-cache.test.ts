@@ -1,7 +1,19 @@
 import { expect, test } from 'bun:test'
 import { ProofCache, type CachedProof } from '../../../src/domain/anchors/proof-cache.ts'
 
-const proof = (id: string): CachedProof => ({ day: '2026-03-12', proof: { snapshot_id: id, content_sha256: 'a', fetched_at: 'f', leaf_data: 'd', leaf_hash: 'h', leaf_index: 0, tree_size: 1, audit_path: [] } })
+const proof = (id: string): CachedProof => ({
+  day: '2026-03-12',
+  proof: {
+    snapshot_id: id,
+    content_sha256: 'a',
+    fetched_at: 'f',
+    leaf_data: 'd',
+    leaf_hash: 'h',
+    leaf_index: 0,
+    tree_size: 1,
+    audit_path: [],
+  },
+})
 
 test('the proof cache is bounded: past its size the least recently used proof goes first', () => {
   const cache = new ProofCache(2)

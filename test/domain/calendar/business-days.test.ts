@@ -61,9 +61,32 @@ function allowedKinds(date: string): string[] {
 const anyDate = fc.integer({ min: 0, max: SPAN_DAYS }).map(fromIndex)
 /** Dates biased toward the awkward stretches: Easter, Whitsun, May and Christmas. */
 const awkwardDate = fc
-  .tuple(fc.integer({ min: 2020, max: 2100 }), fc.constantFrom(-5, -4, -3, -2, -1, 0, 1, 37, 38, 39, 46, 47, 48, 49, 50), fc.integer({ min: 0, max: 1 }))
-  .map(([year, offset, which]) => (which === 0 ? shift(gaussEaster(year), offset) : `${year}-12-${String(22 + (offset + 5) % 10).padStart(2, '0')}`))
-const dates = fc.oneof(anyDate, awkwardDate, fc.integer({ min: 2020, max: 2100 }).chain((y) => fc.constantFrom(`${y}-04-29`, `${y}-04-30`, `${y}-05-01`, `${y}-05-15`, `${y}-05-16`, `${y}-05-17`, `${y}-12-31`, `${y}-01-01`)))
+  .tuple(
+    fc.integer({ min: 2020, max: 2100 }),
+    fc.constantFrom(-5, -4, -3, -2, -1, 0, 1, 37, 38, 39, 46, 47, 48, 49, 50),
+    fc.integer({ min: 0, max: 1 }),
+  )
+  .map(([year, offset, which]) =>
+    which === 0 ? shift(gaussEaster(year), offset) : `${year}-12-${String(22 + ((offset + 5) % 10)).padStart(2, '0')}`,
+  )
+const dates = fc.oneof(
+  anyDate,
+  awkwardDate,
+  fc
+    .integer({ min: 2020, max: 2100 })
+    .chain((y) =>
+      fc.constantFrom(
+        `${y}-04-29`,
+        `${y}-04-30`,
+        `${y}-05-01`,
+        `${y}-05-15`,
+        `${y}-05-16`,
+        `${y}-05-17`,
+        `${y}-12-31`,
+        `${y}-01-01`,
+      ),
+    ),
+)
 
 const RUNS = { numRuns: 3000 }
 

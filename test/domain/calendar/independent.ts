@@ -43,7 +43,20 @@ export function gaussEaster(year: number): string {
 export function isPublicHoliday(date: string): boolean {
   const y = date.slice(0, 4)
   const e = gaussEaster(Number(y))
-  return [`${y}-01-01`, shift(e, -3), shift(e, -2), e, shift(e, 1), `${y}-05-01`, `${y}-05-17`, shift(e, 39), shift(e, 49), shift(e, 50), `${y}-12-25`, `${y}-12-26`].includes(date)
+  return [
+    `${y}-01-01`,
+    shift(e, -3),
+    shift(e, -2),
+    e,
+    shift(e, 1),
+    `${y}-05-01`,
+    `${y}-05-17`,
+    shift(e, 39),
+    shift(e, 49),
+    shift(e, 50),
+    `${y}-12-25`,
+    `${y}-12-26`,
+  ].includes(date)
 }
 
 export function isWorkingDay(date: string): boolean {

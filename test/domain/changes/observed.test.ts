@@ -29,7 +29,8 @@ beforeAll(async () => {
 afterAll(() => app.stop())
 
 const randomOrg = () => String(Math.floor(100_000_000 + Math.random() * 799_999_999))
-const randomCurrency = () => `Q${String.fromCharCode(65 + Math.floor(Math.random() * 26))}${String.fromCharCode(65 + Math.floor(Math.random() * 26))}`
+const randomCurrency = () =>
+  `Q${String.fromCharCode(65 + Math.floor(Math.random() * 26))}${String.fromCharCode(65 + Math.floor(Math.random() * 26))}`
 
 interface Row {
   seq: string
@@ -51,7 +52,9 @@ async function rows(source: string, entityId: string): Promise<Row[]> {
 }
 
 async function baseline(source: string, entityId: string): Promise<unknown> {
-  const [b] = await app.deps.sql<{ value: unknown }[]>`select value from change_baselines where source = ${source} and entity_id = ${entityId}`
+  const [b] = await app.deps.sql<
+    { value: unknown }[]
+  >`select value from change_baselines where source = ${source} and entity_id = ${entityId}`
   return b?.value
 }
 
@@ -59,16 +62,41 @@ async function baseline(source: string, entityId: string): Promise<unknown> {
 function scripted() {
   const clock = fixedClock(PINNED_NOW)
   const answers: string[] = []
-  const raw = (system: RawResponse['system'], body: string): RawResponse => ({ system, url: 'https://example.invalid/', status: 200, contentType: 'application/json', body, fetchedAt: clock.now() })
+  const raw = (system: RawResponse['system'], body: string): RawResponse => ({
+    system,
+    url: 'https://example.invalid/',
+    status: 200,
+    contentType: 'application/json',
+    body,
+    fetchedAt: clock.now(),
+  })
   const next = () => {
     const b = answers.shift()
     if (b === undefined) throw new Error('unscripted upstream call')
     return b
   }
   const unscripted = () => Promise.reject(new Error('not scripted'))
-  const register = { unit: async () => raw('enhetsregisteret', next()), roles: unscripted, signature: unscripted, prokura: unscripted, search: unscripted, updates: unscripted, updatesSince: unscripted, subUnit: unscripted, subUnitUpdates: unscripted, subUnitUpdatesSince: unscripted } as unknown as BusinessRegister
+  const register = {
+    unit: async () => raw('enhetsregisteret', next()),
+    roles: unscripted,
+    signature: unscripted,
+    prokura: unscripted,
+    search: unscripted,
+    updates: unscripted,
+    updatesSince: unscripted,
+    subUnit: unscripted,
+    subUnitUpdates: unscripted,
+    subUnitUpdatesSince: unscripted,
+  } as unknown as BusinessRegister
   const centralBank = { exchangeRates: async () => raw('norges-bank', next()) } as unknown as NorgesBankClient
-  const reads = new UpstreamReads({ sql: app.deps.sql, clock, logger: createLogger('error', () => {}), register, accounts: { accounts: unscripted } as never, centralBank })
+  const reads = new UpstreamReads({
+    sql: app.deps.sql,
+    clock,
+    logger: createLogger('error', () => {}),
+    register,
+    accounts: { accounts: unscripted } as never,
+    centralBank,
+  })
   return { clock, reads, answer: (...bodies: string[]) => answers.push(...bodies) }
 }
 
@@ -86,10 +114,23 @@ const enhet = (org: string, vat: boolean) =>
 
 /** A Norges Bank EXR answer (SDMX-JSON) for one currency, one observation per [date, value]. */
 function exr(currency: string, obs: [string, string][]) {
-  const attr = (id: string, value: string) => ({ id, relationship: { dimensions: ['FREQ', 'BASE_CUR', 'QUOTE_CUR', 'TENOR'] }, values: [{ id: value, name: value }] })
+  const attr = (id: string, value: string) => ({
+    id,
+    relationship: { dimensions: ['FREQ', 'BASE_CUR', 'QUOTE_CUR', 'TENOR'] },
+    values: [{ id: value, name: value }],
+  })
   return JSON.stringify({
     data: {
-      dataSets: [{ series: { '0:0:0:0': { attributes: [0, 0], observations: Object.fromEntries(obs.map(([, v], i) => [String(i), [v]])) } } }],
+      dataSets: [
+        {
+          series: {
+            '0:0:0:0': {
+              attributes: [0, 0],
+              observations: Object.fromEntries(obs.map(([, v], i) => [String(i), [v]])),
+            },
+          },
+        },
+      ],
       structure: {
         dimensions: {
           series: [
@@ -142,7 +183,8 @@ describe('the tax authority: VAT-register membership, from units read live', () 
     const org = randomOrg()
     s.answer(enhet(org, true))
     await s.reads.unit(org)
-    await app.deps.sql`update change_baselines set value = 'false'::jsonb where source = 'tax_authority' and entity_id = ${org}`
+    await app.deps
+      .sql`update change_baselines set value = 'false'::jsonb where source = 'tax_authority' and entity_id = ${org}`
     await s.reads.unit(org) // fresh: from the cache
     expect(await rows('tax_authority', org)).toEqual([])
   })
@@ -155,14 +197,29 @@ describe('the central bank: an exchange-rate series’ new value', () => {
     const cur = randomCurrency()
     const later = () => s.clock.advance(FRESHNESS.rates.fresh + 1)
     s.answer(
-      exr(cur, [['2026-03-02', '10.5550'], ['2026-03-03', '10.6010']]),
-      exr(cur, [['2026-03-02', '10.5550'], ['2026-03-03', '10.6010']]),
-      exr(cur, [['2026-03-03', '10.6010'], ['2026-03-04', '10.6120']]),
-      exr(cur, [['2026-03-03', '10.6010'], ['2026-03-04', '10.6120']]),
+      exr(cur, [
+        ['2026-03-02', '10.5550'],
+        ['2026-03-03', '10.6010'],
+      ]),
+      exr(cur, [
+        ['2026-03-02', '10.5550'],
+        ['2026-03-03', '10.6010'],
+      ]),
+      exr(cur, [
+        ['2026-03-03', '10.6010'],
+        ['2026-03-04', '10.6120'],
+      ]),
+      exr(cur, [
+        ['2026-03-03', '10.6010'],
+        ['2026-03-04', '10.6120'],
+      ]),
       exr(cur, [['2026-03-02', '10.5550']]),
     )
     await s.reads.exchangeRates(cur, '2026-03-02', today, today)
-    expect([await rows('centralbank', cur), await baseline('centralbank', cur)]).toEqual([[], { date: '2026-03-03', rate: 10.601 }])
+    expect([await rows('centralbank', cur), await baseline('centralbank', cur)]).toEqual([
+      [],
+      { date: '2026-03-03', rate: 10.601 },
+    ])
     later()
     await s.reads.exchangeRates(cur, '2026-03-02', today, today)
     later()
@@ -181,7 +238,10 @@ describe('the central bank: an exchange-rate series’ new value', () => {
         field_path: '/rate',
         before_value: 10.601,
         after_value: 10.612,
-        diff: [{ op: 'replace', path: '/rate', value: 10.612 }, { op: 'replace', path: '/date', value: '2026-03-04' }],
+        diff: [
+          { op: 'replace', path: '/rate', value: 10.612 },
+          { op: 'replace', path: '/date', value: '2026-03-04' },
+        ],
         source_snapshot_id: changed.source.snapshotId,
       },
     ])
@@ -202,7 +262,15 @@ describe('the labour register: a delegated company’s employee count', () => {
     const a = await delegatedAgent(app)
     let count = 7
     const labourRegister: LabourRegister = { mock: false, employeeCount: async () => count }
-    const deps = { sql: app.deps.sql, clock: app.clock, logger: app.deps.logger, reads: app.deps.reads, tokenService: app.deps.government.tokenService, labourRegister, filingPortal: app.deps.filingPortal }
+    const deps = {
+      sql: app.deps.sql,
+      clock: app.clock,
+      logger: app.deps.logger,
+      reads: app.deps.reads,
+      tokenService: app.deps.government.tokenService,
+      labourRegister,
+      filingPortal: app.deps.filingPortal,
+    }
     // The organisation may have a baseline from another test already: count what these calls add.
     await tier2Metrics(deps, ORG, a.consumerId)
     const before = (await rows('labour_register', ORG)).length
@@ -214,13 +282,27 @@ describe('the labour register: a delegated company’s employee count', () => {
     expect(m.metrics.employee_count).toBe(8)
     const added = (await rows('labour_register', ORG)).slice(before)
     expect(added).toEqual([
-      { seq: expect.any(String), source: 'labour_register', entity_type: 'employees', entity_id: ORG, change_type: 'updated', field_path: '/employee_count', before_value: null, after_value: null, diff: [{ op: 'replace', path: '/employee_count' }], source_snapshot_id: null },
+      {
+        seq: expect.any(String),
+        source: 'labour_register',
+        entity_type: 'employees',
+        entity_id: ORG,
+        change_type: 'updated',
+        field_path: '/employee_count',
+        before_value: null,
+        after_value: null,
+        diff: [{ op: 'replace', path: '/employee_count' }],
+        source_snapshot_id: null,
+      },
     ])
   })
 
   test('a first observation is a baseline only', async () => {
     const org = randomOrg()
-    expect(await recordObservations(app.deps.sql, employeeObservation(org, 3), app.clock.now())).toEqual({ baselined: 1, changes: 0 })
+    expect(await recordObservations(app.deps.sql, employeeObservation(org, 3), app.clock.now())).toEqual({
+      baselined: 1,
+      changes: 0,
+    })
     expect([await rows('labour_register', org), await baseline('labour_register', org)]).toEqual([[], 3])
   })
 })
@@ -229,9 +311,13 @@ describe('observers at once', () => {
   test('five observers of one change archive it once; five first observations write one baseline and no row', async () => {
     const org = randomOrg()
     const now = app.clock.now()
-    const first = await Promise.all(Array.from({ length: 5 }, () => recordObservations(app.deps.sql, employeeObservation(org, 1), now)))
+    const first = await Promise.all(
+      Array.from({ length: 5 }, () => recordObservations(app.deps.sql, employeeObservation(org, 1), now)),
+    )
     expect(first.reduce((n, r) => n + r.baselined + r.changes, 0)).toBe(1)
-    const second = await Promise.all(Array.from({ length: 5 }, () => recordObservations(app.deps.sql, employeeObservation(org, 2), now)))
+    const second = await Promise.all(
+      Array.from({ length: 5 }, () => recordObservations(app.deps.sql, employeeObservation(org, 2), now)),
+    )
     expect(second.reduce((n, r) => n + r.changes, 0)).toBe(1)
     expect(await rows('labour_register', org)).toHaveLength(1)
   })
@@ -266,7 +352,9 @@ describe('the filing portal: an organisation’s filings', () => {
     await look()
     const r = await rows('portal', org)
     expect(r).toHaveLength(2)
-    expect(r.map((x) => [x.entity_type, x.field_path, x.before_value, x.after_value, x.diff])).toEqual(Array(2).fill(['filings', '/filings', null, null, [{ op: 'replace', path: '/filings' }]]))
+    expect(r.map((x) => [x.entity_type, x.field_path, x.before_value, x.after_value, x.diff])).toEqual(
+      Array(2).fill(['filings', '/filings', null, null, [{ op: 'replace', path: '/filings' }]]),
+    )
     expect(await baseline('portal', org)).toEqual({ [`50001234/a1`]: 'submitted' })
   })
 
@@ -279,14 +367,26 @@ describe('the filing portal: an organisation’s filings', () => {
 })
 
 describe('the digital agency: a delegation it decided', () => {
-  const jobDeps = () => ({ sql: app.deps.sql, clock: app.clock, logger: app.deps.logger, register: app.deps.register, digitalAgency: app.deps.digitalAgency, serverKeys: app.deps.serverKeys })
-  const decidedRows = async (requestId: string) =>
-    [...(await app.deps.sql<{ entity_id: string; change_type: string; field_path: string; before_value: unknown; after_value: unknown }[]>`
-      select entity_id, change_type, field_path, before_value, after_value from changes where source = 'directorate' and source_ref like ${`digital-agency:request:${requestId}:%`}`)]
+  const jobDeps = () => ({
+    sql: app.deps.sql,
+    clock: app.clock,
+    logger: app.deps.logger,
+    register: app.deps.register,
+    digitalAgency: app.deps.digitalAgency,
+    serverKeys: app.deps.serverKeys,
+  })
+  const decidedRows = async (requestId: string) => [
+    ...(await app.deps.sql<
+      { entity_id: string; change_type: string; field_path: string; before_value: unknown; after_value: unknown }[]
+    >`
+      select entity_id, change_type, field_path, before_value, after_value from changes where source = 'directorate' and source_ref like ${`digital-agency:request:${requestId}:%`}`),
+  ]
 
   test('an approval adds one row when recorded, none when asked again; a request made is no change', async () => {
     const { data } = await (await requestFullmakt(app, await agent(app))).json()
-    const [g] = await app.deps.sql<{ request_id: string }[]>`select request_id from delegations where id = ${data.delegation_id}`
+    const [g] = await app.deps.sql<
+      { request_id: string }[]
+    >`select request_id from delegations where id = ${data.delegation_id}`
     await runDelegationRefresh(jobDeps())
     expect(await decidedRows(g!.request_id)).toEqual([])
     await decide(app, data.delegation_url)
@@ -294,14 +394,18 @@ describe('the digital agency: a delegation it decided', () => {
     await runDelegationRefresh(jobDeps())
     app.clock.advance(6_000)
     await runDelegationRefresh(jobDeps())
-    expect(await decidedRows(g!.request_id)).toEqual([{ entity_id: ORG, change_type: 'updated', field_path: '/status', before_value: 'pending', after_value: 'active' }])
+    expect(await decidedRows(g!.request_id)).toEqual([
+      { entity_id: ORG, change_type: 'updated', field_path: '/status', before_value: 'pending', after_value: 'active' },
+    ])
   })
 
   test('a request repeated after the person approved archives the decision once, whichever step sees it', async () => {
     const a = await agent(app)
     const principal = crypto.randomUUID()
     const { data } = await (await requestFullmakt(app, a, { agent_principal_id: principal })).json()
-    const [g] = await app.deps.sql<{ request_id: string }[]>`select request_id from delegations where id = ${data.delegation_id}`
+    const [g] = await app.deps.sql<
+      { request_id: string }[]
+    >`select request_id from delegations where id = ${data.delegation_id}`
     await decide(app, data.delegation_url)
     const again = await requestFullmakt(app, a, { agent_principal_id: principal })
     expect(again.status).toBeLessThan(300)
@@ -312,10 +416,13 @@ describe('the digital agency: a delegation it decided', () => {
 
   test('a rejection is archived as rejected, with no person in the row', async () => {
     const { data } = await (await requestFullmakt(app, await agent(app))).json()
-    const [g] = await app.deps.sql<{ request_id: string }[]>`select request_id from delegations where id = ${data.delegation_id}`
+    const [g] = await app.deps.sql<
+      { request_id: string }[]
+    >`select request_id from delegations where id = ${data.delegation_id}`
     await decide(app, data.delegation_url, 'Rejected')
     await runDelegationRefresh(jobDeps())
-    const r = await app.deps.sql`select * from changes where source = 'directorate' and source_ref like ${`digital-agency:request:${g!.request_id}:%`}`
+    const r = await app.deps
+      .sql`select * from changes where source = 'directorate' and source_ref like ${`digital-agency:request:${g!.request_id}:%`}`
     expect(r.map((x) => x.after_value)).toEqual(['rejected'])
     expect(JSON.stringify(r)).not.toContain('Kari')
     expect(JSON.stringify(r)).not.toContain('Nordmann')
@@ -333,18 +440,30 @@ describe('webhooks', () => {
     for (const f of subs) {
       const id = crypto.randomUUID()
       ids.push(id)
-      await app.deps.sql`insert into webhook_subscriptions (id, consumer_id, webhook_url, filter_source, filter_entity_type, filter_change_type, secret_ciphertext, created_at)
+      await app.deps
+        .sql`insert into webhook_subscriptions (id, consumer_id, webhook_url, filter_source, filter_entity_type, filter_change_type, secret_ciphertext, created_at)
         values (${id}, ${consumer[0]!.id}, 'https://receiver.example.com/hook', ${f.source}, ${f.entity_type}, ${f.change_type}, 'x', ${app.clock.now()})`
     }
     try {
       const org = randomOrg()
-      await recordObservations(app.deps.sql, vatObservation({ org_number: org, status: 'active', vat_registered: false } as never, null), app.clock.now())
-      expect(await recordObservations(app.deps.sql, vatObservation({ org_number: org, status: 'active', vat_registered: true } as never, null), app.clock.now())).toEqual({ baselined: 0, changes: 1 })
-      const queued = await app.deps.sql`select d.id from webhook_deliveries d join changes c on c.id = d.change_id where c.entity_id = ${org}`
+      await recordObservations(
+        app.deps.sql,
+        vatObservation({ org_number: org, status: 'active', vat_registered: false } as never, null),
+        app.clock.now(),
+      )
+      expect(
+        await recordObservations(
+          app.deps.sql,
+          vatObservation({ org_number: org, status: 'active', vat_registered: true } as never, null),
+          app.clock.now(),
+        ),
+      ).toEqual({ baselined: 0, changes: 1 })
+      const queued = await app.deps
+        .sql`select d.id from webhook_deliveries d join changes c on c.id = d.change_id where c.entity_id = ${org}`
       expect(queued).toHaveLength(0)
     } finally {
-      await app.deps.sql`update webhook_subscriptions set active = false, deactivation_reason = 'deleted', deactivated_at = ${app.clock.now()} where id in ${app.deps.sql(ids)}`
+      await app.deps
+        .sql`update webhook_subscriptions set active = false, deactivation_reason = 'deleted', deactivated_at = ${app.clock.now()} where id in ${app.deps.sql(ids)}`
     }
   })
 })
-

@@ -13,7 +13,11 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const approvers = async (org: string) => (await delegationApprovers(app.deps.reads, org)).approvers.map((a) => [a.name, a.grounds.map((g) => `${g.kind}:${g.code}`)])
+const approvers = async (org: string) =>
+  (await delegationApprovers(app.deps.reads, org)).approvers.map((a) => [
+    a.name,
+    a.grounds.map((g) => `${g.kind}:${g.code}`),
+  ])
 
 test('the general manager and the chair approve; the chair also signs alone under the rule', async () => {
   expect(await approvers('984661185')).toEqual([

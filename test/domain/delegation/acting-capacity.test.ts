@@ -92,9 +92,22 @@ describe('the fnr is sealed', () => {
 
 // -- the register, stubbed in our mapped shapes ---------------------------------------------------
 
-const source: Provenance = { system: 'enhetsregisteret', snapshotId: 'snap', fetchedAt: new Date('2026-03-14T09:00:00Z'), servedFrom: 'live', stale: false }
+const source: Provenance = {
+  system: 'enhetsregisteret',
+  snapshotId: 'snap',
+  fetchedAt: new Date('2026-03-14T09:00:00Z'),
+  servedFrom: 'live',
+  stale: false,
+}
 const person = (name: string, birth_date: string) => ({ kind: 'person' as const, name, birth_date, deceased: false })
-const role = (group: string, code: string, holder: Role['holder']): Role => ({ group: { code: group, description: null }, role: { code, description: `${code} role` }, holder, liability_share: null, elected_by: null, order: null })
+const role = (group: string, code: string, holder: Role['holder']): Role => ({
+  group: { code: group, description: null },
+  role: { code, description: `${code} role` },
+  holder,
+  liability_share: null,
+  elected_by: null,
+  order: null,
+})
 
 const ingrid = person('Ingrid Sætre', '1968-04-12')
 const henrik = person('Henrik Aasheim', '1959-11-03')
@@ -111,7 +124,11 @@ const AS_ROLES: Role[] = [
   role('REVI', 'REVI', { kind: 'entity', org_number: '997612302', name: 'FJORDREVISJON AS', deleted: false }),
 ]
 
-const signer = (p: { name: string; birth_date: string }, code: string) => ({ name: p.name, birth_date: p.birth_date, role: { code, description: null } })
+const signer = (p: { name: string; birth_date: string }, code: string) => ({
+  name: p.name,
+  birth_date: p.birth_date,
+  role: { code, description: null },
+})
 
 /** Chair alone, or the deputy chair with one board member. */
 const AS_SIGNATURE: AuthorityLookup = {
@@ -125,14 +142,34 @@ const AS_SIGNATURE: AuthorityLookup = {
   free_text: null,
   possible_holders: [],
   combinations: [
-    { id: '1', code: 'R0003', description: 'Styrets leder alene eller to styremedlemmer i fellesskap.', persons: [signer(henrik, 'LEDE')] },
-    { id: '2', code: 'R0003', description: 'Styrets leder alene eller to styremedlemmer i fellesskap.', persons: [signer(marte, 'NEST'), signer(ola, 'MEDL')] },
-    { id: '3', code: 'R0003', description: 'Styrets leder alene eller to styremedlemmer i fellesskap.', persons: [signer(marte, 'NEST'), signer(kari, 'MEDL')] },
+    {
+      id: '1',
+      code: 'R0003',
+      description: 'Styrets leder alene eller to styremedlemmer i fellesskap.',
+      persons: [signer(henrik, 'LEDE')],
+    },
+    {
+      id: '2',
+      code: 'R0003',
+      description: 'Styrets leder alene eller to styremedlemmer i fellesskap.',
+      persons: [signer(marte, 'NEST'), signer(ola, 'MEDL')],
+    },
+    {
+      id: '3',
+      code: 'R0003',
+      description: 'Styrets leder alene eller to styremedlemmer i fellesskap.',
+      persons: [signer(marte, 'NEST'), signer(kari, 'MEDL')],
+    },
   ],
 }
 
 function register(form: string, roles: Role[], signature: AuthorityLookup | AppError = AS_SIGNATURE): CompanyReads {
-  const unit = { org_number: '123456785', name: 'TESTSELSKAP', org_form: { code: form, description: null }, status: 'active' } as RegisterUnit
+  const unit = {
+    org_number: '123456785',
+    name: 'TESTSELSKAP',
+    org_form: { code: form, description: null },
+    status: 'active',
+  } as RegisterUnit
   return {
     unit: async () => ({ value: { kind: 'found', unit }, source }),
     roles: async () => ({ value: { found: true, roles }, source }),
@@ -143,15 +180,32 @@ function register(form: string, roles: Role[], signature: AuthorityLookup | AppE
   } as unknown as CompanyReads
 }
 
-const capacity = async (fnr: string, reads = register('AS', AS_ROLES)) => (await actingCapacity(reads, '123456785', sealFnr(fnr, KEY))).data
+const capacity = async (fnr: string, reads = register('AS', AS_ROLES)) =>
+  (await actingCapacity(reads, '123456785', sealFnr(fnr, KEY))).data
 
 describe('matching by the birth date the number encodes', () => {
   test('the general manager matches and gets act_in_daily_management under aksjeloven', async () => {
     const d = await capacity(DAGL_FNR)
     expect(d.matching).toMatchObject({ basis: 'birth_date', persons_matched: 1, ambiguous: false })
-    expect(d.roles).toEqual([{ code: 'DAGL', register_code: 'DAGL', description: 'DAGL role', group_code: 'DAGL', holder_name: 'Ingrid Sætre', elected_by: null }])
+    expect(d.roles).toEqual([
+      {
+        code: 'DAGL',
+        register_code: 'DAGL',
+        description: 'DAGL role',
+        group_code: 'DAGL',
+        holder_name: 'Ingrid Sætre',
+        elected_by: null,
+      },
+    ])
     expect(d.actions).toEqual([
-      { token: 'act_in_daily_management', holder_name: 'Ingrid Sætre', basis: { kind: 'role', role_code: 'DAGL' }, description: expect.any(String), description_en: expect.any(String), legal_reference: 'asl. §§ 6-14, 6-32 (1)' },
+      {
+        token: 'act_in_daily_management',
+        holder_name: 'Ingrid Sætre',
+        basis: { kind: 'role', role_code: 'DAGL' },
+        description: expect.any(String),
+        description_en: expect.any(String),
+        legal_reference: 'asl. §§ 6-14, 6-32 (1)',
+      },
     ])
   })
 
@@ -170,12 +224,17 @@ describe('matching by the birth date the number encodes', () => {
   test('the deputy chair is NEST, the register’s code as authority, verify and profile give it, and signs jointly with one other', async () => {
     const d = await capacity(NEST_FNR)
     expect(d.roles.map((r) => [r.code, r.register_code])).toEqual([['NEST', 'NEST']])
-    expect(d.actions.find((a) => a.token === 'sign_jointly')).toMatchObject({ basis: { kind: 'signature_rule', combinations: 2, co_signers_required: 1 } })
+    expect(d.actions.find((a) => a.token === 'sign_jointly')).toMatchObject({
+      basis: { kind: 'signature_rule', combinations: 2, co_signers_required: 1 },
+    })
   })
 
   test('the deputy chair’s board action names NEST as the role it comes from', async () => {
     const d = await capacity(NEST_FNR)
-    expect(d.actions.find((a) => a.token === 'sign_with_the_whole_board')).toMatchObject({ basis: { kind: 'role', role_code: 'NEST' }, legal_reference: 'asl. § 6-30 (1)' })
+    expect(d.actions.find((a) => a.token === 'sign_with_the_whole_board')).toMatchObject({
+      basis: { kind: 'role', role_code: 'NEST' },
+      legal_reference: 'asl. § 6-30 (1)',
+    })
   })
 
   test('two holders born the same day both match, each role naming its holder, marked ambiguous', async () => {
@@ -183,7 +242,10 @@ describe('matching by the birth date the number encodes', () => {
     expect(d.matching).toMatchObject({ persons_matched: 2, ambiguous: true })
     expect(d.matching.note_en).toContain('2 role holders')
     expect(d.roles.map((r) => r.holder_name)).toEqual(['Ola Rønning', 'Kari Nordby'])
-    expect(d.actions.filter((a) => a.token === 'sign_jointly').map((a) => a.holder_name)).toEqual(['Ola Rønning', 'Kari Nordby'])
+    expect(d.actions.filter((a) => a.token === 'sign_jointly').map((a) => a.holder_name)).toEqual([
+      'Ola Rønning',
+      'Kari Nordby',
+    ])
   })
 
   test('a person with no role gets empty lists and a note saying so', async () => {
@@ -207,32 +269,48 @@ describe('matching by the birth date the number encodes', () => {
 
   test('only the HMAC of the number is in the answer', async () => {
     const d = await capacity(DAGL_FNR)
-    expect(d.actor).toEqual({ fnr_hmac: createHmac('sha256', KEY).update(DAGL_FNR).digest('hex'), fnr_hmac_algorithm: 'HMAC-SHA256' })
+    expect(d.actor).toEqual({
+      fnr_hmac: createHmac('sha256', KEY).update(DAGL_FNR).digest('hex'),
+      fnr_hmac_algorithm: 'HMAC-SHA256',
+    })
     expect(JSON.stringify(d)).not.toContain(DAGL_FNR)
   })
 })
 
 describe('actions by organisation form', () => {
   test('the owner of a sole proprietorship gets act_as_owner under skatteforvaltningsloven', async () => {
-    const reads = register('ENK', [role('INNH', 'INNH', person('Tora Vindseth', '1988-05-14'))], { ...AS_SIGNATURE, routine_status: 'NA', combinations: [] })
+    const reads = register('ENK', [role('INNH', 'INNH', person('Tora Vindseth', '1988-05-14'))], {
+      ...AS_SIGNATURE,
+      routine_status: 'NA',
+      combinations: [],
+    })
     const d = await capacity(OWNER_FNR, reads)
     expect(d.actions.map((a) => [a.token, a.legal_reference])).toEqual([['act_as_owner', 'sktfvl. §§ 8-2, 8-3']])
     expect(d.signing_rule).toMatchObject({ available: true, covered: false })
   })
 
   test('the general manager of a partnership acts under selskapsloven', async () => {
-    const d = await capacity(DAGL_FNR, register('ANS', [role('DAGL', 'DAGL', ingrid)], { ...AS_SIGNATURE, combinations: [] }))
+    const d = await capacity(
+      DAGL_FNR,
+      register('ANS', [role('DAGL', 'DAGL', ingrid)], { ...AS_SIGNATURE, combinations: [] }),
+    )
     expect(d.actions.map((a) => a.legal_reference)).toEqual(['sel. § 2-21 (3)'])
   })
 
   test('a role with no statute for the form is listed but yields no action (DAGL of a NUF)', async () => {
-    const d = await capacity(DAGL_FNR, register('NUF', [role('DAGL', 'DAGL', ingrid)], { ...AS_SIGNATURE, combinations: [] }))
+    const d = await capacity(
+      DAGL_FNR,
+      register('NUF', [role('DAGL', 'DAGL', ingrid)], { ...AS_SIGNATURE, combinations: [] }),
+    )
     expect(d.roles.map((r) => r.code)).toEqual(['DAGL'])
     expect(d.actions).toEqual([])
   })
 
   test('a role outside the spec’s vocabulary is listed raw and interpreted not at all (VARA)', async () => {
-    const d = await capacity(DAGL_FNR, register('AS', [role('STYR', 'VARA', ingrid)], { ...AS_SIGNATURE, combinations: [] }))
+    const d = await capacity(
+      DAGL_FNR,
+      register('AS', [role('STYR', 'VARA', ingrid)], { ...AS_SIGNATURE, combinations: [] }),
+    )
     expect(d.roles.map((r) => r.code)).toEqual(['VARA'])
     expect(d.actions).toEqual([])
   })
@@ -241,13 +319,25 @@ describe('actions by organisation form', () => {
 describe('the signature rule', () => {
   test('its texts are exposed once each', async () => {
     const d = await capacity(DAGL_FNR)
-    expect(d.signing_rule).toEqual({ available: true, covered: true, descriptions: ['Styrets leder alene eller to styremedlemmer i fellesskap.'], free_text: null, error_code: null })
+    expect(d.signing_rule).toEqual({
+      available: true,
+      covered: true,
+      descriptions: ['Styrets leder alene eller to styremedlemmer i fellesskap.'],
+      free_text: null,
+      error_code: null,
+    })
   })
 
   test('when the lookup fails the answer degrades: the role actions stay, the rule is unavailable with its error', async () => {
     const reads = register('AS', AS_ROLES, new AppError('UPSTREAM_UNAVAILABLE'))
     const d = await capacity(LEDE_FNR, reads)
-    expect(d.signing_rule).toEqual({ available: false, covered: null, descriptions: [], free_text: null, error_code: 'UPSTREAM_UNAVAILABLE' })
+    expect(d.signing_rule).toEqual({
+      available: false,
+      covered: null,
+      descriptions: [],
+      free_text: null,
+      error_code: 'UPSTREAM_UNAVAILABLE',
+    })
     expect(d.actions.map((a) => a.token)).toEqual(['sign_with_the_whole_board'])
   })
 })

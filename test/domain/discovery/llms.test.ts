@@ -30,7 +30,8 @@ describe('llms.txt', () => {
 describe('llms-full.txt', () => {
   test('inlines every operation but the pages, and every error code', () => {
     const text = llmsFullTxt(BASE)
-    for (const o of allOperations.filter((x) => x.format !== 'html')) expect(text).toContain(`\`${o.method} ${openApiPath(o.path)}\` (${o.id};`)
+    for (const o of allOperations.filter((x) => x.format !== 'html'))
+      expect(text).toContain(`\`${o.method} ${openApiPath(o.path)}\` (${o.id};`)
     for (const code of ERROR_CODES) expect(text).toContain(`- \`${code}\` (HTTP `)
   })
 

@@ -31,7 +31,15 @@ describe('what is recognised', () => {
     expect(secretShapeOf('fnr: 12046823441.')).toContain('identity number')
   })
 
-  test.each(['120468 23441', '120468-23441', '120468.23441', '120468\u00a023441', '12 04 68 234 41', '12.04.68 23441', 'fnr 120468-23441, takk'])('with separators, %s is an identity number', (s) => {
+  test.each([
+    '120468 23441',
+    '120468-23441',
+    '120468.23441',
+    '120468\u00a023441',
+    '12 04 68 234 41',
+    '12.04.68 23441',
+    'fnr 120468-23441, takk',
+  ])('with separators, %s is an identity number', (s) => {
     expect(secretShapeOf(s)).toBe('an identity number (fødselsnummer or D-number)')
   })
 })
@@ -54,6 +62,7 @@ describe('what passes', () => {
   })
 
   test('64 KiB of repeated prefixes and fragments is no secret, and is answered', () => {
-    for (const unit of ['eyJ', 'eyJa.', 'apt_', 'whsec_', 'bearer ', '1', '1 ', '12-']) expect(secretShapeOf(unit.repeat(Math.ceil(65_536 / unit.length)))).toBeNull()
+    for (const unit of ['eyJ', 'eyJa.', 'apt_', 'whsec_', 'bearer ', '1', '1 ', '12-'])
+      expect(secretShapeOf(unit.repeat(Math.ceil(65_536 / unit.length)))).toBeNull()
   })
 })

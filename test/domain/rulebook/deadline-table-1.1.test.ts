@@ -39,23 +39,80 @@ const pad = (n: number) => String(n).padStart(2, '0')
 /** The periods of period-year `y` for each rule, with the legal date as the notes state it. */
 function periodsOf(y: number): Omit<Expected, 'due'>[] {
   const out: Omit<Expected, 'due'>[] = []
-  out.push({ id: `generalforsamling-${y}`, rule: 'generalforsamling', period: `${y}`, legal: iso(y + 1, 6, 30), types: ['AS'], law: 'aksjeloven' })
-  out.push({ id: `arsregnskap-fastsetting-${y}`, rule: 'arsregnskap-fastsetting', period: `${y}`, legal: iso(y + 1, 6, 30), types: ['AS', 'ENK', 'ANS', 'DA'], law: 'regnskapsloven' })
-  out.push({ id: `apenhetsloven-redegjorelse-${y}`, rule: 'apenhetsloven-redegjorelse', period: `${y}`, legal: iso(y + 1, 6, 30), types: ['AS', 'ANS', 'DA', 'NUF'], law: 'åpenhetsloven' })
-  out.push({ id: `tilleggsforskudd-${y}`, rule: 'tilleggsforskudd', period: `${y}`, legal: iso(y + 1, 5, 31), types: ['AS', 'ENK', 'NUF'], law: 'skattebetalingsloven' })
-  out.push({ id: `mva-arstermin-primaer-${y}`, rule: 'mva-arstermin-primaer', period: `${y}-A`, legal: iso(y + 1, 4, 10), types: ALL, law: '8-3-7' })
+  out.push({
+    id: `generalforsamling-${y}`,
+    rule: 'generalforsamling',
+    period: `${y}`,
+    legal: iso(y + 1, 6, 30),
+    types: ['AS'],
+    law: 'aksjeloven',
+  })
+  out.push({
+    id: `arsregnskap-fastsetting-${y}`,
+    rule: 'arsregnskap-fastsetting',
+    period: `${y}`,
+    legal: iso(y + 1, 6, 30),
+    types: ['AS', 'ENK', 'ANS', 'DA'],
+    law: 'regnskapsloven',
+  })
+  out.push({
+    id: `apenhetsloven-redegjorelse-${y}`,
+    rule: 'apenhetsloven-redegjorelse',
+    period: `${y}`,
+    legal: iso(y + 1, 6, 30),
+    types: ['AS', 'ANS', 'DA', 'NUF'],
+    law: 'åpenhetsloven',
+  })
+  out.push({
+    id: `tilleggsforskudd-${y}`,
+    rule: 'tilleggsforskudd',
+    period: `${y}`,
+    legal: iso(y + 1, 5, 31),
+    types: ['AS', 'ENK', 'NUF'],
+    law: 'skattebetalingsloven',
+  })
+  out.push({
+    id: `mva-arstermin-primaer-${y}`,
+    rule: 'mva-arstermin-primaer',
+    period: `${y}-A`,
+    legal: iso(y + 1, 4, 10),
+    types: ALL,
+    law: '8-3-7',
+  })
   for (let m = 1; m <= 12; m++) {
     // iso() normalises month 13/14 into the next year
-    out.push({ id: `mva-manedlig-${y}-${pad(m)}`, rule: 'mva-manedlig', period: `${y}-${pad(m)}`, legal: iso(y, m + 2, 10), types: ALL, law: '8-3-2' })
+    out.push({
+      id: `mva-manedlig-${y}-${pad(m)}`,
+      rule: 'mva-manedlig',
+      period: `${y}-${pad(m)}`,
+      legal: iso(y, m + 2, 10),
+      types: ALL,
+      law: '8-3-2',
+    })
   }
   for (let q = 1; q <= 4; q++) {
-    out.push({ id: `mva-omvendt-avgiftsplikt-${q}-${y}`, rule: 'mva-omvendt-avgiftsplikt', period: `${y}-Q${q}`, legal: iso(y, q * 3 + 2, 10), types: ALL, law: '11-3' })
+    out.push({
+      id: `mva-omvendt-avgiftsplikt-${q}-${y}`,
+      rule: 'mva-omvendt-avgiftsplikt',
+      period: `${y}-Q${q}`,
+      legal: iso(y, q * 3 + 2, 10),
+      types: ALL,
+      law: '11-3',
+    })
   }
   return out
 }
 
 const NEVER_MOVES = new Set(['generalforsamling', 'arsregnskap-fastsetting', 'apenhetsloven-redegjorelse'])
-const NEW_RULES = new Set(['generalforsamling', 'arsregnskap-fastsetting', 'apenhetsloven-redegjorelse', 'tilleggsforskudd', 'mva-manedlig', 'mva-arstermin-primaer', 'mva-omvendt-avgiftsplikt'])
+const NEW_RULES = new Set([
+  'generalforsamling',
+  'arsregnskap-fastsetting',
+  'apenhetsloven-redegjorelse',
+  'tilleggsforskudd',
+  'mva-manedlig',
+  'mva-arstermin-primaer',
+  'mva-omvendt-avgiftsplikt',
+])
 
 /** Every deadline of the seven rules whose (shifted) date falls in calendar year `year`. */
 function expectedFor(year: number): Expected[] {
@@ -100,7 +157,18 @@ describe('the derived table itself', () => {
   test('per year: one general meeting, one adoption, one account, one additional advance, one primary-industry return, twelve months, four quarters', () => {
     for (const year of YEARS) {
       const count = (rule: string) => expectedFor(year).filter((e) => e.rule === rule).length
-      expect([year, ...['generalforsamling', 'arsregnskap-fastsetting', 'apenhetsloven-redegjorelse', 'tilleggsforskudd', 'mva-arstermin-primaer', 'mva-manedlig', 'mva-omvendt-avgiftsplikt'].map(count)]).toEqual([year, 1, 1, 1, 1, 1, 12, 4])
+      expect([
+        year,
+        ...[
+          'generalforsamling',
+          'arsregnskap-fastsetting',
+          'apenhetsloven-redegjorelse',
+          'tilleggsforskudd',
+          'mva-arstermin-primaer',
+          'mva-manedlig',
+          'mva-omvendt-avgiftsplikt',
+        ].map(count),
+      ]).toEqual([year, 1, 1, 1, 1, 1, 12, 4])
     }
   })
 })
@@ -118,7 +186,9 @@ for (const year of YEARS) {
     })
 
     test('each deadline is the end of the derived Oslo due day', () => {
-      const wrong = want.filter((e) => byId.get(e.id)?.deadline !== osloEndOfDay(e.due)).map((e) => `${e.id}: got ${byId.get(e.id)?.deadline}, expected ${osloEndOfDay(e.due)}`)
+      const wrong = want
+        .filter((e) => byId.get(e.id)?.deadline !== osloEndOfDay(e.due))
+        .map((e) => `${e.id}: got ${byId.get(e.id)?.deadline}, expected ${osloEndOfDay(e.due)}`)
       expect(wrong).toEqual([])
     })
 
@@ -136,7 +206,12 @@ for (const year of YEARS) {
     test('rule_id, period label, entity types and legal reference', () => {
       for (const e of want) {
         const d = byId.get(e.id)!
-        expect({ id: e.id, rule: d.rule_id, period: d.period, types: d.applies_to_entity_types as string[] }).toEqual({ id: e.id, rule: e.rule, period: e.period, types: e.types })
+        expect({ id: e.id, rule: d.rule_id, period: d.period, types: d.applies_to_entity_types as string[] }).toEqual({
+          id: e.id,
+          rule: e.rule,
+          period: e.period,
+          types: e.types,
+        })
         expect(d.legal_reference).toContain(e.law)
       }
     })
@@ -168,7 +243,9 @@ describe('the contested Q2 date of mva-omvendt-avgiftsplikt', () => {
   })
 
   test('the other quarters carry no contested date', () => {
-    const others = publicDeadlines(2026).filter((x) => x.rule_id === 'mva-omvendt-avgiftsplikt' && !x.period.endsWith('-Q2'))
+    const others = publicDeadlines(2026).filter(
+      (x) => x.rule_id === 'mva-omvendt-avgiftsplikt' && !x.period.endsWith('-Q2'),
+    )
     expect(others.map((x) => x.period)).toEqual(['2025-Q4', '2026-Q1', '2026-Q3']) // 2026-Q4 falls due in 2027
     expect(others.every((x) => !x.uncertainties?.some((u) => u.contested_dates))).toBe(true)
   })

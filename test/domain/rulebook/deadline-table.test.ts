@@ -209,9 +209,10 @@ function expectedRuleAndPeriod(id: string): { rule: string; period: string } {
     return { rule: m[1]!, period: `${m[3]}-P${m[2]}` }
   }
   if (
-    (m = /^(skattemelding-upersonlig|skattemelding-naering|selskapsmelding|aksjonaerregisteroppgave|arsregnskap|revisjon|reelle-rettighetshavere)-(\d{4})$/.exec(
-      id,
-    ))
+    (m =
+      /^(skattemelding-upersonlig|skattemelding-naering|selskapsmelding|aksjonaerregisteroppgave|arsregnskap|revisjon|reelle-rettighetshavere)-(\d{4})$/.exec(
+        id,
+      ))
   ) {
     return { rule: m[1]!, period: m[2]! }
   }
@@ -395,7 +396,9 @@ describe('headline cases (rulebook.md §1 notes and §4)', () => {
   test('forskuddstrekk: last bimonthly term 2025-T6 due 15 Jan 2026; nothing for 2026 terms', () => {
     expect(entry(2026, 'forskuddstrekk-6-2025').deadline).toBe('2026-01-15T23:59:59+01:00')
     for (const y of [2026, 2027]) {
-      const ids = publicDeadlines(y).filter((d) => d.rule_id === 'forskuddstrekk').map((d) => d.obligation_id)
+      const ids = publicDeadlines(y)
+        .filter((d) => d.rule_id === 'forskuddstrekk')
+        .map((d) => d.obligation_id)
       expect(ids).toEqual(y === 2026 ? ['forskuddstrekk-6-2025'] : [])
     }
   })

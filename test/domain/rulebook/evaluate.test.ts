@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'bun:test'
-import { companyDeadlines, companySummary, countResults, evaluateObligations, OVERDUE_LOOKBACK_MONTHS } from '../../../src/domain/rulebook/evaluate.ts'
+import {
+  companyDeadlines,
+  companySummary,
+  countResults,
+  evaluateObligations,
+  OVERDUE_LOOKBACK_MONTHS,
+} from '../../../src/domain/rulebook/evaluate.ts'
 import { AS_SMALL_TIER2, AS_TIER1, ANS_MANY_PARTNERS, ENK_SMALL_TIER2, NUF_TIER1 } from './fixtures.ts'
 
 const results = (facts: Parameters<typeof evaluateObligations>[0]) =>
@@ -42,7 +48,9 @@ describe('obligation evaluation', () => {
     const aMelding = evaluateObligations(AS_TIER1).find((e) => e.rule_id === 'a-melding')!
     expect(aMelding.missing_facts).toEqual(['has_payroll'])
     expect(aMelding.data_tier_required).toBe('tier_2')
-    expect(evaluateObligations(AS_TIER1).find((e) => e.rule_id === 'aksjonaerregisteroppgave')!.data_tier_required).toBe('tier_1')
+    expect(
+      evaluateObligations(AS_TIER1).find((e) => e.rule_id === 'aksjonaerregisteroppgave')!.data_tier_required,
+    ).toBe('tier_1')
   })
 
   test('a small AS with all figures known may opt out of audit and must run payroll reporting', () => {
@@ -83,7 +91,13 @@ describe('obligation evaluation', () => {
   })
 
   test('a known breach decides even when other figures are unknown', () => {
-    const ans = { ...ANS_MANY_PARTNERS, employee_count: null, partner_count: null, has_limited_liability_partner: null, annual_turnover_nok: 6_000_000 }
+    const ans = {
+      ...ANS_MANY_PARTNERS,
+      employee_count: null,
+      partner_count: null,
+      has_limited_liability_partner: null,
+      annual_turnover_nok: 6_000_000,
+    }
     expect(results(ans).arsregnskap).toBe('applicable')
   })
 
@@ -129,9 +143,13 @@ describe('company deadlines', () => {
   })
 
   test('the lookback reaches back exactly three months, both ends inclusive', () => {
-    const on = companyDeadlines(AS_TIER1, { fromDate: '2026-05-02', horizonMonths: 1 }).deadlines.map((d) => d.deadline_id)
+    const on = companyDeadlines(AS_TIER1, { fromDate: '2026-05-02', horizonMonths: 1 }).deadlines.map(
+      (d) => d.deadline_id,
+    )
     expect(on).toContain('aksjonaerregisteroppgave-2025') // due 2 Feb 2026, the first day of the window
-    const after = companyDeadlines(AS_TIER1, { fromDate: '2026-05-03', horizonMonths: 1 }).deadlines.map((d) => d.deadline_id)
+    const after = companyDeadlines(AS_TIER1, { fromDate: '2026-05-03', horizonMonths: 1 }).deadlines.map(
+      (d) => d.deadline_id,
+    )
     expect(after).not.toContain('aksjonaerregisteroppgave-2025')
     expect(after).toContain('mva-termin-6-2025') // due 10 Feb 2026
   })
@@ -146,7 +164,9 @@ describe('company deadlines', () => {
   })
 
   test('the annual accounts deadline on a Saturday does not move, and says why', () => {
-    const d = companyDeadlines(AS_TIER1, { fromDate: '2027-06-01', horizonMonths: 3 }).deadlines.find((x) => x.deadline_id === 'arsregnskap-2026')!
+    const d = companyDeadlines(AS_TIER1, { fromDate: '2027-06-01', horizonMonths: 3 }).deadlines.find(
+      (x) => x.deadline_id === 'arsregnskap-2026',
+    )!
     expect(d.due_at).toBe('2027-07-31T23:59:59+02:00')
     expect(d.business_day_adjusted).toBe(false)
     expect(d.adjusted_for).toBeNull()
@@ -155,7 +175,10 @@ describe('company deadlines', () => {
   })
 
   test('a recorded filing marks the period filed', () => {
-    const d = companyDeadlines(AS_TIER1, { ...opts, filed: (rule, period) => rule === 'mva-termin' && period === '2025-T6' }).deadlines
+    const d = companyDeadlines(AS_TIER1, {
+      ...opts,
+      filed: (rule, period) => rule === 'mva-termin' && period === '2025-T6',
+    }).deadlines
     expect(d.find((x) => x.deadline_id === 'mva-termin-6-2025')!.filing_status).toBe('filed')
     expect(d.find((x) => x.deadline_id === 'mva-termin-1-2026')!.filing_status).toBe('upcoming')
   })
@@ -204,7 +227,17 @@ describe('company summary', () => {
 
   test('holds no name, status or roles, and points tier_1 callers at the delegation flow', () => {
     const s = companySummary(AS_TIER1, 'tier_1', opts)
-    expect(Object.keys(s).sort()).toEqual(['data_tier', 'deadlines', 'entity_type', 'mva_registered', 'nace_codes', 'obligations', 'org_number', 'undecided_rules', 'upgrade_path'])
+    expect(Object.keys(s).sort()).toEqual([
+      'data_tier',
+      'deadlines',
+      'entity_type',
+      'mva_registered',
+      'nace_codes',
+      'obligations',
+      'org_number',
+      'undecided_rules',
+      'upgrade_path',
+    ])
     expect(s.upgrade_path).toContain('Altinn')
     // Filings are not visible on tier_1, so nothing is reported filed.
     expect(s.deadlines.some((d) => d.filing_status === 'filed')).toBe(false)
@@ -218,10 +251,14 @@ describe('company summary', () => {
 })
 
 describe('the rules 1.1.0 added: who they concern and what decides them', () => {
-  const verdict = (facts: Parameters<typeof evaluateObligations>[0], id: string) => evaluateObligations(facts).find((e) => e.rule_id === id)
+  const verdict = (facts: Parameters<typeof evaluateObligations>[0], id: string) =>
+    evaluateObligations(facts).find((e) => e.rule_id === id)
 
   test('every AS must hold a general meeting and adopt its accounts, on register data alone', () => {
-    expect([verdict(AS_TIER1, 'generalforsamling')!.evaluation_result, verdict(AS_TIER1, 'generalforsamling')!.data_tier_required]).toEqual(['applicable', 'tier_1'])
+    expect([
+      verdict(AS_TIER1, 'generalforsamling')!.evaluation_result,
+      verdict(AS_TIER1, 'generalforsamling')!.data_tier_required,
+    ]).toEqual(['applicable', 'tier_1'])
     expect(verdict(AS_TIER1, 'arsregnskap-fastsetting')!.evaluation_result).toBe('applicable')
   })
 
@@ -237,19 +274,30 @@ describe('the rules 1.1.0 added: who they concern and what decides them', () => 
   })
 
   test('reverse-charge VAT: decided from the register for a VAT-registered company, open for one that is not', () => {
-    expect(verdict(AS_TIER1, 'mva-omvendt-avgiftsplikt')).toMatchObject({ evaluation_result: 'not_applicable', missing_facts: [] })
+    expect(verdict(AS_TIER1, 'mva-omvendt-avgiftsplikt')).toMatchObject({
+      evaluation_result: 'not_applicable',
+      missing_facts: [],
+    })
     const unregistered = verdict({ ...AS_TIER1, mva_registered: false }, 'mva-omvendt-avgiftsplikt')!
-    expect(unregistered).toMatchObject({ evaluation_result: 'insufficient_data', missing_facts: ['reverse_charge_purchases'] })
+    expect(unregistered).toMatchObject({
+      evaluation_result: 'insufficient_data',
+      missing_facts: ['reverse_charge_purchases'],
+    })
     expect(unregistered.reason).toContain('2 000 kr')
     expect(unregistered.reason_en).toContain('NOK 2,000')
   })
 
   test('reverse-charge VAT applies to an unregistered business that buys from abroad', () => {
-    expect(verdict({ ...ENK_SMALL_TIER2, reverse_charge_purchases: true }, 'mva-omvendt-avgiftsplikt')!.evaluation_result).toBe('applicable')
+    expect(
+      verdict({ ...ENK_SMALL_TIER2, reverse_charge_purchases: true }, 'mva-omvendt-avgiftsplikt')!.evaluation_result,
+    ).toBe('applicable')
   })
 
   test('monthly VAT is open until the imposed period is known; when it is, the two-month term gives way', () => {
-    expect(verdict(AS_TIER1, 'mva-manedlig')).toMatchObject({ evaluation_result: 'insufficient_data', missing_facts: ['mva_monthly_term'] })
+    expect(verdict(AS_TIER1, 'mva-manedlig')).toMatchObject({
+      evaluation_result: 'insufficient_data',
+      missing_facts: ['mva_monthly_term'],
+    })
     const monthly = { ...AS_SMALL_TIER2, mva_monthly_term: true }
     expect(verdict(monthly, 'mva-manedlig')!.evaluation_result).toBe('applicable')
     expect(verdict(monthly, 'mva-termin')!.evaluation_result).toBe('not_applicable')
@@ -260,32 +308,54 @@ describe('the rules 1.1.0 added: who they concern and what decides them', () => 
     expect(farm.evaluation_result).toBe('insufficient_data')
     expect(farm.reason_en).toContain('industry code suggests')
     expect(verdict(AS_TIER1, 'mva-arstermin-primaer')!.reason_en).not.toContain('industry code')
-    expect(verdict({ ...AS_TIER1, mva_primary_industry_term: true }, 'mva-termin')!.evaluation_result).toBe('not_applicable')
+    expect(verdict({ ...AS_TIER1, mva_primary_industry_term: true }, 'mva-termin')!.evaluation_result).toBe(
+      'not_applicable',
+    )
   })
 
   test('the additional advance is never a guess: open without an expected residual tax, and optional in every answer', () => {
-    for (const facts of [AS_TIER1, { ...AS_TIER1, expects_residual_tax: true }, { ...AS_TIER1, expects_residual_tax: false }]) {
+    for (const facts of [
+      AS_TIER1,
+      { ...AS_TIER1, expects_residual_tax: true },
+      { ...AS_TIER1, expects_residual_tax: false },
+    ]) {
       const v = verdict(facts, 'tilleggsforskudd')!
       expect(v.reason).toContain('frivillig')
       expect(v.reason_en).toContain('optional')
     }
-    expect(verdict(AS_TIER1, 'tilleggsforskudd')).toMatchObject({ evaluation_result: 'insufficient_data', missing_facts: ['expects_residual_tax'] })
+    expect(verdict(AS_TIER1, 'tilleggsforskudd')).toMatchObject({
+      evaluation_result: 'insufficient_data',
+      missing_facts: ['expects_residual_tax'],
+    })
     expect(verdict(ANS_MANY_PARTNERS, 'tilleggsforskudd')).toBeUndefined()
   })
 
   test('the Transparency Act account: one year’s figures are a hint in the reason, not the verdict', () => {
-    const big = verdict({ ...AS_SMALL_TIER2, annual_turnover_nok: 90_000_000, total_assets_nok: 40_000_000 }, 'apenhetsloven-redegjorelse')!
+    const big = verdict(
+      { ...AS_SMALL_TIER2, annual_turnover_nok: 90_000_000, total_assets_nok: 40_000_000 },
+      'apenhetsloven-redegjorelse',
+    )!
     expect(big).toMatchObject({ evaluation_result: 'insufficient_data', missing_facts: ['transparency_act_size_met'] })
     expect(big.reason_en).toContain('exceed 2 of 3 limits')
-    expect(verdict({ ...AS_TIER1, transparency_act_size_met: true }, 'apenhetsloven-redegjorelse')!.evaluation_result).toBe('applicable')
-    expect(verdict({ ...NUF_TIER1, norwegian_tax_liability: false }, 'apenhetsloven-redegjorelse')!.evaluation_result).toBe('not_applicable')
+    expect(
+      verdict({ ...AS_TIER1, transparency_act_size_met: true }, 'apenhetsloven-redegjorelse')!.evaluation_result,
+    ).toBe('applicable')
+    expect(
+      verdict({ ...NUF_TIER1, norwegian_tax_liability: false }, 'apenhetsloven-redegjorelse')!.evaluation_result,
+    ).toBe('not_applicable')
     expect(verdict(ENK_SMALL_TIER2, 'apenhetsloven-redegjorelse')).toBeUndefined()
   })
 
   test('a conditional rule says so in both languages in its description', () => {
     const d = (id: string) => evaluateObligations(AS_TIER1).find((e) => e.rule_id === id)!
-    expect([d('tilleggsforskudd').description, d('tilleggsforskudd').description_en]).toEqual([expect.stringContaining('ikke en plikt'), expect.stringContaining('not a duty')])
-    expect([d('mva-manedlig').description, d('mva-manedlig').description_en]).toEqual([expect.stringContaining('skattekontoret har fastsatt'), expect.stringContaining('tax office has imposed')])
+    expect([d('tilleggsforskudd').description, d('tilleggsforskudd').description_en]).toEqual([
+      expect.stringContaining('ikke en plikt'),
+      expect.stringContaining('not a duty'),
+    ])
+    expect([d('mva-manedlig').description, d('mva-manedlig').description_en]).toEqual([
+      expect.stringContaining('skattekontoret har fastsatt'),
+      expect.stringContaining('tax office has imposed'),
+    ])
     expect([d('apenhetsloven-redegjorelse').description, d('apenhetsloven-redegjorelse').description_en]).toEqual([
       expect.stringContaining('størrelsesgrensene'),
       expect.stringContaining('size thresholds'),
@@ -294,7 +364,11 @@ describe('the rules 1.1.0 added: who they concern and what decides them', () => 
 
   test('an obligation with open points carries them; one without has no uncertainties field', () => {
     const e = evaluateObligations({ ...AS_TIER1, mva_registered: false })
-    expect(e.find((x) => x.rule_id === 'mva-omvendt-avgiftsplikt')!.uncertainties!.map((u) => [u.id, u.scope, u.contested_dates])).toEqual([['mva-omvendt-avgiftsplikt-q2', 'periods', null]])
+    expect(
+      e
+        .find((x) => x.rule_id === 'mva-omvendt-avgiftsplikt')!
+        .uncertainties!.map((u) => [u.id, u.scope, u.contested_dates]),
+    ).toEqual([['mva-omvendt-avgiftsplikt-q2', 'periods', null]])
     expect('uncertainties' in e.find((x) => x.rule_id === 'a-melding')!).toBe(false)
   })
 })
@@ -302,13 +376,17 @@ describe('the rules 1.1.0 added: who they concern and what decides them', () => 
 describe('company deadlines of the 1.1.0 rules', () => {
   test('an unregistered AS buying from abroad sees Q2 due 10 August with the contested date shown', () => {
     const facts = { ...AS_TIER1, mva_registered: false, reverse_charge_purchases: true }
-    const q2 = companyDeadlines(facts, { fromDate: '2026-06-01', horizonMonths: 3 }).deadlines.find((d) => d.deadline_id === 'mva-omvendt-avgiftsplikt-2-2026')!
+    const q2 = companyDeadlines(facts, { fromDate: '2026-06-01', horizonMonths: 3 }).deadlines.find(
+      (d) => d.deadline_id === 'mva-omvendt-avgiftsplikt-2-2026',
+    )!
     expect([q2.due_at, q2.period_label]).toEqual(['2026-08-10T23:59:59+02:00', '2026-Q2'])
     expect(q2.uncertainties![0]!.contested_dates!.map((c) => c.date)).toEqual(['2026-08-10', '2026-08-31'])
   })
 
   test('the general meeting for 2028 stays on Saturday 30 June 2029 and says why', () => {
-    const gm = companyDeadlines(AS_TIER1, { fromDate: '2029-06-01', horizonMonths: 1 }).deadlines.find((d) => d.deadline_id === 'generalforsamling-2028')!
+    const gm = companyDeadlines(AS_TIER1, { fromDate: '2029-06-01', horizonMonths: 1 }).deadlines.find(
+      (d) => d.deadline_id === 'generalforsamling-2028',
+    )!
     expect([gm.due_at, gm.business_day_adjusted, gm.adjusted_for]).toEqual(['2029-06-30T23:59:59+02:00', false, null])
     expect(gm.not_adjusted_reason!.en).toContain('Saturday')
     expect(gm.not_adjusted_reason!.en).toContain('no such rule')
@@ -316,7 +394,9 @@ describe('company deadlines of the 1.1.0 rules', () => {
 
   test('a rule left open by Tier 2 has no deadlines and is named undecided', () => {
     const r = companyDeadlines(AS_TIER1, { fromDate: '2026-03-14', horizonMonths: 12 })
-    expect(r.deadlines.some((d) => d.obligation_id === 'tilleggsforskudd' || d.obligation_id === 'mva-manedlig')).toBe(false)
+    expect(r.deadlines.some((d) => d.obligation_id === 'tilleggsforskudd' || d.obligation_id === 'mva-manedlig')).toBe(
+      false,
+    )
     expect(r.undecided_rules).toContain('tilleggsforskudd')
   })
 })

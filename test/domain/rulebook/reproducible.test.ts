@@ -15,7 +15,10 @@ const old = V1_0_0 as unknown as {
   rulebook_version: string
   public_deadlines: Record<string, (Keyed & { rule_id: string; obligation_id: string })[]>
   public_obligations: Record<string, (Keyed & { obligation_id: string })[]>
-  company: Record<string, { obligations: (Keyed & { rule_id: string })[]; deadlines: { deadlines: (Keyed & { obligation_id: string })[] } }>
+  company: Record<
+    string,
+    { obligations: (Keyed & { rule_id: string })[]; deadlines: { deadlines: (Keyed & { obligation_id: string })[] } }
+  >
 }
 const OLD_RULES = new Set(Object.values(old.public_obligations).flatMap((list) => list.map((o) => o.obligation_id)))
 const COMPANIES = { AS_TIER1, AS_SMALL_TIER2, ENK_SMALL_TIER2, ANS_MANY_PARTNERS, NUF_TIER1 }
@@ -46,7 +49,9 @@ describe.each([...ENTITY_TYPES])('the public obligations of %s', (type) => {
   test('are 1.0.0’s for the rules it had (mva-termin only reworded)', () => {
     const now = publicObligations(type).filter((o) => OLD_RULES.has(o.obligation_id))
     const was = old.public_obligations[type]!
-    expect(now.map((o) => without(o, REWORDED[o.obligation_id] ?? []))).toEqual(was.map((o) => without(o, REWORDED[o.obligation_id] ?? [])))
+    expect(now.map((o) => without(o, REWORDED[o.obligation_id] ?? []))).toEqual(
+      was.map((o) => without(o, REWORDED[o.obligation_id] ?? [])),
+    )
   })
 })
 
@@ -57,7 +62,9 @@ describe.each(Object.keys(COMPANIES) as (keyof typeof COMPANIES)[])('the test co
   })
 
   test('has 1.0.0’s deadlines for the rules it had', () => {
-    const now = companyDeadlines(COMPANIES[name], { fromDate: '2026-03-14', horizonMonths: 12 }).deadlines.filter((d) => OLD_RULES.has(d.obligation_id))
+    const now = companyDeadlines(COMPANIES[name], { fromDate: '2026-03-14', horizonMonths: 12 }).deadlines.filter((d) =>
+      OLD_RULES.has(d.obligation_id),
+    )
     expect(now).toEqual(old.company[name]!.deadlines.deadlines as never)
   })
 })

@@ -32,7 +32,11 @@ describe('deadlines of every rule — properties over period years 2020–2100',
     fc.assert(
       fc.property(years, (y) => {
         for (const inst of instancesOf(y).filter((i) => i.rule.shift.policy === 'none')) {
-          expect({ id: inst.id, due: inst.due, shifted: inst.shifted }).toEqual({ id: inst.id, due: inst.legal_due, shifted: false })
+          expect({ id: inst.id, due: inst.due, shifted: inst.shifted }).toEqual({
+            id: inst.id,
+            due: inst.legal_due,
+            shifted: false,
+          })
         }
       }),
       RUNS,
@@ -77,22 +81,33 @@ describe('the weekend cases past 2028', () => {
     return instanceOf(rule, rule.periods(year)[0]!)
   }
 
-  test.each(['generalforsamling', 'arsregnskap-fastsetting', 'apenhetsloven-redegjorelse'])('%s for 2028 stays on Saturday 30 June 2029 and says why', (id) => {
-    const i = inst(id, 2028)
-    expect([i.legal_due, i.due, i.shifted]).toEqual(['2029-06-30', '2029-06-30', false])
-    expect(keptNote(i)!.nb).toContain('30. juni 2029 er en lørdag')
-    expect(keptNote(i)!.en).toContain('30 June 2029 is a Saturday')
-  })
+  test.each(['generalforsamling', 'arsregnskap-fastsetting', 'apenhetsloven-redegjorelse'])(
+    '%s for 2028 stays on Saturday 30 June 2029 and says why',
+    (id) => {
+      const i = inst(id, 2028)
+      expect([i.legal_due, i.due, i.shifted]).toEqual(['2029-06-30', '2029-06-30', false])
+      expect(keptNote(i)!.nb).toContain('30. juni 2029 er en lørdag')
+      expect(keptNote(i)!.en).toContain('30 June 2029 is a Saturday')
+    },
+  )
 
   test('the general meeting for 2028 carries the note that "no shift" rests on the absence of a rule; 2027 (a Friday) does not', () => {
-    expect(instanceUncertainties(inst('generalforsamling', 2028)).map((u) => u.id)).toContain('generalforsamling-ingen-helgeregel')
-    expect(instanceUncertainties(inst('generalforsamling', 2027)).map((u) => u.id)).not.toContain('generalforsamling-ingen-helgeregel')
+    expect(instanceUncertainties(inst('generalforsamling', 2028)).map((u) => u.id)).toContain(
+      'generalforsamling-ingen-helgeregel',
+    )
+    expect(instanceUncertainties(inst('generalforsamling', 2027)).map((u) => u.id)).not.toContain(
+      'generalforsamling-ingen-helgeregel',
+    )
   })
 
   test('the additional advance for 2029 stays on Friday 31 May 2030; for 2030, Saturday 31 May 2031, Whit Sunday and Whit Monday pass to Tuesday 3 June', () => {
     expect(inst('tilleggsforskudd', 2029).due).toBe('2030-05-31')
     expect(inst('tilleggsforskudd', 2030)).toMatchObject({ legal_due: '2031-05-31', due: '2031-06-03', shifted: true })
-    expect(inst('tilleggsforskudd', 2030).skipped.map((s) => s.date)).toEqual(['2031-05-31', '2031-06-01', '2031-06-02'])
+    expect(inst('tilleggsforskudd', 2030).skipped.map((s) => s.date)).toEqual([
+      '2031-05-31',
+      '2031-06-01',
+      '2031-06-02',
+    ])
   })
 })
 

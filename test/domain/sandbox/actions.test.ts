@@ -5,9 +5,22 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { actionIdOf } from '../../../src/domain/actions/action-id.ts'
-import { APPROVAL_TOKEN_LIFETIME_MS, approvalGate, checkApprovalToken, mintApprovalToken } from '../../../src/domain/actions/approval.ts'
+import {
+  APPROVAL_TOKEN_LIFETIME_MS,
+  approvalGate,
+  checkApprovalToken,
+  mintApprovalToken,
+} from '../../../src/domain/actions/approval.ts'
 import type { ActionInput } from '../../../src/domain/actions/dry-run.ts'
-import { effectiveInstant, mintSandboxApproval, reportsEarlierMonth, sandboxDryRun, sandboxExecute, sandboxPlan, type LiveExecute } from '../../../src/domain/sandbox/actions.ts'
+import {
+  effectiveInstant,
+  mintSandboxApproval,
+  reportsEarlierMonth,
+  sandboxDryRun,
+  sandboxExecute,
+  sandboxPlan,
+  type LiveExecute,
+} from '../../../src/domain/sandbox/actions.ts'
 import { AppError } from '../../../src/errors/app-error.ts'
 import { sandboxAuditFor } from '../../../src/store/sandbox-audit.ts'
 import { sandboxCompany, type SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
@@ -19,8 +32,18 @@ const ns = () => `sandbox:${crypto.randomUUID().slice(0, 12)}`
 const company = (org: string): SandboxCompany => sandboxCompany(org)!
 const HEALTHY = company('818000006')
 
-const vat = (payload: Record<string, unknown> = { total_revenue_nok: 125_000 }, period = '2026-T1'): ActionInput => ({ org_number: '818000006', action_type: 'mva_melding', period, payload })
-const aMelding = (payload: Record<string, unknown> = { employee_count: 3, gross_salary_nok: 90_000 }): ActionInput => ({ org_number: '818000006', action_type: 'a_melding', period: '2026-01', payload })
+const vat = (payload: Record<string, unknown> = { total_revenue_nok: 125_000 }, period = '2026-T1'): ActionInput => ({
+  org_number: '818000006',
+  action_type: 'mva_melding',
+  period,
+  payload,
+})
+const aMelding = (payload: Record<string, unknown> = { employee_count: 3, gross_salary_nok: 90_000 }): ActionInput => ({
+  org_number: '818000006',
+  action_type: 'a_melding',
+  period: '2026-01',
+  payload,
+})
 
 function thrown(fn: () => unknown): AppError {
   try {
@@ -42,22 +65,50 @@ async function rejected(p: Promise<unknown>): Promise<AppError> {
 }
 
 /** A token for `input` minted at NOW in a fresh namespace, and a live execute of it (the token, the clock and the date overridable). */
-async function prepared(input: ActionInput, over: { approvalToken?: string | null; now?: Date; date?: LiveExecute['date'] } = {}) {
+async function prepared(
+  input: ActionInput,
+  over: { approvalToken?: string | null; now?: Date; date?: LiveExecute['date'] } = {},
+) {
   const { sql } = await testDatabase()
   const namespace = ns()
-  const { token } = await mintApprovalToken(sql, { namespace, org_number: input.org_number, action_id: actionIdOf(input) }, NOW, { confirmation: 'automatic' })
+  const { token } = await mintApprovalToken(
+    sql,
+    { namespace, org_number: input.org_number, action_id: actionIdOf(input) },
+    NOW,
+    { confirmation: 'automatic' },
+  )
   let consumed = 0
   const now = over.now ?? NOW
   const x: LiveExecute = {
     namespace,
     idempotencyKey: crypto.randomUUID(),
-    approval: approvalGate(sql, namespace, over.approvalToken === undefined ? token : over.approvalToken, () => now, () => {
-      consumed++
-    }, null),
+    approval: approvalGate(
+      sql,
+      namespace,
+      over.approvalToken === undefined ? token : over.approvalToken,
+      () => now,
+      () => {
+        consumed++
+      },
+      null,
+    ),
     input,
     date: over.date ?? '2026-01-01',
   }
-  return { sql, namespace, token, x, consumedCalls: () => consumed, stillChecks: (at = NOW) => checkApprovalToken(sql, { namespace, token, org_number: input.org_number, action_id: actionIdOf(input) }, at, null) }
+  return {
+    sql,
+    namespace,
+    token,
+    x,
+    consumedCalls: () => consumed,
+    stillChecks: (at = NOW) =>
+      checkApprovalToken(
+        sql,
+        { namespace, token, org_number: input.org_number, action_id: actionIdOf(input) },
+        at,
+        null,
+      ),
+  }
 }
 
 describe('effectiveInstant: the first millisecond of the effective date in Oslo', () => {
@@ -94,29 +145,43 @@ describe('the magic late filing (payload.period)', () => {
   })
 
   test('an a-melding is never late by the magic value', () => {
-    expect(reportsEarlierMonth(aMelding({ employee_count: 1, gross_salary_nok: 1, period: '2025-12' }), '2026-01-01')).toBe(false)
+    expect(
+      reportsEarlierMonth(aMelding({ employee_count: 1, gross_salary_nok: 1, period: '2025-12' }), '2026-01-01'),
+    ).toBe(false)
   })
 })
 
 describe('the invalid magic value (total_revenue_nok 0)', () => {
   test('a dry run of a VAT return without revenue is VALIDATION_FAILED naming the field', () => {
     const e = thrown(() => sandboxDryRun(HEALTHY, vat({ total_revenue_nok: 0 }), '2026-01-01'))
-    expect([e.code, e.status, e.options.details?.map((d) => d.field)]).toEqual(['VALIDATION_FAILED', 400, ['payload.total_revenue_nok']])
+    expect([e.code, e.status, e.options.details?.map((d) => d.field)]).toEqual([
+      'VALIDATION_FAILED',
+      400,
+      ['payload.total_revenue_nok'],
+    ])
   })
 
   test('an a-melding carrying total_revenue_nok 0 is not magic', () => {
-    expect(sandboxDryRun(HEALTHY, aMelding({ employee_count: 1, gross_salary_nok: 1, total_revenue_nok: 0 }), '2026-01-01').validation.all_passed).toBe(true)
+    expect(
+      sandboxDryRun(HEALTHY, aMelding({ employee_count: 1, gross_salary_nok: 1, total_revenue_nok: 0 }), '2026-01-01')
+        .validation.all_passed,
+    ).toBe(true)
   })
 
   test('the government-rejection value passes the dry run', () => {
-    expect(sandboxDryRun(HEALTHY, vat({ total_revenue_nok: 99_999_999 }), '2026-01-01').validation.all_passed).toBe(true)
+    expect(sandboxDryRun(HEALTHY, vat({ total_revenue_nok: 99_999_999 }), '2026-01-01').validation.all_passed).toBe(
+      true,
+    )
   })
 })
 
 test('a plan’s action id is the content’s, and its steps use the base path given', () => {
   const p = sandboxPlan(HEALTHY, vat(), '2026-01-01', '/api/v1/sandbox/public')
   expect(p.action_id).toBe(actionIdOf(vat()))
-  expect(p.steps.map((s) => s.path)).toEqual(['/api/v1/sandbox/public/auth/approval-token', '/api/v1/sandbox/public/actions/execute'])
+  expect(p.steps.map((s) => s.path)).toEqual([
+    '/api/v1/sandbox/public/auth/approval-token',
+    '/api/v1/sandbox/public/actions/execute',
+  ])
 })
 
 describe('minting in the sandbox', () => {
@@ -126,7 +191,13 @@ describe('minting in the sandbox', () => {
     const minted = await mintSandboxApproval(sql, namespace, '818000006', actionIdOf(vat()), NOW, '2026-01-01')
     expect(minted.expires_at).toBe('2026-03-14T10:45:00.000+01:00')
     const rows = await sandboxAuditFor(sql, namespace, '818000006', 200)
-    expect(rows.map((r) => [r.action, r.occurred_at.toISOString(), r.details])).toEqual([['approval_token.minted', '2025-12-31T23:00:00.000Z', { action_id: actionIdOf(vat()), expires_at: '2026-03-14T10:45:00.000+01:00' }]])
+    expect(rows.map((r) => [r.action, r.occurred_at.toISOString(), r.details])).toEqual([
+      [
+        'approval_token.minted',
+        '2025-12-31T23:00:00.000Z',
+        { action_id: actionIdOf(vat()), expires_at: '2026-03-14T10:45:00.000+01:00' },
+      ],
+    ])
   })
 })
 
@@ -162,7 +233,9 @@ describe('live execution with an explicit now', () => {
     const { receipt, filed_late } = await sandboxExecute(sql, HEALTHY, x)
     expect(filed_late).toBe(true)
     const rows = (await sandboxAuditFor(sql, namespace, '818000006', 200)).filter((r) => r.action === 'submit_mva')
-    expect(rows.map((r) => [r.id, r.details.receipt_id, r.details.filed_late])).toEqual([[receipt.audit_log_id, receipt.altinn_receipt_id, true]])
+    expect(rows.map((r) => [r.id, r.details.receipt_id, r.details.filed_late])).toEqual([
+      [receipt.audit_log_id, receipt.altinn_receipt_id, true],
+    ])
     expect(await sandboxAuditFor(sql, ns(), '818000006', 200)).toEqual([])
   })
 
@@ -186,7 +259,9 @@ describe('live execution with an explicit now', () => {
     const e = await rejected(sandboxExecute(sql, HEALTHY, x))
     expect(e.code).toBe('GOVERNMENT_VALIDATION_REJECTED')
     expect(consumedCalls()).toBe(1)
-    expect((await sandboxAuditFor(sql, namespace, '818000006', 200)).map((r) => r.action).sort()).toEqual(['submit_mva_failed'])
+    expect((await sandboxAuditFor(sql, namespace, '818000006', 200)).map((r) => r.action).sort()).toEqual([
+      'submit_mva_failed',
+    ])
   })
 
   test('an a-melding is PLAN_INSUFFICIENT before the token is even looked at', async () => {
@@ -199,8 +274,26 @@ describe('live execution with an explicit now', () => {
     const namespace = ns()
     const idempotencyKey = crypto.randomUUID()
     const once = async () => {
-      const { token } = await mintApprovalToken(sql, { namespace, org_number: '818000006', action_id: actionIdOf(vat()) }, NOW, { confirmation: 'automatic' })
-      return sandboxExecute(sql, HEALTHY, { namespace, idempotencyKey, approval: approvalGate(sql, namespace, token, () => NOW, () => {}, null), input: vat(), date: '2026-01-01' })
+      const { token } = await mintApprovalToken(
+        sql,
+        { namespace, org_number: '818000006', action_id: actionIdOf(vat()) },
+        NOW,
+        { confirmation: 'automatic' },
+      )
+      return sandboxExecute(sql, HEALTHY, {
+        namespace,
+        idempotencyKey,
+        approval: approvalGate(
+          sql,
+          namespace,
+          token,
+          () => NOW,
+          () => {},
+          null,
+        ),
+        input: vat(),
+        date: '2026-01-01',
+      })
     }
     expect((await once()).receipt).toEqual((await once()).receipt)
   })

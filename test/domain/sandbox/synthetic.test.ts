@@ -18,13 +18,38 @@ const companies = SAMPLE.map(syntheticCompany)
 
 describe('the valid series', () => {
   test('takes every nine-digit number starting 818, 99966 or 99977, and 999000002', () => {
-    for (const org of ['818000000', '818123456', '818999999', '999660000', '999661017', '999669999', '999770000', '999770001', '999779999', '999000002']) {
+    for (const org of [
+      '818000000',
+      '818123456',
+      '818999999',
+      '999660000',
+      '999661017',
+      '999669999',
+      '999770000',
+      '999770001',
+      '999779999',
+      '999000002',
+    ]) {
       expect({ org, valid: inSandboxSeries(org) }).toEqual({ org, valid: true })
     }
   })
 
   test('refuses numbers outside it, and anything that is not nine digits', () => {
-    for (const org of ['817999999', '819000000', '999650000', '999670000', '999760000', '999780000', '999000003', '999000001', '999000901', '123456785', '81812345', '8181234567', '99966101a']) {
+    for (const org of [
+      '817999999',
+      '819000000',
+      '999650000',
+      '999670000',
+      '999760000',
+      '999780000',
+      '999000003',
+      '999000001',
+      '999000901',
+      '123456785',
+      '81812345',
+      '8181234567',
+      '99966101a',
+    ]) {
       expect({ org, valid: inSandboxSeries(org) }).toEqual({ org, valid: false })
     }
   })
@@ -36,11 +61,13 @@ describe('sandboxCompanyOf', () => {
   })
 
   test('another number of a series gives its synthetic company', () => {
-    for (const org of ['818123456', '999661017', '999770001']) expect(sandboxCompanyOf(org)).toEqual(syntheticCompany(org))
+    for (const org of ['818123456', '999661017', '999770001'])
+      expect(sandboxCompanyOf(org)).toEqual(syntheticCompany(org))
   })
 
   test('a number outside the series and the fixtures is no sandbox company', () => {
-    for (const org of ['123456785', '817999999', '999000003', '999650000']) expect(sandboxCompanyOf(org)).toBeUndefined()
+    for (const org of ['123456785', '817999999', '999000003', '999650000'])
+      expect(sandboxCompanyOf(org)).toBeUndefined()
   })
 })
 
@@ -55,7 +82,9 @@ describe('syntheticCompany', () => {
     expect(new Set(companies.map((c) => c.tier_2 !== null))).toEqual(new Set([true, false]))
     expect(companies.some((c) => c.prokura.length > 0)).toBe(true)
     expect(companies.some((c) => c.vat_registered_date === null)).toBe(true)
-    expect(new Set(companies.map((c) => (c.signing.rule === 'coded' ? c.signing.text : c.signing.rule))).size).toBeGreaterThanOrEqual(5)
+    expect(
+      new Set(companies.map((c) => (c.signing.rule === 'coded' ? c.signing.text : c.signing.rule))).size,
+    ).toBeGreaterThanOrEqual(5)
   })
 
   const each = (what: string, check: (c: SandboxCompany) => void) =>
@@ -65,7 +94,12 @@ describe('syntheticCompany', () => {
     })
 
   each('is an active, ordinary company carrying its own number, registered before the sandbox’s today', (c) => {
-    expect({ org: c.org_number, status: c.status, scenario: c.scenario, status_date: c.status_date }).toEqual({ org: c.org_number, status: 'active', scenario: null, status_date: null })
+    expect({ org: c.org_number, status: c.status, scenario: c.scenario, status_date: c.status_date }).toEqual({
+      org: c.org_number,
+      status: 'active',
+      scenario: null,
+      status_date: null,
+    })
     expect(c.registered_date < '2024-01-01').toBe(true)
     expect(c.nace.length).toBe(1)
     expect(c.address.municipality_number).toMatch(/^\d{4}$/)
@@ -76,7 +110,12 @@ describe('syntheticCompany', () => {
     expect(c.signing.rule).toBe('coded')
     if (c.signing.rule !== 'coded') return
     expect(c.signing.combinations.length).toBeGreaterThan(0)
-    for (const [role, name] of c.signing.combinations.flat()) expect({ org: c.org_number, signer: `${role}|${name}`, held: held.has(`${role}|${name}`) }).toEqual({ org: c.org_number, signer: `${role}|${name}`, held: true })
+    for (const [role, name] of c.signing.combinations.flat())
+      expect({ org: c.org_number, signer: `${role}|${name}`, held: held.has(`${role}|${name}`) }).toEqual({
+        org: c.org_number,
+        signer: `${role}|${name}`,
+        held: true,
+      })
     expect(new Set(c.roles.map(([, , name]) => name)).size).toBe(c.roles.length)
   })
 
@@ -105,23 +144,34 @@ describe('syntheticCompany', () => {
     expect(a.equity).toBeGreaterThanOrEqual(30_000)
     expect(a.equity).toBeLessThanOrEqual(a.assets)
     const board = new Set(c.roles.map(([, , name]) => name))
-    for (const [role, name] of c.prokura.flat()) expect({ role, onBoard: board.has(name) }).toEqual({ role: 'PROK', onBoard: false })
+    for (const [role, name] of c.prokura.flat())
+      expect({ role, onBoard: board.has(name) }).toEqual({ role: 'PROK', onBoard: false })
   })
 
   each('is VAT registered after its registration exactly when its turnover is over NOK 50,000', (c) => {
     const turnover = c.accounts?.revenue ?? c.tier_2?.annual_turnover_nok ?? null
     if (c.vat_registered_date !== null) expect(c.vat_registered_date > c.registered_date).toBe(true)
-    if (turnover !== null) expect({ org: c.org_number, vat: c.vat_registered_date !== null }).toEqual({ org: c.org_number, vat: turnover > 50_000 })
+    if (turnover !== null)
+      expect({ org: c.org_number, vat: c.vat_registered_date !== null }).toEqual({
+        org: c.org_number,
+        vat: turnover > 50_000,
+      })
   })
 
-  each('has Tier 2 figures exactly when it has delegated every scope, and they agree with the register and accounts', (c) => {
-    expect(c.delegation).toEqual(c.tier_2 ? { system_user: true, scopes: ALL_SCOPES } : { system_user: false, scopes: [] })
-    const t = c.tier_2
-    if (!t) return
-    expect(t.employee_count).toBe(c.employees ?? 0)
-    expect(t.has_payroll).toBe(t.employee_count > 0)
-    if (c.accounts) expect([t.annual_turnover_nok, t.total_assets_nok]).toEqual([c.accounts.revenue, c.accounts.assets])
-    // The annual VAT term is open only to a registered business under NOK 1 million.
-    expect(t.mva_annual_term).toBe(c.vat_registered_date !== null && t.annual_turnover_nok < 1_000_000)
-  })
+  each(
+    'has Tier 2 figures exactly when it has delegated every scope, and they agree with the register and accounts',
+    (c) => {
+      expect(c.delegation).toEqual(
+        c.tier_2 ? { system_user: true, scopes: ALL_SCOPES } : { system_user: false, scopes: [] },
+      )
+      const t = c.tier_2
+      if (!t) return
+      expect(t.employee_count).toBe(c.employees ?? 0)
+      expect(t.has_payroll).toBe(t.employee_count > 0)
+      if (c.accounts)
+        expect([t.annual_turnover_nok, t.total_assets_nok]).toEqual([c.accounts.revenue, c.accounts.assets])
+      // The annual VAT term is open only to a registered business under NOK 1 million.
+      expect(t.mva_annual_term).toBe(c.vat_registered_date !== null && t.annual_turnover_nok < 1_000_000)
+    },
+  )
 })

@@ -5,11 +5,25 @@
 import { describe, expect, test } from 'bun:test'
 import { SANDBOX_COMPANIES, sandboxCompany, type SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
 import { OVERDUE_LOOKBACK_MONTHS } from '../../../src/domain/rulebook/evaluate.ts'
-import { sandboxContext, sandboxDeadlines, sandboxFacts, sandboxObligations, sandboxSummary, tierOf } from '../../../src/domain/sandbox/views.ts'
+import {
+  sandboxContext,
+  sandboxDeadlines,
+  sandboxFacts,
+  sandboxObligations,
+  sandboxSummary,
+  tierOf,
+} from '../../../src/domain/sandbox/views.ts'
 import { addMonths } from '../../../src/lib/local-date.ts'
 
 const TODAY = '2026-01-01'
-const TIER_2_FACTS = ['has_payroll', 'employee_count', 'annual_turnover_nok', 'total_assets_nok', 'mva_annual_term', 'advance_tax_assessed'] as const
+const TIER_2_FACTS = [
+  'has_payroll',
+  'employee_count',
+  'annual_turnover_nok',
+  'total_assets_nok',
+  'mva_annual_term',
+  'advance_tax_assessed',
+] as const
 
 function fixture(org: string): SandboxCompany {
   const c = sandboxCompany(org)
@@ -21,7 +35,11 @@ const day = (iso: string) => iso.slice(0, 10)
 
 describe('tierOf', () => {
   test('is tier_1_2 exactly for the companies whose fixture carries Tier 2 figures', () => {
-    for (const c of SANDBOX_COMPANIES) expect({ org: c.org_number, tier: tierOf(c) }).toEqual({ org: c.org_number, tier: c.tier_2 ? 'tier_1_2' : 'tier_1' })
+    for (const c of SANDBOX_COMPANIES)
+      expect({ org: c.org_number, tier: tierOf(c) }).toEqual({
+        org: c.org_number,
+        tier: c.tier_2 ? 'tier_1_2' : 'tier_1',
+      })
   })
 })
 
@@ -33,7 +51,13 @@ describe('sandboxFacts', () => {
   test('a tier_1 company has its register facts and every Tier 2 fact unknown', () => {
     const c = fixture('818000022')
     const f = sandboxFacts(c)!
-    expect(f).toMatchObject({ org_number: c.org_number, entity_type: 'AS', registration_date: c.registered_date, mva_registered: true, nace_codes: ['41.200'] })
+    expect(f).toMatchObject({
+      org_number: c.org_number,
+      entity_type: 'AS',
+      registration_date: c.registered_date,
+      mva_registered: true,
+      nace_codes: ['41.200'],
+    })
     for (const name of TIER_2_FACTS) expect({ name, value: f[name] }).toEqual({ name, value: null })
   })
 
@@ -65,7 +89,10 @@ describe('sandboxObligations', () => {
     for (const c of SANDBOX_COMPANIES) {
       for (const o of sandboxObligations(c, TODAY).obligations) {
         seen.add(o.status)
-        expect({ id: o.obligation_id, required: o.required }).toEqual({ id: o.obligation_id, required: expected[o.status] })
+        expect({ id: o.obligation_id, required: o.required }).toEqual({
+          id: o.obligation_id,
+          required: expected[o.status],
+        })
       }
     }
     expect([...seen].sort()).toEqual(Object.keys(expected).sort())
@@ -78,7 +105,10 @@ describe('sandboxObligations', () => {
         expect(['tax', 'reporting', 'registration', 'audit']).toContain(o.category)
       }
     }
-    expect(sandboxObligations(fixture('818000006'), TODAY).obligations.find((o) => o.obligation_id === 'a-melding')!.frequency).toBe('monthly')
+    expect(
+      sandboxObligations(fixture('818000006'), TODAY).obligations.find((o) => o.obligation_id === 'a-melding')!
+        .frequency,
+    ).toBe('monthly')
   })
 
   test('an AS with every Tier 2 figure known leaves nothing undecided; without them something is', () => {
@@ -92,8 +122,14 @@ describe('sandboxObligations', () => {
     for (const date of ['2026-01-01', '2026-03-29', '2026-10-25']) {
       const { deadlines } = sandboxDeadlines(c, date)
       for (const o of sandboxObligations(c, date).obligations) {
-        const first = deadlines.find((d) => d.obligation_id === o.obligation_id && d.status === 'upcoming' && d.deadline_at !== null)
-        expect({ date, id: o.obligation_id, at: o.deadline_at }).toEqual({ date, id: o.obligation_id, at: first?.deadline_at ?? null })
+        const first = deadlines.find(
+          (d) => d.obligation_id === o.obligation_id && d.status === 'upcoming' && d.deadline_at !== null,
+        )
+        expect({ date, id: o.obligation_id, at: o.deadline_at }).toEqual({
+          date,
+          id: o.obligation_id,
+          at: first?.deadline_at ?? null,
+        })
         if (o.deadline_at) {
           expect(day(o.deadline_at) >= date).toBe(true)
           expect(o.deadline_at).toMatch(/T23:59:59\+0[12]:00$/)
@@ -104,12 +140,16 @@ describe('sandboxObligations', () => {
 
   test('deadline_at skips a period already filed even when its due day is still ahead', () => {
     // 818000006 filed a-melding 2025-09 (due 2025-10-06), 2025-10 and 2025-11 early.
-    const aMelding = sandboxObligations(fixture('818000006'), '2025-10-01').obligations.find((o) => o.obligation_id === 'a-melding')!
+    const aMelding = sandboxObligations(fixture('818000006'), '2025-10-01').obligations.find(
+      (o) => o.obligation_id === 'a-melding',
+    )!
     expect(aMelding.deadline_at).toBe('2026-01-05T23:59:59+01:00')
   })
 
   test('an obligation that is not applicable has no deadline_at', () => {
-    const others = SANDBOX_COMPANIES.flatMap((c) => sandboxObligations(c, TODAY).obligations).filter((o) => o.status !== 'applicable')
+    const others = SANDBOX_COMPANIES.flatMap((c) => sandboxObligations(c, TODAY).obligations).filter(
+      (o) => o.status !== 'applicable',
+    )
     expect(others.length).toBeGreaterThan(0)
     for (const o of others) expect(o.deadline_at).toBeNull()
   })
@@ -144,8 +184,16 @@ describe('sandboxDeadlines', () => {
   })
 
   test('show the filings on record as filed for a tier_1_2 company', () => {
-    const filed = sandboxDeadlines(fixture('818000006'), TODAY).deadlines.filter((d) => d.status === 'filed').map((d) => d.deadline_id)
-    expect(filed.sort()).toEqual(['a-melding-2025-09', 'a-melding-2025-10', 'a-melding-2025-11', 'mva-termin-4-2025', 'mva-termin-5-2025'])
+    const filed = sandboxDeadlines(fixture('818000006'), TODAY)
+      .deadlines.filter((d) => d.status === 'filed')
+      .map((d) => d.deadline_id)
+    expect(filed.sort()).toEqual([
+      'a-melding-2025-09',
+      'a-melding-2025-10',
+      'a-melding-2025-11',
+      'mva-termin-4-2025',
+      'mva-termin-5-2025',
+    ])
   })
 
   test('never show filed without Tier 2, as production never does', () => {
@@ -180,12 +228,22 @@ describe('sandboxContext', () => {
   test('a tier_1_2 company has its Tier 2 block and no upgrade path', async () => {
     const c = fixture('999771009')
     const ctx = await sandboxContext(c)
-    expect(ctx.tier_2).toEqual({ employee_count: 1, annual_turnover: 1_350_000, total_assets: 290_000, mva_registered: true, mva_registration_date: '2018-03-01' })
+    expect(ctx.tier_2).toEqual({
+      employee_count: 1,
+      annual_turnover: 1_350_000,
+      total_assets: 290_000,
+      mva_registered: true,
+      mva_registration_date: '2018-03-01',
+    })
     expect(ctx.upgrade_path).toBeNull()
   })
 
   test('only an active company is ACTIVE', async () => {
-    for (const c of SANDBOX_COMPANIES) expect({ org: c.org_number, status: (await sandboxContext(c)).status }).toEqual({ org: c.org_number, status: c.status === 'active' ? 'ACTIVE' : 'INACTIVE' })
+    for (const c of SANDBOX_COMPANIES)
+      expect({ org: c.org_number, status: (await sandboxContext(c)).status }).toEqual({
+        org: c.org_number,
+        status: c.status === 'active' ? 'ACTIVE' : 'INACTIVE',
+      })
   })
 
   test('answers when the signature service is down, with no signing holders', async () => {

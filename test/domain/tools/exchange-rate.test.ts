@@ -13,11 +13,20 @@ import { perUnit, type RateObservation } from '../../../src/upstream/central-ban
 
 /** Observations of one currency, `{date: published value}`. */
 function series(currency: string, values: Record<string, string>, unitMult = 0): RateObservation[] {
-  return Object.entries(values).map(([date, value]) => ({ currency, date, value, unit_mult: unitMult, rate: perUnit(value, unitMult), decimals: 4 }))
+  return Object.entries(values).map(([date, value]) => ({
+    currency,
+    date,
+    value,
+    unit_mult: unitMult,
+    rate: perUnit(value, unitMult),
+    decimals: 4,
+  }))
 }
 
 /** A fetcher over a fixed table that honours the window and records each call. */
-function upstream(observations: RateObservation[]): RateFetcher & { calls: { currency: string; from: string; to: string }[] } {
+function upstream(
+  observations: RateObservation[],
+): RateFetcher & { calls: { currency: string; from: string; to: string }[] } {
   const calls: { currency: string; from: string; to: string }[] = []
   const fetch = (async (currency: string, from: string, to: string) => {
     calls.push({ currency, from, to })
@@ -59,7 +68,21 @@ async function appError(p: Promise<unknown>): Promise<AppError> {
 describe('a published day', () => {
   test('a business day with a rate answers that day, no fallback', async () => {
     const r = await exchangeRate({ currency: 'USD', date: '2026-03-06' }, evening, upstream(ALL))
-    expect(r).toMatchObject({ currency: 'USD', base: 'NOK', quote: 'USD', rate: 10.6, nok_per_unit: 10.6, published_value: '10.6000', unit_multiplier: 1, date: '2026-03-06', requested_date: '2026-03-06', fallback_reason: null, fallback_detail: null, source: 'Norges Bank', series: 'EXR/B.USD.NOK.SP' })
+    expect(r).toMatchObject({
+      currency: 'USD',
+      base: 'NOK',
+      quote: 'USD',
+      rate: 10.6,
+      nok_per_unit: 10.6,
+      published_value: '10.6000',
+      unit_multiplier: 1,
+      date: '2026-03-06',
+      requested_date: '2026-03-06',
+      fallback_reason: null,
+      fallback_detail: null,
+      source: 'Norges Bank',
+      series: 'EXR/B.USD.NOK.SP',
+    })
   })
 
   test('the answer matches the published schema', async () => {
@@ -134,12 +157,20 @@ describe('publication at 16:00 Europe/Oslo', () => {
   })
 
   test('today before 16:00 in summer time (15:59 CEST = 13:59 UTC) uses yesterday', async () => {
-    const r = await exchangeRate({ currency: 'USD', date: '2026-06-16' }, new Date('2026-06-16T13:59:00Z'), upstream(ALL))
+    const r = await exchangeRate(
+      { currency: 'USD', date: '2026-06-16' },
+      new Date('2026-06-16T13:59:00Z'),
+      upstream(ALL),
+    )
     expect(r).toMatchObject({ date: '2026-06-15', fallback_reason: 'not_yet_published' })
   })
 
   test('today at 16:00 in summer time (14:00 UTC) uses today', async () => {
-    const r = await exchangeRate({ currency: 'USD', date: '2026-06-16' }, new Date('2026-06-16T14:00:00Z'), upstream(ALL))
+    const r = await exchangeRate(
+      { currency: 'USD', date: '2026-06-16' },
+      new Date('2026-06-16T14:00:00Z'),
+      upstream(ALL),
+    )
     expect(r).toMatchObject({ date: '2026-06-16', fallback_reason: null })
   })
 
@@ -204,7 +235,10 @@ describe('input errors, all before any fetch', () => {
 
   test('a future date names today in Oslo', async () => {
     const e = await appError(exchangeRate({ currency: 'USD', date: '2026-06-21' }, evening, upstream(ALL)))
-    expect(e.options.details![0]).toEqual({ field: 'date', message: expect.stringContaining('today is 2026-06-20 in Europe/Oslo') })
+    expect(e.options.details![0]).toEqual({
+      field: 'date',
+      message: expect.stringContaining('today is 2026-06-20 in Europe/Oslo'),
+    })
   })
 
   test('XDR (an ISO 4217 code Norges Bank publishes) is accepted', async () => {
@@ -223,7 +257,9 @@ describe('currency pairs (MCP)', () => {
   })
 
   test('a pair without NOK is UNSUPPORTED_CURRENCY_PAIR', () => {
-    expect(() => resolvePair('EUR', 'USD')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_CURRENCY_PAIR', status: 400 }))
+    expect(() => resolvePair('EUR', 'USD')).toThrow(
+      expect.objectContaining({ code: 'UNSUPPORTED_CURRENCY_PAIR', status: 400 }),
+    )
   })
 
   test('NOK/NOK is UNSUPPORTED_CURRENCY_PAIR', () => {

@@ -24,8 +24,20 @@ function appError(f: () => unknown): AppError {
 describe('verified rows (basis S, R or D)', () => {
   test('A0239 is regnskapsforer-med-signeringsrettighet, verified on S, R and D', () => {
     const r = portalMigration('A0239', now)
-    expect(r).toMatchObject({ portal2_code: 'A0239', kind: 'altinn2_role', verified: true, basis: ['S', 'R', 'D'], er_role_urn: null })
-    expect(r.portal3).toEqual([{ urn: 'urn:altinn:accesspackage:regnskapsforer-med-signeringsrettighet', package: 'regnskapsforer-med-signeringsrettighet', condition: null }])
+    expect(r).toMatchObject({
+      portal2_code: 'A0239',
+      kind: 'altinn2_role',
+      verified: true,
+      basis: ['S', 'R', 'D'],
+      er_role_urn: null,
+    })
+    expect(r.portal3).toEqual([
+      {
+        urn: 'urn:altinn:accesspackage:regnskapsforer-med-signeringsrettighet',
+        package: 'regnskapsforer-med-signeringsrettighet',
+        condition: null,
+      },
+    ])
   })
 
   test('each basis letter is explained in English and bokmål', () => {
@@ -69,7 +81,7 @@ describe('name-match rows (basis N) are unverified', () => {
     expect(r.explanation.en).toContain('no official source confirms')
   })
 
-  test('package codes use Altinn\'s spelling, never the documentation\'s drifted one', () => {
+  test("package codes use Altinn's spelling, never the documentation's drifted one", () => {
     const all = PORTAL2_CODES.flatMap((c) => packages(c))
     expect(all).toContain('revisorattesterer')
     expect(all).toContain('maskinporten-scopes')
@@ -79,27 +91,67 @@ describe('name-match rows (basis N) are unverified', () => {
 })
 
 describe('general Altinn 2 roles have no 1:1 package', () => {
-  test.each(['UTINN', 'REGNA', 'LOPER', 'SISKD', 'UILUF', 'UTOMR', 'UIHTL', 'KOMAB', 'A0212', 'A0278', 'HVASK'])('%s → no packages, unverified, service owner chooses', (code) => {
-    const r = portalMigration(code, now)
-    expect(r).toMatchObject({ kind: 'altinn2_role', portal3: [], verified: false, basis: [] })
-    expect(r.explanation.en).toContain('service owner')
-    expect(r.explanation.nb).toContain('tjenesteeier')
-  })
+  test.each(['UTINN', 'REGNA', 'LOPER', 'SISKD', 'UILUF', 'UTOMR', 'UIHTL', 'KOMAB', 'A0212', 'A0278', 'HVASK'])(
+    '%s → no packages, unverified, service owner chooses',
+    (code) => {
+      const r = portalMigration(code, now)
+      expect(r).toMatchObject({ kind: 'altinn2_role', portal3: [], verified: false, basis: [] })
+      expect(r.explanation.en).toContain('service owner')
+      expect(r.explanation.nb).toContain('tjenesteeier')
+    },
+  )
 })
 
 describe('ER roles', () => {
   test('DAGL holds the whole key-role package list of the table', () => {
     const r = portalMigration('DAGL', now)
-    expect(r).toMatchObject({ kind: 'er_role', verified: true, portal2_name: 'Daglig leder', er_role_urn: 'urn:altinn:external-role:ccr:daglig-leder' })
+    expect(r).toMatchObject({
+      kind: 'er_role',
+      verified: true,
+      portal2_name: 'Daglig leder',
+      er_role_urn: 'urn:altinn:external-role:ccr:daglig-leder',
+    })
     expect(packages('DAGL')).toEqual(
-      expect.arrayContaining(['hovedadministrator', 'tilgangsstyrer', 'skatt-naering', 'merverdiavgift', 'a-ordning', 'lonn', 'pensjon', 'regnskap-okonomi-rapport', 'starte-drive-endre-avvikle-virksomhet', 'aksjer-og-eierforhold', 'attester', 'revisorattesterer', 'ordinaer-post-til-virksomheten', 'maskinporten-administrator']),
+      expect.arrayContaining([
+        'hovedadministrator',
+        'tilgangsstyrer',
+        'skatt-naering',
+        'merverdiavgift',
+        'a-ordning',
+        'lonn',
+        'pensjon',
+        'regnskap-okonomi-rapport',
+        'starte-drive-endre-avvikle-virksomhet',
+        'aksjer-og-eierforhold',
+        'attester',
+        'revisorattesterer',
+        'ordinaer-post-til-virksomheten',
+        'maskinporten-administrator',
+      ]),
     )
   })
 
   test('BOBE lacks the employment packages and starte-drive-endre-avvikle-virksomhet, and has the konkursbo ones', () => {
     const p = packages('BOBE')
-    for (const missing of ['a-ordning', 'lonn', 'ansettelsesforhold', 'sykefravaer', 'permisjon', 'oppgi-naermeste-leder', 'pensjon', 'starte-drive-endre-avvikle-virksomhet']) expect(p).not.toContain(missing)
-    expect(p).toEqual(expect.arrayContaining(['hovedadministrator', 'merverdiavgift', 'konkursbo-lesetilgang', 'konkursbo-skrivetilgang']))
+    for (const missing of [
+      'a-ordning',
+      'lonn',
+      'ansettelsesforhold',
+      'sykefravaer',
+      'permisjon',
+      'oppgi-naermeste-leder',
+      'pensjon',
+      'starte-drive-endre-avvikle-virksomhet',
+    ])
+      expect(p).not.toContain(missing)
+    expect(p).toEqual(
+      expect.arrayContaining([
+        'hovedadministrator',
+        'merverdiavgift',
+        'konkursbo-lesetilgang',
+        'konkursbo-skrivetilgang',
+      ]),
+    )
   })
 
   test('KOMP and BEST are key roles without hovedadministrator', () => {
@@ -109,20 +161,30 @@ describe('ER roles', () => {
   })
 
   test('REGN and REVI hold the accountant and auditor packages', () => {
-    expect(packages('REGN')).toEqual(['regnskapsforer-med-signeringsrettighet', 'regnskapsforer-uten-signeringsrettighet', 'regnskapsforer-lonn'])
+    expect(packages('REGN')).toEqual([
+      'regnskapsforer-med-signeringsrettighet',
+      'regnskapsforer-uten-signeringsrettighet',
+      'regnskapsforer-lonn',
+    ])
     expect(packages('REVI')).toEqual(['ansvarlig-revisor', 'revisormedarbeider'])
   })
 
   test('FFØR packages carry their organisation-form conditions', () => {
     const r = portalMigration('FFØR', now)
-    expect(r.portal3[0]).toMatchObject({ package: 'forretningsforer-eiendom', condition: expect.stringContaining('BRL') })
+    expect(r.portal3[0]).toMatchObject({
+      package: 'forretningsforer-eiendom',
+      condition: expect.stringContaining('BRL'),
+    })
     expect(r.portal3.slice(1).every((p) => p.condition?.includes('NUF'))).toBe(true)
   })
 
-  test.each(['MEDL', 'NEST', 'VARA', 'OBS', 'SIGN', 'PROK', 'KONT'])('%s gives no packages, and that is verified', (code) => {
-    const r = portalMigration(code, now)
-    expect(r).toMatchObject({ kind: 'er_role', portal3: [], verified: true, basis: ['S'] })
-  })
+  test.each(['MEDL', 'NEST', 'VARA', 'OBS', 'SIGN', 'PROK', 'KONT'])(
+    '%s gives no packages, and that is verified',
+    (code) => {
+      const r = portalMigration(code, now)
+      expect(r).toMatchObject({ kind: 'er_role', portal3: [], verified: true, basis: ['S'] })
+    },
+  )
 })
 
 describe('accepted input forms', () => {
@@ -189,11 +251,18 @@ describe('Altinn II timeline', () => {
   })
 
   test('the phase follows the Oslo date: 22:30 UTC on 18 June is 19 June in Oslo, closed', () => {
-    expect(portal2Status(new Date('2026-06-18T22:30:00Z'))).toMatchObject({ phase: 'closed', as_of: '2026-06-19', days_until_close: 0 })
+    expect(portal2Status(new Date('2026-06-18T22:30:00Z'))).toMatchObject({
+      phase: 'closed',
+      as_of: '2026-06-19',
+      days_until_close: 0,
+    })
   })
 
   test('days until close count calendar days from the Oslo date', () => {
-    expect(portal2Status(new Date('2026-06-09T10:00:00Z'))).toMatchObject({ closes_on: '2026-06-19', days_until_close: 10 })
+    expect(portal2Status(new Date('2026-06-09T10:00:00Z'))).toMatchObject({
+      closes_on: '2026-06-19',
+      days_until_close: 10,
+    })
   })
 
   test('every answer carries the status for the injected instant', () => {

@@ -10,7 +10,12 @@ import { attemptDelivery, MAX_RESPONSE_BYTES, type DeliveryEnv } from '../../../
 import type { ResolvedAddress } from '../../../src/domain/webhooks/target.ts'
 import { liveWebhookTransport } from '../../../src/upstream/webhooks/live.ts'
 import type { WebhookPost, WebhookTransport } from '../../../src/upstream/webhooks/port.ts'
-import { independentVerify, selfSignedCertificate, startReceiver, type Receiver } from '../../support/webhook-receiver.ts'
+import {
+  independentVerify,
+  selfSignedCertificate,
+  startReceiver,
+  type Receiver,
+} from '../../support/webhook-receiver.ts'
 import { PINNED_NOW } from '../../support/pinned.ts'
 
 const SECRET = 'whsec_' + '5e'.repeat(32)
@@ -44,14 +49,34 @@ function resolverOf(answers: Record<string, string[][]>) {
   return { calls, resolve }
 }
 
-const envWith = (opts: { allowLoopback?: boolean; resolve?: (h: string) => Promise<ResolvedAddress[]>; transport?: WebhookTransport; timeoutMs?: number } = {}): DeliveryEnv => ({
-  transport: opts.transport ?? liveWebhookTransport({ ca: [cert.cert], ...(opts.resolve ? { resolve: opts.resolve } : {}) }),
+const envWith = (
+  opts: {
+    allowLoopback?: boolean
+    resolve?: (h: string) => Promise<ResolvedAddress[]>
+    transport?: WebhookTransport
+    timeoutMs?: number
+  } = {},
+): DeliveryEnv => ({
+  transport:
+    opts.transport ?? liveWebhookTransport({ ca: [cert.cert], ...(opts.resolve ? { resolve: opts.resolve } : {}) }),
   policy: { allowLoopback: opts.allowLoopback ?? true },
   ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
 })
 
-const send = (env: DeliveryEnv, webhookUrl: string, body = JSON.stringify({ subscription_id: 'sub-1', change: { id: 'c-1' } })) =>
-  attemptDelivery(env, { webhookUrl, body, secret: SECRET, at: AT, eventType: 'accounts.updated', deliveryId: crypto.randomUUID(), correlationId: crypto.randomUUID() })
+const send = (
+  env: DeliveryEnv,
+  webhookUrl: string,
+  body = JSON.stringify({ subscription_id: 'sub-1', change: { id: 'c-1' } }),
+) =>
+  attemptDelivery(env, {
+    webhookUrl,
+    body,
+    secret: SECRET,
+    at: AT,
+    eventType: 'accounts.updated',
+    deliveryId: crypto.randomUUID(),
+    correlationId: crypto.randomUUID(),
+  })
 
 describe('a delivery that arrives', () => {
   test('is a POST whose X-Service-Signature an independent implementation accepts', async () => {
@@ -65,7 +90,9 @@ describe('a delivery that arrives', () => {
     expect(got.headers['content-type']).toBe('application/json')
     expect(got.headers['x-service-signature']).toBe(out.signature_header)
     expect(independentVerify(got.body, got.headers['x-service-signature'], SECRET, NOW_S)).toBe(true)
-    expect(independentVerify(got.body, got.headers['x-service-signature'], 'whsec_' + '00'.repeat(32), NOW_S)).toBe(false)
+    expect(independentVerify(got.body, got.headers['x-service-signature'], 'whsec_' + '00'.repeat(32), NOW_S)).toBe(
+      false,
+    )
     expect(independentVerify(got.body, got.headers['x-service-signature'], SECRET, NOW_S + 301)).toBe(false)
   })
 
@@ -101,7 +128,11 @@ describe('answers that are not a plain 2xx', () => {
   test('an answer over 64 KiB is cut off: body_too_large, and a 2xx still counts as delivered', async () => {
     plain.answer = () => ({ status: 200, body: Buffer.alloc(MAX_RESPONSE_BYTES * 4, 0x61) })
     try {
-      expect(await send(envWith(), `${plain.url}/big`)).toMatchObject({ delivered: true, http_status: 200, error_class: 'body_too_large' })
+      expect(await send(envWith(), `${plain.url}/big`)).toMatchObject({
+        delivered: true,
+        http_status: 200,
+        error_class: 'body_too_large',
+      })
     } finally {
       plain.answer = () => ({ status: 200 })
     }
@@ -110,7 +141,11 @@ describe('answers that are not a plain 2xx', () => {
   test('a 4xx or 5xx is not delivered and carries its status', async () => {
     plain.answer = () => ({ status: 410 })
     try {
-      expect(await send(envWith(), `${plain.url}/gone`)).toMatchObject({ delivered: false, http_status: 410, error_class: null })
+      expect(await send(envWith(), `${plain.url}/gone`)).toMatchObject({
+        delivered: false,
+        http_status: 410,
+        error_class: null,
+      })
     } finally {
       plain.answer = () => ({ status: 200 })
     }
@@ -119,7 +154,11 @@ describe('answers that are not a plain 2xx', () => {
   test('a receiver slower than the timeout is a timeout', async () => {
     plain.answer = () => ({ status: 200, delayMs: 3000 })
     try {
-      expect(await send(envWith({ timeoutMs: 100 }), `${plain.url}/slow`)).toMatchObject({ delivered: false, http_status: null, error_class: 'timeout' })
+      expect(await send(envWith({ timeoutMs: 100 }), `${plain.url}/slow`)).toMatchObject({
+        delivered: false,
+        http_status: null,
+        error_class: 'timeout',
+      })
     } finally {
       plain.answer = () => ({ status: 200 })
     }
@@ -129,7 +168,11 @@ describe('answers that are not a plain 2xx', () => {
     const gone = await startReceiver()
     const url = gone.url
     await gone.stop()
-    expect(await send(envWith(), `${url}/none`)).toMatchObject({ delivered: false, http_status: null, error_class: 'connection_failed' })
+    expect(await send(envWith(), `${url}/none`)).toMatchObject({
+      delivered: false,
+      http_status: null,
+      error_class: 'connection_failed',
+    })
   })
 })
 
@@ -150,35 +193,49 @@ describe('hosts that resolve where they must not', () => {
   test('a name that resolves to 127.0.0.1 is ssrf_blocked, and nothing is sent', async () => {
     const dns = resolverOf({ 'hooks.plikt-test.no': [['127.0.0.1']] })
     const { posts, transport } = recordingTransport(dns.resolve)
-    expect(await send(envWith({ transport, allowLoopback: false }), 'https://hooks.plikt-test.no/x')).toMatchObject({ delivered: false, error_class: 'ssrf_blocked' })
+    expect(await send(envWith({ transport, allowLoopback: false }), 'https://hooks.plikt-test.no/x')).toMatchObject({
+      delivered: false,
+      error_class: 'ssrf_blocked',
+    })
     expect(posts).toHaveLength(0)
   })
 
   test('WEBHOOK_ALLOW_LOOPBACK does not admit a name that resolves to 127.0.0.1', async () => {
     const dns = resolverOf({ 'hooks.plikt-test.no': [['127.0.0.1']] })
     const { posts, transport } = recordingTransport(dns.resolve)
-    expect(await send(envWith({ transport, allowLoopback: true }), 'https://hooks.plikt-test.no/x')).toMatchObject({ error_class: 'ssrf_blocked' })
+    expect(await send(envWith({ transport, allowLoopback: true }), 'https://hooks.plikt-test.no/x')).toMatchObject({
+      error_class: 'ssrf_blocked',
+    })
     expect(posts).toHaveLength(0)
   })
 
-  test.each([['::ffff:10.0.0.7'], ['169.254.169.254'], ['fd00:ec2::254'], ['192.168.10.1']])('a name that resolves to %s is ssrf_blocked', async (ip) => {
-    const dns = resolverOf({ 'hooks.plikt-test.no': [[ip]] })
-    const { posts, transport } = recordingTransport(dns.resolve)
-    expect(await send(envWith({ transport, allowLoopback: false }), 'https://hooks.plikt-test.no/x')).toMatchObject({ error_class: 'ssrf_blocked' })
-    expect(posts).toHaveLength(0)
-  })
+  test.each([['::ffff:10.0.0.7'], ['169.254.169.254'], ['fd00:ec2::254'], ['192.168.10.1']])(
+    'a name that resolves to %s is ssrf_blocked',
+    async (ip) => {
+      const dns = resolverOf({ 'hooks.plikt-test.no': [[ip]] })
+      const { posts, transport } = recordingTransport(dns.resolve)
+      expect(await send(envWith({ transport, allowLoopback: false }), 'https://hooks.plikt-test.no/x')).toMatchObject({
+        error_class: 'ssrf_blocked',
+      })
+      expect(posts).toHaveLength(0)
+    },
+  )
 
   test('a name with one private address among public ones is ssrf_blocked', async () => {
     const dns = resolverOf({ 'hooks.plikt-test.no': [['93.184.216.34', '10.0.0.1']] })
     const { posts, transport } = recordingTransport(dns.resolve)
-    expect(await send(envWith({ transport, allowLoopback: false }), 'https://hooks.plikt-test.no/x')).toMatchObject({ error_class: 'ssrf_blocked' })
+    expect(await send(envWith({ transport, allowLoopback: false }), 'https://hooks.plikt-test.no/x')).toMatchObject({
+      error_class: 'ssrf_blocked',
+    })
     expect(posts).toHaveLength(0)
   })
 
   test('a name that does not resolve is dns_failed', async () => {
     const dns = resolverOf({})
     const { transport } = recordingTransport(dns.resolve)
-    expect(await send(envWith({ transport, allowLoopback: false }), 'https://nowhere.plikt-test.no/x')).toMatchObject({ error_class: 'dns_failed' })
+    expect(await send(envWith({ transport, allowLoopback: false }), 'https://nowhere.plikt-test.no/x')).toMatchObject({
+      error_class: 'dns_failed',
+    })
   })
 
   test('DNS rebinding: the name is resolved once, and the request goes to the address that was checked, not to a later answer', async () => {

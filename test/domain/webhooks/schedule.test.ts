@@ -8,7 +8,14 @@ const MIN = 60_000
 const after = (attempt: number, random: number) => nextAttemptAt(attempt, AT, () => random)!.getTime() - AT.getTime()
 
 test('after attempts 1 to 6 the next comes about 1 min, 5 min, 15 min, 1 h, 6 h and 24 h later', () => {
-  expect([1, 2, 3, 4, 5, 6].map((n) => after(n, 0.5))).toEqual([MIN, 5 * MIN, 15 * MIN, 60 * MIN, 360 * MIN, 1440 * MIN])
+  expect([1, 2, 3, 4, 5, 6].map((n) => after(n, 0.5))).toEqual([
+    MIN,
+    5 * MIN,
+    15 * MIN,
+    60 * MIN,
+    360 * MIN,
+    1440 * MIN,
+  ])
   expect(RETRY_DELAYS_MS).toHaveLength(MAX_ATTEMPTS - 1)
 })
 

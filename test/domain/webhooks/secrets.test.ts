@@ -30,7 +30,9 @@ test('the same secret encrypts differently each time (a fresh IV)', () => {
 test('a ciphertext does not decrypt for another subscription, under another key, or altered', () => {
   const sealed = encryptSecret(key, id, newWebhookSecret())
   expect(() => decryptSecret(key, '5f0c1c7e-0000-4000-8000-000000000002', sealed)).toThrow()
-  expect(() => decryptSecret(deriveKey('another-server-secret-0123456789abcdef0123', 'webhook-secrets'), id, sealed)).toThrow()
+  expect(() =>
+    decryptSecret(deriveKey('another-server-secret-0123456789abcdef0123', 'webhook-secrets'), id, sealed),
+  ).toThrow()
   const [v, iv, ct] = sealed.split(':')
   const flipped = Buffer.from(ct!, 'base64')
   flipped[0]! ^= 1
@@ -42,5 +44,9 @@ test('the signature header is t=<unix seconds>,v1=<hex HMAC-SHA-256 of "<t>.<bod
   const body = '{"a":1}'
   const header = signatureHeader(secret, body, new Date('2026-03-14T09:30:00.900Z'))
   const t = Math.floor(Date.parse('2026-03-14T09:30:00Z') / 1000)
-  expect(header).toBe(`t=${t},v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(`${t}.${body}`, 'utf8')).digest('hex')}`)
+  expect(header).toBe(
+    `t=${t},v1=${createHmac('sha256', Buffer.from(secret, 'utf8'))
+      .update(Buffer.from(`${t}.${body}`, 'utf8'))
+      .digest('hex')}`,
+  )
 })

@@ -71,13 +71,34 @@ describe('addresses', () => {
     expect(blockedAddress(ip)).toContain(what)
   })
 
-  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2a00:1450:4001::5efe:8.8.8.8'])('a public address, %s, is allowed', (ip) => {
+  test.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '2a00:1450:4001::5efe:8.8.8.8',
+  ])('a public address, %s, is allowed', (ip) => {
     expect(blockedAddress(ip)).toBeNull()
   })
 
   test('one private address among public ones refuses the host', () => {
-    expect(blockedAmong([{ address: '8.8.8.8', family: 4 }, { address: '10.1.2.3', family: 4 }])).toContain('10.1.2.3')
-    expect(blockedAmong([{ address: '8.8.8.8', family: 4 }, { address: '2606:4700:4700::1111', family: 6 }])).toBeNull()
+    expect(
+      blockedAmong([
+        { address: '8.8.8.8', family: 4 },
+        { address: '10.1.2.3', family: 4 },
+      ]),
+    ).toContain('10.1.2.3')
+    expect(
+      blockedAmong([
+        { address: '8.8.8.8', family: 4 },
+        { address: '2606:4700:4700::1111', family: 6 },
+      ]),
+    ).toBeNull()
   })
 
   test('a host with no address is refused', () => {
@@ -111,16 +132,25 @@ describe('URLs', () => {
     expect(reason(`https://a.b${suffix}./`)).toContain(suffix)
   })
 
-  test.each(['metadata.google.internal', 'metadata', 'instance-data', 'metadata.azure.com', 'localhost'])('the metadata or loopback host %s is refused', (host) => {
-    expect(reason(`https://${host}/`)).not.toBeNull()
-  })
-
-  test.each(['https://127.0.0.1/', 'https://[::1]/', 'https://[::ffff:10.0.0.1]/', 'https://[::ffff:0:7f00:1]/', 'https://[::ffff:0:a9fe:a9fe]/', 'https://0x7f.1/', 'https://2130706433/', 'https://169.254.169.254/latest/meta-data'])(
-    'an address literal that is not public, %s, is refused',
-    (url) => {
-      expect(reason(url)).toContain('points at')
+  test.each(['metadata.google.internal', 'metadata', 'instance-data', 'metadata.azure.com', 'localhost'])(
+    'the metadata or loopback host %s is refused',
+    (host) => {
+      expect(reason(`https://${host}/`)).not.toBeNull()
     },
   )
+
+  test.each([
+    'https://127.0.0.1/',
+    'https://[::1]/',
+    'https://[::ffff:10.0.0.1]/',
+    'https://[::ffff:0:7f00:1]/',
+    'https://[::ffff:0:a9fe:a9fe]/',
+    'https://0x7f.1/',
+    'https://2130706433/',
+    'https://169.254.169.254/latest/meta-data',
+  ])('an address literal that is not public, %s, is refused', (url) => {
+    expect(reason(url)).toContain('points at')
+  })
 
   test('a public address literal passes and needs no lookup', () => {
     const r = checkWebhookUrl('https://93.184.216.34:8443/hook', strict)

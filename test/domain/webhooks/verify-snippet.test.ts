@@ -13,7 +13,8 @@ type Verify = (rawBody: unknown, header: unknown, secret: unknown, nowSeconds?: 
 const SECRET = 'whsec_0123456789abcdefghijklmnopqrstuv'
 const NOW = 1_773_480_600
 const BODY = '{"subscription_id":"5f0c1c7e","attempt_number":1}'
-const signed = (body: string, t = NOW, secret = SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`
+const signed = (body: string, t = NOW, secret = SECRET) =>
+  `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`
 
 const published: [string, () => Promise<{ verifyWebhook: Verify }>][] = [
   ['docs/webhook-signature.md', () => importDocSnippet('docs/webhook-signature.md', '## In code')],

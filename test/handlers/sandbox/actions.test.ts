@@ -41,7 +41,13 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => app.stop())
 
-const CHECKS = ['company_exists', 'system_user_authorised', 'scopes_delegated', 'data_format_valid', 'deadline_in_future']
+const CHECKS = [
+  'company_exists',
+  'system_user_authorised',
+  'scopes_delegated',
+  'data_format_valid',
+  'deadline_in_future',
+]
 
 // -- independent derivations (docs/receipt-signature.md), not the service's code ------------------
 
@@ -61,14 +67,19 @@ function canonical(v: unknown): string {
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
 
 function uuidV5(name: string, namespace: string): string {
-  const b = createHash('sha1').update(Buffer.from(namespace.replaceAll('-', ''), 'hex')).update(name, 'utf8').digest().subarray(0, 16)
+  const b = createHash('sha1')
+    .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+    .update(name, 'utf8')
+    .digest()
+    .subarray(0, 16)
   b[6] = (b[6]! & 0x0f) | 0x50
   b[8] = (b[8]! & 0x3f) | 0x80
   const h = b.toString('hex')
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
-const documentedActionId = (a: ActionBody) => `act_${sha256(canonical({ org_number: a.org_number, action_type: a.action_type, period: a.period, payload: a.payload })).slice(0, 32)}`
+const documentedActionId = (a: ActionBody) =>
+  `act_${sha256(canonical({ org_number: a.org_number, action_type: a.action_type, period: a.period, payload: a.payload })).slice(0, 32)}`
 const AUDIT_NAMESPACE = 'c96f517a-4048-5376-bb72-fc21bc4a1d53'
 
 // -------------------------------------------------------------------------------------------------
@@ -81,7 +92,12 @@ describe('plan', () => {
     const { data } = await res.json()
     expect(Value.Check(SandboxPlan, data)).toBe(true)
     expect(data.action_id).toBe(documentedActionId(body))
-    expect(data).toMatchObject({ org_number: body.org_number, action_type: 'mva_melding', period: '2026-T1', ready: true })
+    expect(data).toMatchObject({
+      org_number: body.org_number,
+      action_type: 'mva_melding',
+      period: '2026-T1',
+      ready: true,
+    })
     expect(data.dry_run.validation.all_passed).toBe(true)
     expect(data.steps.map((s: { method: string; path: string }) => `${s.method} ${s.path}`)).toEqual([
       `POST ${SANDBOX}/auth/approval-token`,
@@ -107,7 +123,9 @@ describe('plan', () => {
     expect(res.status).toBe(200)
     const { data } = await res.json()
     expect(data.ready).toBe(false)
-    expect(data.dry_run.validation.checks.filter((c: { passed: boolean }) => !c.passed).map((c: { name: string }) => c.name)).toEqual(['scopes_delegated'])
+    expect(
+      data.dry_run.validation.checks.filter((c: { passed: boolean }) => !c.passed).map((c: { name: string }) => c.name),
+    ).toEqual(['scopes_delegated'])
   })
 
   test('planning writes nothing: no token, no audit row', async () => {
@@ -120,7 +138,10 @@ describe('plan', () => {
     const res = await plan(app, vat({ org_number: '999999999' }), freshIp(), PUBLIC)
     expect(res.status).toBe(200)
     const { data } = await res.json()
-    expect(data.steps.map((s: { path: string }) => s.path)).toEqual([`${PUBLIC}/auth/approval-token`, `${PUBLIC}/actions/execute`])
+    expect(data.steps.map((s: { path: string }) => s.path)).toEqual([
+      `${PUBLIC}/auth/approval-token`,
+      `${PUBLIC}/actions/execute`,
+    ])
   })
 })
 
@@ -135,7 +156,8 @@ describe('dry run (?dry_run=true)', () => {
     expect(data).toMatchObject({ dry_run: true, org_number: body.org_number, action: 'mva_melding' })
     expect(data.would_be_payload).toEqual(body.payload)
     expect(data.validation.checks.map((c: { name: string }) => c.name)).toEqual(CHECKS)
-    for (const c of data.validation.checks) expect(Object.keys(c)).toEqual(expect.arrayContaining(['name', 'passed', 'explanation_summary']))
+    for (const c of data.validation.checks)
+      expect(Object.keys(c)).toEqual(expect.arrayContaining(['name', 'passed', 'explanation_summary']))
     expect(data.validation.all_passed).toBe(true)
     expect(data.validation.disclaimer.length).toBeGreaterThan(0)
     expect(data.preview_notice.length).toBeGreaterThan(0)
@@ -143,12 +165,24 @@ describe('dry run (?dry_run=true)', () => {
 
   test.each([
     ['a healthy company', [], vat()],
-    ['a bankrupt company without a delegation (999660002)', ['company_exists', 'system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660002' })],
-    ['a company without a system user (999660118)', ['system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660118' })],
+    [
+      'a bankrupt company without a delegation (999660002)',
+      ['company_exists', 'system_user_authorised', 'scopes_delegated'],
+      vat({ org_number: '999660002' }),
+    ],
+    [
+      'a company without a system user (999660118)',
+      ['system_user_authorised', 'scopes_delegated'],
+      vat({ org_number: '999660118' }),
+    ],
     ['a system user without scopes (999660126)', ['scopes_delegated'], vat({ org_number: '999660126' })],
     ['an a-melding by a VAT-only system user (818000022)', ['scopes_delegated'], aMelding({ org_number: '818000022' })],
     ['a VAT return by a VAT-only system user (818000022)', [], vat({ org_number: '818000022' })],
-    ['a term whose deadline has passed (2025-T5, due 10 December 2025)', ['deadline_in_future'], vat({ period: '2025-T5' })],
+    [
+      'a term whose deadline has passed (2025-T5, due 10 December 2025)',
+      ['deadline_in_future'],
+      vat({ period: '2025-T5' }),
+    ],
     ['a term still in time (2025-T6, due 10 February 2026)', [], vat({ period: '2025-T6' })],
     ['the annual term (2026-A)', [], vat({ period: '2026-A' })],
     ['a monthly VAT term (2025-12)', [], vat({ period: '2025-12' })],
@@ -162,12 +196,15 @@ describe('dry run (?dry_run=true)', () => {
     const res = await dryRun(app, body)
     expect(res.status).toBe(200)
     const { data } = await res.json()
-    expect(data.validation.checks.filter((c: { passed: boolean }) => !c.passed).map((c: { name: string }) => c.name)).toEqual(failing)
+    expect(
+      data.validation.checks.filter((c: { passed: boolean }) => !c.passed).map((c: { name: string }) => c.name),
+    ).toEqual(failing)
     expect(data.validation.all_passed).toBe(failing.length === 0)
   })
 
   test('mock_date moves the effective date: 2026-T1 is in time on its deadline day, 10 April, and late the day after', async () => {
-    const passed = async (date: string) => (await (await dryRun(app, vat(), {}, SANDBOX, `&mock_date=${date}`)).json()).data.validation.checks[4].passed
+    const passed = async (date: string) =>
+      (await (await dryRun(app, vat(), {}, SANDBOX, `&mock_date=${date}`)).json()).data.validation.checks[4].passed
     expect([await passed('2026-04-10'), await passed('2026-04-11')]).toEqual([true, false])
   })
 
@@ -227,7 +264,10 @@ describe('live execute', () => {
     const body = vat()
     const { receipt } = (await file(app, body, h, key)).data
     const material = JSON.stringify([namespaceOf(h), key, documentedActionId(body)])
-    expect([receipt.altinn_receipt_id, receipt.audit_log_id]).toEqual([sha256(material).slice(0, 32), uuidV5(material, AUDIT_NAMESPACE)])
+    expect([receipt.altinn_receipt_id, receipt.audit_log_id]).toEqual([
+      sha256(material).slice(0, 32),
+      uuidV5(material, AUDIT_NAMESPACE),
+    ])
   })
 
   test('the same Idempotency-Key and content under another namespace give another receipt', async () => {
@@ -245,14 +285,17 @@ describe('live execute', () => {
     ['2026-07-01', '2026-T3', '2026-07-01T00:00:00.000+02:00'],
     ['2026-10-25', '2026-T5', '2026-10-25T00:00:00.000+02:00'],
     ['2026-10-26', '2026-T5', '2026-10-26T00:00:00.000+01:00'],
-  ])('on mock_date %s the receipt is stamped with that date’s first millisecond in Oslo', async (date, period, timestamp) => {
-    const h = as()
-    const body = vat({ period })
-    const { token } = await approve(app, body, h)
-    const res = await live(app, body, { h, token, query: `mock_date=${date}` })
-    expect(res.status).toBe(200)
-    expect((await res.json()).data.receipt.timestamp).toBe(timestamp)
-  })
+  ])(
+    'on mock_date %s the receipt is stamped with that date’s first millisecond in Oslo',
+    async (date, period, timestamp) => {
+      const h = as()
+      const body = vat({ period })
+      const { token } = await approve(app, body, h)
+      const res = await live(app, body, { h, token, query: `mock_date=${date}` })
+      expect(res.status).toBe(200)
+      expect((await res.json()).data.receipt.timestamp).toBe(timestamp)
+    },
+  )
 
   test('payload.period before the effective month is filed late', async () => {
     const { data } = await file(app, vat({}, { period: '2025-12' }), as())
@@ -296,24 +339,49 @@ describe('live execute', () => {
     const body = aMelding()
     const { token } = await approve(app, body, h)
     await expectWriteError(await live(app, body, { h, token }), 403, 'PLAN_INSUFFICIENT')
-    const [row] = await app.deps.sql<{ consumed_at: Date | null }[]>`select consumed_at from approval_tokens where namespace = ${namespaceOf(h)}`
+    const [row] = await app.deps.sql<
+      { consumed_at: Date | null }[]
+    >`select consumed_at from approval_tokens where namespace = ${namespaceOf(h)}`
     expect(row!.consumed_at).toBeNull()
   })
 
   test.each([
-    ['a bankrupt company', 'COMPANY_INACTIVE', ['company_exists', 'system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660002' })],
-    ['a deleted company (999660037)', 'COMPANY_INACTIVE', ['company_exists', 'system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660037' })],
-    ['a company without a delegation', 'AUTH_MISSING_DELEGATION', ['system_user_authorised', 'scopes_delegated'], vat({ org_number: '999660118' })],
+    [
+      'a bankrupt company',
+      'COMPANY_INACTIVE',
+      ['company_exists', 'system_user_authorised', 'scopes_delegated'],
+      vat({ org_number: '999660002' }),
+    ],
+    [
+      'a deleted company (999660037)',
+      'COMPANY_INACTIVE',
+      ['company_exists', 'system_user_authorised', 'scopes_delegated'],
+      vat({ org_number: '999660037' }),
+    ],
+    [
+      'a company without a delegation',
+      'AUTH_MISSING_DELEGATION',
+      ['system_user_authorised', 'scopes_delegated'],
+      vat({ org_number: '999660118' }),
+    ],
     ['a system user without scopes', 'SCOPE_MISSING', ['scopes_delegated'], vat({ org_number: '999660126' })],
     ['a passed deadline', 'DEADLINE_PASSED', ['deadline_in_future'], vat({ period: '2025-T5' })],
-    ['a malformed period', 'VALIDATION_FAILED', ['data_format_valid', 'deadline_in_future'], vat({ period: '2026-T7' })],
-  ])('%s fails the preconditions: 422 %s naming every failed check %p, the checks attached', async (_what, code, failed, body) => {
-    const h = as()
-    const { token } = await approve(app, body, h)
-    const err = await expectWriteError(await live(app, body, { h, token }), 422, code)
-    expect(err.failed_checks).toEqual(failed)
-    expect(err.checks.map((c: { name: string }) => c.name)).toEqual(CHECKS)
-  })
+    [
+      'a malformed period',
+      'VALIDATION_FAILED',
+      ['data_format_valid', 'deadline_in_future'],
+      vat({ period: '2026-T7' }),
+    ],
+  ])(
+    '%s fails the preconditions: 422 %s naming every failed check %p, the checks attached',
+    async (_what, code, failed, body) => {
+      const h = as()
+      const { token } = await approve(app, body, h)
+      const err = await expectWriteError(await live(app, body, { h, token }), 422, code)
+      expect(err.failed_checks).toEqual(failed)
+      expect(err.checks.map((c: { name: string }) => c.name)).toEqual(CHECKS)
+    },
+  )
 
   test('a malformed period fails as 422 VALIDATION_FAILED listing the field in the details', async () => {
     const h = as()
@@ -356,11 +424,14 @@ describe('Idempotency-Key on a live execute', () => {
     expect(err.action_id).toBe(documentedActionId(body))
   })
 
-  test.each([['not-a-uuid'], ['12345'], ['00000000-0000-0000-0000-00000000000g']])('must be a UUID: %p is 400 IDEMPOTENCY_KEY_INVALID_FORMAT', async (key) => {
-    const h = as()
-    const { token } = await approve(app, vat(), h)
-    await expectWriteError(await live(app, vat(), { h, token, key }), 400, 'IDEMPOTENCY_KEY_INVALID_FORMAT')
-  })
+  test.each([['not-a-uuid'], ['12345'], ['00000000-0000-0000-0000-00000000000g']])(
+    'must be a UUID: %p is 400 IDEMPOTENCY_KEY_INVALID_FORMAT',
+    async (key) => {
+      const h = as()
+      const { token } = await approve(app, vat(), h)
+      await expectWriteError(await live(app, vat(), { h, token, key }), 400, 'IDEMPOTENCY_KEY_INVALID_FORMAT')
+    },
+  )
 
   test('the same key and body replay the stored answer byte for byte, marked idempotent-replayed', async () => {
     const h = as()
@@ -380,7 +451,10 @@ describe('Idempotency-Key on a live execute', () => {
     const { token } = await approve(app, vat(), h)
     const dry = await dryRun(app, vat(), { ...h, 'idempotency-key': key })
     expect(((await dry.json()) as any).data.dry_run).toBe(true)
-    expect(((await (await dryRun(app, vat({ period: '2026-T2' }), { ...h, 'idempotency-key': key })).json()) as any).data.dry_run).toBe(true)
+    expect(
+      ((await (await dryRun(app, vat({ period: '2026-T2' }), { ...h, 'idempotency-key': key })).json()) as any).data
+        .dry_run,
+    ).toBe(true)
     const filed = await live(app, vat(), { h, key, token })
     expect(filed.status).toBe(200)
     expect(filed.headers.get('idempotent-replayed')).toBeNull()
@@ -439,7 +513,11 @@ describe('Idempotency-Key on a live execute', () => {
     expect(original).toBeGreaterThanOrEqual(0)
     for (const [i, r] of responses.entries()) {
       if (i === original) continue
-      if (r.status === 200) expect([r.headers.get('idempotent-replayed'), bodies[i].data.receipt]).toEqual(['true', bodies[original].data.receipt])
+      if (r.status === 200)
+        expect([r.headers.get('idempotent-replayed'), bodies[i].data.receipt]).toEqual([
+          'true',
+          bodies[original].data.receipt,
+        ])
       else expect([r.status, bodies[i].error_code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS'])
     }
     expect((await ownAudit(app, HEALTHY_ORG, h)).filter((r) => r.action === 'submit_mva')).toHaveLength(1)
@@ -467,17 +545,23 @@ describe('Idempotency-Key on a live execute', () => {
 describe('write-side errors', () => {
   const routes: [string, (b: ActionBody, h: Record<string, string>, q?: string) => Promise<Response>][] = [
     ['plan', (b, h, q = '') => plan(app, b, h, SANDBOX, q ? `?${q}` : '')],
-    ['approval token', (b, h, q = '') => mintRequest(app, b.org_number, `act_${'0'.repeat(32)}`, h, SANDBOX, q ? `?${q}` : '')],
+    [
+      'approval token',
+      (b, h, q = '') => mintRequest(app, b.org_number, `act_${'0'.repeat(32)}`, h, SANDBOX, q ? `?${q}` : ''),
+    ],
     ['dry run', (b, h, q = '') => dryRun(app, b, h, SANDBOX, q ? `&${q}` : '')],
     ['live execute', (b, h, q) => live(app, b, { h, token: 'apt_irrelevant', ...(q ? { query: q } : {}) })],
   ]
 
-  test.each(routes)('an unknown organisation is 400 VALIDATION_FAILED (not 404) on %s, and writes nothing', async (_route, send) => {
-    const h = as()
-    const err = await expectWriteError(await send(vat({ org_number: '123456789' }), h), 400, 'VALIDATION_FAILED')
-    expect(err.explanation.details.map((d: { field: string }) => d.field)).toEqual(['org_number'])
-    expect([await tokenRows(app, h), await auditRows(app, h)]).toEqual([0, 0])
-  })
+  test.each(routes)(
+    'an unknown organisation is 400 VALIDATION_FAILED (not 404) on %s, and writes nothing',
+    async (_route, send) => {
+      const h = as()
+      const err = await expectWriteError(await send(vat({ org_number: '123456789' }), h), 400, 'VALIDATION_FAILED')
+      expect(err.explanation.details.map((d: { field: string }) => d.field)).toEqual(['org_number'])
+      expect([await tokenRows(app, h), await auditRows(app, h)]).toEqual([0, 0])
+    },
+  )
 
   test.each(
     routes.flatMap(([route, send]) =>
@@ -495,11 +579,18 @@ describe('write-side errors', () => {
     expect(err._meta.simulated).toBe(true)
   })
 
-  test.each(routes)('simulate_error=portal_timeout on %s is 504 EXECUTION_DEADLINE_EXCEEDED with the government-shaped upstream', async (_route, send) => {
-    const err = await expectWriteError(await send(vat(), as(), 'simulate_error=portal_timeout'), 504, 'EXECUTION_DEADLINE_EXCEEDED')
-    expect(err.upstream).toMatchObject({ system: 'Altinn 3', error: 'timeout' })
-    expect(err._meta.simulated).toBe(true)
-  })
+  test.each(routes)(
+    'simulate_error=portal_timeout on %s is 504 EXECUTION_DEADLINE_EXCEEDED with the government-shaped upstream',
+    async (_route, send) => {
+      const err = await expectWriteError(
+        await send(vat(), as(), 'simulate_error=portal_timeout'),
+        504,
+        'EXECUTION_DEADLINE_EXCEEDED',
+      )
+      expect(err.upstream).toMatchObject({ system: 'Altinn 3', error: 'timeout' })
+      expect(err._meta.simulated).toBe(true)
+    },
+  )
 
   test.each(
     routes.flatMap(([route, send]) =>
@@ -511,13 +602,19 @@ describe('write-side errors', () => {
         ] as const
       ).map(([value, status, code]) => [route, value, status, code, send] as const),
     ),
-  )('%s with X-Service-Simulate: %s and the synthetic bearer answers %i %s', async (_route, value, status, code, send) => {
-    await expectWriteError(await send(vat(), { ...as(), 'x-service-simulate': value }), status, code)
-  })
+  )(
+    '%s with X-Service-Simulate: %s and the synthetic bearer answers %i %s',
+    async (_route, value, status, code, send) => {
+      await expectWriteError(await send(vat(), { ...as(), 'x-service-simulate': value }), status, code)
+    },
+  )
 
-  test.each(routes)('X-Service-Simulate on %s without the synthetic bearer is 403 SANDBOX_TEST_KEY_REQUIRED', async (_route, send) => {
-    await expectWriteError(await send(vat(), { 'x-service-simulate': 'error_500' }), 403, 'SANDBOX_TEST_KEY_REQUIRED')
-  })
+  test.each(routes)(
+    'X-Service-Simulate on %s without the synthetic bearer is 403 SANDBOX_TEST_KEY_REQUIRED',
+    async (_route, send) => {
+      await expectWriteError(await send(vat(), { 'x-service-simulate': 'error_500' }), 403, 'SANDBOX_TEST_KEY_REQUIRED')
+    },
+  )
 
   test.each([
     ['an empty period', { ...vat(), period: '' }],
@@ -529,12 +626,20 @@ describe('write-side errors', () => {
     ['no payload', { org_number: HEALTHY_ORG, action_type: 'mva_melding', period: '2026-T1' }],
   ])('%s is 400 VALIDATION_FAILED on every write route, with the write-side outcome', async (_what, body) => {
     for (const path of ['/actions/plan', '/actions/execute?dry_run=true', '/actions/execute']) {
-      await expectWriteError(await app.send('POST', `${SANDBOX}${path}`, body, { 'idempotency-key': crypto.randomUUID() }), 400, 'VALIDATION_FAILED')
+      await expectWriteError(
+        await app.send('POST', `${SANDBOX}${path}`, body, { 'idempotency-key': crypto.randomUUID() }),
+        400,
+        'VALIDATION_FAILED',
+      )
     }
   })
 
   test('a body that is not JSON is 400 VALIDATION_FAILED with the write-side outcome', async () => {
-    const res = await fetch(`${app.url}${SANDBOX}/actions/plan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"org_number":' })
+    const res = await fetch(`${app.url}${SANDBOX}/actions/plan`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"org_number":',
+    })
     await expectWriteError(res, 400, 'VALIDATION_FAILED')
   })
 
@@ -559,20 +664,35 @@ describe('public mirror', () => {
   test.each([
     ['plan', (ip: Record<string, string>) => plan(app, vat(), ip, PUBLIC)],
     ['dry run', (ip: Record<string, string>) => dryRun(app, vat(), ip, PUBLIC)],
-    ['live execute', (ip: Record<string, string>) => live(app, vat(), { h: ip, token: 'apt_irrelevant', base: PUBLIC })],
+    [
+      'live execute',
+      (ip: Record<string, string>) => live(app, vat(), { h: ip, token: 'apt_irrelevant', base: PUBLIC }),
+    ],
   ])('refuses another org on %s with 403 PUBLIC_SANDBOX_ORG_NOT_PERMITTED', async (_route, send) => {
     await expectWriteError(await send(freshIp()), 403, 'PUBLIC_SANDBOX_ORG_NOT_PERMITTED')
   })
 
-  test.each([['/actions/plan'], ['/actions/execute?dry_run=true'], ['/auth/approval-token']])('a body over 32 KiB to %s is 413 PUBLIC_SANDBOX_BODY_TOO_LARGE with the write-side outcome', async (path) => {
-    const big = vat({ org_number: '999999999' }, { filler: 'x'.repeat(33 * 1024) })
-    await expectWriteError(await app.send('POST', `${PUBLIC}${path}`, big, freshIp()), 413, 'PUBLIC_SANDBOX_BODY_TOO_LARGE')
-  })
+  test.each([['/actions/plan'], ['/actions/execute?dry_run=true'], ['/auth/approval-token']])(
+    'a body over 32 KiB to %s is 413 PUBLIC_SANDBOX_BODY_TOO_LARGE with the write-side outcome',
+    async (path) => {
+      const big = vat({ org_number: '999999999' }, { filler: 'x'.repeat(33 * 1024) })
+      await expectWriteError(
+        await app.send('POST', `${PUBLIC}${path}`, big, freshIp()),
+        413,
+        'PUBLIC_SANDBOX_BODY_TOO_LARGE',
+      )
+    },
+  )
 
   test('a body just under 32 KiB is served', async () => {
     const body = vat({ org_number: '999999999' }, { filler: '' })
     const size = JSON.stringify(body).length
-    const res = await dryRun(app, vat({ org_number: '999999999' }, { filler: 'x'.repeat(32 * 1024 - size) }), freshIp(), PUBLIC)
+    const res = await dryRun(
+      app,
+      vat({ org_number: '999999999' }, { filler: 'x'.repeat(32 * 1024 - size) }),
+      freshIp(),
+      PUBLIC,
+    )
     expect(res.status).toBe(200)
   })
 })
@@ -582,7 +702,10 @@ describe('namespaces and the audit trail', () => {
     const h = as()
     const { data } = await file(app, vat(), h)
     const row = (await ownAudit(app, HEALTHY_ORG, h)).find((r) => r.action === 'submit_mva')
-    expect(row).toMatchObject({ id: data.receipt.audit_log_id, details: { receipt_id: data.receipt.altinn_receipt_id, period: '2026-T1', filed_late: false } })
+    expect(row).toMatchObject({
+      id: data.receipt.audit_log_id,
+      details: { receipt_id: data.receipt.altinn_receipt_id, period: '2026-T1', filed_late: false },
+    })
   })
 
   test('the submission’s audit row is dated at the receipt’s timestamp (the sandbox’s pinned clock)', async () => {
@@ -646,11 +769,15 @@ describe('the whole journey', () => {
     expect(context.org_number).toBe(HEALTHY_ORG)
 
     const obligations = await get(`/company/${HEALTHY_ORG}/obligations`)
-    expect(obligations.obligations.find((o: { obligation_id: string }) => o.obligation_id === 'mva-termin')?.status).toBe('applicable')
+    expect(
+      obligations.obligations.find((o: { obligation_id: string }) => o.obligation_id === 'mva-termin')?.status,
+    ).toBe('applicable')
 
     // The next VAT term still open on the effective date: its deadline comes after 2026-01-01.
     const deadlines = await get(`/company/${HEALTHY_ORG}/deadlines`)
-    const next = deadlines.deadlines.find((d: { obligation_id: string; status: string }) => d.obligation_id === 'mva-termin' && d.status === 'upcoming')
+    const next = deadlines.deadlines.find(
+      (d: { obligation_id: string; status: string }) => d.obligation_id === 'mva-termin' && d.status === 'upcoming',
+    )
     expect(next).toBeDefined()
     const [, term, year] = /^mva-termin-(\d)-(\d{4})$/.exec(next.deadline_id)!
     const body = vat({ period: `${year}-T${term}` })
@@ -669,7 +796,10 @@ describe('the whole journey', () => {
     const { receipt } = (await executed.json()).data
 
     const trail = await auditOf(app, HEALTHY_ORG, h)
-    expect(trail.find((r) => r.id === receipt.audit_log_id)).toMatchObject({ action: 'submit_mva', details: { action_id, period: body.period } })
+    expect(trail.find((r) => r.id === receipt.audit_log_id)).toMatchObject({
+      action: 'submit_mva',
+      details: { action_id, period: body.period },
+    })
     expect(clientVerifies(receipt)).toBe(true)
   })
 })

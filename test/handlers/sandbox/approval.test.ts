@@ -45,7 +45,9 @@ async function withClockAdvanced<T>(ms: number, fn: () => Promise<T>): Promise<T
 
 /** Whether the token row of this namespace has been consumed (the database's view). */
 async function consumed(h: Record<string, string>): Promise<boolean[]> {
-  const rows = await app.deps.sql<{ consumed_at: Date | null }[]>`select consumed_at from approval_tokens where namespace = ${namespaceOf(h)}`
+  const rows = await app.deps.sql<
+    { consumed_at: Date | null }[]
+  >`select consumed_at from approval_tokens where namespace = ${namespaceOf(h)}`
   return rows.map((r) => r.consumed_at !== null)
 }
 
@@ -79,7 +81,9 @@ describe('minting an approval token', () => {
     const h = as()
     const { actionId, token } = await approve(app, vat(), h)
     const rows = await ownAudit(app, vat().org_number, h)
-    expect(rows.map((r) => [r.action, r.details.action_id, r.details.expires_at])).toEqual([['approval_token.minted', actionId, '2026-03-14T10:45:00.000+01:00']])
+    expect(rows.map((r) => [r.action, r.details.action_id, r.details.expires_at])).toEqual([
+      ['approval_token.minted', actionId, '2026-03-14T10:45:00.000+01:00'],
+    ])
     expect(JSON.stringify(rows)).not.toContain(token)
   })
 
@@ -91,17 +95,29 @@ describe('minting an approval token', () => {
     expect([await tokenRows(app, h), await auditRows(app, h)]).toEqual([0, 0])
   })
 
-  test.each([['act_123'], ['act_' + 'A'.repeat(32)], ['not-an-action']])('a malformed action id (%p) is 400 VALIDATION_FAILED and mints nothing', async (actionId) => {
-    const h = as()
-    const body = await expectWriteError(await mintRequest(app, vat().org_number, actionId, h), 400, 'VALIDATION_FAILED')
-    expect(body.explanation.details.map((d: { field: string }) => d.field)).toEqual(['action_id'])
-    expect([await tokenRows(app, h), await auditRows(app, h)]).toEqual([0, 0])
-  })
+  test.each([['act_123'], ['act_' + 'A'.repeat(32)], ['not-an-action']])(
+    'a malformed action id (%p) is 400 VALIDATION_FAILED and mints nothing',
+    async (actionId) => {
+      const h = as()
+      const body = await expectWriteError(
+        await mintRequest(app, vat().org_number, actionId, h),
+        400,
+        'VALIDATION_FAILED',
+      )
+      expect(body.explanation.details.map((d: { field: string }) => d.field)).toEqual(['action_id'])
+      expect([await tokenRows(app, h), await auditRows(app, h)]).toEqual([0, 0])
+    },
+  )
 
   test('a body with a member the schema does not know is 400 and mints nothing', async () => {
     const h = as()
     const actionId = await actionIdFor(app, vat(), h)
-    const res = await app.send('POST', '/api/v1/sandbox/auth/approval-token', { org_number: vat().org_number, action_id: actionId, expires_in: 3600 }, h)
+    const res = await app.send(
+      'POST',
+      '/api/v1/sandbox/auth/approval-token',
+      { org_number: vat().org_number, action_id: actionId, expires_in: 3600 },
+      h,
+    )
     await expectWriteError(res, 400, 'VALIDATION_FAILED')
     expect(await tokenRows(app, h)).toBe(0)
   })
@@ -122,7 +138,11 @@ describe('minting an approval token', () => {
   test('simulate_error answers the injected error and mints nothing', async () => {
     const h = as()
     const actionId = await actionIdFor(app, vat(), h)
-    const body = await expectWriteError(await mintRequest(app, vat().org_number, actionId, h, undefined, '?simulate_error=missing_delegation'), 403, 'AUTH_MISSING_DELEGATION')
+    const body = await expectWriteError(
+      await mintRequest(app, vat().org_number, actionId, h, undefined, '?simulate_error=missing_delegation'),
+      403,
+      'AUTH_MISSING_DELEGATION',
+    )
     expect(body.simulated_error).toBe('missing_delegation')
     expect([await tokenRows(app, h), await auditRows(app, h)]).toEqual([0, 0])
   })
@@ -130,14 +150,22 @@ describe('minting an approval token', () => {
   test('X-Service-Simulate with the synthetic bearer answers the simulated code and mints nothing', async () => {
     const h = as()
     const actionId = await actionIdFor(app, vat(), h)
-    await expectWriteError(await mintRequest(app, vat().org_number, actionId, { ...h, 'x-service-simulate': 'error_500' }), 500, 'INTERNAL_ERROR')
+    await expectWriteError(
+      await mintRequest(app, vat().org_number, actionId, { ...h, 'x-service-simulate': 'error_500' }),
+      500,
+      'INTERNAL_ERROR',
+    )
     expect(await tokenRows(app, h)).toBe(0)
   })
 
   test('X-Service-Simulate without the synthetic bearer is 403 SANDBOX_TEST_KEY_REQUIRED and mints nothing', async () => {
     const actionId = await actionIdFor(app, vat())
     const before = await tokenRows(app, {})
-    await expectWriteError(await mintRequest(app, vat().org_number, actionId, { 'x-service-simulate': 'error_500' }), 403, 'SANDBOX_TEST_KEY_REQUIRED')
+    await expectWriteError(
+      await mintRequest(app, vat().org_number, actionId, { 'x-service-simulate': 'error_500' }),
+      403,
+      'SANDBOX_TEST_KEY_REQUIRED',
+    )
     expect(await tokenRows(app, {})).toBe(before)
   })
 
@@ -146,7 +174,11 @@ describe('minting an approval token', () => {
     const { token } = await approve(app, body, freshIp(), PUBLIC)
     expect(token).toMatch(/^apt_/)
     const actionId = await actionIdFor(app, vat(), freshIp())
-    const refused = await expectWriteError(await mintRequest(app, vat().org_number, actionId, freshIp(), PUBLIC), 403, 'PUBLIC_SANDBOX_ORG_NOT_PERMITTED')
+    const refused = await expectWriteError(
+      await mintRequest(app, vat().org_number, actionId, freshIp(), PUBLIC),
+      403,
+      'PUBLIC_SANDBOX_ORG_NOT_PERMITTED',
+    )
     expect(refused.permitted_org_number).toBe('999999999')
   })
 })
@@ -159,12 +191,15 @@ describe('a live execute refuses the approval token', () => {
     expect(await consumed(h)).toEqual([false])
   })
 
-  test.each([['garbage'], ['apt_'], ['apt_00000000000000000000000000000000'], [`apt_${'x'.repeat(300)}`]])('as 403 APPROVAL_TOKEN_INVALID when it is %p', async (token) => {
-    const h = as()
-    await approve(app, vat(), h)
-    await expectWriteError(await live(app, vat(), { h, token }), 403, 'APPROVAL_TOKEN_INVALID')
-    expect(await consumed(h)).toEqual([false])
-  })
+  test.each([['garbage'], ['apt_'], ['apt_00000000000000000000000000000000'], [`apt_${'x'.repeat(300)}`]])(
+    'as 403 APPROVAL_TOKEN_INVALID when it is %p',
+    async (token) => {
+      const h = as()
+      await approve(app, vat(), h)
+      await expectWriteError(await live(app, vat(), { h, token }), 403, 'APPROVAL_TOKEN_INVALID')
+      expect(await consumed(h)).toEqual([false])
+    },
+  )
 
   test('as 409 APPROVAL_TOKEN_USED once it filed, under another Idempotency-Key', async () => {
     const h = as()
@@ -195,7 +230,11 @@ describe('a live execute refuses the approval token', () => {
   test('as 403 APPROVAL_TOKEN_MISMATCH for another action (a changed figure), and the token still files its own', async () => {
     const h = as()
     const { token } = await approve(app, vat(), h)
-    await expectWriteError(await live(app, vat({}, { total_revenue_nok: 125_001 }), { h, token }), 403, 'APPROVAL_TOKEN_MISMATCH')
+    await expectWriteError(
+      await live(app, vat({}, { total_revenue_nok: 125_001 }), { h, token }),
+      403,
+      'APPROVAL_TOKEN_MISMATCH',
+    )
     expect((await live(app, vat(), { h, token })).status).toBe(200)
   })
 
@@ -233,16 +272,22 @@ describe('a live execute refuses the approval token', () => {
     const consumer = await createConsumer(app)
     const real = bearer((await createKey(app, consumer.id)).key)
     await approve(app, vat(), real)
-    const rows = await app.deps.sql<{ namespace: string }[]>`select namespace from approval_tokens where namespace like ${`%${consumer.id}%`}`
+    const rows = await app.deps.sql<
+      { namespace: string }[]
+    >`select namespace from approval_tokens where namespace like ${`%${consumer.id}%`}`
     expect(rows.length).toBe(1)
     expect(rows[0]!.namespace).not.toBe(`consumer:${consumer.id}`)
     expect(rows[0]!.namespace.startsWith('sandbox')).toBe(true)
   })
 
   test('minted without a bearer, it lives in the anonymous sandbox namespace, not production’s anonymous scope', async () => {
-    const before = await app.deps.sql<{ n: number }[]>`select count(*)::int as n from approval_tokens where namespace = 'sandbox/anonymous'`
+    const before = await app.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from approval_tokens where namespace = 'sandbox/anonymous'`
     await approve(app, vat())
-    const after = await app.deps.sql<{ n: number }[]>`select count(*)::int as n from approval_tokens where namespace = 'sandbox/anonymous'`
+    const after = await app.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from approval_tokens where namespace = 'sandbox/anonymous'`
     expect(after[0]!.n).toBe(before[0]!.n + 1)
   })
 
@@ -257,7 +302,11 @@ describe('a token that did not file is not consumed', () => {
     const h = as()
     const { token } = await approve(app, vat(), h)
     // On 2026-05-01 the deadline of 2026-T1 (10 April) has passed.
-    const late = await expectWriteError(await live(app, vat(), { h, token, query: 'mock_date=2026-05-01' }), 422, 'DEADLINE_PASSED')
+    const late = await expectWriteError(
+      await live(app, vat(), { h, token, query: 'mock_date=2026-05-01' }),
+      422,
+      'DEADLINE_PASSED',
+    )
     expect(late.failed_checks).toEqual(['deadline_in_future'])
     expect((await live(app, vat(), { h, token })).status).toBe(200)
   })
@@ -294,7 +343,11 @@ describe('a token that did not file is not consumed', () => {
   test('when simulate_error injects a failure, and the same token files afterwards', async () => {
     const h = as()
     const { token } = await approve(app, vat(), h)
-    await expectWriteError(await live(app, vat(), { h, token, query: 'simulate_error=portal_timeout' }), 504, 'EXECUTION_DEADLINE_EXCEEDED')
+    await expectWriteError(
+      await live(app, vat(), { h, token, query: 'simulate_error=portal_timeout' }),
+      504,
+      'EXECUTION_DEADLINE_EXCEEDED',
+    )
     expect((await live(app, vat(), { h, token })).status).toBe(200)
   })
 })
@@ -318,7 +371,9 @@ describe('single use under concurrency', () => {
     const statuses = responses.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
     expect(bodies.filter((b, i) => statuses[i] === 409 && b.error_code === 'APPROVAL_TOKEN_USED')).toHaveLength(9)
-    for (const [i, b] of bodies.entries()) if (statuses[i] !== 200) expect(b.outcome).toEqual({ submitted: false, status: 'not_attempted', approval_token_consumed: false })
+    for (const [i, b] of bodies.entries())
+      if (statuses[i] !== 200)
+        expect(b.outcome).toEqual({ submitted: false, status: 'not_attempted', approval_token_consumed: false })
     const filed = (await ownAudit(app, vat().org_number, h)).filter((r) => r.action === 'submit_mva')
     expect(filed.map((r) => r.id)).toEqual([bodies[statuses.indexOf(200)].data.receipt.audit_log_id])
   })

@@ -6,13 +6,29 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, SANDBOX_COMPANIES, type SandboxCompany, type Signer } from '../../../fixtures/sandbox/companies.ts'
+import {
+  PUBLIC_SANDBOX_ORG,
+  RESERVED_ERROR_ORGS,
+  SANDBOX_COMPANIES,
+  type SandboxCompany,
+  type Signer,
+} from '../../../fixtures/sandbox/companies.ts'
 import * as S from '../../../src/schemas/sandbox.ts'
 import { hasValidCheckDigit } from '../../../src/lib/org-number.ts'
 import { appendSandboxAudit } from '../../../src/store/sandbox-audit.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
 import { admin, bearer, createConsumer, createKey } from '../../access-helpers.ts'
-import { call, company, expectSandboxError, expectSandboxMeta, ORG_ROUTES, SANDBOX, scenario, synthetic, withoutTimestamp } from './read-helpers.ts'
+import {
+  call,
+  company,
+  expectSandboxError,
+  expectSandboxMeta,
+  ORG_ROUTES,
+  SANDBOX,
+  scenario,
+  synthetic,
+  withoutTimestamp,
+} from './read-helpers.ts'
 import { consumerSandboxNamespace } from '../../../src/domain/sandbox/namespaces.ts'
 import { SANDBOX_SERIES, syntheticCompany } from '../../../src/domain/sandbox/synthetic.ts'
 
@@ -28,7 +44,8 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const get = (org: string, route: string, headers: Record<string, string> = {}) => call(app, `${SANDBOX}/company/${org}/${route}`, headers)
+const get = (org: string, route: string, headers: Record<string, string> = {}) =>
+  call(app, `${SANDBOX}/company/${org}/${route}`, headers)
 async function data(org: string, route: string, headers: Record<string, string> = {}) {
   const a = await get(org, route, headers)
   expect(a.status).toBe(200)
@@ -36,8 +53,11 @@ async function data(org: string, route: string, headers: Record<string, string> 
 }
 
 const tierOf = (c: SandboxCompany) => (c.tier_2 ? 'tier_1_2' : 'tier_1')
-const people = (sets: Signer[][]) => [...new Map(sets.flat().map(([role, name]) => [`${role}|${name}`, { role, name }])).values()]
-const sortPeople = (list: { role: string | null; name: string }[]) => [...list].sort((a, b) => `${a.role}|${a.name}`.localeCompare(`${b.role}|${b.name}`))
+const people = (sets: Signer[][]) => [
+  ...new Map(sets.flat().map(([role, name]) => [`${role}|${name}`, { role, name }])).values(),
+]
+const sortPeople = (list: { role: string | null; name: string }[]) =>
+  [...list].sort((a, b) => `${a.role}|${a.name}`.localeCompare(`${b.role}|${b.name}`))
 
 /** Numbers of each series with free digits that no fixture holds: the issue's examples. */
 const SYNTHETIC_EXAMPLES = ['818123456', '999661017', '999770001']
@@ -78,19 +98,31 @@ describe('every fixture company, and synthetic numbers of each series', () => {
         mva_meldinger: { available: false, reason: 'DELEGATION_MISSING', scope: 'tax_authority:mva-melding-list-read' },
         skatteoppgjor: { available: false, reason: 'DELEGATION_MISSING', scope: 'tax_authority:skatteoppgjor-read' },
       })
-      if (c.status !== 'deleted' && c.signing.rule === 'coded') expect(sortPeople(d.signaturrett)).toEqual(sortPeople(people(c.signing.combinations)))
+      if (c.status !== 'deleted' && c.signing.rule === 'coded')
+        expect(sortPeople(d.signaturrett)).toEqual(sortPeople(people(c.signing.combinations)))
       if (c.status !== 'deleted') expect(sortPeople(d.prokura)).toEqual(sortPeople(people(c.prokura)))
     })
 
     test(`obligations, deadlines and summary agree and conform: ${label}`, async () => {
-      const [o, dl, s] = [await data(c.org_number, 'obligations'), await data(c.org_number, 'deadlines'), await data(c.org_number, 'summary')]
+      const [o, dl, s] = [
+        await data(c.org_number, 'obligations'),
+        await data(c.org_number, 'deadlines'),
+        await data(c.org_number, 'summary'),
+      ]
       expect(Value.Check(S.SandboxObligations, o)).toBe(true)
       expect(Value.Check(S.SandboxDeadlines, dl)).toBe(true)
       expect(Value.Check(S.SandboxSummary, s)).toBe(true)
       const head = { org_number: c.org_number, entity_type: c.entity_type, data_tier: tierOf(c) }
       for (const d of [o, dl, s]) expect(d).toMatchObject(head)
       // The summary is the two lists together and nothing about the company itself.
-      expect(Object.keys(s).sort()).toEqual(['data_tier', 'deadlines', 'entity_type', 'obligations', 'org_number', 'upgrade_path'])
+      expect(Object.keys(s).sort()).toEqual([
+        'data_tier',
+        'deadlines',
+        'entity_type',
+        'obligations',
+        'org_number',
+        'upgrade_path',
+      ])
       expect(s.obligations).toEqual(o.obligations)
       expect(s.deadlines).toEqual(dl.deadlines)
       if (c.status === 'deleted') {
@@ -99,26 +131,40 @@ describe('every fixture company, and synthetic numbers of each series', () => {
         return
       }
       expect(o.obligations.length).toBeGreaterThan(0)
-      const applicable = new Set(o.obligations.filter((x: any) => x.status === 'applicable').map((x: any) => x.obligation_id))
+      const applicable = new Set(
+        o.obligations.filter((x: any) => x.status === 'applicable').map((x: any) => x.obligation_id),
+      )
       for (const d of dl.deadlines) expect(applicable.has(d.obligation_id)).toBe(true)
     })
 
     test(`each obligation's deadline_at is its first upcoming deadline: ${label}`, async () => {
       const [o, dl] = [await data(c.org_number, 'obligations'), await data(c.org_number, 'deadlines')]
       for (const ob of o.obligations) {
-        const first = dl.deadlines.find((d: any) => d.obligation_id === ob.obligation_id && d.status === 'upcoming' && d.deadline_at !== null)
-        expect({ id: ob.obligation_id, deadline_at: ob.deadline_at }).toEqual({ id: ob.obligation_id, deadline_at: first?.deadline_at ?? null })
+        const first = dl.deadlines.find(
+          (d: any) => d.obligation_id === ob.obligation_id && d.status === 'upcoming' && d.deadline_at !== null,
+        )
+        expect({ id: ob.obligation_id, deadline_at: ob.deadline_at }).toEqual({
+          id: ob.obligation_id,
+          deadline_at: first?.deadline_at ?? null,
+        })
       }
     })
 
     test(`deadlines say filed exactly for the filings on record, which only Tier 2 shows: ${label}`, async () => {
       const dl = await data(c.org_number, 'deadlines')
-      const filed = dl.deadlines.filter((d: any) => d.status === 'filed').map((d: any) => d.deadline_id).sort()
+      const filed = dl.deadlines
+        .filter((d: any) => d.status === 'filed')
+        .map((d: any) => d.deadline_id)
+        .sort()
       expect(filed).toEqual(c.tier_2 ? c.filed.map(([rule, period]) => deadlineIdOf(rule, period)).sort() : [])
     })
 
     test(`verify, authority and accounts run the production domain in its shapes: ${label}`, async () => {
-      const [v, a, ac] = [await data(c.org_number, 'verify'), await data(c.org_number, 'authority'), await data(c.org_number, 'accounts')]
+      const [v, a, ac] = [
+        await data(c.org_number, 'verify'),
+        await data(c.org_number, 'authority'),
+        await data(c.org_number, 'accounts'),
+      ]
       expect(Value.Check(S.SandboxVerification, v)).toBe(true)
       expect(Value.Check(S.SandboxAuthority, a)).toBe(true)
       expect(Value.Check(S.SandboxAccounts, ac)).toBe(true)
@@ -192,7 +238,14 @@ describe('the magic scenarios', () => {
   magic('no_signing_rule', 'authority is no_authority and verification is unknown', async (c) => {
     const a = await data(c.org_number, 'authority')
     // The lookup answered that there is no rule: the combinations are known to be none.
-    expect(a).toMatchObject({ classification: 'no_authority', rule: 'none', combinations: [], prokura_holders: [], kombinasjon_available: true, degraded: null })
+    expect(a).toMatchObject({
+      classification: 'no_authority',
+      rule: 'none',
+      combinations: [],
+      prokura_holders: [],
+      kombinasjon_available: true,
+      degraded: null,
+    })
     const v = await data(c.org_number, 'verify')
     expect(v.signals.has_signing_authority_defined).toBeNull()
     expect(v.verification_status).toBe('unknown')
@@ -203,7 +256,10 @@ describe('the magic scenarios', () => {
     expect(a.classification).toBe('prokura_only')
     expect([a.kombinasjon_available, a.degraded]).toEqual([true, null])
     expect(a.prokura_holders.map((h: any) => h.name).sort()).toEqual(['Ola Testmann', 'Siri Prøvdal'])
-    expect((await data(c.org_number, 'context')).prokura.map((p: any) => p.name).sort()).toEqual(['Ola Testmann', 'Siri Prøvdal'])
+    expect((await data(c.org_number, 'context')).prokura.map((p: any) => p.name).sort()).toEqual([
+      'Ola Testmann',
+      'Siri Prøvdal',
+    ])
   })
 
   magic('free_text_rule', 'authority is unknown from free text only, and the text is given', async (c) => {
@@ -213,16 +269,20 @@ describe('the magic scenarios', () => {
     expect((await data(c.org_number, 'verify')).signals.has_signing_authority_defined).toBe(true)
   })
 
-  magic('signature_service_down', 'authority degrades with kombinasjon_available false and verification is unknown', async (c) => {
-    const a = await data(c.org_number, 'authority')
-    expect(a.kombinasjon_available).toBe(false)
-    expect(a.rule).toBe('unavailable')
-    expect(a.degraded.error_code).toBe('UPSTREAM_UNAVAILABLE')
-    const v = await data(c.org_number, 'verify')
-    expect(v.signals.has_signing_authority_defined).toBeNull()
-    expect(v.verification_status).toBe('unknown')
-    expect((await get(c.org_number, 'context')).status).toBe(200)
-  })
+  magic(
+    'signature_service_down',
+    'authority degrades with kombinasjon_available false and verification is unknown',
+    async (c) => {
+      const a = await data(c.org_number, 'authority')
+      expect(a.kombinasjon_available).toBe(false)
+      expect(a.rule).toBe('unavailable')
+      expect(a.degraded.error_code).toBe('UPSTREAM_UNAVAILABLE')
+      const v = await data(c.org_number, 'verify')
+      expect(v.signals.has_signing_authority_defined).toBeNull()
+      expect(v.verification_status).toBe('unknown')
+      expect((await get(c.org_number, 'context')).status).toBe(200)
+    },
+  )
 
   magic('accounts_missing', 'accounts and verification say no annual accounts are filed', async (c) => {
     const ac = await data(c.org_number, 'accounts')
@@ -233,17 +293,27 @@ describe('the magic scenarios', () => {
 
   magic('no_delegation', 'the catalogue shows no system user and the audit trail has no delegation', async (c) => {
     const fixtures = (await call(app, `${SANDBOX}/fixtures`)).body.data
-    expect(fixtures.magic_scenarios.find((m: any) => m.org_number === c.org_number)).toMatchObject({ system_user_authorised: false, delegated_scopes: [] })
+    expect(fixtures.magic_scenarios.find((m: any) => m.org_number === c.org_number)).toMatchObject({
+      system_user_authorised: false,
+      delegated_scopes: [],
+    })
     expect((await data(c.org_number, 'audit')).data.map((e: any) => e.action)).not.toContain('delegation.granted')
   })
 
-  magic('scopes_missing', 'the catalogue shows a system user without scopes, and the audit trail its delegation', async (c) => {
-    const fixtures = (await call(app, `${SANDBOX}/fixtures`)).body.data
-    expect(fixtures.magic_scenarios.find((m: any) => m.org_number === c.org_number)).toMatchObject({ system_user_authorised: true, delegated_scopes: [] })
-    const audit = (await data(c.org_number, 'audit')).data
-    expect(audit.map((e: any) => e.action)).toEqual(['delegation.granted'])
-    expect(audit[0].details).toEqual({ system_user: true, scopes: '' })
-  })
+  magic(
+    'scopes_missing',
+    'the catalogue shows a system user without scopes, and the audit trail its delegation',
+    async (c) => {
+      const fixtures = (await call(app, `${SANDBOX}/fixtures`)).body.data
+      expect(fixtures.magic_scenarios.find((m: any) => m.org_number === c.org_number)).toMatchObject({
+        system_user_authorised: true,
+        delegated_scopes: [],
+      })
+      const audit = (await data(c.org_number, 'audit')).data
+      expect(audit.map((e: any) => e.action)).toEqual(['delegation.granted'])
+      expect(audit[0].details).toEqual({ system_user: true, scopes: '' })
+    },
+  )
 
   magic('not_vat_registered', 'the VAT returns do not apply and have no deadlines', async (c) => {
     const o = await data(c.org_number, 'obligations')
@@ -255,14 +325,19 @@ describe('the magic scenarios', () => {
     expect((await data(c.org_number, 'verify')).signals.mva_registered).toBe(false)
   })
 
-  magic('newly_registered', 'its first deadlines are for 2025, its first year, and it has no accounts yet', async (c) => {
-    expect((await data(c.org_number, 'context')).registration_date).toBe('2025-12-15')
-    const ids = (await data(c.org_number, 'deadlines')).deadlines.map((d: any) => d.deadline_id)
-    for (const first of ['aksjonaerregisteroppgave-2025', 'skattemelding-upersonlig-2025', 'arsregnskap-2025']) expect(ids).toContain(first)
-    // Periods that ended before the company existed are not its obligations.
-    for (const id of ids) expect(id).not.toMatch(/2024|-2025-(0\d|1[01])$/)
-    expect((await data(c.org_number, 'accounts')).has_filed_annual_accounts).toBe(false)
-  })
+  magic(
+    'newly_registered',
+    'its first deadlines are for 2025, its first year, and it has no accounts yet',
+    async (c) => {
+      expect((await data(c.org_number, 'context')).registration_date).toBe('2025-12-15')
+      const ids = (await data(c.org_number, 'deadlines')).deadlines.map((d: any) => d.deadline_id)
+      for (const first of ['aksjonaerregisteroppgave-2025', 'skattemelding-upersonlig-2025', 'arsregnskap-2025'])
+        expect(ids).toContain(first)
+      // Periods that ended before the company existed are not its obligations.
+      for (const id of ids) expect(id).not.toMatch(/2024|-2025-(0\d|1[01])$/)
+      expect((await data(c.org_number, 'accounts')).has_filed_annual_accounts).toBe(false)
+    },
+  )
 
   magic('foreign_currency_accounts', 'the key figures are in euro', async (c) => {
     const ac = await data(c.org_number, 'accounts')
@@ -280,7 +355,9 @@ describe('the magic scenarios', () => {
   magic('tier_1_only', 'Tier 1 only: obligations that need Tier 2 facts are insufficient_data', async (c) => {
     const ctx = await data(c.org_number, 'context')
     expect([ctx.data_tier, ctx.tier_2]).toEqual(['tier_1', null])
-    const undecided = (await data(c.org_number, 'obligations')).obligations.filter((x: any) => x.status === 'insufficient_data')
+    const undecided = (await data(c.org_number, 'obligations')).obligations.filter(
+      (x: any) => x.status === 'insufficient_data',
+    )
     expect(undecided.length).toBeGreaterThan(0)
     for (const x of undecided) expect(x.required).toBe('conditionally')
   })
@@ -311,15 +388,35 @@ describe('GET /fixtures', () => {
 
   test('describes the four valid series with their patterns, fixtures and synthetic numbers', async () => {
     const { valid_series, synthetic_companies } = (await call(app, `${SANDBOX}/fixtures`)).body.data
-    const inSeries = (prefix: string) => SANDBOX_COMPANIES.filter((c) => c.org_number.startsWith(prefix)).map((c) => c.org_number)
+    const inSeries = (prefix: string) =>
+      SANDBOX_COMPANIES.filter((c) => c.org_number.startsWith(prefix)).map((c) => c.org_number)
     expect(valid_series).toEqual([
-      { prefix: '818', pattern: '^818[0-9]{6}$', size: 1_000_000, fixtures: inSeries('818'), other_numbers: 'synthetic' },
-      { prefix: '99966', pattern: '^99966[0-9]{4}$', size: 10_000, fixtures: inSeries('99966'), other_numbers: 'synthetic' },
-      { prefix: '99977', pattern: '^99977[0-9]{4}$', size: 10_000, fixtures: inSeries('99977'), other_numbers: 'synthetic' },
+      {
+        prefix: '818',
+        pattern: '^818[0-9]{6}$',
+        size: 1_000_000,
+        fixtures: inSeries('818'),
+        other_numbers: 'synthetic',
+      },
+      {
+        prefix: '99966',
+        pattern: '^99966[0-9]{4}$',
+        size: 10_000,
+        fixtures: inSeries('99966'),
+        other_numbers: 'synthetic',
+      },
+      {
+        prefix: '99977',
+        pattern: '^99977[0-9]{4}$',
+        size: 10_000,
+        fixtures: inSeries('99977'),
+        other_numbers: 'synthetic',
+      },
       { prefix: '999000002', pattern: '^999000002$', size: 1, fixtures: ['999000002'], other_numbers: null },
     ])
     expect(inSeries('818').length).toBeGreaterThan(0)
-    for (const org of SYNTHETIC_EXAMPLES) expect(valid_series.some((s: any) => new RegExp(s.pattern).test(org))).toBe(true)
+    for (const org of SYNTHETIC_EXAMPLES)
+      expect(valid_series.some((s: any) => new RegExp(s.pattern).test(org))).toBe(true)
     expect(synthetic_companies.description_en).toContain('same number always gives the same company')
     expect(synthetic_companies.description_nb).toContain('samme nummer gir alltid samme selskap')
   })
@@ -328,9 +425,15 @@ describe('GET /fixtures', () => {
     const { companies } = (await call(app, `${SANDBOX}/fixtures`)).body.data
     expect(companies.length).toBeGreaterThan(0)
     for (const c of companies) {
-      const inSeries = /^(818|99966|99977)\d+$/.test(c.org_number) || c.org_number === '999000002' || c.org_number === PUBLIC_SANDBOX_ORG
+      const inSeries =
+        /^(818|99966|99977)\d+$/.test(c.org_number) ||
+        c.org_number === '999000002' ||
+        c.org_number === PUBLIC_SANDBOX_ORG
       expect({ org: c.org_number, inSeries }).toEqual({ org: c.org_number, inSeries: true })
-      expect(c).toMatchObject({ entity_type: company(c.org_number).entity_type, data_tier: tierOf(company(c.org_number)) })
+      expect(c).toMatchObject({
+        entity_type: company(c.org_number).entity_type,
+        data_tier: tierOf(company(c.org_number)),
+      })
     }
   })
 
@@ -369,7 +472,8 @@ describe('the valid series', () => {
 
   test('the first and last number of each series with free digits answer too', async () => {
     for (const prefix of SANDBOX_SERIES.filter((p) => p.length < 9)) {
-      for (const org of [prefix.padEnd(9, '0'), prefix.padEnd(9, '9')]) expect({ org, status: (await get(org, 'summary')).status }).toEqual({ org, status: 200 })
+      for (const org of [prefix.padEnd(9, '0'), prefix.padEnd(9, '9')])
+        expect({ org, status: (await get(org, 'summary')).status }).toEqual({ org, status: 200 })
     }
   })
 
@@ -378,7 +482,11 @@ describe('the valid series', () => {
     const delegated = orgs.find((org) => syntheticCompany(org).tier_2 !== null)!
     const undelegated = orgs.find((org) => syntheticCompany(org).tier_2 === null)!
     const t = syntheticCompany(delegated).tier_2!
-    expect((await data(delegated, 'context')).tier_2).toMatchObject({ employee_count: t.employee_count, annual_turnover: t.annual_turnover_nok, total_assets: t.total_assets_nok })
+    expect((await data(delegated, 'context')).tier_2).toMatchObject({
+      employee_count: t.employee_count,
+      annual_turnover: t.annual_turnover_nok,
+      total_assets: t.total_assets_nok,
+    })
     expect((await data(delegated, 'obligations')).data_tier).toBe('tier_1_2')
     expect((await data(undelegated, 'context')).tier_2).toBeNull()
     expect((await data(undelegated, 'obligations')).data_tier).toBe('tier_1')
@@ -401,7 +509,12 @@ describe('organisations the sandbox does not serve', () => {
   })
 
   const reserved = Object.entries(RESERVED_ERROR_ORGS)
-  const statusOf: Record<string, number> = { AUTH_MISSING_DELEGATION: 403, AUTH_EXPIRED_TOKEN: 401, VALIDATION_FAILED: 400, SCOPE_MISSING: 403 }
+  const statusOf: Record<string, number> = {
+    AUTH_MISSING_DELEGATION: 403,
+    AUTH_EXPIRED_TOKEN: 401,
+    VALIDATION_FAILED: 400,
+    SCOPE_MISSING: 403,
+  }
   for (const [org, code] of reserved) {
     test(`reserved ${org} answers ${code} on every route, marked simulated`, async () => {
       for (const route of ORG_ROUTES) {
@@ -434,7 +547,11 @@ describe('who may call', () => {
   })
 
   test('an invalid real-looking key is 401 AUTH_INVALID_KEY in the sandbox envelope', async () => {
-    expectSandboxError(await get('818000006', 'context', bearer('svc_live_0123456789abcdef0123456789abcdef')), 401, 'AUTH_INVALID_KEY')
+    expectSandboxError(
+      await get('818000006', 'context', bearer('svc_live_0123456789abcdef0123456789abcdef')),
+      401,
+      'AUTH_INVALID_KEY',
+    )
   })
 
   test('a real key of a deactivated consumer is 403 AUTH_CONSUMER_INACTIVE in the sandbox envelope, as its registry entry documents', async () => {
@@ -461,7 +578,11 @@ describe('who may call', () => {
   })
 
   test('an empty suffix is 400 VALIDATION_FAILED', async () => {
-    expectSandboxError(await get('818000006', 'context', { authorization: 'Bearer svc_sandbox_test_' }), 400, 'VALIDATION_FAILED')
+    expectSandboxError(
+      await get('818000006', 'context', { authorization: 'Bearer svc_sandbox_test_' }),
+      400,
+      'VALIDATION_FAILED',
+    )
   })
 
   test('a suffix of 64 characters is accepted and one of 65 is not', async () => {
@@ -474,13 +595,23 @@ describe('audit', () => {
   /** The history the fixture implies: its delegation and its filings, newest first. */
   function expectedHistory(c: SandboxCompany) {
     const out: { at: number; action: string; details: Record<string, unknown> }[] = []
-    if (c.delegation.system_user) out.push({ at: Date.parse('2025-06-02T09:00:00+02:00'), action: 'delegation.granted', details: { system_user: true, scopes: c.delegation.scopes.join(' ') } })
+    if (c.delegation.system_user)
+      out.push({
+        at: Date.parse('2025-06-02T09:00:00+02:00'),
+        action: 'delegation.granted',
+        details: { system_user: true, scopes: c.delegation.scopes.join(' ') },
+      })
     for (const [rule, period, at] of c.filed) {
-      out.push({ at: Date.parse(at), action: rule === 'a-melding' ? 'submit_a_melding' : 'submit_mva', details: { rule_id: rule, period, outcome: 'ACCEPTED' } })
+      out.push({
+        at: Date.parse(at),
+        action: rule === 'a-melding' ? 'submit_a_melding' : 'submit_mva',
+        details: { rule_id: rule, period, outcome: 'ACCEPTED' },
+      })
     }
     return out.sort((a, b) => b.at - a.at)
   }
-  const shape = (entries: any[]) => entries.map((e) => ({ at: Date.parse(e.timestamp), action: e.action, details: e.details }))
+  const shape = (entries: any[]) =>
+    entries.map((e) => ({ at: Date.parse(e.timestamp), action: e.action, details: e.details }))
   const row = (org: string, action: string) => ({
     id: crypto.randomUUID(),
     org_number: org,
@@ -499,7 +630,11 @@ describe('audit', () => {
   })
 
   test('shows the same fixture history to the anonymous caller, any synthetic bearer and a real key', async () => {
-    const answers = [await get('818000006', 'audit'), await get('818000006', 'audit', synthetic()), await get('818000006', 'audit', bearer(realKey))]
+    const answers = [
+      await get('818000006', 'audit'),
+      await get('818000006', 'audit', synthetic()),
+      await get('818000006', 'audit', bearer(realKey)),
+    ]
     const [first, ...rest] = answers.map((a) => withoutTimestamp(a.text))
     for (const other of rest) expect(other).toBe(first!)
   })
@@ -517,10 +652,14 @@ describe('audit', () => {
     const suffix = `many-${crypto.randomUUID()}`
     const base = Date.parse(PINNED_NOW)
     // 250 rows, one a minute: row i is the i-th newest when counted from the end.
-    const rows = Array.from({ length: 250 }, (_, i) => ({ ...row('999661009', 'approval_token.minted'), occurred_at: new Date(base + i * 60_000) }))
+    const rows = Array.from({ length: 250 }, (_, i) => ({
+      ...row('999661009', 'approval_token.minted'),
+      occurred_at: new Date(base + i * 60_000),
+    }))
     for (const r of rows) await appendSandboxAudit(app.deps.sql, `sandbox:${suffix}`, r)
     const newest = rows.map((r) => r.id).reverse()
-    const ids = async (query: string) => ((await data('999661009', `audit${query}`, synthetic(suffix))).data as { id: string }[]).map((e) => e.id)
+    const ids = async (query: string) =>
+      ((await data('999661009', `audit${query}`, synthetic(suffix))).data as { id: string }[]).map((e) => e.id)
     expect(await ids('')).toEqual(newest.slice(0, S.SANDBOX_AUDIT_LIMIT.default))
     expect(await ids('?limit=7')).toEqual(newest.slice(0, 7))
     expect(await ids('?limit=200')).toEqual(newest.slice(0, 200))
@@ -539,7 +678,8 @@ describe('audit', () => {
   })
 
   test('a limit outside 1 to 200 is 400 VALIDATION_FAILED', async () => {
-    for (const limit of [0, 201]) expectSandboxError(await get('818000006', `audit?limit=${limit}`), 400, 'VALIDATION_FAILED')
+    for (const limit of [0, 201])
+      expectSandboxError(await get('818000006', `audit?limit=${limit}`), 400, 'VALIDATION_FAILED')
   })
 
   test('rows written in a synthetic bearer’s namespace are shown to that bearer only, before the history', async () => {
@@ -548,7 +688,14 @@ describe('audit', () => {
     await appendSandboxAudit(app.deps.sql, `sandbox:${suffix}`, own)
     const mine = await data('999661009', 'audit', synthetic(suffix))
     expect(Value.Check(S.SandboxAudit, mine)).toBe(true)
-    expect(mine.data[0]).toEqual({ id: own.id, timestamp: '2026-03-14T10:30:00.000+01:00', org_number: '999661009', action: 'submit_mva', initiated_by: 'sandbox_caller', details: own.details })
+    expect(mine.data[0]).toEqual({
+      id: own.id,
+      timestamp: '2026-03-14T10:30:00.000+01:00',
+      org_number: '999661009',
+      action: 'submit_mva',
+      initiated_by: 'sandbox_caller',
+      details: own.details,
+    })
     expect(shape(mine.data.slice(1))).toEqual(expectedHistory(company('999661009')))
     for (const other of [synthetic(), {}, bearer(realKey)]) {
       expect((await data('999661009', 'audit', other)).data.map((e: any) => e.id)).not.toContain(own.id)
@@ -633,12 +780,19 @@ describe('CORS', () => {
   test('a preflight is answered 204 with the origin open and the sandbox headers allowed', async () => {
     const res = await fetch(`${app.url}${SANDBOX}/company/818000006/context`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-service-simulate' },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization, x-service-simulate',
+      },
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
-    const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim().toLowerCase())
-    for (const h of ['authorization', 'idempotency-key', 'x-approval-token', 'x-service-simulate']) expect(allowed).toContain(h)
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+    for (const h of ['authorization', 'idempotency-key', 'x-approval-token', 'x-service-simulate'])
+      expect(allowed).toContain(h)
     expect(res.headers.get('access-control-allow-methods')).toContain('GET')
   })
 

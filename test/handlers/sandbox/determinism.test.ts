@@ -22,7 +22,15 @@ async function startFreshProcess(baseUrl: string) {
   const dir = mkdtempSync(join(tmpdir(), 'plikt-sandbox-determinism-'))
   const { DATABASE_URL: _embeddedOnly, ...env } = process.env
   const proc = Bun.spawn(['bun', 'src/main.ts'], {
-    env: { ...env, PORT: '0', DATA_DIR: dir, BASE_URL: baseUrl, UPSTREAM_MODE: 'fixtures', LOG_LEVEL: 'error', TZ: 'America/Los_Angeles' },
+    env: {
+      ...env,
+      PORT: '0',
+      DATA_DIR: dir,
+      BASE_URL: baseUrl,
+      UPSTREAM_MODE: 'fixtures',
+      LOG_LEVEL: 'error',
+      TZ: 'America/Los_Angeles',
+    },
     stdout: 'ignore',
     stderr: 'pipe',
   })
@@ -62,9 +70,14 @@ const others = [
 ]
 
 /** The bodies of one process's answers, blanked where the contract allows a difference. */
-async function bodies(base: string, paths: string[], headers: Record<string, string> = {}): Promise<Record<string, string>> {
+async function bodies(
+  base: string,
+  paths: string[],
+  headers: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
-  for (const p of paths) out[p] = withoutTimestamp(await (await fetch(base + p, { headers: { ...headers, ...freshIp() } })).text())
+  for (const p of paths)
+    out[p] = withoutTimestamp(await (await fetch(base + p, { headers: { ...headers, ...freshIp() } })).text())
   return out
 }
 
@@ -80,7 +93,9 @@ describe('one process, asked twice', () => {
   })
 
   test('time travel answers byte-identically, whatever the bearer’s suffix', async () => {
-    const paths = ['obligations', 'deadlines', 'summary'].map((r) => `${SANDBOX}/company/999661009/${r}?as_of=2026-09-15`)
+    const paths = ['obligations', 'deadlines', 'summary'].map(
+      (r) => `${SANDBOX}/company/999661009/${r}?as_of=2026-09-15`,
+    )
     const first = await bodies(app.url, paths, { authorization: `Bearer svc_sandbox_test_${crypto.randomUUID()}` })
     const second = await bodies(app.url, paths, { authorization: `Bearer svc_sandbox_test_${crypto.randomUUID()}` })
     expect(second).toEqual(first)
@@ -111,7 +126,9 @@ describe('a freshly started process', () => {
 
   test('time travel answers byte-identically', async () => {
     const h = { authorization: 'Bearer svc_sandbox_test_determinism' }
-    const paths = ['obligations', 'deadlines', 'summary'].map((r) => `${SANDBOX}/company/999000002/${r}?as_of=2025-12-31`)
+    const paths = ['obligations', 'deadlines', 'summary'].map(
+      (r) => `${SANDBOX}/company/999000002/${r}?as_of=2025-12-31`,
+    )
     expect(await bodies(fresh.url, paths, h)).toEqual(await bodies(app.url, paths, h))
   })
 })

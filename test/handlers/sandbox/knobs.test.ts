@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SIMULATED_ERRORS } from '../../../src/schemas/sandbox.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { bearer, createConsumer, createKey } from '../../access-helpers.ts'
-import { call, expectSandboxError, expectSandboxMeta, ORG_ROUTES, SANDBOX, synthetic, withoutTimestamp } from './read-helpers.ts'
+import {
+  call,
+  expectSandboxError,
+  expectSandboxMeta,
+  ORG_ROUTES,
+  SANDBOX,
+  synthetic,
+  withoutTimestamp,
+} from './read-helpers.ts'
 
 let app: TestApp
 let realKey: string
@@ -54,18 +62,29 @@ describe('simulate_error', () => {
   }
 
   test('validation_error names its field in explanation.details', async () => {
-    const body = expectSandboxError(await call(app, at('obligations', '?simulate_error=validation_error')), 400, 'VALIDATION_FAILED')
+    const body = expectSandboxError(
+      await call(app, at('obligations', '?simulate_error=validation_error')),
+      400,
+      'VALIDATION_FAILED',
+    )
     expect(body.explanation.details.length).toBeGreaterThan(0)
   })
 
   test('applies on every read route and the catalogue', async () => {
-    for (const path of [...ORG_ROUTES.map((r) => at(r, '?simulate_error=scope_missing')), `${SANDBOX}/fixtures?simulate_error=scope_missing`]) {
+    for (const path of [
+      ...ORG_ROUTES.map((r) => at(r, '?simulate_error=scope_missing')),
+      `${SANDBOX}/fixtures?simulate_error=scope_missing`,
+    ]) {
       expectSandboxError(await call(app, path), 403, 'SCOPE_MISSING')
     }
   })
 
   test('an unknown failure is 400 VALIDATION_FAILED naming the knob, and is not itself simulated', async () => {
-    const body = expectSandboxError(await call(app, at('context', '?simulate_error=meteor_strike')), 400, 'VALIDATION_FAILED')
+    const body = expectSandboxError(
+      await call(app, at('context', '?simulate_error=meteor_strike')),
+      400,
+      'VALIDATION_FAILED',
+    )
     expect(body.explanation.details.map((d: any) => d.field)).toEqual(['simulate_error'])
     expect(body._meta).not.toHaveProperty('simulated')
   })
@@ -73,7 +92,11 @@ describe('simulate_error', () => {
 
 describe('simulate_latency', () => {
   test('a delay changes nothing in the answer', async () => {
-    const [plain, delayed, zero] = [await call(app, at('summary')), await call(app, at('summary', '?simulate_latency=5')), await call(app, at('summary', '?simulate_latency=0'))]
+    const [plain, delayed, zero] = [
+      await call(app, at('summary')),
+      await call(app, at('summary', '?simulate_latency=5')),
+      await call(app, at('summary', '?simulate_latency=0')),
+    ]
     expect(delayed.status).toBe(200)
     expect(withoutTimestamp(delayed.text)).toBe(withoutTimestamp(plain.text))
     expect(withoutTimestamp(zero.text)).toBe(withoutTimestamp(plain.text))
@@ -81,7 +104,11 @@ describe('simulate_latency', () => {
 
   for (const bad of ['30001', '-1', 'soon', '1.5']) {
     test(`${bad} is 400 VALIDATION_FAILED naming the knob`, async () => {
-      const body = expectSandboxError(await call(app, at('context', `?simulate_latency=${bad}`)), 400, 'VALIDATION_FAILED')
+      const body = expectSandboxError(
+        await call(app, at('context', `?simulate_latency=${bad}`)),
+        400,
+        'VALIDATION_FAILED',
+      )
       expect(body.explanation.details.map((d: any) => d.field)).toEqual(['simulate_latency'])
     })
   }
@@ -104,7 +131,11 @@ describe('mock_date', () => {
     const before = (await call(app, at('deadlines'))).body.data.deadlines
     const after = (await call(app, at('deadlines', '?mock_date=2026-03-01'))).body.data.deadlines
     const dated = after.filter((d: any) => d.deadline_at !== null)
-    for (const d of dated) expect({ id: d.deadline_id, status: d.status }).toEqual({ id: d.deadline_id, status: day(d.deadline_at) < '2026-03-01' ? 'overdue' : 'upcoming' })
+    for (const d of dated)
+      expect({ id: d.deadline_id, status: d.status }).toEqual({
+        id: d.deadline_id,
+        status: day(d.deadline_at) < '2026-03-01' ? 'overdue' : 'upcoming',
+      })
     // Deadlines of January and February were upcoming on 2026-01-01 and are overdue on 2026-03-01.
     const wasUpcoming = new Set(before.filter((d: any) => d.status === 'upcoming').map((d: any) => d.deadline_id))
     const nowOverdue = after.filter((d: any) => d.status === 'overdue' && wasUpcoming.has(d.deadline_id))
@@ -137,7 +168,11 @@ describe('as_of', () => {
   })
 
   test('with a real key is 403 SANDBOX_TEST_KEY_REQUIRED', async () => {
-    expectSandboxError(await call(app, at('obligations', '?as_of=2026-03-01'), bearer(realKey)), 403, 'SANDBOX_TEST_KEY_REQUIRED')
+    expectSandboxError(
+      await call(app, at('obligations', '?as_of=2026-03-01'), bearer(realKey)),
+      403,
+      'SANDBOX_TEST_KEY_REQUIRED',
+    )
   })
 
   test('is echoed in _meta.as_of on obligations, deadlines and summary', async () => {
@@ -152,7 +187,11 @@ describe('as_of', () => {
   test('moves deadline statuses to the date travelled to', async () => {
     const deadlines = (await call(app, at('deadlines', '?as_of=2026-06-15'), synthetic())).body.data.deadlines
     const dated = deadlines.filter((d: any) => d.deadline_at !== null)
-    for (const d of dated) expect({ id: d.deadline_id, status: d.status }).toEqual({ id: d.deadline_id, status: day(d.deadline_at) < '2026-06-15' ? 'overdue' : 'upcoming' })
+    for (const d of dated)
+      expect({ id: d.deadline_id, status: d.status }).toEqual({
+        id: d.deadline_id,
+        status: day(d.deadline_at) < '2026-06-15' ? 'overdue' : 'upcoming',
+      })
     expect(dated.some((d: any) => d.status === 'overdue' && day(d.deadline_at) >= '2026-01-01')).toBe(true)
   })
 
@@ -173,27 +212,41 @@ describe('as_of', () => {
     // 818000006 filed a-melding 2025-09, 2025-10 and 2025-11 ahead of time; on 2025-10-01 the next
     // a-melding still to meet is 2025-12, due 2026-01-05.
     const h = synthetic()
-    const deadlines = (await call(app, `${SANDBOX}/company/818000006/deadlines?as_of=2025-10-01`, h)).body.data.deadlines
-    expect(deadlines.find((d: any) => d.deadline_id === 'a-melding-2025-09')).toMatchObject({ status: 'filed', deadline_at: '2025-10-06T23:59:59+02:00' })
-    const obligations = (await call(app, `${SANDBOX}/company/818000006/obligations?as_of=2025-10-01`, h)).body.data.obligations
+    const deadlines = (await call(app, `${SANDBOX}/company/818000006/deadlines?as_of=2025-10-01`, h)).body.data
+      .deadlines
+    expect(deadlines.find((d: any) => d.deadline_id === 'a-melding-2025-09')).toMatchObject({
+      status: 'filed',
+      deadline_at: '2025-10-06T23:59:59+02:00',
+    })
+    const obligations = (await call(app, `${SANDBOX}/company/818000006/obligations?as_of=2025-10-01`, h)).body.data
+      .obligations
     expect(obligations.find((o: any) => o.obligation_id === 'a-melding').deadline_at).toBe('2026-01-05T23:59:59+01:00')
   })
 
   test('is not a knob of the other routes: 400 VALIDATION_FAILED', async () => {
     for (const route of ['context', 'audit', 'verify', 'authority', 'accounts']) {
-      const body = expectSandboxError(await call(app, at(route, '?as_of=2026-03-01'), synthetic()), 400, 'VALIDATION_FAILED')
+      const body = expectSandboxError(
+        await call(app, at(route, '?as_of=2026-03-01'), synthetic()),
+        400,
+        'VALIDATION_FAILED',
+      )
       expect(body.explanation.details.map((d: any) => d.field)).toEqual(['as_of'])
     }
   })
 
   test('a date that is not a calendar date is 400 VALIDATION_FAILED naming the knob', async () => {
-    const body = expectSandboxError(await call(app, at('deadlines', '?as_of=2026-13-01'), synthetic()), 400, 'VALIDATION_FAILED')
+    const body = expectSandboxError(
+      await call(app, at('deadlines', '?as_of=2026-13-01'), synthetic()),
+      400,
+      'VALIDATION_FAILED',
+    )
     expect(body.explanation.details.map((d: any) => d.field)).toEqual(['as_of'])
   })
 })
 
 describe('X-Service-Simulate', () => {
-  const simulate = (value: string, h: Record<string, string> = synthetic()) => call(app, at('context'), { ...h, 'x-service-simulate': value })
+  const simulate = (value: string, h: Record<string, string> = synthetic()) =>
+    call(app, at('context'), { ...h, 'x-service-simulate': value })
 
   test('error_500 gives 500 INTERNAL_ERROR marked simulated', async () => {
     expect(expectSandboxError(await simulate('error_500'), 500, 'INTERNAL_ERROR')._meta.simulated).toBe(true)
@@ -224,6 +277,10 @@ describe('X-Service-Simulate', () => {
   })
 
   test('applies on the catalogue too', async () => {
-    expectSandboxError(await call(app, `${SANDBOX}/fixtures`, { ...synthetic(), 'x-service-simulate': 'timeout' }), 504, 'EXECUTION_DEADLINE_EXCEEDED')
+    expectSandboxError(
+      await call(app, `${SANDBOX}/fixtures`, { ...synthetic(), 'x-service-simulate': 'timeout' }),
+      504,
+      'EXECUTION_DEADLINE_EXCEEDED',
+    )
   })
 })

@@ -11,7 +11,18 @@ import { fixedClock } from '../../../src/lib/clock.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { freshIp } from '../../access-helpers.ts'
 import { call, expectSandboxError } from './read-helpers.ts'
-import { actionIdFor, as, dryRun, HEALTHY_ORG, mintRequest, plan, PUBLIC, SANDBOX, tokenRows, vat } from './write-helpers.ts'
+import {
+  actionIdFor,
+  as,
+  dryRun,
+  HEALTHY_ORG,
+  mintRequest,
+  plan,
+  PUBLIC,
+  SANDBOX,
+  tokenRows,
+  vat,
+} from './write-helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -29,7 +40,11 @@ describe('the soft per-IP limit', () => {
     const ip = freshIp()
     const path = `${SANDBOX}/company/818000006/context`
     for (let i = 0; i < 1000; i += 50) {
-      const statuses = await Promise.all(Array.from({ length: 50 }, () => app.get(path, { headers: ip }).then(async (r) => (await r.arrayBuffer(), r.status))))
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          app.get(path, { headers: ip }).then(async (r) => (await r.arrayBuffer(), r.status)),
+        ),
+      )
       expect(statuses.every((s) => s === 200)).toBe(true)
     }
     const over = await call(app, path, ip)
@@ -49,7 +64,12 @@ describe('the write budget per address', () => {
     const actionId = await actionIdFor(app, vat(), h)
     let writes = 1
     for (; writes < SANDBOX_WRITES.per_minute; writes++) {
-      const res = writes % 3 === 0 ? await dryRun(app, vat(), h) : writes % 3 === 1 ? await plan(app, vat(), h) : await mintRequest(app, HEALTHY_ORG, actionId, h)
+      const res =
+        writes % 3 === 0
+          ? await dryRun(app, vat(), h)
+          : writes % 3 === 1
+            ? await plan(app, vat(), h)
+            : await mintRequest(app, HEALTHY_ORG, actionId, h)
       expect({ writes, status: res.status }).toEqual({ writes, status: writes % 3 === 2 ? 201 : 200 })
       await res.arrayBuffer()
     }
@@ -84,8 +104,10 @@ describe('the write budget per address', () => {
     // bodies of different lengths: the mirror's loop detector never sees one request twice
     const body = (i: number) => vat({ org_number: PUBLIC_SANDBOX_ORG }, { note: 'x'.repeat(i) })
     const half = SANDBOX_WRITES.per_minute / 2
-    for (let i = 0; i < half; i++) expect({ i, status: (await plan(app, body(i), ip, PUBLIC)).status }).toEqual({ i, status: 200 })
-    for (let i = 0; i < half; i++) expect({ i, status: (await plan(app, body(i), ip)).status }).toEqual({ i, status: 200 })
+    for (let i = 0; i < half; i++)
+      expect({ i, status: (await plan(app, body(i), ip, PUBLIC)).status }).toEqual({ i, status: 200 })
+    for (let i = 0; i < half; i++)
+      expect({ i, status: (await plan(app, body(i), ip)).status }).toEqual({ i, status: 200 })
     expectSandboxError(await answer(await plan(app, body(half), ip)), 429, 'RATE_LIMIT_EXCEEDED')
     expectSandboxError(await answer(await plan(app, body(half + 1), ip, PUBLIC)), 429, 'RATE_LIMIT_EXCEEDED')
   })
@@ -99,7 +121,11 @@ describe('the write budget per address', () => {
       let done = 0
       while (done < SANDBOX_WRITES.per_day) {
         const batch = Math.min(SANDBOX_WRITES.per_minute, SANDBOX_WRITES.per_day - done)
-        const statuses = await Promise.all(Array.from({ length: batch }, () => plan(own, vat(), ip).then(async (r) => (await r.arrayBuffer(), r.status))))
+        const statuses = await Promise.all(
+          Array.from({ length: batch }, () =>
+            plan(own, vat(), ip).then(async (r) => (await r.arrayBuffer(), r.status)),
+          ),
+        )
         expect(statuses.every((s) => s === 200)).toBe(true)
         done += batch
         clock.advance(60_000)

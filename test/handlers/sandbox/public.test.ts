@@ -9,7 +9,17 @@ import { PUBLIC_SANDBOX_PER_MINUTE } from '../../../src/operations/index.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { SERVE_OPTIONS } from '../../../src/http/server.ts'
 import { freshIp } from '../../access-helpers.ts'
-import { call, expectSandboxError, expectSandboxMeta, expectShortBody, ORG_ROUTES, PUBLIC, SANDBOX, withoutTimestamp, type Answer } from './read-helpers.ts'
+import {
+  call,
+  expectSandboxError,
+  expectSandboxMeta,
+  expectShortBody,
+  ORG_ROUTES,
+  PUBLIC,
+  SANDBOX,
+  withoutTimestamp,
+  type Answer,
+} from './read-helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -21,12 +31,25 @@ const mirror = (org: string, route: string, query = '') => `${PUBLIC}/company/${
 
 /** A plan body padded to about `bytes` bytes of JSON. */
 function paddedPlan(bytes: number, org = PUBLIC_SANDBOX_ORG): string {
-  const base = JSON.stringify({ org_number: org, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125_000, pad: '' } })
+  const base = JSON.stringify({
+    org_number: org,
+    action_type: 'mva_melding',
+    period: '2026-T1',
+    payload: { total_revenue_nok: 125_000, pad: '' },
+  })
   return base.replace('"pad":""', `"pad":"${'x'.repeat(Math.max(0, bytes - base.length))}"`)
 }
 
-async function post(path: string, body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(app.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...freshIp(), ...headers } })
+async function post(
+  path: string,
+  body: string | ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const res = await fetch(app.url + path, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...freshIp(), ...headers },
+  })
   const text = await res.text()
   return { status: res.status, headers: res.headers, text, body: JSON.parse(text) }
 }
@@ -34,7 +57,10 @@ async function post(path: string, body: string | ReadableStream<Uint8Array>, hea
 describe('the one organisation', () => {
   test(`${PUBLIC_SANDBOX_ORG} answers on every read route exactly as the private sandbox does`, async () => {
     for (const route of ORG_ROUTES) {
-      const [pub, priv] = [await call(app, mirror(PUBLIC_SANDBOX_ORG, route), freshIp()), await call(app, `${SANDBOX}/company/${PUBLIC_SANDBOX_ORG}/${route}`, freshIp())]
+      const [pub, priv] = [
+        await call(app, mirror(PUBLIC_SANDBOX_ORG, route), freshIp()),
+        await call(app, `${SANDBOX}/company/${PUBLIC_SANDBOX_ORG}/${route}`, freshIp()),
+      ]
       expect({ route, status: pub.status }).toEqual({ route, status: 200 })
       expectSandboxMeta(pub.body._meta)
       expect(withoutTimestamp(pub.text)).toBe(withoutTimestamp(priv.text))
@@ -44,7 +70,11 @@ describe('the one organisation', () => {
   test('the fixtures catalogue is on the mirror too and names the mirror’s org', async () => {
     const a = await call(app, `${PUBLIC}/fixtures`, freshIp())
     expect(a.status).toBe(200)
-    expect(a.body.data.public_mirror).toMatchObject({ base_path: PUBLIC, org_number: PUBLIC_SANDBOX_ORG, post_body_limit_bytes: 32 * 1024 })
+    expect(a.body.data.public_mirror).toMatchObject({
+      base_path: PUBLIC,
+      org_number: PUBLIC_SANDBOX_ORG,
+      post_body_limit_bytes: 32 * 1024,
+    })
   })
 
   const others: [string, string][] = [
@@ -57,14 +87,22 @@ describe('the one organisation', () => {
   for (const [what, org] of others) {
     test(`${what} (${org}) is 403 PUBLIC_SANDBOX_ORG_NOT_PERMITTED on every route`, async () => {
       for (const route of ORG_ROUTES) {
-        const body = expectSandboxError(await call(app, mirror(org, route), freshIp()), 403, 'PUBLIC_SANDBOX_ORG_NOT_PERMITTED')
+        const body = expectSandboxError(
+          await call(app, mirror(org, route), freshIp()),
+          403,
+          'PUBLIC_SANDBOX_ORG_NOT_PERMITTED',
+        )
         expect(body._meta).not.toHaveProperty('simulated')
       }
     })
   }
 
   test('the knobs work on the mirror’s org', async () => {
-    const body = expectSandboxError(await call(app, mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_error=missing_delegation'), freshIp()), 403, 'AUTH_MISSING_DELEGATION')
+    const body = expectSandboxError(
+      await call(app, mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_error=missing_delegation'), freshIp()),
+      403,
+      'AUTH_MISSING_DELEGATION',
+    )
     expect(body._meta.simulated).toBe(true)
   })
 })
@@ -104,7 +142,12 @@ describe('the POST body limit', () => {
 
 describe('the per-IP bucket', () => {
   /** Distinct URLs (one mock date each), so the loop detector never sees the same request twice. */
-  const nth = (i: number) => mirror(PUBLIC_SANDBOX_ORG, 'context', `?mock_date=2026-${String(1 + Math.floor(i / 28)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`)
+  const nth = (i: number) =>
+    mirror(
+      PUBLIC_SANDBOX_ORG,
+      'context',
+      `?mock_date=2026-${String(1 + Math.floor(i / 28)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+    )
 
   test(`${PUBLIC_SANDBOX_PER_MINUTE} requests a minute pass; the next is 429 RATE_LIMIT_EXCEEDED with Retry-After`, async () => {
     const ip = freshIp()
@@ -122,7 +165,11 @@ describe('the per-IP bucket', () => {
   test('the private sandbox has no such bucket', async () => {
     const ip = freshIp()
     for (let i = 0; i <= PUBLIC_SANDBOX_PER_MINUTE; i++) {
-      const a = await call(app, `${SANDBOX}/company/${PUBLIC_SANDBOX_ORG}/context?mock_date=2026-${String(1 + Math.floor(i / 28)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`, ip)
+      const a = await call(
+        app,
+        `${SANDBOX}/company/${PUBLIC_SANDBOX_ORG}/context?mock_date=2026-${String(1 + Math.floor(i / 28)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+        ip,
+      )
       expect({ i, status: a.status }).toEqual({ i, status: 200 })
     }
   })
@@ -167,7 +214,9 @@ describe('load shedding', () => {
       expect(a.headers.get('retry-after')).toBe('5')
       // The private sandbox and the mirror's preflight still answer.
       expect((await call(off, `${SANDBOX}/company/${PUBLIC_SANDBOX_ORG}/context`, freshIp())).status).toBe(200)
-      expect((await fetch(`${off.url}${mirror(PUBLIC_SANDBOX_ORG, 'context')}`, { method: 'OPTIONS' })).status).toBe(204)
+      expect((await fetch(`${off.url}${mirror(PUBLIC_SANDBOX_ORG, 'context')}`, { method: 'OPTIONS' })).status).toBe(
+        204,
+      )
     } finally {
       await off.stop()
     }
@@ -181,9 +230,11 @@ describe('load shedding', () => {
       // probe take the slot first (the slow one then being the one shed), the round is repeated.
       for (let round = 0; round < 5 && shed === null; round++) {
         let pending = true
-        const slow = call(narrow, mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_latency=1500'), freshIp()).finally(() => {
-          pending = false
-        })
+        const slow = call(narrow, mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_latency=1500'), freshIp()).finally(
+          () => {
+            pending = false
+          },
+        )
         while (pending && shed === null) {
           const probe = await call(narrow, mirror(PUBLIC_SANDBOX_ORG, 'summary'), freshIp())
           if (probe.status === 503 && pending) shed = probe
@@ -204,10 +255,14 @@ describe('the latency knob on the public mirror', () => {
     const narrow = await startApp({ env: { PUBLIC_SANDBOX_MAX_INFLIGHT: '1' } })
     try {
       const gone = new AbortController()
-      const slow = fetch(narrow.url + mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_latency=25000'), { headers: freshIp(), signal: gone.signal }).catch(() => null)
+      const slow = fetch(narrow.url + mirror(PUBLIC_SANDBOX_ORG, 'context', '?simulate_latency=25000'), {
+        headers: freshIp(),
+        signal: gone.signal,
+      }).catch(() => null)
       // The slow request holds the only slot…
       let held = false
-      for (let i = 0; i < 50 && !held; i++) held = (await call(narrow, mirror(PUBLIC_SANDBOX_ORG, 'summary'), freshIp())).status === 503
+      for (let i = 0; i < 50 && !held; i++)
+        held = (await call(narrow, mirror(PUBLIC_SANDBOX_ORG, 'summary'), freshIp())).status === 503
       expect(held).toBe(true)
       // …until its client hangs up: then the slot is free again well before the 25 s are over.
       gone.abort()

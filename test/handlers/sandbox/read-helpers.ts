@@ -7,7 +7,16 @@ export const SANDBOX = '/api/v1/sandbox'
 export const PUBLIC = '/api/v1/sandbox/public'
 
 /** Every GET route of a sandbox company. */
-export const ORG_ROUTES = ['context', 'obligations', 'deadlines', 'summary', 'audit', 'verify', 'authority', 'accounts'] as const
+export const ORG_ROUTES = [
+  'context',
+  'obligations',
+  'deadlines',
+  'summary',
+  'audit',
+  'verify',
+  'authority',
+  'accounts',
+] as const
 export type OrgRoute = (typeof ORG_ROUTES)[number]
 
 export const PINNED_DATA_AS_OF = '2026-01-01T00:00:00+01:00'
@@ -36,7 +45,12 @@ export interface Answer {
   body: any
 }
 
-export async function call(app: TestApp, path: string, headers: Record<string, string> = {}, init: RequestInit = {}): Promise<Answer> {
+export async function call(
+  app: TestApp,
+  path: string,
+  headers: Record<string, string> = {},
+  init: RequestInit = {},
+): Promise<Answer> {
   const res = await app.get(path, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } })
   const text = await res.text()
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null }

@@ -6,7 +6,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { syntheticCompany } from '../../../src/domain/sandbox/synthetic.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { approve, as, auditOf, clientVerifies, dryRun, expectWriteError, file, live, plan, vat } from './write-helpers.ts'
+import {
+  approve,
+  as,
+  auditOf,
+  clientVerifies,
+  dryRun,
+  expectWriteError,
+  file,
+  live,
+  plan,
+  vat,
+} from './write-helpers.ts'
 
 let app: TestApp
 // The first file of a run may start the embedded database: allow more than the 5 s hook default.
@@ -45,14 +56,21 @@ describe('a synthetic company without a delegation', () => {
     const res = await dryRun(app, vat({ org_number: org }), as())
     expect(res.status).toBe(200)
     const checks = (await res.json()).data.validation.checks
-    expect(checks.filter((c: { passed: boolean }) => !c.passed).map((c: { name: string }) => c.name)).toEqual(['system_user_authorised', 'scopes_delegated'])
+    expect(checks.filter((c: { passed: boolean }) => !c.passed).map((c: { name: string }) => c.name)).toEqual([
+      'system_user_authorised',
+      'scopes_delegated',
+    ])
   })
 
   test('a live execute is refused for the missing delegation before the token is used, and nothing is submitted', async () => {
     const org = syntheticOrg(false)
     const h = as()
     const { token } = await approve(app, vat({ org_number: org }), h)
-    const err = await expectWriteError(await live(app, vat({ org_number: org }), { h, token }), 422, 'AUTH_MISSING_DELEGATION')
+    const err = await expectWriteError(
+      await live(app, vat({ org_number: org }), { h, token }),
+      422,
+      'AUTH_MISSING_DELEGATION',
+    )
     expect(err.failed_checks).toEqual(['system_user_authorised', 'scopes_delegated'])
   })
 })

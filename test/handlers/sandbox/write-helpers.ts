@@ -36,11 +36,23 @@ export function namespaceOf(h: HeaderMap): string {
 
 /** An mva_melding for 2026-T1 (due 2026-04-10: in time on the default effective date). */
 export function vat(over: Partial<ActionBody> = {}, payload: Record<string, unknown> = {}): ActionBody {
-  return { org_number: HEALTHY_ORG, action_type: 'mva_melding', period: '2026-T1', payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250, ...payload }, ...over }
+  return {
+    org_number: HEALTHY_ORG,
+    action_type: 'mva_melding',
+    period: '2026-T1',
+    payload: { total_revenue_nok: 125_000, output_vat_nok: 31_250, ...payload },
+    ...over,
+  }
 }
 
 export function aMelding(over: Partial<ActionBody> = {}): ActionBody {
-  return { org_number: HEALTHY_ORG, action_type: 'a_melding', period: '2026-01', payload: { employee_count: 12, gross_salary_nok: 640_000 }, ...over }
+  return {
+    org_number: HEALTHY_ORG,
+    action_type: 'a_melding',
+    period: '2026-01',
+    payload: { employee_count: 12, gross_salary_nok: 640_000 },
+    ...over,
+  }
 }
 
 /**
@@ -55,7 +67,14 @@ export function plan(app: TestApp, body: unknown, h: HeaderMap = {}, base = SAND
   return app.send('POST', `${base}/actions/plan${query}`, body, writer(h))
 }
 
-export function mintRequest(app: TestApp, org: string, actionId: string, h: HeaderMap = {}, base = SANDBOX, query = ''): Promise<Response> {
+export function mintRequest(
+  app: TestApp,
+  org: string,
+  actionId: string,
+  h: HeaderMap = {},
+  base = SANDBOX,
+  query = '',
+): Promise<Response> {
   return app.send('POST', `${base}/auth/approval-token${query}`, { org_number: org, action_id: actionId }, writer(h))
 }
 
@@ -64,7 +83,11 @@ export function dryRun(app: TestApp, body: unknown, h: HeaderMap = {}, base = SA
 }
 
 /** A live execute; `key`/`token` null leave the header out. */
-export function live(app: TestApp, body: unknown, o: { h?: HeaderMap; key?: string | null; token?: string | null; base?: string; query?: string } = {}): Promise<Response> {
+export function live(
+  app: TestApp,
+  body: unknown,
+  o: { h?: HeaderMap; key?: string | null; token?: string | null; base?: string; query?: string } = {},
+): Promise<Response> {
   const headers: HeaderMap = writer({ ...o.h })
   const key = o.key === undefined ? crypto.randomUUID() : o.key
   if (key !== null) headers['idempotency-key'] = key
@@ -83,20 +106,34 @@ export async function actionIdFor(app: TestApp, body: ActionBody, h: HeaderMap =
 }
 
 /** Plans the action and mints its approval token (shown once). */
-export async function approve(app: TestApp, body: ActionBody, h: HeaderMap = {}, base = SANDBOX): Promise<{ actionId: string; token: string }> {
+export async function approve(
+  app: TestApp,
+  body: ActionBody,
+  h: HeaderMap = {},
+  base = SANDBOX,
+): Promise<{ actionId: string; token: string }> {
   const actionId = await actionIdFor(app, body, h, base)
   const minted = await json(await mintRequest(app, body.org_number, actionId, h, base), 201, 'approval token')
   return { actionId, token: minted.data.approval_token }
 }
 
 /** Plans, approves and files the action live; the 200 body. */
-export async function file(app: TestApp, body: ActionBody, h: HeaderMap = {}, key: string = crypto.randomUUID()): Promise<any> {
+export async function file(
+  app: TestApp,
+  body: ActionBody,
+  h: HeaderMap = {},
+  key: string = crypto.randomUUID(),
+): Promise<any> {
   const { token } = await approve(app, body, h)
   return json(await live(app, body, { h, key, token }), 200, 'execute')
 }
 
 /** The caller's audit trail of a company, newest first. */
-export async function auditOf(app: TestApp, org: string, h: HeaderMap = {}): Promise<{ id: string; action: string; timestamp: string; details: Record<string, unknown> }[]> {
+export async function auditOf(
+  app: TestApp,
+  org: string,
+  h: HeaderMap = {},
+): Promise<{ id: string; action: string; timestamp: string; details: Record<string, unknown> }[]> {
   return (await json(await app.get(`${SANDBOX}/company/${org}/audit`, { headers: h }), 200, 'audit')).data.data
 }
 
@@ -107,13 +144,17 @@ export async function ownAudit(app: TestApp, org: string, h: HeaderMap = {}) {
 
 /** Approval-token rows of the caller's namespace, straight from the table (bad input must not add one). */
 export async function tokenRows(app: TestApp, h: HeaderMap): Promise<number> {
-  const [row] = await app.deps.sql<{ n: number }[]>`select count(*)::int as n from approval_tokens where namespace = ${namespaceOf(h)}`
+  const [row] = await app.deps.sql<
+    { n: number }[]
+  >`select count(*)::int as n from approval_tokens where namespace = ${namespaceOf(h)}`
   return row!.n
 }
 
 /** Audit rows of the caller's namespace, straight from the table. */
 export async function auditRows(app: TestApp, h: HeaderMap): Promise<number> {
-  const [row] = await app.deps.sql<{ n: number }[]>`select count(*)::int as n from sandbox_audit where namespace = ${namespaceOf(h)}`
+  const [row] = await app.deps.sql<
+    { n: number }[]
+  >`select count(*)::int as n from sandbox_audit where namespace = ${namespaceOf(h)}`
   return row!.n
 }
 
@@ -127,7 +168,11 @@ export async function expectWriteError(res: Response, status: number, code: stri
   expect({ status: res.status, code: body.error_code }).toEqual({ status, code })
   expect(body.success).toBe(false)
   expect(body.execution_guarantee).toBe('nothing_submitted')
-  expect(body.outcome).toEqual({ submitted: false, status: consumed ? 'rejected' : 'not_attempted', approval_token_consumed: consumed })
+  expect(body.outcome).toEqual({
+    submitted: false,
+    status: consumed ? 'rejected' : 'not_attempted',
+    approval_token_consumed: consumed,
+  })
   return body
 }
 
@@ -139,10 +184,18 @@ export const DOCUMENTED_SANDBOX_KEY = 'plikt-sandbox-receipt-key-v1-public-not-s
 /** A client's verification, per docs/receipt-signature.md, with node:crypto only. */
 export function clientVerifies(receipt: Record<string, unknown>): boolean {
   if (receipt.signature_algorithm !== 'HMAC-SHA256-v1') return false
-  const fields = [receipt.altinn_receipt_id, receipt.audit_log_id, receipt.org_number, receipt.filing_type, receipt.timestamp]
+  const fields = [
+    receipt.altinn_receipt_id,
+    receipt.audit_log_id,
+    receipt.org_number,
+    receipt.filing_type,
+    receipt.timestamp,
+  ]
   if (fields.some((f) => typeof f !== 'string' || f.includes('\x1f'))) return false
   const signature = typeof receipt.signature === 'string' ? receipt.signature : ''
   if (!/^[0-9a-f]{64}$/.test(signature)) return false
-  const expected = createHmac('sha256', DOCUMENTED_SANDBOX_KEY).update(['PLIKT-RECEIPT-v1', ...fields].join('\x1f'), 'utf8').digest()
+  const expected = createHmac('sha256', DOCUMENTED_SANDBOX_KEY)
+    .update(['PLIKT-RECEIPT-v1', ...fields].join('\x1f'), 'utf8')
+    .digest()
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'))
 }

@@ -24,11 +24,19 @@ test('the registry has form operations to check', () => {
 describe.each([
   ['an Origin of another site', { origin: 'https://evil.example' }],
   ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }],
-  ['Sec-Fetch-Site: same-site (a sibling host)', { 'sec-fetch-site': 'same-site', origin: 'https://other.plikt.example' }],
+  [
+    'Sec-Fetch-Site: same-site (a sibling host)',
+    { 'sec-fetch-site': 'same-site', origin: 'https://other.plikt.example' },
+  ],
 ])('a form posted with %s is refused', (_, headers) => {
   test.each(FORMS.map((op) => [op.id, op] as const))('%s', async (_, op) => {
     const session = await signIn(app)
-    const res = await postForm(app, op.path.replace(':id', ID), { csrf_token: session.csrf, email: uniqueEmail(), token: 'x', connection: ID }, { cookie: session.cookie, ...headers, ...freshIp() })
+    const res = await postForm(
+      app,
+      op.path.replace(':id', ID),
+      { csrf_token: session.csrf, email: uniqueEmail(), token: 'x', connection: ID },
+      { cookie: session.cookie, ...headers, ...freshIp() },
+    )
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('<code>origin</code>')
   })
@@ -49,7 +57,12 @@ test('login CSRF: a cross-site post of a magic link neither signs in nor uses th
 test('a form from our own pages is accepted, by Origin or by Sec-Fetch-Site', async () => {
   const byOrigin = await postForm(app, '/login', { email: uniqueEmail() }, { origin: app.url, ...freshIp() })
   expect(byOrigin.status).toBe(200)
-  const byFetchSite = await postForm(app, '/login', { email: uniqueEmail() }, { 'sec-fetch-site': 'same-origin', ...freshIp() })
+  const byFetchSite = await postForm(
+    app,
+    '/login',
+    { email: uniqueEmail() },
+    { 'sec-fetch-site': 'same-origin', ...freshIp() },
+  )
   expect(byFetchSite.status).toBe(200)
 })
 

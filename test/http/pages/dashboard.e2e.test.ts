@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response as PwResponse } from 'playwright-core'
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Response as PwResponse,
+} from 'playwright-core'
 import { bearer, deliverMail, uniqueEmail } from '../../access-helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { mailText, startSmtpReceiver, type SmtpReceiver } from '../../smtp-receiver.ts'
@@ -31,7 +38,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless
     app = await startApp({ env: { SMTP_URL: smtp.url } })
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
   })
   afterAll(async () => {
@@ -45,7 +60,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless
     const n = () => Math.floor(Math.random() * 256)
     // The app trusts X-Forwarded-For: this browser gets an address of its own, so the per-IP
     // sign-in limits (one hour window on the pinned clock) are not shared with other tests.
-    context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `10.${128 + (n() >> 1)}.${n()}.${n()}` } })
+    context = await browser.newContext({
+      extraHTTPHeaders: { 'x-forwarded-for': `10.${128 + (n() >> 1)}.${n()}.${n()}` },
+    })
     const requested: string[] = []
     const offsite: string[] = []
     await context.route('**/*', (route) => {
@@ -153,6 +170,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless
     expect(offsite).toEqual([])
     expect(pageErrors).toEqual([])
     // Chromium reports every 4xx document on the console: the reused link's 400 is the only one.
-    expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request) @ /auth/magic'])
+    expect(consoleErrors).toEqual([
+      'Failed to load resource: the server responded with a status of 400 (Bad Request) @ /auth/magic',
+    ])
   }, 30_000)
 })

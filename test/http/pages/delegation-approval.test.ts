@@ -22,7 +22,12 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const newRequest = () => agency.requestSystemUser({ partyOrgNo: ORG, externalRef: `consumer:${crypto.randomUUID()}`, accessPackages: PACKAGES })
+const newRequest = () =>
+  agency.requestSystemUser({
+    partyOrgNo: ORG,
+    externalRef: `consumer:${crypto.randomUUID()}`,
+    accessPackages: PACKAGES,
+  })
 const pathOf = (confirmUrl: string) => new URL(confirmUrl).pathname
 
 async function openPage(confirmUrl: string): Promise<{ status: number; html: string; token: string | null }> {
@@ -33,7 +38,11 @@ async function openPage(confirmUrl: string): Promise<{ status: number; html: str
 
 const sameOrigin = () => ({ origin: app.url, 'sec-fetch-site': 'same-origin', ...freshIp() })
 
-function decide(confirmUrl: string, fields: Record<string, string>, headers: Record<string, string> = sameOrigin()): Promise<Response> {
+function decide(
+  confirmUrl: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = sameOrigin(),
+): Promise<Response> {
   return postForm(app, `${pathOf(confirmUrl)}/decision`, fields, headers)
 }
 
@@ -44,7 +53,9 @@ test('the page names the system, the organisation, the packages and who may appr
   expect(html).toContain('<strong>Plikt</strong>')
   expect(html).toContain('<strong id="org-name">FJORDREVISJON AS</strong>')
   expect(html).toContain('<span id="org-number">997612302</span>')
-  expect(html).toContain('<span>Merverdiavgift</span> <span lang="en">/ VAT</span> <code>urn:altinn:accesspackage:merverdiavgift</code>')
+  expect(html).toContain(
+    '<span>Merverdiavgift</span> <span lang="en">/ VAT</span> <code>urn:altinn:accesspackage:merverdiavgift</code>',
+  )
   expect(html).toContain('<code>urn:altinn:accesspackage:a-ordning</code>')
   expect(html).toContain('value="Ragnhild Fjord"')
   expect(html).toContain('value="Sverre Revheim"')
@@ -103,7 +114,9 @@ test('a person the register does not list as an approver is refused with an expl
   const { token } = await openPage(r.confirmUrl)
   const res = await decide(r.confirmUrl, { csrf_token: token!, approver: 'Astrid Fjord', decision: 'approve' })
   expect(res.status).toBe(403)
-  expect(await res.text()).toContain('<strong>Astrid Fjord</strong> er ikke blant dem registeret viser som kan godkjenne')
+  expect(await res.text()).toContain(
+    '<strong>Astrid Fjord</strong> er ikke blant dem registeret viser som kan godkjenne',
+  )
   expect((await agency.requestStatus(r.id))!.status).toBe('New')
 })
 
@@ -131,7 +144,11 @@ test('a token with a later expiry than it was issued with is refused', async () 
   const r = await newRequest()
   const { token } = await openPage(r.confirmUrl)
   const [expiry, mac] = token!.split('.')
-  const res = await decide(r.confirmUrl, { csrf_token: `${Number(expiry) + 3600}.${mac}`, approver: 'Ragnhild Fjord', decision: 'approve' })
+  const res = await decide(r.confirmUrl, {
+    csrf_token: `${Number(expiry) + 3600}.${mac}`,
+    approver: 'Ragnhild Fjord',
+    decision: 'approve',
+  })
   expect(res.status).toBe(400)
   expect((await agency.requestStatus(r.id))!.status).toBe('New')
 })
@@ -154,12 +171,22 @@ test('a form without a token is refused', async () => {
 
 test('a form token is good for an hour after the page was shown, and not after', async () => {
   const [late, inTime] = [await newRequest(), await newRequest()]
-  const [lateToken, inTimeToken] = [(await openPage(late.confirmUrl)).token!, (await openPage(inTime.confirmUrl)).token!]
+  const [lateToken, inTimeToken] = [
+    (await openPage(late.confirmUrl)).token!,
+    (await openPage(inTime.confirmUrl)).token!,
+  ]
   app.clock.advance(60 * 60 * 1000 - 1000)
   try {
-    expect((await decide(inTime.confirmUrl, { csrf_token: inTimeToken, approver: 'Ragnhild Fjord', decision: 'approve' })).status).toBe(303)
+    expect(
+      (await decide(inTime.confirmUrl, { csrf_token: inTimeToken, approver: 'Ragnhild Fjord', decision: 'approve' }))
+        .status,
+    ).toBe(303)
     app.clock.advance(1000)
-    const res = await decide(late.confirmUrl, { csrf_token: lateToken, approver: 'Ragnhild Fjord', decision: 'approve' })
+    const res = await decide(late.confirmUrl, {
+      csrf_token: lateToken,
+      approver: 'Ragnhild Fjord',
+      decision: 'approve',
+    })
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('<code>csrf_token</code>')
     expect((await agency.requestStatus(late.id))!.status).toBe('New')
@@ -171,7 +198,11 @@ test('a form token is good for an hour after the page was shown, and not after',
 test('a valid token posted from another site is refused, and nothing changes', async () => {
   const r = await newRequest()
   const { token } = await openPage(r.confirmUrl)
-  const res = await decide(r.confirmUrl, { csrf_token: token!, approver: 'Ragnhild Fjord', decision: 'approve' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', ...freshIp() })
+  const res = await decide(
+    r.confirmUrl,
+    { csrf_token: token!, approver: 'Ragnhild Fjord', decision: 'approve' },
+    { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', ...freshIp() },
+  )
   expect(res.status).toBe(400)
   expect(await res.text()).toContain('<code>origin</code>')
   expect((await agency.requestStatus(r.id))!.status).toBe('New')
@@ -182,7 +213,13 @@ test('ten concurrent approvals and rejections make exactly one decision; the oth
   const { token } = await openPage(r.confirmUrl)
   const people = ['Ragnhild Fjord', 'Sverre Revheim']
   const answers = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => decide(r.confirmUrl, { csrf_token: token!, approver: people[i % 2]!, decision: i % 3 === 0 ? 'reject' : 'approve' })),
+    Array.from({ length: 10 }, (_, i) =>
+      decide(r.confirmUrl, {
+        csrf_token: token!,
+        approver: people[i % 2]!,
+        decision: i % 3 === 0 ? 'reject' : 'approve',
+      }),
+    ),
   )
   const statuses = answers.map((a) => a.status).sort()
   expect(statuses).toEqual([303, 409, 409, 409, 409, 409, 409, 409, 409, 409])
@@ -196,7 +233,9 @@ test('ten concurrent approvals and rejections make exactly one decision; the oth
 test('a second decision on an answered request changes nothing', async () => {
   const r = await newRequest()
   const { token } = await openPage(r.confirmUrl)
-  expect((await decide(r.confirmUrl, { csrf_token: token!, approver: 'Ragnhild Fjord', decision: 'reject' })).status).toBe(303)
+  expect(
+    (await decide(r.confirmUrl, { csrf_token: token!, approver: 'Ragnhild Fjord', decision: 'reject' })).status,
+  ).toBe(303)
   const again = await decide(r.confirmUrl, { csrf_token: token!, approver: 'Sverre Revheim', decision: 'approve' })
   expect(again.status).toBe(409)
   const final = (await agency.find(r.id))!

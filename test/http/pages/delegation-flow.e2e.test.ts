@@ -21,9 +21,25 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('from a fresh key to a
 
   beforeAll(async () => {
     app = await startApp()
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
-    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}` } })
-    await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()))
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    const context = await browser.newContext({
+      extraHTTPHeaders: {
+        'x-forwarded-for': `10.77.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`,
+      },
+    })
+    await context.route('**/*', (route) =>
+      new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
+    )
     page = await context.newPage()
   }, 30_000)
   afterAll(async () => {
@@ -33,7 +49,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('from a fresh key to a
 
   test('request, approve in the browser, check, dry-run, mint a token, confirm it in the browser as the account owner, file, verify', async () => {
     const a = await agent(app)
-    const requested = await app.send('POST', '/api/v1/fullmakt/request', { agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] }, a.auth)
+    const requested = await app.send(
+      'POST',
+      '/api/v1/fullmakt/request',
+      { agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] },
+      a.auth,
+    )
     expect(requested.status).toBe(201)
     const { delegation_url } = (await requested.json()).data
 
@@ -47,14 +68,27 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('from a fresh key to a
     const permissions = (await (await app.get(`/api/v1/auth/permissions/${ORG}`, { headers: a.auth })).json()).data
     expect(permissions.status).toBe('full')
 
-    const body = { org_number: ORG, action_type: 'mva_melding', period: '2026-T3', payload: { total_revenue_nok: 125000, output_vat_nok: 31250 } }
+    const body = {
+      org_number: ORG,
+      action_type: 'mva_melding',
+      period: '2026-T3',
+      payload: { total_revenue_nok: 125000, output_vat_nok: 31250 },
+    }
     const dry = (await (await app.send('POST', '/api/v1/actions/execute?dry_run=true', body, a.auth)).json()).data
     expect(dry.validation.all_passed).toBe(true)
-    const minted = (await (await app.send('POST', '/api/v1/auth/approval-token', { ...body, action_id: dry.action_id }, a.auth)).json()).data
+    const minted = (
+      await (
+        await app.send('POST', '/api/v1/auth/approval-token', { ...body, action_id: dry.action_id }, a.auth)
+      ).json()
+    ).data
     const token = minted.approval_token
     expect(minted.confirmation_state).toBe('awaiting_confirmation')
     // Unconfirmed, the token files nothing.
-    const early = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
+    const early = await app.send('POST', '/api/v1/actions/execute', body, {
+      ...a.auth,
+      'idempotency-key': crypto.randomUUID(),
+      'x-approval-token': token,
+    })
     expect((await early.json()).error_code).toBe('APPROVAL_TOKEN_UNCONFIRMED')
 
     // The person opens confirmation_url: signed out, the page sends them to sign in.
@@ -75,14 +109,27 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('from a fresh key to a
     expect(decided[0]!.status()).toBe(200)
     expect(await page.locator('#state').getAttribute('data-state')).toBe('confirmed')
     expect(await page.locator('#outcome').innerText()).toContain('Confirmed')
-    const filed = await app.send('POST', '/api/v1/actions/execute', body, { ...a.auth, 'idempotency-key': crypto.randomUUID(), 'x-approval-token': token })
+    const filed = await app.send('POST', '/api/v1/actions/execute', body, {
+      ...a.auth,
+      'idempotency-key': crypto.randomUUID(),
+      'x-approval-token': token,
+    })
     expect(filed.status).toBe(200)
     const { receipt } = (await filed.json()).data
 
     const recipe = await (await app.get('/docs/receipt-signature')).text()
     expect(recipe).toContain('PLIKT-RECEIPT-v1')
-    const message = ['PLIKT-RECEIPT-v1', receipt.altinn_receipt_id, receipt.audit_log_id, receipt.org_number, receipt.filing_type, receipt.timestamp].join('\x1f')
-    const expected = createHmac('sha256', await receiptKey(app, a)).update(message, 'utf8').digest()
+    const message = [
+      'PLIKT-RECEIPT-v1',
+      receipt.altinn_receipt_id,
+      receipt.audit_log_id,
+      receipt.org_number,
+      receipt.filing_type,
+      receipt.timestamp,
+    ].join('\x1f')
+    const expected = createHmac('sha256', await receiptKey(app, a))
+      .update(message, 'utf8')
+      .digest()
     expect(timingSafeEqual(expected, Buffer.from(receipt.signature, 'hex'))).toBe(true)
   }, 60_000)
 })

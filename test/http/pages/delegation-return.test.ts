@@ -28,7 +28,9 @@ async function fullmakt(t: TestApp, a: Agent, principalId: string) {
 test('the agency is given the return page as the request’s redirectUrl', async () => {
   const a = await agent(app)
   const { data } = await (await requestFullmakt(app, a, { org_number: ORG })).json()
-  const [row] = await app.deps.sql<{ redirect_url: string }[]>`select redirect_url from mock_system_user_requests where external_ref = ${data.delegation_id}`
+  const [row] = await app.deps.sql<
+    { redirect_url: string }[]
+  >`select redirect_url from mock_system_user_requests where external_ref = ${data.delegation_id}`
   expect(row!.redirect_url).toBe(`${app.url}/fullmakt/returned`)
 })
 
@@ -39,7 +41,12 @@ test('approving on the page sends the person back; the visit records the approva
   const pagePath = new URL(data.delegation_url).pathname
   const html = await (await app.get(pagePath)).text()
   const token = /name="csrf_token" value="([^"]+)"/.exec(html)![1]!
-  const decided = await postForm(app, `${pagePath}/decision`, { csrf_token: token, approver: 'Ragnhild Fjord', decision: 'approve' }, { origin: app.url, 'sec-fetch-site': 'same-origin', ...freshIp() })
+  const decided = await postForm(
+    app,
+    `${pagePath}/decision`,
+    { csrf_token: token, approver: 'Ragnhild Fjord', decision: 'approve' },
+    { origin: app.url, 'sec-fetch-site': 'same-origin', ...freshIp() },
+  )
   expect(decided.status).toBe(303)
   const back = decided.headers.get('location')!
   expect(back).toBe(`${app.url}/fullmakt/returned`)
@@ -48,7 +55,9 @@ test('approving on the page sends the person back; the visit records the approva
   const visit = await fetch(back, { headers: freshIp() })
   expect(visit.status).toBe(200)
   const page = await visit.text()
-  expect(page).toContain('<span>Takk, svaret ditt er registrert</span> <span lang="en">/ Thank you, your answer is recorded</span>')
+  expect(page).toContain(
+    '<span>Takk, svaret ditt er registrert</span> <span lang="en">/ Thank you, your answer is recorded</span>',
+  )
   expect(page).toContain('gå tilbake til agenten din')
   expect(page).toContain('return to your agent')
   const p = await fullmakt(app, a, principalId)
@@ -60,9 +69,16 @@ test('a person who does not come back: a running job runner records the approval
   // The runner's timers are the wall's; so is this app's clock, from the pinned instant on.
   const start = Date.now()
   let offset = new Date(PINNED_NOW).getTime() + 86_400_000 - start
-  const clock = { now: () => new Date(Date.now() + offset), set: (iso: string) => void (offset = new Date(iso).getTime() - Date.now()), advance: (ms: number) => void (offset += ms) }
+  const clock = {
+    now: () => new Date(Date.now() + offset),
+    set: (iso: string) => void (offset = new Date(iso).getTime() - Date.now()),
+    advance: (ms: number) => void (offset += ms),
+  }
   const live = await startApp({ clock })
-  const jobs = startJobs(live.deps, { jobs: {}, queueJobs: { 'delegation-refresh': QUEUE_JOBS['delegation-refresh']! } })
+  const jobs = startJobs(live.deps, {
+    jobs: {},
+    queueJobs: { 'delegation-refresh': QUEUE_JOBS['delegation-refresh']! },
+  })
   try {
     const a = await agent(live)
     const principalId = crypto.randomUUID()

@@ -11,12 +11,23 @@ import { signIn, uniqueEmail } from '../../access-helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 
 // Run in the page by Playwright; the tests are compiled without the DOM library.
-declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; getElementById(id: string): { innerText: string } | null }
+declare const document: {
+  documentElement: { scrollWidth: number; clientWidth: number }
+  getElementById(id: string): { innerText: string } | null
+}
 declare function getComputedStyle(e: unknown): { overflowX: string }
 
 const CHROMIUM = '/usr/bin/chromium'
 const WIDTHS = [1280, 375] as const
-const PAGES = ['/', '/recipes', '/login', '/docs/errors', '/docs/receipt-signature', '/docs/webhook-signature', '/docs/anchor-proof'] as const
+const PAGES = [
+  '/',
+  '/recipes',
+  '/login',
+  '/docs/errors',
+  '/docs/receipt-signature',
+  '/docs/webhook-signature',
+  '/docs/anchor-proof',
+] as const
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in headless Chromium', () => {
   let app: TestApp
@@ -27,7 +38,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in headless Chr
     app = await startApp()
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
   })
   afterAll(async () => {
@@ -39,13 +58,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in headless Chr
   async function pageAt(width: number): Promise<Page> {
     const n = () => Math.floor(Math.random() * 256)
     // An address of its own, so the sign-in form's per-IP budget is not shared with other tests.
-    const context = await browser.newContext({ viewport: { width, height: 800 }, extraHTTPHeaders: { 'x-forwarded-for': `10.${n()}.${n()}.${n()}` } })
+    const context = await browser.newContext({
+      viewport: { width, height: 800 },
+      extraHTTPHeaders: { 'x-forwarded-for': `10.${n()}.${n()}.${n()}` },
+    })
     contexts.push(context)
     return context.newPage()
   }
 
   /** How far the document is wider than the window: 0 when it does not scroll sideways. */
-  const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  const overflow = (page: Page) =>
+    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
   describe.each(WIDTHS)('%i px wide', (width) => {
     test.each(PAGES)('%s does not scroll sideways', async (path) => {
@@ -58,10 +81,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in headless Chr
       const page = await pageAt(width)
       await page.goto(`${app.url}/recipes`)
       const blocks = await page.locator('pre').evaluateAll((pres) =>
-        pres.map((p) => ({ overflowX: getComputedStyle(p).overflowX, fits: p.getBoundingClientRect().right <= document.documentElement.clientWidth, scrolls: p.scrollWidth > p.clientWidth })),
+        pres.map((p) => ({
+          overflowX: getComputedStyle(p).overflowX,
+          fits: p.getBoundingClientRect().right <= document.documentElement.clientWidth,
+          scrolls: p.scrollWidth > p.clientWidth,
+        })),
       )
       expect(blocks.length).toBeGreaterThan(5)
-      for (const b of blocks) expect({ overflowX: b.overflowX, fits: b.fits }).toEqual({ overflowX: 'auto', fits: true })
+      for (const b of blocks)
+        expect({ overflowX: b.overflowX, fits: b.fits }).toEqual({ overflowX: 'auto', fits: true })
       expect(blocks.some((b) => b.scrolls)).toBe(true) // long curl lines exist, and stay in their block
     })
 
@@ -88,7 +116,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in headless Chr
     const box = page.getByRole('checkbox')
     expect(await box.getAttribute('aria-invalid')).toBe('true')
     // the problem is the box's description, in both languages, and visible next to it
-    const description = await box.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!)!.innerText)
+    const description = await box.evaluate(
+      (el) => document.getElementById(el.getAttribute('aria-describedby')!)!.innerText,
+    )
     expect(description).toContain('Kryss av her for å registrere deg')
     expect(description).toContain('Tick this box to sign up')
     const note = await page.locator('#consent-error').boundingBox()

@@ -39,7 +39,14 @@ describe('a sign-up without the consent box ticked', () => {
     expect(note).toContain('lang="en"')
     expect(note).toContain('Tick this box to sign up')
     // no developer's page, and no way to a dashboard the visitor does not have
-    for (const developerWords of ['explanation.details', 'payload.period', 'OpenAPI', 'VALIDATION_FAILED', '/dashboard']) expect(html).not.toContain(developerWords)
+    for (const developerWords of [
+      'explanation.details',
+      'payload.period',
+      'OpenAPI',
+      'VALIDATION_FAILED',
+      '/dashboard',
+    ])
+      expect(html).not.toContain(developerWords)
     // nothing was asked for: no account, no mail
     expect(await consumers()).toBe(before)
     expect(await lastMailTo(app, email)).toBeNull()

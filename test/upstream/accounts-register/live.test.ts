@@ -24,7 +24,8 @@ beforeAll(() => {
     fetch(req) {
       const url = new URL(req.url)
       seen.push({ path: url.pathname, search: url.search, accept: req.headers.get('accept') })
-      if (url.pathname === `/regnskapsregisteret/regnskap/${FILED}`) return new Response(body, { headers: { 'content-type': 'application/json' } })
+      if (url.pathname === `/regnskapsregisteret/regnskap/${FILED}`)
+        return new Response(body, { headers: { 'content-type': 'application/json' } })
       return new Response(null, { status: 404 })
     },
   })
@@ -35,18 +36,33 @@ beforeEach(() => {
   seen.length = 0
 })
 
-const policy: UpstreamPolicy = { timeoutMs: 2000, attempts: 1, backoffMs: 1, budgetMs: 3000, breakerThreshold: 100, breakerOpenMs: 1000 }
+const policy: UpstreamPolicy = {
+  timeoutMs: 2000,
+  attempts: 1,
+  backoffMs: 1,
+  budgetMs: 3000,
+  breakerThreshold: 100,
+  breakerOpenMs: 1000,
+}
 const clock = fixedClock(PINNED_NOW)
-const register = () => new LiveAccountsRegister(base, new UpstreamClient('Regnskapsregisteret', policy, systemClock), clock)
+const register = () =>
+  new LiveAccountsRegister(base, new UpstreamClient('Regnskapsregisteret', policy, systemClock), clock)
 
 test('asks GET /regnskapsregisteret/regnskap/{org} as JSON, with no query', async () => {
   await register().accounts(FILED)
   expect(seen).toEqual([{ path: `/regnskapsregisteret/regnskap/${FILED}`, search: '', accept: 'application/json' }])
 })
 
-test('a 200 comes back as the raw answer of regnskapsregisteret with the clock\'s time', async () => {
+test("a 200 comes back as the raw answer of regnskapsregisteret with the clock's time", async () => {
   const r = await register().accounts(FILED)
-  expect(r).toEqual({ system: 'regnskapsregisteret', url: `${base}/regnskapsregisteret/regnskap/${FILED}`, status: 200, contentType: 'application/json', body, fetchedAt: clock.now() })
+  expect(r).toEqual({
+    system: 'regnskapsregisteret',
+    url: `${base}/regnskapsregisteret/regnskap/${FILED}`,
+    status: 200,
+    contentType: 'application/json',
+    body,
+    fetchedAt: clock.now(),
+  })
   expect(mapAccounts(r).kind).toBe('found')
 })
 

@@ -69,7 +69,12 @@ describe('the newest company accounts', () => {
   })
 
   test('accounting rules and small-company flag are read from the misspelt key regnkapsprinsipper', async () => {
-    const r = record(await mutated('regnskap-selskap.json', (d) => (d[0].regnkapsprinsipper = { smaaForetak: false, regnskapsregler: 'forenkletAnvendelseIFRS' })))
+    const r = record(
+      await mutated(
+        'regnskap-selskap.json',
+        (d) => (d[0].regnkapsprinsipper = { smaaForetak: false, regnskapsregler: 'forenkletAnvendelseIFRS' }),
+      ),
+    )
     expect(r.accounting_rules).toBe('forenkletAnvendelseIFRS')
     expect(r.small_company).toBe(false)
   })
@@ -92,11 +97,24 @@ describe('the newest company accounts', () => {
 
   test('accounts in a foreign currency keep that currency and its plain amounts', async () => {
     const r = record(raw(await fixture('regnskap-eur.json')))
-    expect(r).toMatchObject({ currency: 'EUR', period_from: '2024-07-01', period_to: '2025-06-30', accounting_rules: 'IFRS', presentation_plan: 'store', total_assets: 52000000, annual_result: -1170000 })
+    expect(r).toMatchObject({
+      currency: 'EUR',
+      period_from: '2024-07-01',
+      period_to: '2025-06-30',
+      accounting_rules: 'IFRS',
+      presentation_plan: 'store',
+      total_assets: 52000000,
+      annual_result: -1170000,
+    })
   })
 
   test('ikkeRevidertAarsregnskap true means not audited', async () => {
-    const r = record(await mutated('regnskap-selskap.json', (d) => (d[0].revisjon = { ikkeRevidertAarsregnskap: true, fravalgRevisjon: true })))
+    const r = record(
+      await mutated(
+        'regnskap-selskap.json',
+        (d) => (d[0].revisjon = { ikkeRevidertAarsregnskap: true, fravalgRevisjon: true }),
+      ),
+    )
     expect(r.audited).toBe(false)
     expect(r.audit_opted_out).toBe(true)
   })
@@ -178,7 +196,12 @@ describe('garbage is MalformedUpstream', () => {
   })
 
   test('HTTP 500 with the error body', () => {
-    malformed(raw('{"timestamp":"2026-03-14T09:30:00.000+00:00","status":500,"error":"Internal Server Error","message":"","path":"/regnskapsregisteret/regnskap/912345688","trace":"5f0c"}', 500))
+    malformed(
+      raw(
+        '{"timestamp":"2026-03-14T09:30:00.000+00:00","status":500,"error":"Internal Server Error","message":"","path":"/regnskapsregisteret/regnskap/912345688","trace":"5f0c"}',
+        500,
+      ),
+    )
   })
 
   test('HTTP 401', () => {

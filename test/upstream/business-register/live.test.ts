@@ -8,7 +8,14 @@ import { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock, systemClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient, type UpstreamPolicy } from '../../../src/upstream/http.ts'
 import { BRREG_BASE_URL, LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
-import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, mapUpdates } from '../../../src/upstream/business-register/map.ts'
+import {
+  mapAuthority,
+  mapRoles,
+  mapSearch,
+  mapSubUnit,
+  mapUnit,
+  mapUpdates,
+} from '../../../src/upstream/business-register/map.ts'
 import { PINNED_NOW } from '../../support/pinned.ts'
 
 const dir = `${import.meta.dir}/fixtures`
@@ -51,7 +58,12 @@ beforeAll(() => {
     hostname: '127.0.0.1',
     fetch(req) {
       const url = new URL(req.url)
-      seen.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), search: url.search, accept: req.headers.get('accept') })
+      seen.push({
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        search: url.search,
+        accept: req.headers.get('accept'),
+      })
       const p = url.pathname
       if (p === `/enhetsregisteret/api/enheter/${LIVE}`) return json(files.unit, UNIT_TYPE)
       if (p === `/enhetsregisteret/api/enheter/${REMOVED}`) return json(files.removed, UNIT_TYPE, 410)
@@ -72,10 +84,22 @@ beforeEach(() => {
   seen.length = 0
 })
 
-const policy: UpstreamPolicy = { timeoutMs: 2000, attempts: 1, backoffMs: 1, budgetMs: 3000, breakerThreshold: 100, breakerOpenMs: 1000 }
+const policy: UpstreamPolicy = {
+  timeoutMs: 2000,
+  attempts: 1,
+  backoffMs: 1,
+  budgetMs: 3000,
+  breakerThreshold: 100,
+  breakerOpenMs: 1000,
+}
 const clock = fixedClock(PINNED_NOW)
 const register = () =>
-  new LiveBusinessRegister(base, new UpstreamClient('Enhetsregisteret', policy, systemClock), new UpstreamClient('Fullmakttjenesten', policy, systemClock), clock)
+  new LiveBusinessRegister(
+    base,
+    new UpstreamClient('Enhetsregisteret', policy, systemClock),
+    new UpstreamClient('Fullmakttjenesten', policy, systemClock),
+    clock,
+  )
 
 test('the production base is data.brreg.no', () => {
   expect(BRREG_BASE_URL).toBe('https://data.brreg.no')
@@ -89,17 +113,23 @@ describe('requests', () => {
 
   test('roles: GET /enhetsregisteret/api/enheter/{org}/roller asking for rolle v1', async () => {
     await register().roles(LIVE)
-    expect(seen).toEqual([{ path: `/enhetsregisteret/api/enheter/${LIVE}/roller`, query: {}, search: '', accept: ROLES_TYPE }])
+    expect(seen).toEqual([
+      { path: `/enhetsregisteret/api/enheter/${LIVE}/roller`, query: {}, search: '', accept: ROLES_TYPE },
+    ])
   })
 
   test('signature: GET /fullmakt/enheter/{org}/signatur as JSON', async () => {
     await register().signature(LIVE)
-    expect(seen).toEqual([{ path: `/fullmakt/enheter/${LIVE}/signatur`, query: {}, search: '', accept: 'application/json' }])
+    expect(seen).toEqual([
+      { path: `/fullmakt/enheter/${LIVE}/signatur`, query: {}, search: '', accept: 'application/json' },
+    ])
   })
 
   test('procuration: GET /fullmakt/enheter/{org}/prokura as JSON', async () => {
     await register().prokura(LIVE)
-    expect(seen).toEqual([{ path: `/fullmakt/enheter/${LIVE}/prokura`, query: {}, search: '', accept: 'application/json' }])
+    expect(seen).toEqual([
+      { path: `/fullmakt/enheter/${LIVE}/prokura`, query: {}, search: '', accept: 'application/json' },
+    ])
   })
 
   test('search: GET /enhetsregisteret/api/enheter with navn, size and page 0, as plain JSON (HAL)', async () => {
@@ -118,7 +148,14 @@ describe('requests', () => {
 
   test('updates: GET /enhetsregisteret/api/oppdateringer/enheter with oppdateringsid and size, asking for oppdatering v1', async () => {
     await register().updates(9400339, 500)
-    expect(seen).toEqual([{ path: '/enhetsregisteret/api/oppdateringer/enheter', query: { oppdateringsid: '9400339', size: '500' }, search: '?oppdateringsid=9400339&size=500', accept: FEED_TYPE }])
+    expect(seen).toEqual([
+      {
+        path: '/enhetsregisteret/api/oppdateringer/enheter',
+        query: { oppdateringsid: '9400339', size: '500' },
+        search: '?oppdateringsid=9400339&size=500',
+        accept: FEED_TYPE,
+      },
+    ])
   })
 
   test('updatesSince: the same feed with dato as an ISO instant with milliseconds and Z', async () => {
@@ -136,12 +173,21 @@ describe('requests: sub-units', () => {
 
   test('subUnit: GET /enhetsregisteret/api/underenheter/{org} asking for underenhet v2', async () => {
     await register().subUnit(LIVE)
-    expect(seen).toEqual([{ path: `/enhetsregisteret/api/underenheter/${LIVE}`, query: {}, search: '', accept: SUB_UNIT_TYPE }])
+    expect(seen).toEqual([
+      { path: `/enhetsregisteret/api/underenheter/${LIVE}`, query: {}, search: '', accept: SUB_UNIT_TYPE },
+    ])
   })
 
   test('subUnitUpdates: GET /enhetsregisteret/api/oppdateringer/underenheter with oppdateringsid and size, asking for oppdatering.underenhet v1', async () => {
     await register().subUnitUpdates(21390729, 500)
-    expect(seen).toEqual([{ path: '/enhetsregisteret/api/oppdateringer/underenheter', query: { oppdateringsid: '21390729', size: '500' }, search: '?oppdateringsid=21390729&size=500', accept: SUB_UNIT_FEED_TYPE }])
+    expect(seen).toEqual([
+      {
+        path: '/enhetsregisteret/api/oppdateringer/underenheter',
+        query: { oppdateringsid: '21390729', size: '500' },
+        search: '?oppdateringsid=21390729&size=500',
+        accept: SUB_UNIT_FEED_TYPE,
+      },
+    ])
   })
 
   test('subUnitUpdatesSince: the same feed with dato as an ISO instant', async () => {
@@ -157,9 +203,16 @@ describe('requests: sub-units', () => {
 })
 
 describe('responses', () => {
-  test('a 200 comes back as the raw answer of enhetsregisteret, with URL, content type and the clock\'s time', async () => {
+  test("a 200 comes back as the raw answer of enhetsregisteret, with URL, content type and the clock's time", async () => {
     const r = await register().unit(LIVE)
-    expect(r).toEqual({ system: 'enhetsregisteret', url: `${base}/enhetsregisteret/api/enheter/${LIVE}`, status: 200, contentType: UNIT_TYPE, body: files.unit, fetchedAt: clock.now() })
+    expect(r).toEqual({
+      system: 'enhetsregisteret',
+      url: `${base}/enhetsregisteret/api/enheter/${LIVE}`,
+      status: 200,
+      contentType: UNIT_TYPE,
+      body: files.unit,
+      fetchedAt: clock.now(),
+    })
     expect(mapUnit(r, LIVE).kind).toBe('found')
   })
 
@@ -202,11 +255,15 @@ describe('responses', () => {
   })
 
   test('the feed answer maps to its updates', async () => {
-    expect(mapUpdates(await register().updates(9400339, 4)).map((u) => u.id)).toEqual([9400339, 9400340, 9400341, 9400342])
+    expect(mapUpdates(await register().updates(9400339, 4)).map((u) => u.id)).toEqual([
+      9400339, 9400340, 9400341, 9400342,
+    ])
   })
 
   test('a 5xx is a transient failure: AppError UPSTREAM_UNAVAILABLE, not a RawResponse', async () => {
-    const e = await register().unit(BROKEN).catch((x: unknown) => x)
+    const e = await register()
+      .unit(BROKEN)
+      .catch((x: unknown) => x)
     expect(e).toBeInstanceOf(AppError)
     expect((e as AppError).code).toBe('UPSTREAM_UNAVAILABLE')
   })

@@ -4,7 +4,17 @@
  * changing one field of the parsed fixture, so every test starts from a real-format answer.
  */
 import { describe, expect, test } from 'bun:test'
-import { mapAuthority, mapRoles, mapSearch, mapSubUnit, mapUnit, mapUpdates, unitFromObject, type RegisterSubUnit, type RegisterUnit } from '../../../src/upstream/business-register/map.ts'
+import {
+  mapAuthority,
+  mapRoles,
+  mapSearch,
+  mapSubUnit,
+  mapUnit,
+  mapUpdates,
+  unitFromObject,
+  type RegisterSubUnit,
+  type RegisterUnit,
+} from '../../../src/upstream/business-register/map.ts'
 import { MalformedUpstream, type RawResponse, type UpstreamSystem } from '../../../src/upstream/raw.ts'
 import { PINNED_NOW } from '../../support/pinned.ts'
 
@@ -27,7 +37,11 @@ function raw(body: string, status = 200, system: UpstreamSystem = 'enhetsregiste
 }
 
 /** A fixture with one change applied, as a 200 answer. */
-async function mutated(name: string, change: (doc: any) => void, system: UpstreamSystem = 'enhetsregisteret'): Promise<RawResponse> {
+async function mutated(
+  name: string,
+  change: (doc: any) => void,
+  system: UpstreamSystem = 'enhetsregisteret',
+): Promise<RawResponse> {
   const doc = JSON.parse(await fixture(name))
   change(doc)
   return raw(JSON.stringify(doc), 200, system)
@@ -52,7 +66,13 @@ async function liveUnit(change: (doc: any) => void = () => {}): Promise<Register
 describe('mapUnit: a live Enhet (v2)', () => {
   test('is found and active, with number, name and organisation form', async () => {
     const unit = await liveUnit()
-    expect(unit).toMatchObject({ org_number: LIVE, name: 'FJORDLYS TEKNIKK AS', org_form: { code: 'AS', description: 'Aksjeselskap' }, status: 'active', deleted_date: null })
+    expect(unit).toMatchObject({
+      org_number: LIVE,
+      name: 'FJORDLYS TEKNIKK AS',
+      org_form: { code: 'AS', description: 'Aksjeselskap' },
+      status: 'active',
+      deleted_date: null,
+    })
   })
 
   test('reads registration and foundation dates', async () => {
@@ -76,7 +96,15 @@ describe('mapUnit: a live Enhet (v2)', () => {
 
   test('address lines that are null or "" are dropped; the rest of the address is kept', async () => {
     const unit = await liveUnit()
-    expect(unit.business_address).toEqual({ lines: ['Strandkaien 2'], postal_code: '5011', city: 'BERGEN', municipality_number: '4601', municipality: 'BERGEN', country_code: 'NO', country: 'Norge' })
+    expect(unit.business_address).toEqual({
+      lines: ['Strandkaien 2'],
+      postal_code: '5011',
+      city: 'BERGEN',
+      municipality_number: '4601',
+      municipality: 'BERGEN',
+      country_code: 'NO',
+      country: 'Norge',
+    })
     expect(unit.postal_address?.lines).toEqual(['Postboks 1234'])
   })
 
@@ -122,7 +150,14 @@ describe('mapUnit: a live Enhet (v2)', () => {
 
   test('bankruptcy and dissolution flags false are false, their dates null', async () => {
     const unit = await liveUnit()
-    expect(unit).toMatchObject({ bankrupt: false, bankrupt_date: null, under_dissolution: false, under_dissolution_date: null, under_forced_dissolution: false, forced_dissolution_date: null })
+    expect(unit).toMatchObject({
+      bankrupt: false,
+      bankrupt_date: null,
+      under_dissolution: false,
+      under_dissolution_date: null,
+      under_forced_dissolution: false,
+      forced_dissolution_date: null,
+    })
   })
 
   test('bankruptcy with its date is read', async () => {
@@ -134,7 +169,7 @@ describe('mapUnit: a live Enhet (v2)', () => {
     expect(unit.bankrupt_date).toBe('2025-11-20')
   })
 
-  test('the forced-dissolution date is the earliest of the register\'s forced-dissolution dates', async () => {
+  test("the forced-dissolution date is the earliest of the register's forced-dissolution dates", async () => {
     const unit = await liveUnit((d) => {
       d.underTvangsavviklingEllerTvangsopplosning = true
       d.tvangsopplostPgaManglendeRevisorDato = '2025-09-01'
@@ -173,7 +208,15 @@ describe('mapUnit: tolerance', () => {
 
   test('a missing flag is unknown (null), never false', async () => {
     const unit = await liveUnit((d) => {
-      for (const k of ['konkurs', 'underAvvikling', 'underTvangsavviklingEllerTvangsopplosning', 'registrertIMvaregisteret', 'registrertIForetaksregisteret', 'harRegistrertAntallAnsatte']) delete d[k]
+      for (const k of [
+        'konkurs',
+        'underAvvikling',
+        'underTvangsavviklingEllerTvangsopplosning',
+        'registrertIMvaregisteret',
+        'registrertIForetaksregisteret',
+        'harRegistrertAntallAnsatte',
+      ])
+        delete d[k]
     })
     expect(unit.bankrupt).toBeNull()
     expect(unit.under_dissolution).toBeNull()
@@ -195,7 +238,13 @@ describe('mapUnit: tolerance', () => {
       d.registreringsdatoForetaksregisteret = ''
       d.konkursdato = ''
     })
-    expect(unit).toMatchObject({ registered_date: null, founded_date: null, vat_registered_date: null, enterprise_registered_date: null, bankrupt_date: null })
+    expect(unit).toMatchObject({
+      registered_date: null,
+      founded_date: null,
+      vat_registered_date: null,
+      enterprise_registered_date: null,
+      bankrupt_date: null,
+    })
   })
 
   test('the VAT date falls back to registreringsdatoMerverdiavgiftsregisteretEnhetsregisteret', async () => {
@@ -234,13 +283,26 @@ describe('mapUnit: deleted, removed, unknown', () => {
     const lookup = mapUnit(raw(await fixture('enhet-slettet.json')), DELETED)
     expect(lookup.kind).toBe('found')
     if (lookup.kind !== 'found') return
-    expect(lookup.unit).toMatchObject({ org_number: DELETED, name: 'GAMLE HAVNA KAFÉ AS', org_form: { code: 'AS' }, status: 'deleted', deleted_date: '2022-11-03' })
+    expect(lookup.unit).toMatchObject({
+      org_number: DELETED,
+      name: 'GAMLE HAVNA KAFÉ AS',
+      org_form: { code: 'AS' },
+      status: 'deleted',
+      deleted_date: '2022-11-03',
+    })
   })
 
   test('a deleted unit says nothing about its former state: flags unknown, lists empty', async () => {
     const lookup = mapUnit(raw(await fixture('enhet-slettet.json')), DELETED)
     if (lookup.kind !== 'found') throw new Error('expected found')
-    expect(lookup.unit).toMatchObject({ bankrupt: null, vat_registered: null, employees: null, nace: [], voluntary_vat: [], business_address: null })
+    expect(lookup.unit).toMatchObject({
+      bankrupt: null,
+      vat_registered: null,
+      employees: null,
+      nace: [],
+      voluntary_vat: [],
+      business_address: null,
+    })
   })
 
   test('slettedato alone marks a unit deleted, whatever respons_klasse says', async () => {
@@ -254,7 +316,11 @@ describe('mapUnit: deleted, removed, unknown', () => {
   })
 
   test('HTTP 410 is "removed" for the org number asked for, with the deletion date of its body', async () => {
-    expect(mapUnit(raw(await fixture('enhet-410.json'), 410), REMOVED)).toEqual({ kind: 'removed', org_number: REMOVED, deleted_date: '2021-08-19' })
+    expect(mapUnit(raw(await fixture('enhet-410.json'), 410), REMOVED)).toEqual({
+      kind: 'removed',
+      org_number: REMOVED,
+      deleted_date: '2021-08-19',
+    })
   })
 
   test('HTTP 410 with an empty body is still "removed"', () => {
@@ -273,8 +339,15 @@ describe('mapUnit: deleted, removed, unknown', () => {
 })
 
 describe('mapUnit: garbage is MalformedUpstream', () => {
-  test('HTTP 500 with the register\'s error body', () => {
-    const body = JSON.stringify({ timestamp: '2026-03-14T09:30:00.000+00:00', status: 500, error: 'Internal Server Error', message: '', path: `/enhetsregisteret/api/enheter/${LIVE}`, trace: 'b3f0c2a1-1111-4222-8333-944455556666' })
+  test("HTTP 500 with the register's error body", () => {
+    const body = JSON.stringify({
+      timestamp: '2026-03-14T09:30:00.000+00:00',
+      status: 500,
+      error: 'Internal Server Error',
+      message: '',
+      path: `/enhetsregisteret/api/enheter/${LIVE}`,
+      trace: 'b3f0c2a1-1111-4222-8333-944455556666',
+    })
     malformed(() => mapUnit(raw(body, 500), LIVE))
   })
 
@@ -331,7 +404,12 @@ describe('mapSearch (HAL)', () => {
   test('hits carry the fields of a unit (employees, dissolution)', async () => {
     const [first, second] = mapSearch(raw(await fixture('search-hits.json'))).units
     expect(first).toMatchObject({ name: 'FJORDLYS TEKNIKK AS', employees: 12, has_registered_employees: true })
-    expect(second).toMatchObject({ name: 'FJORDLYS EIENDOM AS', under_dissolution: true, under_dissolution_date: '2025-10-01', employees: null })
+    expect(second).toMatchObject({
+      name: 'FJORDLYS EIENDOM AS',
+      under_dissolution: true,
+      under_dissolution_date: '2025-10-01',
+      employees: null,
+    })
   })
 
   test('without _embedded (no hits): no units and total 0', async () => {
@@ -398,7 +476,10 @@ describe('mapRoles', () => {
 
   test('404 and 410 are "no roles", not an error', () => {
     expect(mapRoles(raw('', 404))).toEqual({ found: false, roles: [] })
-    expect(mapRoles(raw('{"organisasjonsnummer":"912345726","slettedato":"2021-08-19"}', 410))).toEqual({ found: false, roles: [] })
+    expect(mapRoles(raw('{"organisasjonsnummer":"912345726","slettedato":"2021-08-19"}', 410))).toEqual({
+      found: false,
+      roles: [],
+    })
   })
 
   test('a role with neither person nor enhet is MalformedUpstream', async () => {
@@ -426,7 +507,10 @@ describe('mapAuthority (Fullmakttjenesten signatur/prokura)', () => {
 
   test('each kombinasjon is one sufficient set of signers: OR across combinations, AND within', async () => {
     const a = mapAuthority(fm(await fixture('signatur.json')))
-    expect(a.combinations.map((c) => c.persons.map((p) => p.name))).toEqual([['Per Olav Hansen'], ['Kari Nordmann', 'Nils Dahl']])
+    expect(a.combinations.map((c) => c.persons.map((p) => p.name))).toEqual([
+      ['Per Olav Hansen'],
+      ['Kari Nordmann', 'Nils Dahl'],
+    ])
     expect(a.combinations.map((c) => [c.id, c.code, c.description])).toEqual([
       ['1', 'R0012', 'Styrets leder alene'],
       ['2', 'R0012', 'To styremedlemmer i fellesskap'],
@@ -435,7 +519,11 @@ describe('mapAuthority (Fullmakttjenesten signatur/prokura)', () => {
 
   test('dd.MM.yyyy birth dates become yyyy-MM-dd, and roles are kept', async () => {
     const a = mapAuthority(fm(await fixture('signatur.json')))
-    expect(a.combinations[0]!.persons[0]).toEqual({ name: 'Per Olav Hansen', birth_date: '1966-05-04', role: { code: 'LEDE', description: 'Styrets leder' } })
+    expect(a.combinations[0]!.persons[0]).toEqual({
+      name: 'Per Olav Hansen',
+      birth_date: '1966-05-04',
+      role: { code: 'LEDE', description: 'Styrets leder' },
+    })
     expect(a.combinations[1]!.persons.map((p) => p.birth_date)).toEqual(['1980-09-23', '1985-12-12'])
   })
 
@@ -466,7 +554,9 @@ describe('mapAuthority (Fullmakttjenesten signatur/prokura)', () => {
     const a = mapAuthority(fm(await fixture('signatur-ri.json')))
     expect(a.rule_status).toBe('RI')
     expect(a.rule_id).toBeNull()
-    expect(a.free_text).toBe('Daglig leder og ett styremedlem i fellesskap, eller to styremedlemmer i fellesskap med styrets leder.')
+    expect(a.free_text).toBe(
+      'Daglig leder og ett styremedlem i fellesskap, eller to styremedlemmer i fellesskap med styrets leder.',
+    )
     expect(a.combinations).toHaveLength(1)
   })
 
@@ -496,7 +586,9 @@ describe('mapAuthority (Fullmakttjenesten signatur/prokura)', () => {
     expect(a.combination_status).toBe('IK')
     expect(a.combinations).toEqual([])
     expect(a.free_text).toBe('Prokura hver for seg.')
-    expect(a.possible_holders).toEqual([{ name: 'Ingrid Solheim', birth_date: '1975-02-11', role: { code: 'POHV', description: 'Prokura hver for seg' } }])
+    expect(a.possible_holders).toEqual([
+      { name: 'Ingrid Solheim', birth_date: '1975-02-11', role: { code: 'POHV', description: 'Prokura hver for seg' } },
+    ])
   })
 
   test('404 is "not found", not an error', () => {
@@ -504,7 +596,11 @@ describe('mapAuthority (Fullmakttjenesten signatur/prokura)', () => {
   })
 
   test('a combination without kombinasjonsId is numbered by its position', async () => {
-    const r = await mutated('signatur.json', (d) => d.signeringsKombinasjon.kombinasjon.forEach((k: any) => delete k.kombinasjonsId), 'fullmakt')
+    const r = await mutated(
+      'signatur.json',
+      (d) => d.signeringsKombinasjon.kombinasjon.forEach((k: any) => delete k.kombinasjonsId),
+      'fullmakt',
+    )
     expect(mapAuthority(r).combinations.map((c) => c.id)).toEqual(['1', '2'])
   })
 
@@ -514,12 +610,20 @@ describe('mapAuthority (Fullmakttjenesten signatur/prokura)', () => {
   })
 
   test('kombinasjon that is not an array is MalformedUpstream', async () => {
-    const r = await mutated('signatur.json', (d) => (d.signeringsKombinasjon.kombinasjon = d.signeringsKombinasjon.kombinasjon[0]), 'fullmakt')
+    const r = await mutated(
+      'signatur.json',
+      (d) => (d.signeringsKombinasjon.kombinasjon = d.signeringsKombinasjon.kombinasjon[0]),
+      'fullmakt',
+    )
     malformed(() => mapAuthority(r))
   })
 
   test('a person without navn is MalformedUpstream', async () => {
-    const r = await mutated('signatur.json', (d) => delete d.signeringsKombinasjon.kombinasjon[1].personRolleKombinasjon[0].navn, 'fullmakt')
+    const r = await mutated(
+      'signatur.json',
+      (d) => delete d.signeringsKombinasjon.kombinasjon[1].personRolleKombinasjon[0].navn,
+      'fullmakt',
+    )
     malformed(() => mapAuthority(r))
   })
 
@@ -577,32 +681,65 @@ async function subUnit(name: string, org: string, change: (doc: any) => void = (
 describe('mapSubUnit: an Underenhet (v2)', () => {
   test('is found and active, with number, name, form and the parent it belongs to', async () => {
     const s = await subUnit('underenhet.json', SUB)
-    expect(s).toMatchObject({ org_number: SUB, name: 'FJORDLYS TEKNIKK AS AVD ÅLESUND', org_form: { code: 'BEDR', description: 'Underenhet til næringsdrivende og offentlig forvaltning' }, status: 'active', parent_org_number: LIVE })
+    expect(s).toMatchObject({
+      org_number: SUB,
+      name: 'FJORDLYS TEKNIKK AS AVD ÅLESUND',
+      org_form: { code: 'BEDR', description: 'Underenhet til næringsdrivende og offentlig forvaltning' },
+      status: 'active',
+      parent_org_number: LIVE,
+    })
   })
 
   test('reads beliggenhetsadresse as the location and postadresse as the postal address, empty lines dropped', async () => {
     const s = await subUnit('underenhet.json', SUB)
-    expect(s.location_address).toEqual({ lines: ['Moloveien 14'], postal_code: '6010', city: 'ÅLESUND', municipality_number: '1508', municipality: 'ÅLESUND', country_code: 'NO', country: 'Norge' })
+    expect(s.location_address).toEqual({
+      lines: ['Moloveien 14'],
+      postal_code: '6010',
+      city: 'ÅLESUND',
+      municipality_number: '1508',
+      municipality: 'ÅLESUND',
+      country_code: 'NO',
+      country: 'Norge',
+    })
     expect(s.postal_address?.lines).toEqual(['Postboks 330'])
   })
 
   test('reads the registration, start and change-of-owner dates; no closing or deletion date', async () => {
     const s = await subUnit('underenhet.json', SUB)
-    expect([s.registered_date, s.started_date, s.owner_change_date, s.closed_date, s.deleted_date]).toEqual(['2016-08-22', '2016-09-01', '2019-01-01', null, null])
+    expect([s.registered_date, s.started_date, s.owner_change_date, s.closed_date, s.deleted_date]).toEqual([
+      '2016-08-22',
+      '2016-09-01',
+      '2019-01-01',
+      null,
+      null,
+    ])
   })
 
   test('reads activity, employees and VAT registration', async () => {
     const s = await subUnit('underenhet.json', SUB)
-    expect({ nace: s.nace, employees: s.employees, has: s.has_registered_employees, vat: s.vat_registered }).toEqual({ nace: [{ code: '33.120', description: 'Reparasjon av maskiner' }], employees: 17, has: true, vat: true })
+    expect({ nace: s.nace, employees: s.employees, has: s.has_registered_employees, vat: s.vat_registered }).toEqual({
+      nace: [{ code: '33.120', description: 'Reparasjon av maskiner' }],
+      employees: 17,
+      has: true,
+      vat: true,
+    })
   })
 
   test('a closed-down sub-unit (nedleggelsesdato) is still registered, with its closing date', async () => {
     const s = await subUnit('underenhet.json', SUB, (d) => (d.nedleggelsesdato = '2025-12-31'))
-    expect({ status: s.status, closed: s.closed_date, parent: s.parent_org_number }).toEqual({ status: 'active', closed: '2025-12-31', parent: LIVE })
+    expect({ status: s.status, closed: s.closed_date, parent: s.parent_org_number }).toEqual({
+      status: 'active',
+      closed: '2025-12-31',
+      parent: LIVE,
+    })
   })
 
   test('an AAFY sub-unit (of a unit outside business life) is read the same way', async () => {
-    const s = await subUnit('underenhet.json', SUB, (d) => (d.organisasjonsform = { kode: 'AAFY', beskrivelse: 'Underenhet til ikke-næringsdrivende' }))
+    const s = await subUnit(
+      'underenhet.json',
+      SUB,
+      (d) => (d.organisasjonsform = { kode: 'AAFY', beskrivelse: 'Underenhet til ikke-næringsdrivende' }),
+    )
     expect(s.org_form.code).toBe('AAFY')
   })
 
@@ -615,7 +752,15 @@ describe('mapSubUnit: an Underenhet (v2)', () => {
 describe('mapSubUnit: the deleted stub, 410 and 404', () => {
   test('SlettetUnderEnhet is found and deleted, with its deletion date and no parent', async () => {
     const s = await subUnit('underenhet-slettet.json', SUB_DELETED)
-    expect(s).toMatchObject({ org_number: SUB_DELETED, name: 'FJORDLYS TEKNIKK AS AVD VOLDA', org_form: { code: 'BEDR' }, status: 'deleted', deleted_date: '2024-02-29', parent_org_number: null, location_address: null })
+    expect(s).toMatchObject({
+      org_number: SUB_DELETED,
+      name: 'FJORDLYS TEKNIKK AS AVD VOLDA',
+      org_form: { code: 'BEDR' },
+      status: 'deleted',
+      deleted_date: '2024-02-29',
+      parent_org_number: null,
+      location_address: null,
+    })
   })
 
   test('a stub without respons_klasse is still deleted when slettedato is set', async () => {
@@ -628,7 +773,11 @@ describe('mapSubUnit: the deleted stub, 410 and 404', () => {
   })
 
   test('410 is removed, with the deletion date from the body', () => {
-    expect(mapSubUnit(raw(JSON.stringify({ organisasjonsnummer: SUB, slettedato: '2025-11-20' }), 410), SUB)).toEqual({ kind: 'removed', org_number: SUB, deleted_date: '2025-11-20' })
+    expect(mapSubUnit(raw(JSON.stringify({ organisasjonsnummer: SUB, slettedato: '2025-11-20' }), 410), SUB)).toEqual({
+      kind: 'removed',
+      org_number: SUB,
+      deleted_date: '2025-11-20',
+    })
   })
 
   test('an answer for another number is malformed', async () => {

@@ -20,7 +20,10 @@ beforeAll(() => {
     fetch(req) {
       requests.push(req.url)
       const path = new URL(req.url).pathname
-      if (path === '/api/data/EXR/B.USD.NOK.SP') return new Response(single, { headers: { 'content-type': 'application/vnd.sdmx.data+json; charset=utf-8; version=1.0' } })
+      if (path === '/api/data/EXR/B.USD.NOK.SP')
+        return new Response(single, {
+          headers: { 'content-type': 'application/vnd.sdmx.data+json; charset=utf-8; version=1.0' },
+        })
       if (path === '/api/data/EXR/B.BAD.NOK.SP') return new Response('Bad Request', { status: 400 })
       return new Response('NoRecordsFound', { status: 404, headers: { 'content-type': 'text/plain' } })
     },
@@ -30,7 +33,8 @@ beforeAll(() => {
 afterAll(() => server.stop(true))
 
 const clock = fixedClock('2026-03-04T15:30:00Z')
-const client = () => new NorgesBankClient(`${base}/`, new UpstreamClient('Norges Bank', READ_POLICY, systemClock), clock)
+const client = () =>
+  new NorgesBankClient(`${base}/`, new UpstreamClient('Norges Bank', READ_POLICY, systemClock), clock)
 
 describe('request', () => {
   test('the production base URL is data.norges-bank.no', () => {
@@ -42,7 +46,12 @@ describe('request', () => {
     await client().exchangeRates(['USD'], '2026-02-18', '2026-03-04')
     const url = new URL(requests[0]!)
     expect(url.pathname).toBe('/api/data/EXR/B.USD.NOK.SP')
-    expect(Object.fromEntries(url.searchParams)).toEqual({ format: 'sdmx-json', startPeriod: '2026-02-18', endPeriod: '2026-03-04', locale: 'en' })
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      format: 'sdmx-json',
+      startPeriod: '2026-02-18',
+      endPeriod: '2026-03-04',
+      locale: 'en',
+    })
   })
 
   test('several currencies are joined with a literal +, duplicates dropped', async () => {
@@ -63,7 +72,9 @@ describe('response', () => {
   test('a 200 comes back as the raw answer of system norges-bank', async () => {
     const r = await client().exchangeRates(['USD'], '2026-03-02', '2026-03-04')
     expect(r).toMatchObject({ system: 'norges-bank', status: 200, body: single, fetchedAt: clock.now() })
-    expect(r.url).toBe(`${base}/api/data/EXR/B.USD.NOK.SP?format=sdmx-json&startPeriod=2026-03-02&endPeriod=2026-03-04&locale=en`)
+    expect(r.url).toBe(
+      `${base}/api/data/EXR/B.USD.NOK.SP?format=sdmx-json&startPeriod=2026-03-02&endPeriod=2026-03-04&locale=en`,
+    )
     expect(r.contentType).toContain('application/vnd.sdmx.data+json')
   })
 
@@ -77,5 +88,4 @@ describe('response', () => {
     const r = await client().exchangeRates(['BAD'], '2026-03-02', '2026-03-04')
     expect(r.status).toBe(400)
   })
-
 })

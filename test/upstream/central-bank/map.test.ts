@@ -9,7 +9,14 @@ const dir = `${import.meta.dir}/fixtures`
 const fixture = (name: string) => Bun.file(`${dir}/${name}`).text()
 
 function raw(body: string, status = 200): RawResponse {
-  return { system: 'norges-bank', url: 'https://data.norges-bank.no/api/data/EXR/B.USD.NOK.SP', status, contentType: 'application/vnd.sdmx.data+json', body, fetchedAt: new Date('2026-03-04T15:10:00Z') }
+  return {
+    system: 'norges-bank',
+    url: 'https://data.norges-bank.no/api/data/EXR/B.USD.NOK.SP',
+    status,
+    contentType: 'application/vnd.sdmx.data+json',
+    body,
+    fetchedAt: new Date('2026-03-04T15:10:00Z'),
+  }
 }
 
 /** The single-series fixture with one change applied. */
@@ -38,7 +45,14 @@ describe('single series', () => {
 
   test('keeps the published string verbatim and gives NOK per one unit as a number', async () => {
     const [first] = mapExchangeRates(raw(await fixture('single-usd.json'))).get('USD')!
-    expect(first).toEqual({ currency: 'USD', date: '2026-03-02', value: '10.5550', unit_mult: 0, rate: 10.555, decimals: 4 })
+    expect(first).toEqual({
+      currency: 'USD',
+      date: '2026-03-02',
+      value: '10.5550',
+      unit_mult: 0,
+      rate: 10.555,
+      decimals: 4,
+    })
   })
 })
 
@@ -69,14 +83,25 @@ describe('several series in one answer', () => {
 
   test('an uncoded series attribute (values with a name only, as SDMX-JSON 1.0 allows) does not stop the rates being read', async () => {
     const r = await mutated((d) => {
-      d.data.structure.attributes.series.push({ id: 'TITLE', name: 'Title', relationship: { dimensions: ['BASE_CUR'] }, values: [{ name: 'US dollar (USD)' }, null] })
+      d.data.structure.attributes.series.push({
+        id: 'TITLE',
+        name: 'Title',
+        relationship: { dimensions: ['BASE_CUR'] },
+        values: [{ name: 'US dollar (USD)' }, null],
+      })
       d.data.dataSets[0].series['0:0:0:0'].attributes.push(0)
     })
-    expect(mapExchangeRates(r).get('USD')!.map((o) => o.value)).toEqual(['10.5550', '10.6010', '10.6120'])
+    expect(
+      mapExchangeRates(r)
+        .get('USD')!
+        .map((o) => o.value),
+    ).toEqual(['10.5550', '10.6010', '10.6120'])
   })
 
   test('a DECIMALS value without an id leaves the decimals unknown', async () => {
-    const map = mapExchangeRates(await mutated((d) => (d.data.structure.attributes.series[0].values = [{ name: 'Four' }])))
+    const map = mapExchangeRates(
+      await mutated((d) => (d.data.structure.attributes.series[0].values = [{ name: 'Four' }])),
+    )
     expect(map.get('USD')![0]!.decimals).toBeNull()
   })
 
@@ -107,7 +132,9 @@ describe('no records', () => {
   })
 
   test('a null observation is a missing value, not garbage', async () => {
-    const map = mapExchangeRates(await mutated((d) => (d.data.dataSets[0].series['0:0:0:0'].observations['1'] = [null])))
+    const map = mapExchangeRates(
+      await mutated((d) => (d.data.dataSets[0].series['0:0:0:0'].observations['1'] = [null])),
+    )
     expect(map.get('USD')!.map((o) => o.date)).toEqual(['2026-03-02', '2026-03-04'])
   })
 })

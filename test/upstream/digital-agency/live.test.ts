@@ -10,7 +10,17 @@ import { fixedClock } from '../../../src/lib/clock.ts'
 import type { LiveDigitalAgency } from '../../../src/upstream/digital-agency/live.ts'
 import type { LiveTokenService } from '../../../src/upstream/token-service/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { addFault, altinnState, clearFaults, clearRequests, decide, deleteSystemUser, digitalAgency, requestLog, tokenService } from '../government-fixtures.ts'
+import {
+  addFault,
+  altinnState,
+  clearFaults,
+  clearRequests,
+  decide,
+  deleteSystemUser,
+  digitalAgency,
+  requestLog,
+  tokenService,
+} from '../government-fixtures.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers
@@ -24,11 +34,24 @@ beforeAll(async () => {
 afterAll(() => fx.stop())
 
 const VAT = 'urn:altinn:accesspackage:merverdiavgift'
-const ask = (org: string, externalRef = `ref-${org}`) => agency.requestSystemUser({ partyOrgNo: org, externalRef, accessPackages: [VAT], redirectUrl: 'https://plikt.example/back' })
+const ask = (org: string, externalRef = `ref-${org}`) =>
+  agency.requestSystemUser({
+    partyOrgNo: org,
+    externalRef,
+    accessPackages: [VAT],
+    redirectUrl: 'https://plikt.example/back',
+  })
 
 test('a request is New, for our system, with the packages asked for and a confirmUrl to hand the company', async () => {
   const r = await ask('984661185')
-  expect(r).toMatchObject({ externalRef: 'ref-984661185', systemId: fx.governmentClient.systemId, partyOrgNo: '984661185', accessPackages: [{ urn: VAT }], status: 'New', redirectUrl: 'https://plikt.example/back' })
+  expect(r).toMatchObject({
+    externalRef: 'ref-984661185',
+    systemId: fx.governmentClient.systemId,
+    partyOrgNo: '984661185',
+    accessPackages: [{ urn: VAT }],
+    status: 'New',
+    redirectUrl: 'https://plikt.example/back',
+  })
   expect(r.confirmUrl).toBe(`${fx.altinnUrl}/accessmanagement/ui/systemuser/request?id=${r.id}`)
   expect(r.created).toBe(PINNED_NOW)
 })
@@ -41,7 +64,12 @@ test('asking again with the same externalRef returns the first request and makes
 })
 
 test('asking again while the lookup of the first request fails once still finds it (the lookup is retried)', async () => {
-  await addFault(fx.altinnUrl, { match: '/systemuser/request/vendor/byexternalref', mode: 'status', status: 503, times: 1 })
+  await addFault(fx.altinnUrl, {
+    match: '/systemuser/request/vendor/byexternalref',
+    mode: 'status',
+    status: 503,
+    times: 1,
+  })
   const first = await ask('915241700')
   const again = await ask('915241700')
   expect(again.id).toBe(first.id)
@@ -67,7 +95,12 @@ test('no system user before acceptance; after it, the system user bound to the e
   expect(await agency.systemUser('993718807', 'ref-993718807')).toBeNull()
   await decide(fx, r.id, 'Accepted')
   const user = await agency.systemUser('993718807', 'ref-993718807')
-  expect(user).toMatchObject({ systemId: fx.governmentClient.systemId, reporteeOrgNo: '993718807', externalRef: 'ref-993718807', isDeleted: false })
+  expect(user).toMatchObject({
+    systemId: fx.governmentClient.systemId,
+    reporteeOrgNo: '993718807',
+    externalRef: 'ref-993718807',
+    isDeleted: false,
+  })
 })
 
 test('a rejected request is returned as it stands when asked again: never quietly renewed', async () => {
@@ -109,7 +142,10 @@ test('asking again after acceptance is answered AUTH-00004 by the agency, and fi
   const again = await ask('935118472')
   expect(again).toMatchObject({ id: r.id, status: 'Accepted' })
   const log = await requestLog(fx.altinnUrl)
-  expect(log.map((l) => [l.method, l.path.split('/').slice(5, 8).join('/')])).toEqual([['POST', 'request/vendor'], ['GET', 'request/vendor/byexternalref']])
+  expect(log.map((l) => [l.method, l.path.split('/').slice(5, 8).join('/')])).toEqual([
+    ['POST', 'request/vendor'],
+    ['GET', 'request/vendor/byexternalref'],
+  ])
 })
 
 test('asking again while the request is open is answered 200 with that request: no second request', async () => {
@@ -136,20 +172,31 @@ test('revoking a rejected request is not_found: it delegated nothing', async () 
 
 test('an upstream failure while revoking throws (the caller records the revocation and warns)', async () => {
   await addFault(fx.altinnUrl, { match: '/systemuser/request/vendor/byexternalref', mode: 'status', status: 503 })
-  const e = await agency.revoke('933550109', 'ref-933550109').then(() => null, (x: unknown) => x as AppError)
+  const e = await agency.revoke('933550109', 'ref-933550109').then(
+    () => null,
+    (x: unknown) => x as AppError,
+  )
   expect(e?.code).toBe('UPSTREAM_UNAVAILABLE')
   await clearFaults(fx.altinnUrl)
 })
 
 test('a request the agency refuses (a package that does not exist) is GOVERNMENT_API_ERROR with its code', async () => {
-  const e = await agency.requestSystemUser({ partyOrgNo: '991284508', externalRef: 'x', accessPackages: ['merverdiavgift'] }).then(() => null, (x: unknown) => x as AppError)
+  const e = await agency
+    .requestSystemUser({ partyOrgNo: '991284508', externalRef: 'x', accessPackages: ['merverdiavgift'] })
+    .then(
+      () => null,
+      (x: unknown) => x as AppError,
+    )
   expect(e?.code).toBe('GOVERNMENT_API_ERROR')
   expect(e?.options.extra).toMatchObject({ upstream_status: 400, upstream_code: 'AUTH-00001' })
 })
 
 test('an answer that is not a request is GOVERNMENT_API_ERROR (unreadable answer)', async () => {
   await addFault(fx.altinnUrl, { match: '/systemuser/request/vendor', mode: 'malformed', times: 1 })
-  const e = await ask('920663109').then(() => null, (x: unknown) => x as AppError)
+  const e = await ask('920663109').then(
+    () => null,
+    (x: unknown) => x as AppError,
+  )
   expect(e?.code).toBe('GOVERNMENT_API_ERROR')
   expect(e?.options.extra).toMatchObject({ reason: 'unreadable answer' })
 })

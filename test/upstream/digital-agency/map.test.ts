@@ -18,7 +18,8 @@ test('a new request: id, externalRef, system, organisation, packages, status and
     partyOrgNo: '314112938',
     accessPackages: [{ urn: 'urn:altinn:accesspackage:merverdiavgift' }],
     status: 'New',
-    confirmUrl: 'https://am.ui.at22.altinn.cloud/accessmanagement/ui/systemuser/request?id=bb4955d4-6c44-4716-841c-911205dadade',
+    confirmUrl:
+      'https://am.ui.at22.altinn.cloud/accessmanagement/ui/systemuser/request?id=bb4955d4-6c44-4716-841c-911205dadade',
     redirectUrl: null,
     created: '2025-03-31T20:43:46.228209Z',
   })
@@ -26,7 +27,12 @@ test('a new request: id, externalRef, system, organisation, packages, status and
 
 test('a request with rights only and no created: no packages, created empty, the redirect kept', async () => {
   const r = mapSystemUserRequest(await read('request-bysystem-item.json'))
-  expect(r).toMatchObject({ status: 'Timedout', accessPackages: [], created: '', redirectUrl: 'https://smartcloudaltinn.azurewebsites.net/receipt' })
+  expect(r).toMatchObject({
+    status: 'Timedout',
+    accessPackages: [],
+    created: '',
+    redirectUrl: 'https://smartcloudaltinn.azurewebsites.net/receipt',
+  })
 })
 
 test('a request with a status the API does not have is not read', async () => {

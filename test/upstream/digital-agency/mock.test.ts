@@ -32,7 +32,12 @@ test('the adapter says it is the mock', async () => {
 test('a request is New, asks for the packages given, and is approved at its confirmUrl', async () => {
   const { agency: a } = await agency()
   const externalRef = ref()
-  const r = await a.requestSystemUser({ partyOrgNo: ORG, externalRef, accessPackages: PACKAGES, redirectUrl: 'https://agent.example/back' })
+  const r = await a.requestSystemUser({
+    partyOrgNo: ORG,
+    externalRef,
+    accessPackages: PACKAGES,
+    redirectUrl: 'https://agent.example/back',
+  })
   expect(r).toEqual({
     id: expect.stringMatching(UUID),
     externalRef,
@@ -50,7 +55,11 @@ test('asking again with the same externalRef returns the first request, not a se
   const { agency: a } = await agency()
   const externalRef = ref()
   const first = await a.requestSystemUser({ partyOrgNo: ORG, externalRef, accessPackages: PACKAGES })
-  const again = await a.requestSystemUser({ partyOrgNo: ORG, externalRef, accessPackages: ['urn:altinn:accesspackage:a-ordning'] })
+  const again = await a.requestSystemUser({
+    partyOrgNo: ORG,
+    externalRef,
+    accessPackages: ['urn:altinn:accesspackage:a-ordning'],
+  })
   expect(again).toEqual(first)
   const otherRef = await a.requestSystemUser({ partyOrgNo: ORG, externalRef: ref(), accessPackages: PACKAGES })
   expect(otherRef.id).not.toBe(first.id)
@@ -69,9 +78,14 @@ test('twenty concurrent requests with one externalRef, from two instances, make 
   const clock = fixedClock(PINNED_NOW)
   const instances = [new MockDigitalAgency(sql, BASE, clock), new MockDigitalAgency(other.sql, BASE, clock)]
   const externalRef = ref()
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => instances[i % 2]!.requestSystemUser({ partyOrgNo: ORG, externalRef, accessPackages: PACKAGES })))
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      instances[i % 2]!.requestSystemUser({ partyOrgNo: ORG, externalRef, accessPackages: PACKAGES }),
+    ),
+  )
   expect(new Set(answers.map((r) => r.id)).size).toBe(1)
-  const rows = await sql`select id from mock_system_user_requests where party_org_no = ${ORG} and external_ref = ${externalRef}`
+  const rows =
+    await sql`select id from mock_system_user_requests where party_org_no = ${ORG} and external_ref = ${externalRef}`
   expect(rows).toHaveLength(1)
 })
 
@@ -109,10 +123,20 @@ test('acceptance creates the system user and records who decided and when', asyn
   clock.advance(60_000)
   const result = await a.decide(r.id, 'Accepted', by)
   expect(result!.changed).toBe(true)
-  expect(result!.request.decision).toEqual({ by: by.name, basis: by.basis, at: new Date(Date.parse(PINNED_NOW) + 60_000).toISOString() })
+  expect(result!.request.decision).toEqual({
+    by: by.name,
+    basis: by.basis,
+    at: new Date(Date.parse(PINNED_NOW) + 60_000).toISOString(),
+  })
   expect((await a.requestStatus(r.id))!.status).toBe('Accepted')
   const user = await a.systemUser(ORG, r.externalRef)
-  expect(user).toEqual({ id: expect.stringMatching(UUID), systemId: MOCK_SYSTEM_ID, reporteeOrgNo: ORG, externalRef: r.externalRef, isDeleted: false })
+  expect(user).toEqual({
+    id: expect.stringMatching(UUID),
+    systemId: MOCK_SYSTEM_ID,
+    reporteeOrgNo: ORG,
+    externalRef: r.externalRef,
+    isDeleted: false,
+  })
 })
 
 test('rejection creates no system user', async () => {
@@ -128,7 +152,10 @@ test('an approval and a rejection racing from two instances: exactly one decides
   const clock = fixedClock(PINNED_NOW)
   const [one, two] = [new MockDigitalAgency(sql, BASE, clock), new MockDigitalAgency(other.sql, BASE, clock)]
   const r = await one.requestSystemUser({ partyOrgNo: ORG, externalRef: ref(), accessPackages: PACKAGES })
-  const results = await Promise.all([one.decide(r.id, 'Accepted', by), two.decide(r.id, 'Rejected', { name: 'Sverre Revheim', basis: 'role:LEDE' })])
+  const results = await Promise.all([
+    one.decide(r.id, 'Accepted', by),
+    two.decide(r.id, 'Rejected', { name: 'Sverre Revheim', basis: 'role:LEDE' }),
+  ])
   expect(results.filter((x) => x!.changed)).toHaveLength(1)
   const winner = results.find((x) => x!.changed)!.request
   const final = (await one.find(r.id))!

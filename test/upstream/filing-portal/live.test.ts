@@ -11,7 +11,16 @@ import { systemClock } from '../../../src/lib/clock.ts'
 import { filingTag, LiveFilingSubmitter, MVA_SUBMIT_SCOPES } from '../../../src/upstream/filing-portal/live.ts'
 import type { VatFiling } from '../../../src/upstream/filing-portal/port.ts'
 import { UpstreamClient, type UpstreamPolicy } from '../../../src/upstream/http.ts'
-import { addFault, altinnState, approvedCompany, clearFaults, clearRequests, FAST, requestLog, tokenService } from '../government-fixtures.ts'
+import {
+  addFault,
+  altinnState,
+  approvedCompany,
+  clearFaults,
+  clearRequests,
+  FAST,
+  requestLog,
+  tokenService,
+} from '../government-fixtures.ts'
 
 const ORG = '984661185'
 const UNAPPROVED = '923609016'
@@ -29,7 +38,12 @@ afterEach(async () => {
   await clearRequests(fx.altinnUrl)
 })
 
-const submitter = (policy: UpstreamPolicy = FAST) => new LiveFilingSubmitter({ appUrl: fx.governmentClient.mvaAppUrl, platformUrl: fx.altinnUrl }, new UpstreamClient('Altinn', policy, systemClock), systemClock)
+const submitter = (policy: UpstreamPolicy = FAST) =>
+  new LiveFilingSubmitter(
+    { appUrl: fx.governmentClient.mvaAppUrl, platformUrl: fx.altinnUrl },
+    new UpstreamClient('Altinn', policy, systemClock),
+    systemClock,
+  )
 const filing = (over: Partial<VatFiling> = {}): VatFiling => ({
   org_number: ORG,
   period: '2026-T1',
@@ -38,9 +52,20 @@ const filing = (over: Partial<VatFiling> = {}): VatFiling => ({
   idempotency_key: crypto.randomUUID(),
   ...over,
 })
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as AppError)
-const tagged = async (f: VatFiling) => (await altinnState(fx)).instances.filter((i) => i.dataValues?.pliktFiling === filingTag(f.org_number, f.idempotency_key))
-const calls = async () => (await requestLog(fx.altinnUrl)).map((r) => `${r.method} ${r.path.replace(/\/instances\/\d+\/[0-9a-f-]{36}/, '/instances/{id}').replace(/\/data\/[0-9a-f-]{36}/, '/data/{data}')}`)
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as AppError,
+  )
+const tagged = async (f: VatFiling) =>
+  (await altinnState(fx)).instances.filter(
+    (i) => i.dataValues?.pliktFiling === filingTag(f.org_number, f.idempotency_key),
+  )
+const calls = async () =>
+  (await requestLog(fx.altinnUrl)).map(
+    (r) =>
+      `${r.method} ${r.path.replace(/\/instances\/\d+\/[0-9a-f-]{36}/, '/instances/{id}').replace(/\/data\/[0-9a-f-]{36}/, '/data/{data}')}`,
+  )
 
 describe('a filing', () => {
   test('goes through: one tagged instance with the envelope and the return, the process ended, the receipt naming it', async () => {
@@ -51,8 +76,17 @@ describe('a filing', () => {
     expect(receipt.instance_id).toBe(instance!.id)
     expect(receipt.receipt_id).toBe(instance!.id.split('-')[4]!)
     expect(instance!.process.ended).not.toBeNull()
-    expect(instance!.data.map((d) => d.dataType)).toEqual(['no.skatteetaten.fastsetting.avgift.mva.mvameldinginnsending.v1.0', 'mvamelding', 'valideringsresultat', 'betalingsinformasjon', 'kvittering'])
-    expect(receipt.government_response_raw).toMatchObject({ instance: { id: instance!.id, process: { currentTask: null } }, feedback: { isFeedbackProvided: true } })
+    expect(instance!.data.map((d) => d.dataType)).toEqual([
+      'no.skatteetaten.fastsetting.avgift.mva.mvameldinginnsending.v1.0',
+      'mvamelding',
+      'valideringsresultat',
+      'betalingsinformasjon',
+      'kvittering',
+    ])
+    expect(receipt.government_response_raw).toMatchObject({
+      instance: { id: instance!.id, process: { currentTask: null } },
+      feedback: { isFeedbackProvided: true },
+    })
   })
 
   test('takes the documented steps in order', async () => {
@@ -113,7 +147,11 @@ describe('a filing', () => {
       }
       return res
     }) as typeof fetch
-    const s = new LiveFilingSubmitter({ appUrl: fx.governmentClient.mvaAppUrl, platformUrl: fx.altinnUrl }, new UpstreamClient('Altinn', FAST, systemClock, losing), systemClock)
+    const s = new LiveFilingSubmitter(
+      { appUrl: fx.governmentClient.mvaAppUrl, platformUrl: fx.altinnUrl },
+      new UpstreamClient('Altinn', FAST, systemClock, losing),
+      systemClock,
+    )
     const f = filing()
     const receipt = await s.submitVatReturn(f, token, 8000)
     expect(receipt.instance_id).toBe((await tagged(f))[0]!.id)
@@ -123,9 +161,19 @@ describe('a filing', () => {
 
 describe('failures', () => {
   test('a return the app finds invalid (409 "Ugyldig mva-melding") is GOVERNMENT_VALIDATION_REJECTED with the validation result', async () => {
-    const e = await failure(submitter().submitVatReturn(filing({ payload: { total_revenue_nok: 125_000, output_vat_nok: 1_000 } }), token, 8000))
+    const e = await failure(
+      submitter().submitVatReturn(
+        filing({ payload: { total_revenue_nok: 125_000, output_vat_nok: 1_000 } }),
+        token,
+        8000,
+      ),
+    )
     expect(e?.code).toBe('GOVERNMENT_VALIDATION_REJECTED')
-    const upstream = (e!.options.extra as { upstream: { http_status: number; valideringsresultat: { avvikVedMeldingslevering: string } } }).upstream
+    const upstream = (
+      e!.options.extra as {
+        upstream: { http_status: number; valideringsresultat: { avvikVedMeldingslevering: string } }
+      }
+    ).upstream
     expect(upstream.http_status).toBe(409)
     expect(upstream.valideringsresultat.avvikVedMeldingslevering).toBe('ugyldig skattemelding')
   })
@@ -137,7 +185,9 @@ describe('failures', () => {
   })
 
   test('a token the portal does not take (401 at the exchange) is PORTAL_DELEGATION_MISSING', async () => {
-    expect((await failure(submitter().submitVatReturn(filing(), 'not.a.token', 8000)))?.code).toBe('PORTAL_DELEGATION_MISSING')
+    expect((await failure(submitter().submitVatReturn(filing(), 'not.a.token', 8000)))?.code).toBe(
+      'PORTAL_DELEGATION_MISSING',
+    )
   })
 
   test('a 2xx that cannot be read is PORTAL_ACK_UNPARSEABLE and is never retried', async () => {

@@ -4,7 +4,13 @@
  * needs.
  */
 import { expect, test } from 'bun:test'
-import { mapExchangedToken, mapFeedbackStatus, mapInstance, mapInstancePage, mapProcess } from '../../../src/upstream/filing-portal/map.ts'
+import {
+  mapExchangedToken,
+  mapFeedbackStatus,
+  mapInstance,
+  mapInstancePage,
+  mapProcess,
+} from '../../../src/upstream/filing-portal/map.ts'
 import { tryParseJson } from '../../../src/lib/json.ts'
 
 const read = async (name: string) => tryParseJson(await Bun.file(`${import.meta.dir}/fixtures/${name}`).text())
@@ -17,7 +23,12 @@ test('a new instance: id split into party and guid, owner, the pre-made envelope
     guid: 'bffd2c17-9d93-49f4-b504-3d0ece2402c7',
     organisationNumber: '984661185',
     dataValues: {},
-    data: [{ id: '28abba46-dea8-4ab7-ba90-433abba906df', dataType: 'no.skatteetaten.fastsetting.avgift.mva.mvameldinginnsending.v1.0' }],
+    data: [
+      {
+        id: '28abba46-dea8-4ab7-ba90-433abba906df',
+        dataType: 'no.skatteetaten.fastsetting.avgift.mva.mvameldinginnsending.v1.0',
+      },
+    ],
     process: { ended: null, task: { elementId: 'Task_1', altinnTaskType: 'data' } },
     isSoftDeleted: false,
   })
@@ -25,7 +36,10 @@ test('a new instance: id split into party and guid, owner, the pre-made envelope
 })
 
 test('the process at the feedback task, and after it ended', async () => {
-  expect(mapProcess(await read('process-feedback.json'))).toEqual({ ended: null, task: { elementId: 'Task_3', altinnTaskType: 'feedback' } })
+  expect(mapProcess(await read('process-feedback.json'))).toEqual({
+    ended: null,
+    task: { elementId: 'Task_3', altinnTaskType: 'feedback' },
+  })
   expect(mapProcess(await read('process-ended.json'))).toEqual({ ended: '2026-03-14T09:31:12.0091234Z', task: null })
 })
 
@@ -53,7 +67,11 @@ test('feedback status', () => {
 })
 
 test('the exchanged token, bare or as a JSON string; anything else is not one', () => {
-  expect(mapExchangedToken('eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln\n')).toBe('eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln')
-  expect(mapExchangedToken('"eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"')).toBe('eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln')
+  expect(mapExchangedToken('eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln\n')).toBe(
+    'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln',
+  )
+  expect(mapExchangedToken('"eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"')).toBe(
+    'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln',
+  )
   expect(mapExchangedToken('<html>Unauthorized</html>')).toBeNull()
 })

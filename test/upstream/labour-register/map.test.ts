@@ -19,11 +19,17 @@ test('an empty or null list is an employer with no employees', () => {
 })
 
 test('an error names the register’s code and classification, from a list of errormessages', async () => {
-  expect(mapEmployments(await read('error-ugyldig-input.json'))).toEqual({ ok: false, reason: 'GraphQL errors: AA-201 (ValidationError)' })
+  expect(mapEmployments(await read('error-ugyldig-input.json'))).toEqual({
+    ok: false,
+    reason: 'GraphQL errors: AA-201 (ValidationError)',
+  })
 })
 
 test('an error names the register’s code when errormessages is a single object (AA-000)', async () => {
-  expect(mapEmployments(await read('error-intern-feil.json'))).toEqual({ ok: false, reason: 'GraphQL errors: AA-000 (ExecutionAborted)' })
+  expect(mapEmployments(await read('error-intern-feil.json'))).toEqual({
+    ok: false,
+    reason: 'GraphQL errors: AA-000 (ExecutionAborted)',
+  })
 })
 
 test('a body that is not the GraphQL answer is not read', async () => {

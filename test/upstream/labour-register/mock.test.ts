@@ -9,7 +9,8 @@ test('is marked as a mock', () => {
 })
 
 test('the same organisation always has the same count', async () => {
-  for (const org of orgs.slice(0, 20)) expect(await mockLabourRegister.employeeCount(org, 'unused')).toBe(mockEmployeeCount(org))
+  for (const org of orgs.slice(0, 20))
+    expect(await mockLabourRegister.employeeCount(org, 'unused')).toBe(mockEmployeeCount(org))
   expect(orgs.map(mockEmployeeCount)).toEqual(orgs.map(mockEmployeeCount))
 })
 

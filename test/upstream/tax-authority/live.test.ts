@@ -22,11 +22,19 @@ afterAll(() => fx.stop())
 afterEach(() => clearFaults(fx.skatteetatenUrl))
 
 const authority = () => new LiveTaxAuthority(fx.skatteetatenUrl, new UpstreamClient('Skatteetaten', FAST, clock))
-const validate = (payload: Record<string, unknown>, t = token) => authority().validateVatReturn({ org_number: '984661185', period: '2026-T1', payload }, t)
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as AppError)
+const validate = (payload: Record<string, unknown>, t = token) =>
+  authority().validateVatReturn({ org_number: '984661185', period: '2026-T1', payload }, t)
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as AppError,
+  )
 
 test('a consistent return is read by the tax authority and has ingen avvik', async () => {
-  expect(await validate({ total_revenue_nok: 125_000, output_vat_nok: 31_250, input_vat_nok: 4_000 })).toEqual({ avvikVedMeldingslevering: 'ingen avvik', avvik: [] })
+  expect(await validate({ total_revenue_nok: 125_000, output_vat_nok: 31_250, input_vat_nok: 4_000 })).toEqual({
+    avvikVedMeldingslevering: 'ingen avvik',
+    avvik: [],
+  })
 })
 
 test('a return whose output VAT is not base × rate comes back ugyldig, naming the line', async () => {

@@ -9,7 +9,10 @@ const dir = `${import.meta.dir}/fixtures`
 const read = (name: string) => Bun.file(`${dir}/${name}`).text()
 
 test('v1 without findings: ingen avvik', async () => {
-  expect(mapValideringsresultat(await read('valideringsresultat-ingen-avvik.xml'))).toEqual({ avvikVedMeldingslevering: 'ingen avvik', avvik: [] })
+  expect(mapValideringsresultat(await read('valideringsresultat-ingen-avvik.xml'))).toEqual({
+    avvikVedMeldingslevering: 'ingen avvik',
+    avvik: [],
+  })
 })
 
 test('v1 with findings (prefixed namespace): the verdict and one entry per finding, detaljer only when given', async () => {
@@ -25,7 +28,8 @@ test('v1 with findings (prefixed namespace): the verdict and one entry per findi
       {
         stiTilAvvik: '//skattegrunnlagOgBeregnetSkatt/fastsattMerverdiavgift',
         avvikKode: 'MVA_MELDINGSINNHOLD_SUM_MVA_FEIL_SUMMERING_AV_AVGIFTLINJER',
-        regelDefinisjon: 'Summen av merverdiavgift for alle kodelinjene er ikke lik beløpet som er oppgitt som fastsatt merverdiavgift.',
+        regelDefinisjon:
+          'Summen av merverdiavgift for alle kodelinjene er ikke lik beløpet som er oppgitt som fastsatt merverdiavgift.',
       },
     ],
   })
@@ -35,12 +39,19 @@ test('the older shape (status UGYLDIG_SKATTEMELDING, valideringsfeil): the same 
   const v = mapValideringsresultat(await read('valideringsresultat-gammel.xml'))
   expect(v?.avvikVedMeldingslevering).toBe('ugyldig skattemelding')
   expect(v?.avvik).toHaveLength(1)
-  expect(v?.avvik[0]).toMatchObject({ stiTilAvvik: '//innsending', avvikKode: 'MvaMeldingsinnhold_Xml_SkjemaValideringsfeil', regelDefinisjon: 'Mva meldingen må være på gyldig format og passere XML skjema valideringen' })
+  expect(v?.avvik[0]).toMatchObject({
+    stiTilAvvik: '//innsending',
+    avvikKode: 'MvaMeldingsinnhold_Xml_SkjemaValideringsfeil',
+    regelDefinisjon: 'Mva meldingen må være på gyldig format og passere XML skjema valideringen',
+  })
   expect(v?.avvik[0]?.detaljer).toStartWith('cvc-complex-type.2.4.b')
 })
 
 test('the older shape without findings (GYLDIG): ingen avvik', () => {
-  expect(mapValideringsresultat('<valideringsresultat><status>GYLDIG</status></valideringsresultat>')).toEqual({ avvikVedMeldingslevering: 'ingen avvik', avvik: [] })
+  expect(mapValideringsresultat('<valideringsresultat><status>GYLDIG</status></valideringsresultat>')).toEqual({
+    avvikVedMeldingslevering: 'ingen avvik',
+    avvik: [],
+  })
 })
 
 test('anything else is not read: truncated XML, JSON, another root, an unknown verdict, a DOCTYPE', async () => {
@@ -48,10 +59,22 @@ test('anything else is not read: truncated XML, JSON, another root, an unknown v
   expect(mapValideringsresultat(full.slice(0, full.length / 2))).toBeNull()
   expect(mapValideringsresultat('{"avvikVedMeldingslevering":"ingen avvik"}')).toBeNull()
   expect(mapValideringsresultat('<mvaMeldingDto/>')).toBeNull()
-  expect(mapValideringsresultat('<valideringsresultat><avvikVedMeldingslevering>helt fint</avvikVedMeldingslevering></valideringsresultat>')).toBeNull()
-  expect(mapValideringsresultat('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><valideringsresultat><status>&e;</status></valideringsresultat>')).toBeNull()
+  expect(
+    mapValideringsresultat(
+      '<valideringsresultat><avvikVedMeldingslevering>helt fint</avvikVedMeldingslevering></valideringsresultat>',
+    ),
+  ).toBeNull()
+  expect(
+    mapValideringsresultat(
+      '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><valideringsresultat><status>&e;</status></valideringsresultat>',
+    ),
+  ).toBeNull()
 })
 
 test('a result in another namespace is not read', () => {
-  expect(mapValideringsresultat('<valideringsresultat xmlns="urn:something:else"><avvikVedMeldingslevering>ingen avvik</avvikVedMeldingslevering></valideringsresultat>')).toBeNull()
+  expect(
+    mapValideringsresultat(
+      '<valideringsresultat xmlns="urn:something:else"><avvikVedMeldingslevering>ingen avvik</avvikVedMeldingslevering></valideringsresultat>',
+    ),
+  ).toBeNull()
 })

@@ -13,7 +13,15 @@ import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveTokenService, REFRESH_MARGIN_MS } from '../../../src/upstream/token-service/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { addFault, approvedCompany, clearFaults, clearRequests, FAST, requestLog, tokenService } from '../government-fixtures.ts'
+import {
+  addFault,
+  approvedCompany,
+  clearFaults,
+  clearRequests,
+  FAST,
+  requestLog,
+  tokenService,
+} from '../government-fixtures.ts'
 
 const clock = fixedClock(PINNED_NOW)
 const LIFETIME_S = 120
@@ -30,7 +38,11 @@ afterEach(async () => {
 
 const SCOPE = 'altinn:authentication/systemuser.request.read'
 const grants = async () => (await requestLog(fx.maskinportenUrl)).filter((r) => r.path === '/token').length
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as AppError)
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as AppError,
+  )
 
 /** A client whose grants are captured as they are sent. */
 function capturing() {
@@ -40,7 +52,11 @@ function capturing() {
     sent.push(new URLSearchParams(String(init.body)))
     return fetch(url, init)
   }) as typeof fetch
-  const service = new LiveTokenService({ url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) }, new UpstreamClient('Maskinporten', FAST, clock, fetchImpl), clock)
+  const service = new LiveTokenService(
+    { url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) },
+    new UpstreamClient('Maskinporten', FAST, clock, fetchImpl),
+    clock,
+  )
   return { sent, service }
 }
 
@@ -60,7 +76,12 @@ describe('the grant', () => {
     const assertion = sent[0]!.get('assertion')!
     expect(decodeProtectedHeader(assertion)).toMatchObject({ alg: 'RS256', kid: fx.governmentClient.kid })
     const claims = decodeJwt(assertion)
-    expect(claims).toMatchObject({ aud: `${fx.maskinportenUrl}/`, iss: fx.governmentClient.clientId, scope: SCOPE, iat: Math.floor(clock.now().getTime() / 1000) })
+    expect(claims).toMatchObject({
+      aud: `${fx.maskinportenUrl}/`,
+      iss: fx.governmentClient.clientId,
+      scope: SCOPE,
+      iat: Math.floor(clock.now().getTime() / 1000),
+    })
     expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(120)
     expect(typeof claims.jti).toBe('string')
     expect(claims.authorization_details).toBeUndefined()
@@ -79,14 +100,28 @@ describe('the grant', () => {
     const systemUser = await approvedCompany(fx, tokens, clock, '923609016')
     const { sent, service } = capturing()
     const t = await service.token({ scope: 'altinn:instances.read', systemUser })
-    expect(decodeJwt(sent[0]!.get('assertion')!).authorization_details).toEqual([{ type: 'urn:altinn:systemuser', systemuser_org: { authority: 'iso6523-actorid-upis', ID: '0192:923609016' }, externalRef: 'test-923609016' }])
-    const details = decodeJwt(t.access_token).authorization_details as { systemuser_org: { ID: string }; systemuser_id: string[] }[]
+    expect(decodeJwt(sent[0]!.get('assertion')!).authorization_details).toEqual([
+      {
+        type: 'urn:altinn:systemuser',
+        systemuser_org: { authority: 'iso6523-actorid-upis', ID: '0192:923609016' },
+        externalRef: 'test-923609016',
+      },
+    ])
+    const details = decodeJwt(t.access_token).authorization_details as {
+      systemuser_org: { ID: string }
+      systemuser_id: string[]
+    }[]
     expect(details[0]!.systemuser_org.ID).toBe('0192:923609016')
     expect(details[0]!.systemuser_id).toHaveLength(1)
   })
 
   test('a system-user grant for a company without a system user is PORTAL_DELEGATION_MISSING naming the company', async () => {
-    const e = await failure(tokenService(fx, clock).token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'test-984661185' } }))
+    const e = await failure(
+      tokenService(fx, clock).token({
+        scope: 'altinn:instances.read',
+        systemUser: { org: '984661185', externalRef: 'test-984661185' },
+      }),
+    )
     expect(e?.code).toBe('PORTAL_DELEGATION_MISSING')
     expect(e?.options.context).toEqual({ org_number: '984661185' })
   })
@@ -94,8 +129,26 @@ describe('the grant', () => {
   test('a system user requested with an externalRef is not found under another one, nor under the org number', async () => {
     const tokens = tokenService(fx, clock)
     const systemUser = await approvedCompany(fx, tokens, clock, '918002437')
-    expect((await failure(tokens.token({ scope: 'altinn:instances.read', systemUser: { org: systemUser.org, externalRef: 'another-ref' } })))?.code).toBe('PORTAL_DELEGATION_MISSING')
-    expect((await failure(tokens.token({ scope: 'altinn:instances.read', systemUser: { org: systemUser.org, externalRef: systemUser.org } })))?.code).toBe('PORTAL_DELEGATION_MISSING')
+    expect(
+      (
+        await failure(
+          tokens.token({
+            scope: 'altinn:instances.read',
+            systemUser: { org: systemUser.org, externalRef: 'another-ref' },
+          }),
+        )
+      )?.code,
+    ).toBe('PORTAL_DELEGATION_MISSING')
+    expect(
+      (
+        await failure(
+          tokens.token({
+            scope: 'altinn:instances.read',
+            systemUser: { org: systemUser.org, externalRef: systemUser.org },
+          }),
+        )
+      )?.code,
+    ).toBe('PORTAL_DELEGATION_MISSING')
     expect((await tokens.token({ scope: 'altinn:instances.read', systemUser })).access_token).toBeString()
   })
 })
@@ -143,7 +196,11 @@ describe('failures', () => {
   test('a refused grant (a key the service does not know for the kid) is TOKEN_SERVICE_AUTH_FAILED, not retried, not retryable', async () => {
     const g = fx.governmentClient
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
-    const tokens = new LiveTokenService({ url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey }, new UpstreamClient('Maskinporten', FAST, clock), clock)
+    const tokens = new LiveTokenService(
+      { url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey },
+      new UpstreamClient('Maskinporten', FAST, clock),
+      clock,
+    )
     const e = await failure(tokens.token({ scope: SCOPE }))
     expect(e?.code).toBe('TOKEN_SERVICE_AUTH_FAILED')
     expect(e?.options.extra).toMatchObject({ upstream_status: 400, upstream_error: 'invalid_client' })

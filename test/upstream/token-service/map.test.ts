@@ -22,8 +22,13 @@ test('a response that is not a Bearer token with a lifetime is not read', async 
 })
 
 test('an error body: the error and its description (error_uri ignored)', async () => {
-  expect(mapTokenError(await read('error-invalid-grant.json'))).toEqual({ error: 'invalid_grant', error_description: 'Invalid assertion. Client authentication failed. Invalid kid (MP-124)' })
-  expect(mapTokenError(await read('error-customer-configuration.json'))?.error).toBe('invalid_altinn_customer_configuration')
+  expect(mapTokenError(await read('error-invalid-grant.json'))).toEqual({
+    error: 'invalid_grant',
+    error_description: 'Invalid assertion. Client authentication failed. Invalid kid (MP-124)',
+  })
+  expect(mapTokenError(await read('error-customer-configuration.json'))?.error).toBe(
+    'invalid_altinn_customer_configuration',
+  )
 })
 
 test('a body without an error field is not an error body', () => {

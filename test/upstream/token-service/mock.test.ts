@@ -13,9 +13,18 @@ test('is marked as a mock, with its breaker closed', () => {
 
 test('the same scope and system user always get the same token; another customer or system user another one', async () => {
   const a = await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g1' } })
-  expect((await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g1' } })).access_token).toBe(a.access_token)
-  expect((await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g2' } })).access_token).not.toBe(a.access_token)
-  expect((await service.token({ scope: 'altinn:instances.read', systemUser: { org: '923609016', externalRef: 'g1' } })).access_token).not.toBe(a.access_token)
+  expect(
+    (await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g1' } }))
+      .access_token,
+  ).toBe(a.access_token)
+  expect(
+    (await service.token({ scope: 'altinn:instances.read', systemUser: { org: '984661185', externalRef: 'g2' } }))
+      .access_token,
+  ).not.toBe(a.access_token)
+  expect(
+    (await service.token({ scope: 'altinn:instances.read', systemUser: { org: '923609016', externalRef: 'g1' } }))
+      .access_token,
+  ).not.toBe(a.access_token)
   expect((await service.token({ scope: 'altinn:instances.read' })).access_token).not.toBe(a.access_token)
 })
 

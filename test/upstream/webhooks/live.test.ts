@@ -39,7 +39,14 @@ describe('the live transport', () => {
     try {
       const transport = liveWebhookTransport({ ca: [named.cert] })
       const post = (name: string) =>
-        transport.post({ url: new URL(`https://${name}:${server.port}/`), address: { address: '127.0.0.1', family: 4 }, body: '{}', headers: {}, timeoutMs: 5000, maxResponseBytes: MAX_RESPONSE_BYTES })
+        transport.post({
+          url: new URL(`https://${name}:${server.port}/`),
+          address: { address: '127.0.0.1', family: 4 },
+          body: '{}',
+          headers: {},
+          timeoutMs: 5000,
+          maxResponseBytes: MAX_RESPONSE_BYTES,
+        })
       expect(await post('receiver.plikt-test.no')).toMatchObject({ kind: 'response', status: 200 })
       expect(await post('other.plikt-test.no')).toMatchObject({ kind: 'failed', errorClass: 'tls_error' })
     } finally {
