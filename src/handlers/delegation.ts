@@ -17,10 +17,10 @@ import { fullmaktState, permissionsSnapshot } from '../domain/delegation/views.t
 import { osloDate, osloTimestamp } from '../lib/oslo-time.ts'
 import { appendAuditAt } from '../store/audit.ts'
 import { receiptsPage } from '../store/delegations.ts'
-import type { KeyPrincipal } from '../domain/access/types.ts'
+import type { KeyPrincipal, Plan } from '../domain/access/types.ts'
 import * as D from '../schemas/delegation.ts'
 import { MAX_PAYLOAD_BYTES, payloadTooLarge } from '../domain/actions/payload.ts'
-import type { Handler, HandlerContext, HandlerInput, ToolBinding } from '../pipeline/context.ts'
+import type { AppDeps, Handler, HandlerContext, HandlerInput, ToolBinding } from '../pipeline/context.ts'
 
 /** uuid v5 namespace of a consumer's default agent principal (system-user/delegate has no principal id). */
 
@@ -33,18 +33,22 @@ function signingOf(ctx: HandlerContext, consumerId: string): ConsumerSigning {
   return consumerSigning(ctx.deps.sql, ctx.deps.serverKeys, consumerId, () => ctx.deps.clock.now())
 }
 
-function delegationEnv(ctx: HandlerContext): DelegationEnv {
-  const p = keyOf(ctx)
+/** What the delegation domain needs to act for a consumer: a key's, or a signed-in person's (the confirmation page). */
+export function delegationEnvFor(deps: AppDeps, who: { consumerId: string; plan: Plan }): DelegationEnv {
   return {
-    sql: ctx.deps.sql,
-    agency: ctx.deps.digitalAgency,
-    signing: signingOf(ctx, p.consumerId),
-    consumerId: p.consumerId,
-    plan: p.plan,
-    now: () => ctx.deps.clock.now(),
-    logger: ctx.deps.logger,
-    returnUrl: `${ctx.deps.config.baseUrl}${DELEGATION_RETURN_PATH}`,
+    sql: deps.sql,
+    agency: deps.digitalAgency,
+    signing: consumerSigning(deps.sql, deps.serverKeys, who.consumerId, () => deps.clock.now()),
+    consumerId: who.consumerId,
+    plan: who.plan,
+    now: () => deps.clock.now(),
+    logger: deps.logger,
+    returnUrl: `${deps.config.baseUrl}${DELEGATION_RETURN_PATH}`,
   }
+}
+
+function delegationEnv(ctx: HandlerContext): DelegationEnv {
+  return delegationEnvFor(ctx.deps, keyOf(ctx))
 }
 
 /**

@@ -14,9 +14,7 @@ import {
   type ConfirmationState,
   type ConfirmationView,
 } from '../../domain/actions/confirmation.ts'
-import { consumerSigning } from '../../domain/actions/receipt.ts'
-import { DELEGATION_RETURN_PATH } from '../../domain/delegation/refresh.ts'
-import type { DelegationEnv } from '../../domain/delegation/fullmakt.ts'
+import { delegationEnvFor } from '../../handlers/delegation.ts'
 import { osloDate } from '../../lib/oslo-time.ts'
 import { sessionOf } from '../../pipeline/admission.ts'
 import type { IdParam } from '../../schemas/access.ts'
@@ -49,19 +47,6 @@ const STATES: Record<ConfirmationState, [nb: string, en: string]> = {
   declined: ['Avslått: tokenet kan aldri brukes', 'Declined: the token can never be used'],
   expired: ['Utløpt: ingenting kan sendes inn med det', 'Expired: nothing can be filed with it'],
   used: ['Brukt: agenten har sendt inn', 'Used: the agent has filed'],
-}
-
-function delegationEnvOf(deps: AppDeps, s: Session): DelegationEnv {
-  return {
-    sql: deps.sql,
-    agency: deps.digitalAgency,
-    signing: consumerSigning(deps.sql, deps.serverKeys, s.consumerId, () => deps.clock.now()),
-    consumerId: s.consumerId,
-    plan: s.plan,
-    now: () => deps.clock.now(),
-    logger: deps.logger,
-    returnUrl: `${deps.config.baseUrl}${DELEGATION_RETURN_PATH}`,
-  }
 }
 
 function kroner(n: number): string {
@@ -143,7 +128,7 @@ ${form}`,
 
 async function viewFor(deps: AppDeps, s: Session, id: string, now: Date): Promise<ConfirmationView> {
   return confirmationView(
-    { sql: deps.sql, reads: deps.reads, delegation: delegationEnvOf(deps, s), today: osloDate(now), now },
+    { sql: deps.sql, reads: deps.reads, delegation: delegationEnvFor(deps, s), today: osloDate(now), now },
     id,
   )
 }
