@@ -1,10 +1,9 @@
 import { AppError } from '../errors/app-error.ts'
 import { KeyNotLive } from '../domain/access/key-cache.ts'
-import { judgeLimits, windowsFor, type Limit } from '../domain/access/limits.ts'
-import type { KeyPrincipal } from '../domain/access/types.ts'
+import { judgeLimits, windowsFor } from '../domain/access/limits.ts'
 import { countAndCharge, LOW_BALANCE_ORE, type Charge } from '../domain/billing/metering.ts'
 import type { Operation } from '../operations/index.ts'
-import { authorise } from './admission.ts'
+import { authorise, limitsFor } from './admission.ts'
 import type { AppDeps, RequestState } from './context.ts'
 import { audited, confirm, lookAgain } from './key-confirmation.ts'
 
@@ -18,7 +17,6 @@ export async function metered<T>(
   op: Operation,
   state: RequestState,
   deps: AppDeps,
-  limitsOf: (p: KeyPrincipal) => Limit[],
   run: () => Promise<T>,
   failed: (out: T) => boolean,
 ): Promise<T> {
@@ -26,7 +24,7 @@ export async function metered<T>(
   if (op.costOre === 0 || principal.kind !== 'key') return run()
   let counted: { charge: Charge; headers: Record<string, string> } | null = null
   for (let attempt = 0; counted === null; attempt++) {
-    const limits = limitsOf(principal)
+    const limits = limitsFor(op, principal, state.ip)
     const now = deps.clock.now()
     const windows = windowsFor(limits, now)
     try {

@@ -15,7 +15,7 @@
  */
 import type { Limit } from '../domain/access/limits.ts'
 import type { Operation } from '../operations/index.ts'
-import { admitCall, isPublic, limitsFor, type Caller } from './admission.ts'
+import { admitCall, isPublic, type Caller } from './admission.ts'
 import { approvalStep } from './approval.ts'
 import type { AppDeps, Handler, HandlerOutput, InputHeaders, RequestState } from './context.ts'
 import { idempotent, type AnswerCodec, type IdempotentRequest } from './idempotency.ts'
@@ -137,7 +137,7 @@ async function admitted<Via, T>(call: Call<Via>, deps: AppDeps, codec: Codec<Via
     }
     const answers = codec.answers(call)
     const run = async () => codec.answer(call, await invoke(call as Call<unknown>, deps), 'production', true)
-    const charged = () => metered(op, state, deps, (p) => limitsFor(op, p, state.ip), run, answers.failed)
+    const charged = () => metered(op, state, deps, run, answers.failed)
     return op.idempotency
       ? await idempotent(op, codec.idempotency(call), state, deps, answers, charged)
       : await charged()
