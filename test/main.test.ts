@@ -2,7 +2,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freeFixedPort } from './support/service-process.ts'
+import { freeFixedPort } from './helpers.ts'
 
 // `npm start` as a user runs it: the real entry point in its own process, on the embedded database.
 const dir = mkdtempSync(join(tmpdir(), 'plikt-main-'))

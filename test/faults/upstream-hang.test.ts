@@ -5,7 +5,7 @@
  * passed) the same app answers live again — nothing is left stuck.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { addCredits, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, createConsumer, createKey } from '../helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
 
 let app: TestApp

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { byScenario } from '../../fixtures/data/companies.ts'
 import { subUnitCase } from '../../fixtures/data/sub-units.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
-import { MVA } from './delegation-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
+import { MVA } from '../helpers.ts'
 
 let app: TestApp
 let key: string

@@ -12,7 +12,7 @@ import { readBalance } from '../../src/store/credits.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import type { Database } from '../../src/store/db.ts'
 import { PINNED_NOW, scratchDatabase, startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 async function customer(app: TestApp) {
   const c = await createConsumer(app, 'enterprise')

@@ -9,7 +9,7 @@ import { readBalance } from '../../src/store/credits.ts'
 import { publicObligations } from '../../src/domain/rulebook/public.ts'
 import type { EntityType } from '../../src/domain/rulebook/facts.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 let app: TestApp
 let key: string

@@ -1,7 +1,7 @@
 /** The discovery routes over HTTP: the capabilities document, llms files, workflows, recipes and the front door. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { freshIp } from '../helpers.ts'
 import { WORKFLOWS } from '../../src/domain/discovery/workflows.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { confirmedToken } from '../approval-helpers.ts'
-import { agent, MVA, type Agent } from './delegation-helpers.ts'
+import { confirmedToken } from '../helpers.ts'
+import { agent, MVA, type Agent } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { observations } from '../../fixtures/data/rates.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { freshIp } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import * as W from '../../src/schemas/wellknown.ts'
 import { allOperations } from '../../src/operations/index.ts'
 import { RETENTION_MS } from '../../src/store/sweeps.ts'
 import { PINNED_NOW, onPostgres, startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { freshIp } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

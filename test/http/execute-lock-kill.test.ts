@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { startFixtureServers } from '../../fixtures/servers/index.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { openEmbedded, type Database } from '../../src/store/db.ts'
-import { admin, bearer } from '../access-helpers.ts'
+import { admin, bearer } from '../helpers.ts'
 import {
   ADMIN_TOKEN,
   liveGovernmentEnv,
@@ -22,8 +22,8 @@ import {
   startApp,
   testDatabase,
 } from '../helpers.ts'
-import { MVA } from '../handlers/delegation-helpers.ts'
-import { decideOverHttp } from '../approval-helpers.ts'
+import { MVA } from '../helpers.ts'
+import { decideOverHttp } from '../helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-lock-kill-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -15,7 +15,7 @@ import { diffCandidatesFor } from '../../src/store/accounts-baseline.ts'
 import type { Database } from '../../src/store/db.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import { PINNED_NOW, scratchDatabase, type TestApp } from '../helpers.ts'
-import { retireSubscribers, subscribe, subscriber, webhookApp } from '../support/webhooks.ts'
+import { retireSubscribers, subscribe, subscriber, webhookApp } from '../helpers.ts'
 
 let db: Database
 let app: TestApp

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { freshIp } from '../helpers.ts'
 
 let app: TestApp
 let mcp: Client

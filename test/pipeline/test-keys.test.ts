@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../access-helpers.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../helpers.ts'
 import { SANDBOX_NOTICE } from '../../src/pipeline/sandbox.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
 import { Value } from '@sinclair/typebox/value'

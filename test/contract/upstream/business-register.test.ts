@@ -13,7 +13,7 @@ import { fixedClock } from '../../../src/lib/clock.ts'
 import { READ_POLICY, UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
 import { mapSearch, mapUnit } from '../../../src/upstream/business-register/map.ts'
-import { loadContract, openApiComponent, openApiResponse, type Shape } from './openapi-shapes.ts'
+import { loadContract, openApiComponent, openApiResponse, type Shape } from '../../helpers.ts'
 
 const master = await loadContract('brreg-enhetsregisteret/enhetsregisteret.json')
 const branch = await loadContract('brreg-enhetsregisteret/enhetsregisteret.forbedringerOpenAPI.json')

@@ -12,7 +12,7 @@ import { READ_POLICY, UpstreamClient } from '../../../src/upstream/http.ts'
 import { NorgesBankClient } from '../../../src/upstream/central-bank/live.ts'
 import { mapExchangeRates } from '../../../src/upstream/central-bank/map.ts'
 import { MalformedUpstream } from '../../../src/upstream/raw.ts'
-import { jsonSchema, loadContract, loadExample } from './openapi-shapes.ts'
+import { jsonSchema, loadContract, loadExample } from '../../helpers.ts'
 
 const sdmx = jsonSchema(
   'SDMX-JSON 1.0 data message',

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { parse, validate, type GraphQLSchema } from 'graphql'
-import { aaregSchema, asTheSchemaAnswers } from './graphql.ts'
+import { aaregSchema, asTheSchemaAnswers } from '../../helpers.ts'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { AAREG_SCOPE, EMPLOYMENTS_QUERY, employmentsVariables } from '../../../src/upstream/labour-register/live.ts'
 import { mapEmployments } from '../../../src/upstream/labour-register/map.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { tokenService } from '../../upstream/government-fixtures.ts'
-import { contractText } from './xsd.ts'
+import { tokenService } from '../../helpers.ts'
+import { contractText } from '../../helpers.ts'
 
 let schema: GraphQLSchema
 beforeAll(async () => {

@@ -7,17 +7,17 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { parse, validate, type GraphQLSchema } from 'graphql'
-import { aaregSchema, asTheSchemaAnswers } from './graphql.ts'
+import { aaregSchema, asTheSchemaAnswers } from '../../helpers.ts'
 import { decodeJwt } from 'jose'
 import type { FixtureSystem } from '../../../fixtures/servers/index.ts'
 import type { Exchange } from '../../../fixtures/servers/harness.ts'
 import { activeEmployees } from '../../../fixtures/servers/aareg.ts'
-import { addCredits } from '../../access-helpers.ts'
+import { addCredits } from '../../helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { confirmedToken } from '../../approval-helpers.ts'
-import { agent, MVA } from '../../handlers/delegation-helpers.ts'
-import { jsonSchemaJudge } from './json-schema.ts'
-import { SKATTEETATEN_XSD, xsdErrorsOf } from './xsd.ts'
+import { confirmedToken } from '../../helpers.ts'
+import { agent, MVA } from '../../helpers.ts'
+import { jsonSchemaJudge } from '../../helpers.ts'
+import { SKATTEETATEN_XSD, xsdErrorsOf } from '../../helpers.ts'
 
 // An organisation and period no other test files (delegation-helpers.ts keeps the list).
 const ORG = '993718807'

@@ -24,8 +24,8 @@ import {
   xsdDecimal,
 } from '../../../src/upstream/tax-authority/mva-melding.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { tokenService } from '../../upstream/government-fixtures.ts'
-import { contractText, SKATTEETATEN_XSD, xsdErrors, xsdErrorsOf } from './xsd.ts'
+import { tokenService } from '../../helpers.ts'
+import { contractText, SKATTEETATEN_XSD, xsdErrors, xsdErrorsOf } from '../../helpers.ts'
 
 const ORG = '984661185'
 const vat = (payload: Record<string, unknown>, period = '2026-T2') => ({ org_number: ORG, period, payload })

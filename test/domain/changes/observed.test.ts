@@ -18,9 +18,9 @@ import type { NorgesBankClient } from '../../../src/upstream/central-bank/live.t
 import type { FilingPortal, PortalInstance } from '../../../src/upstream/filing-portal/port.ts'
 import type { LabourRegister } from '../../../src/upstream/labour-register/port.ts'
 import type { RawResponse } from '../../../src/upstream/raw.ts'
-import { createConsumer } from '../../access-helpers.ts'
+import { createConsumer } from '../../helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { ORG, agent, decide, delegatedAgent, requestFullmakt } from '../../handlers/delegation-helpers.ts'
+import { ORG, agent, decide, delegatedAgent, requestFullmakt } from '../../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

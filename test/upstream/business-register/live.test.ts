@@ -16,7 +16,7 @@ import {
   mapUnit,
   mapUpdates,
 } from '../../../src/upstream/business-register/map.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const files = {

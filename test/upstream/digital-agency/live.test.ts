@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import type { LiveDigitalAgency } from '../../../src/upstream/digital-agency/live.ts'
 import type { LiveTokenService } from '../../../src/upstream/token-service/live.ts'
@@ -15,12 +15,12 @@ import {
   altinnState,
   clearFaults,
   clearRequests,
-  decide,
+  answerSystemUserRequest,
   deleteSystemUser,
   digitalAgency,
   requestLog,
   tokenService,
-} from '../government-fixtures.ts'
+} from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers
@@ -79,7 +79,7 @@ test('asking again while the lookup of the first request fails once still finds 
 test('status polling follows the administrator: New, then Accepted', async () => {
   const r = await ask('921173601')
   expect((await agency.requestStatus(r.id))?.status).toBe('New')
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   expect((await agency.requestStatus(r.id))?.status).toBe('Accepted')
 })
 
@@ -93,7 +93,7 @@ test('a request the agency does not know is null (AUTH-00010), and an id that is
 test('no system user before acceptance; after it, the system user bound to the externalRef', async () => {
   const r = await ask('993718807')
   expect(await agency.systemUser('993718807', 'ref-993718807')).toBeNull()
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   const user = await agency.systemUser('993718807', 'ref-993718807')
   expect(user).toMatchObject({
     systemId: fx.governmentClient.systemId,
@@ -105,7 +105,7 @@ test('no system user before acceptance; after it, the system user bound to the e
 
 test('a rejected request is returned as it stands when asked again: never quietly renewed', async () => {
   const r = await ask('994029509')
-  await decide(fx, r.id, 'Rejected')
+  await answerSystemUserRequest(fx, r.id, 'Rejected')
   const again = await ask('994029509')
   expect(again).toMatchObject({ id: r.id, status: 'Rejected' })
   expect((await altinnState(fx)).requests.filter((x) => x.partyOrgNo === '994029509')).toHaveLength(1)
@@ -119,7 +119,7 @@ test('revoking a pending request deletes it', async () => {
 
 test('revoking an accepted request is unconfirmed: the vendor API cannot delete a system user, and no delete is tried', async () => {
   const r = await ask('926884107')
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   await clearRequests(fx.altinnUrl)
   expect(await agency.revoke('926884107', 'ref-926884107')).toBe('unconfirmed')
   expect((await requestLog(fx.altinnUrl)).filter((l) => l.method === 'DELETE')).toEqual([])
@@ -128,7 +128,7 @@ test('revoking an accepted request is unconfirmed: the vendor API cannot delete 
 
 test('once the organisation deleted the system user, revoking is not_found; what never existed too', async () => {
   const r = await ask('930102504')
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   const user = await agency.systemUser('930102504', 'ref-930102504')
   await deleteSystemUser(fx, user!.id)
   expect(await agency.revoke('930102504', 'ref-930102504')).toBe('not_found')
@@ -137,7 +137,7 @@ test('once the organisation deleted the system user, revoking is not_found; what
 
 test('asking again after acceptance is answered AUTH-00004 by the agency, and finds the accepted request', async () => {
   const r = await ask('935118472')
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   await clearRequests(fx.altinnUrl)
   const again = await ask('935118472')
   expect(again).toMatchObject({ id: r.id, status: 'Accepted' })
@@ -158,7 +158,7 @@ test('asking again while the request is open is answered 200 with that request: 
 
 test('a timed-out request gives way to a new one when asked again', async () => {
   const r = await ask('939261038')
-  await decide(fx, r.id, 'Timedout')
+  await answerSystemUserRequest(fx, r.id, 'Timedout')
   const again = await ask('939261038')
   expect(again.id).not.toBe(r.id)
   expect(again.status).toBe('New')
@@ -166,7 +166,7 @@ test('a timed-out request gives way to a new one when asked again', async () => 
 
 test('revoking a rejected request is not_found: it delegated nothing', async () => {
   const r = await ask('929770404')
-  await decide(fx, r.id, 'Rejected')
+  await answerSystemUserRequest(fx, r.id, 'Rejected')
   expect(await agency.revoke('929770404', 'ref-929770404')).toBe('not_found')
 })
 

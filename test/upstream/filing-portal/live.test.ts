@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { systemClock } from '../../../src/lib/clock.ts'
 import { filingTag, LiveFilingSubmitter, MVA_SUBMIT_SCOPES } from '../../../src/upstream/filing-portal/live.ts'
 import type { VatFiling } from '../../../src/upstream/filing-portal/port.ts'
@@ -20,7 +20,7 @@ import {
   FAST,
   requestLog,
   tokenService,
-} from '../government-fixtures.ts'
+} from '../../helpers.ts'
 
 const ORG = '984661185'
 const UNAPPROVED = '923609016'

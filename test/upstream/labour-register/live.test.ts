@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
 import { activeEmployees, employmentsOf } from '../../../fixtures/servers/aareg.ts'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
 import {
@@ -15,7 +15,7 @@ import {
   LiveLabourRegister,
 } from '../../../src/upstream/labour-register/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { addFault, clearFaults, FAST, tokenService } from '../government-fixtures.ts'
+import { addFault, clearFaults, FAST, tokenService } from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers

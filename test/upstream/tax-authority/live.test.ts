@@ -4,12 +4,12 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveTaxAuthority, MVA_VALIDATION_SCOPE } from '../../../src/upstream/tax-authority/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { addFault, clearFaults, FAST, tokenService } from '../government-fixtures.ts'
+import { addFault, clearFaults, FAST, tokenService } from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers

@@ -7,21 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { CATALOGUE } from '../../../src/errors/catalogue/index.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveTokenService, REFRESH_MARGIN_MS } from '../../../src/upstream/token-service/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import {
-  addFault,
-  approvedCompany,
-  clearFaults,
-  clearRequests,
-  FAST,
-  requestLog,
-  tokenService,
-} from '../government-fixtures.ts'
+import { addFault, approvedCompany, clearFaults, clearRequests, FAST, requestLog, tokenService } from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 const LIFETIME_S = 120

@@ -78,7 +78,7 @@ export async function deleteSystemUser(fx: FixtureServers, id: string): Promise<
 }
 
 /** The administrator's answer to a pending system-user request, through the Altinn fixture's control API. */
-export async function decide(
+export async function answerSystemUserRequest(
   fx: FixtureServers,
   requestId: string,
   status: 'Accepted' | 'Rejected' | 'Timedout',
@@ -121,6 +121,6 @@ export async function approvedCompany(
     externalRef,
     accessPackages: ['urn:altinn:accesspackage:merverdiavgift'],
   })
-  if (req.status === 'New') await decide(fx, req.id, 'Accepted')
+  if (req.status === 'New') await answerSystemUserRequest(fx, req.id, 'Accepted')
   return { org, externalRef }
 }
