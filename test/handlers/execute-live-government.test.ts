@@ -52,10 +52,10 @@ async function token(a: Agent, body: Record<string, unknown>): Promise<string> {
   return confirmedToken(app, a, body as Parameters<typeof confirmedToken>[2])
 }
 
-function file(a: Agent, body: unknown, approval: string) {
+function file(a: Agent, body: unknown, approval: string, idempotencyKey: string = crypto.randomUUID()) {
   return app.send('POST', '/api/v1/actions/execute', body, {
     ...a.auth,
-    'idempotency-key': crypto.randomUUID(),
+    'idempotency-key': idempotencyKey,
     'x-approval-token': approval,
   })
 }
@@ -133,4 +133,36 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
       app.clock.set(PINNED_NOW)
     }
   }, 60_000)
+
+  test('a portal process that waits for a person: 422 FOLLOWUP_REQUIRED naming the step and the instance, audited, final for its Idempotency-Key', async () => {
+    const org = '984661185'
+    const a = await delegated(org)
+    const body = { org_number: org, action_type: 'mva_melding', period: '2026-T1', payload: PAYLOAD }
+    const approval = await token(a, body)
+    const key = crypto.randomUUID()
+    const setProcess = (personTask: unknown) =>
+      fetch(`${app.fixtures.altinnUrl}/__control/app-process`, { method: 'PUT', body: JSON.stringify({ personTask }) })
+    await setProcess({ elementId: 'Task_4', name: 'Signering', altinnTaskType: 'signing' })
+    try {
+      const res = await file(a, body, approval, key)
+      expect(res.status).toBe(422)
+      const err = await res.json()
+      expect(err.error_code).toBe('FOLLOWUP_REQUIRED')
+      expect(err.explanation.summary_en).toBe('The submission needs a follow-up.')
+      expect(err.outcome.followup_action).toMatchObject({ who: 'portal_user', task: 'signing', task_name: 'Signering' })
+      const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
+      const mine = state.instances.filter(
+        (i: { instanceOwner: { organisationNumber: string } }) => i.instanceOwner.organisationNumber === org,
+      )
+      expect(mine.map((i: { id: string }) => i.id)).toEqual([err.outcome.instance_id])
+      const [audit] = await app.deps.sql`
+        select details from audit_log where consumer_id = ${a.consumerId} and action = 'submit_mva_failed'`
+      expect(audit!.details.error_code).toBe('FOLLOWUP_REQUIRED')
+      // The token is spent: the key hears the same answer again, and nothing is filed twice.
+      const again = await file(a, body, approval, key)
+      expect([again.status, (await again.json()).error_code]).toEqual([422, 'FOLLOWUP_REQUIRED'])
+    } finally {
+      await setProcess(null)
+    }
+  }, 30_000)
 })

@@ -98,7 +98,7 @@ export interface AltinnState {
     id: string
     instanceOwner: { organisationNumber: string }
     dataValues: Record<string, string> | null
-    process: { ended: string | null }
+    process: { ended: string | null; currentTask: { altinnTaskType: string } | null }
     data: { dataType: string }[]
   }[]
 }

@@ -20,8 +20,15 @@
  * Errors: 401/403 → PORTAL_DELEGATION_MISSING; 409 from `process/next` (the app validates the
  * return, "Ugyldig mva-melding") → GOVERNMENT_VALIDATION_REJECTED with the validation result;
  * a 2xx we cannot read → PORTAL_ACK_UNPARSEABLE, never retried; the budget spent →
- * EXECUTION_DEADLINE_EXCEEDED; three failed attempts at one step → RETRY_BUDGET_EXHAUSTED; the
- * breaker open → EXECUTION_CIRCUIT_OPEN; any other refusal → GOVERNMENT_API_ERROR.
+ * EXECUTION_DEADLINE_EXCEEDED; three failed attempts at one step → RETRY_BUDGET_EXHAUSTED, or
+ * GOVERNMENT_UNAVAILABLE when the portal said so (503) each time; the breaker open →
+ * EXECUTION_CIRCUIT_OPEN; any other refusal → GOVERNMENT_API_ERROR. Two outcomes are not failures
+ * of a step but of what is known: a filing that ends (budget, attempts, breaker) while a move or an
+ * upload it sent has no answer and no read has confirmed it is EXECUTION_TIMEOUT — the return may
+ * have arrived, and only reconciling tells; a process that stops at a task only a person can do in
+ * the portal (`signing`, `payment`: Altinn's task types) is FOLLOWUP_REQUIRED, naming the task and
+ * the instance in `outcome.followup_action`. A retry with the same idempotency key resumes the same
+ * instance either way.
  */
 import { AppError } from '../../errors/app-error.ts'
 import { canonicalJson } from '../../lib/canonical-json.ts'
@@ -85,7 +92,13 @@ export function receiptIdOf(instance: { guid: string }): string {
 
 const context = { upstream_system: PORTAL_SYSTEM }
 
-type Stage = 'fill' | 'confirm' | 'done'
+type Stage = 'fill' | 'confirm' | 'person' | 'done'
+
+/** Altinn app task types our system user cannot complete: a person does them in the portal. */
+const PERSON_TASKS = new Set(['signing', 'payment'])
+
+/** The codes that end a filing without an answer about what it changed. */
+const ENDED_UNANSWERED = new Set(['EXECUTION_DEADLINE_EXCEEDED', 'RETRY_BUDGET_EXHAUSTED', 'EXECUTION_CIRCUIT_OPEN'])
 
 export class LiveFilingSubmitter implements FilingSubmitterPort {
   readonly mock = false
@@ -117,6 +130,8 @@ class Filing {
   private portalToken = ''
   private readonly melding: MvaMelding
   private readonly tag: string
+  /** a move or an upload that was sent and not answered, until a read says whether it happened */
+  private unanswered: { step: string; instance: string } | null = null
 
   constructor(
     private readonly config: FilingPortalConfig,
@@ -132,11 +147,21 @@ class Filing {
   }
 
   async run(): Promise<PortalReceipt> {
+    try {
+      return await this.steps()
+    } catch (e) {
+      if (this.unanswered && e instanceof AppError && ENDED_UNANSWERED.has(e.code)) throw this.outcomeUnknown(e)
+      throw e
+    }
+  }
+
+  private async steps(): Promise<PortalReceipt> {
     this.portalToken = await this.exchange()
     let instance = (await this.find()) ?? (await this.create())
     for (let move = 0; move < MAX_MOVES; move++) {
       const stage = this.stageOf(instance)
       if (stage === 'done') return this.receipt(instance)
+      if (stage === 'person') throw this.followUp(instance)
       if (stage === 'fill') instance = await this.upload(instance)
       instance = await this.next(instance)
     }
@@ -256,6 +281,7 @@ class Filing {
       case 'feedback':
         return 'done'
       default:
+        if (PERSON_TASKS.has(i.process.task.altinnTaskType)) return 'person'
         throw this.unreadable('process')
     }
   }
@@ -295,8 +321,11 @@ class Filing {
         return this.read(i)
       } catch (e) {
         if (!(e instanceof UpstreamGaveUp)) throw e
+        // No status at all (a timeout, a reset): it may have happened. A status is an answer.
+        if (e.options.extra?.upstream_status === undefined) this.unanswered = { step: 'upload', instance: i.id }
         if (attempt >= MAX_ATTEMPTS) throw this.exhausted(e, attempt)
         current = await this.read(i)
+        this.unanswered = null
       }
     }
   }
@@ -320,8 +349,11 @@ class Filing {
         return { ...i, process }
       } catch (e) {
         if (!(e instanceof UpstreamGaveUp)) throw e
+        // No status at all (a timeout, a reset): it may have happened. A status is an answer.
+        if (e.options.extra?.upstream_status === undefined) this.unanswered = { step: 'process/next', instance: i.id }
         if (attempt >= MAX_ATTEMPTS) throw this.exhausted(e, attempt)
         const now = await this.read(i)
+        this.unanswered = null
         if (JSON.stringify(now.process) !== before) return now
       }
     }
@@ -349,10 +381,59 @@ class Filing {
   }
 
   private exhausted(e: UpstreamGaveUp, attempts = e.attempts): AppError {
+    // The portal said it is down (503) at every attempt, and nothing of ours is in doubt.
+    if (!this.unanswered && e.options.extra?.upstream_status === 503) {
+      return new AppError('GOVERNMENT_UNAVAILABLE', {
+        context,
+        extra: { upstream_system: PORTAL_SYSTEM, upstream_status: 503, attempts },
+        cause: e,
+      })
+    }
     return new AppError('RETRY_BUDGET_EXHAUSTED', {
       context,
       extra: { upstream_system: PORTAL_SYSTEM, attempts, last_error: e.code },
       cause: e,
+    })
+  }
+
+  /** The filing ended while a write of ours had no answer: whether the return arrived is unknown. */
+  private outcomeUnknown(e: AppError): AppError {
+    return new AppError('EXECUTION_TIMEOUT', {
+      context,
+      extra: {
+        upstream_system: PORTAL_SYSTEM,
+        outcome: {
+          status: 'unknown',
+          step: this.unanswered!.step,
+          instance_id: this.unanswered!.instance,
+          ended_by: e.code,
+        },
+      },
+      cause: e,
+    })
+  }
+
+  /** The process waits for a person in the portal: the instance is filled and stays in the organisation's inbox. */
+  private followUp(i: AppInstance): AppError {
+    const task = i.process.task!
+    const step = task.name ?? task.elementId
+    return new AppError('FOLLOWUP_REQUIRED', {
+      context,
+      extra: {
+        upstream_system: PORTAL_SYSTEM,
+        outcome: {
+          status: 'awaiting_person',
+          instance_id: i.id,
+          followup_action: {
+            who: 'portal_user',
+            where: 'Altinn → Innboks',
+            task: task.altinnTaskType,
+            task_name: step,
+            what: `Fullfør steget «${step}» (${task.altinnTaskType}) i mva-meldingen i Altinn-innboksen til virksomheten.`,
+            what_en: `Complete the step "${step}" (${task.altinnTaskType}) of the VAT return in the organisation's Altinn inbox.`,
+          },
+        },
+      },
     })
   }
 

@@ -119,7 +119,7 @@ describe('a filing', () => {
 
   test('retried after it failed mid-way, it resumes the first instance: one instance in the end', async () => {
     const f = filing()
-    await addFault(fx.altinnUrl, { match: '/process/next', mode: 'status', status: 503, times: 3 })
+    await addFault(fx.altinnUrl, { match: '/process/next', mode: 'status', status: 500, times: 3 })
     expect((await failure(submitter().submitVatReturn(f, token, 8000)))?.code).toBe('RETRY_BUDGET_EXHAUSTED')
     const receipt = await submitter().submitVatReturn(f, token, 8000)
     const all = await tagged(f)
@@ -213,6 +213,42 @@ describe('failures', () => {
     expect((await calls()).filter((c) => c.endsWith('/feedback/status'))).toHaveLength(3)
   })
 
+  test('a portal that answers 503 at every attempt before anything was sent is GOVERNMENT_UNAVAILABLE', async () => {
+    await addFault(fx.altinnUrl, { match: '/exchange/', mode: 'status', status: 503 })
+    const e = await failure(submitter().submitVatReturn(filing(), token, 8000))
+    expect([e?.code, e?.status]).toEqual(['GOVERNMENT_UNAVAILABLE', 503])
+    expect((await calls()).filter((c) => c.includes('/exchange/'))).toHaveLength(3)
+  })
+
+  test('a move sent without an answer that no read can confirm is EXECUTION_TIMEOUT: the outcome is unknown, with the step and the instance', async () => {
+    let sent = false
+    // The move reaches the portal and its answer is lost; then the portal cannot be read at all.
+    const dark = (async (url: string, init: RequestInit) => {
+      if (sent && (init.method ?? 'GET') === 'GET') throw new TypeError('ECONNRESET: the portal went dark')
+      const res = await fetch(url, init)
+      if (!sent && url.endsWith('/process/next')) {
+        sent = true
+        throw new TypeError('ECONNRESET: the socket closed before the answer was read')
+      }
+      return res
+    }) as typeof fetch
+    const s = new LiveFilingSubmitter(
+      { appUrl: fx.governmentClient.mvaAppUrl, platformUrl: fx.altinnUrl },
+      new UpstreamClient('Altinn', FAST, systemClock, dark),
+      systemClock,
+    )
+    const f = filing()
+    const e = await failure(s.submitVatReturn(f, token, 8000))
+    expect(e?.code).toBe('EXECUTION_TIMEOUT')
+    const outcome = (e!.options.extra as { outcome: Record<string, unknown> }).outcome
+    expect(outcome).toEqual({
+      status: 'unknown',
+      step: 'process/next',
+      instance_id: (await tagged(f))[0]!.id,
+      ended_by: 'RETRY_BUDGET_EXHAUSTED',
+    })
+  })
+
   test('after repeated failure the breaker opens: EXECUTION_CIRCUIT_OPEN at once, and the portal sees no call', async () => {
     const s = submitter({ ...FAST, attempts: 1, breakerThreshold: 1, breakerOpenMs: 30_000 })
     await addFault(fx.altinnUrl, { match: '/exchange/', mode: 'status', status: 503 })
@@ -222,5 +258,47 @@ describe('failures', () => {
     expect(e?.code).toBe('EXECUTION_CIRCUIT_OPEN')
     expect(e?.options.headers?.['retry-after']).toBeDefined()
     expect(await requestLog(fx.altinnUrl)).toEqual([])
+  })
+})
+
+describe('a process that waits for a person', () => {
+  const SIGNING = { elementId: 'Task_4', name: 'Signering', altinnTaskType: 'signing' }
+  const setProcess = (personTask: typeof SIGNING | null) =>
+    fetch(`${fx.altinnUrl}/__control/app-process`, { method: 'PUT', body: JSON.stringify({ personTask }) })
+  afterEach(() => setProcess(null))
+
+  test('is FOLLOWUP_REQUIRED naming the step and the instance, and nothing moves it for the person', async () => {
+    await setProcess(SIGNING)
+    const f = filing()
+    const e = await failure(submitter().submitVatReturn(f, token, 8000))
+    expect([e?.code, e?.status]).toEqual(['FOLLOWUP_REQUIRED', 422])
+    const [instance] = await tagged(f)
+    expect((e!.options.extra as { outcome: unknown }).outcome).toEqual({
+      status: 'awaiting_person',
+      instance_id: instance!.id,
+      followup_action: {
+        who: 'portal_user',
+        where: 'Altinn → Innboks',
+        task: 'signing',
+        task_name: 'Signering',
+        what: 'Fullfør steget «Signering» (signing) i mva-meldingen i Altinn-innboksen til virksomheten.',
+        what_en: 'Complete the step "Signering" (signing) of the VAT return in the organisation\'s Altinn inbox.',
+      },
+    })
+    expect(instance!.process.currentTask?.altinnTaskType).toBe('signing')
+  })
+
+  test('once the person has done the step, the same filing resumes the same instance to its receipt', async () => {
+    await setProcess(SIGNING)
+    const f = filing()
+    await failure(submitter().submitVatReturn(f, token, 8000))
+    const [instance] = await tagged(f)
+    const guid = instance!.id.split('/')[1]
+    expect((await fetch(`${fx.altinnUrl}/__control/instances/${guid}/process/next`, { method: 'POST' })).status).toBe(
+      200,
+    )
+    const receipt = await submitter().submitVatReturn(f, token, 8000)
+    expect(receipt.instance_id).toBe(instance!.id)
+    expect(await tagged(f)).toHaveLength(1)
   })
 })
