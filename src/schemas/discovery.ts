@@ -121,6 +121,7 @@ export const Capabilities = Type.Object({
 export const WorkflowStep = Type.Object({
   step: Str(),
   purpose_en: Str(),
+  purpose_nb: Str(),
   operation_id: Str('the OpenAPI operationId'),
   method: Str(),
   path: Str(),
@@ -138,6 +139,7 @@ export const Workflows = Type.Object({
       title_en: Str(),
       title_nb: Str(),
       summary_en: Str(),
+      summary_nb: Str(),
       environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
       recipe_url: Str(),
       steps: Type.Array(WorkflowStep),
