@@ -27,7 +27,7 @@ import {
   McpError,
   type CompleteResult,
 } from '@modelcontextprotocol/sdk/types.js'
-import { Type } from '@sinclair/typebox'
+import { Type, type TObject } from '@sinclair/typebox'
 import { SANDBOX_COMPANIES } from '../../fixtures/sandbox/companies.ts'
 import { parsePeriod } from '../domain/actions/period.ts'
 import type { Principal } from '../domain/access/types.ts'
@@ -36,7 +36,9 @@ import {
   PROMPT_LANGUAGES,
   PROMPTS,
   renderPrompt,
+  restToolInputs,
   type PromptDescriptor,
+  type ToolInputs,
   type PromptValues,
 } from '../domain/discovery/mcp-prompts.ts'
 import { currentVatTerm } from '../domain/discovery/recipes.ts'
@@ -126,11 +128,32 @@ function syntheticOrgs(fragment: string): string[] {
   return SANDBOX_COMPANIES.filter((c) => c.name.toLowerCase().includes(f)).map((c) => c.org_number)
 }
 
+/** The arguments each step's tool really takes: the tool of that operation, or the production tool that rehearses it. */
+function toolInputsOf(all: readonly Tool[]): ToolInputs {
+  return (name, op) => {
+    const tool = all.find((t) => t.name === name && t.operation.id === op.id) ?? all.find((t) => t.name === name)
+    if (!tool) return restToolInputs(name, op)
+    const schema = tool.input as TObject
+    const required = new Set(schema.required ?? [])
+    return new Map(Object.keys(schema.properties ?? {}).map((k) => [k, required.has(k)]))
+  }
+}
+
 export function servePrompts(
   server: Server,
-  ctx: { principal: Principal; deps: AppDeps; tools: readonly Tool[]; resources: readonly Resource[]; run: RunCall },
+  ctx: {
+    principal: Principal
+    deps: AppDeps
+    /** the tools this credential is offered */
+    tools: readonly Tool[]
+    /** every tool of the surface, whose inputs the prompts' steps name */
+    allTools: readonly Tool[]
+    resources: readonly Resource[]
+    run: RunCall
+  },
 ): void {
   const { principal, deps, tools, resources, run } = ctx
+  const toolInputs = toolInputsOf(ctx.allTools)
 
   /** Organisation numbers for a name fragment (the module's comment says from where, and what it costs). */
   async function orgNumbers(value: string, sandbox: boolean, signal: AbortSignal): Promise<CompleteResult> {
@@ -176,7 +199,7 @@ export function servePrompts(
       if (e instanceof AppError) throw refusal(e, now, deps)
       throw e
     }
-    const { description, text } = renderPrompt(p, values, deps.config.baseUrl, now)
+    const { description, text } = renderPrompt(p, values, deps.config.baseUrl, now, toolInputs)
     return { description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] }
   })
 

@@ -42,7 +42,8 @@ import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
 import { serviceLinks } from '../domain/wellknown/links.ts'
 import { databaseUnavailable } from '../pipeline/unavailable.ts'
 import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, offeredTo, TOOLS, type Tool, type ToolOutput } from './tools.ts'
-import { resourceOf, serveResources, visibleResources, type Resource } from './resources.ts'
+import { OPERATION_REFUSED, resourceOf, serveResources, visibleResources, type Resource } from './resources.ts'
+import { mcpOffer } from '../domain/discovery/mcp-offer.ts'
 import { servePrompts } from './prompts.ts'
 import { listedTool } from './listing.ts'
 import { isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
@@ -422,7 +423,14 @@ function buildServer(
     return toolContent(body, precomputed, texts)
   })
   serveResources(server, { principal, deps, resources: visibleResources(principal, surface.resources), run })
-  servePrompts(server, { principal, deps, tools, resources: visibleResources(principal, surface.resources), run })
+  servePrompts(server, {
+    principal,
+    deps,
+    tools,
+    allTools: surface.tools,
+    resources: visibleResources(principal, surface.resources),
+    run,
+  })
   return server
 }
 
@@ -468,6 +476,13 @@ export function mcpManifest(deps: AppDeps) {
       },
     },
     tools: { keyless: summary.keyless.length, total: summary.names.length, names: summary.names },
+    // resources, resource templates, prompts and completions (src/mcp/resources.ts, src/mcp/prompts.ts)
+    ...mcpOffer(),
+    resource_errors: {
+      invalid_params: RpcError.InvalidParams,
+      operation_refused: OPERATION_REFUSED,
+      data: 'the REST error body: error_code, explanation, retryable, fix hints, _meta',
+    },
     documentation: links.docs,
   }
 }

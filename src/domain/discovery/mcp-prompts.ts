@@ -101,7 +101,10 @@ const TEXT = {
       'Use a key with credits: metered reads cost what plikt://pricing says (a company read 50 øre); nothing is charged when a call fails.',
     call: (tool: string) => `call \`${tool}\``,
     with: 'with',
+    body: 'with the body',
     also: 'and also',
+    publicSandbox:
+      'No key is needed: the public mirror answers anyone, for its one synthetic organisation, and nothing real is touched.',
     person: 'a person does this: tell them what the previous answer says they must do, and wait until they have',
     recipe: 'Runnable recipe',
   },
@@ -115,16 +118,32 @@ const TEXT = {
       'Bruk en nøkkel med kreditter: betalte oppslag koster det plikt://pricing sier (et selskapsoppslag 50 øre); ingenting trekkes når et kall feiler.',
     call: (tool: string) => `kall \`${tool}\``,
     with: 'med',
+    body: 'med innholdet',
     also: 'og i tillegg',
+    publicSandbox:
+      'Ingen nøkkel trengs: det åpne speilet svarer alle, for sin ene syntetiske organisasjon, og ingenting ekte blir berørt.',
     person: 'et menneske gjør dette: fortell dem hva forrige svar sier de må gjøre, og vent til de har gjort det',
     recipe: 'Kjørbar oppskrift',
   },
 } as const
 
-/** The tool arguments a step writes besides its REST inputs (mcp/tools.ts `writeArguments`). */
-function writeArguments(op: Operation, dryRun: boolean): string[] {
-  return [...(op.idempotency ? ['idempotency_key'] : []), ...(op.approval && !dryRun ? ['approval_token'] : [])]
+/**
+ * The arguments a step's tool takes, each with whether it is required; the MCP surface knows its
+ * tools' real inputs (a tool may have its own shape), so it hands them in.
+ */
+export type ToolInputs = (tool: string, op: Operation) => Map<string, boolean>
+
+/** Without the surface: a tool takes its REST inputs flattened, and the write arguments its operation declares. */
+export const restToolInputs: ToolInputs = (_tool, op) => {
+  const out = inputsOf(op)
+  if (op.idempotency) out.set('idempotency_key', op.idempotency === 'required')
+  if (op.approval) out.set('approval_token', false)
+  return out
 }
+
+const code = (names: string[]) => names.map((n) => `\`${n}\``).join(', ')
+/** A purpose as the end of a sentence: a question keeps its mark. */
+const sentence = (text: string) => (/[?!]$/.test(text) ? text : `${text.replace(/\.+$/, '')}.`)
 
 /** One step as a line: the tool (or REST call) with what it is given, and why. */
 function stepLine(
@@ -133,27 +152,42 @@ function stepLine(
   values: Record<string, string>,
   lang: PromptLanguage,
   base: string,
+  toolInputs: ToolInputs,
 ): string {
   const t = TEXT[lang]
   const op = operationOf(step.op)
   const tool = toolOf(op)
-  const inputs = inputsOf(op)
-  const given: Record<string, unknown> = {}
-  for (const [name] of inputs) if (values[name] !== undefined) given[name] = values[name]
-  for (const [name, value] of Object.entries(step.with ?? {})) if (inputs.has(name)) given[name] = value
-  const dryRun = step.with?.dry_run === true
-  const missing = [
-    ...[...inputs].filter(([n, required]) => required && !(n in given)).map(([n]) => n),
-    ...(tool ? writeArguments(op, dryRun) : []),
-  ]
-  const purpose = lang === 'nb' ? step.purpose_nb : step.purpose_en
-  const also = missing.length > 0 ? ` ${t.also} ${missing.map((n) => `\`${n}\``).join(', ')}` : ''
-  const args = Object.keys(given).length > 0 ? ` ${t.with} ${JSON.stringify(given)}${also}` : also
+  const purpose = sentence(lang === 'nb' ? step.purpose_nb : step.purpose_en)
+  const head = `${i + 1}. ${step.step}${step.person ? ` (${t.person})` : ''}`
   const path = openApiPath(op.path).replace('{org}', values.org_number ?? '{org}')
-  const query =
-    step.with && op.request.query && 'dry_run' in (op.request.query.properties ?? {}) && dryRun ? '?dry_run=true' : ''
-  const how = tool ? `${t.call(tool)}${args}` : `\`${op.method} ${base}${path}${query}\`${args}`
-  return `${i + 1}. ${step.step}${step.person ? ` (${t.person})` : ''}: ${how} — ${purpose}.`
+  if (op.format === 'html') return `${head}: \`${op.method} ${base}${path}\` — ${purpose}`
+  const dryRun = step.with?.dry_run === true
+  const fill = (inputs: Map<string, boolean>) => {
+    const given: Record<string, unknown> = {}
+    for (const [name] of inputs) if (values[name] !== undefined) given[name] = values[name]
+    for (const [name, value] of Object.entries(step.with ?? {})) if (inputs.has(name)) given[name] = value
+    // A live filing needs the confirmed approval token; the dry run does not.
+    const missing = [...inputs]
+      .filter(([n, required]) => !(n in given) && (required || (n === 'approval_token' && !dryRun)))
+      .map(([n]) => n)
+    return { given, missing }
+  }
+  if (tool) {
+    const { given, missing } = fill(toolInputs(tool, op))
+    const args = Object.keys(given).length > 0 ? ` ${t.with} ${JSON.stringify(given)}` : ''
+    const also = missing.length > 0 ? ` ${t.also} ${code(missing)}` : ''
+    return `${head}: ${t.call(tool)}${args}${also} — ${purpose}`
+  }
+  const params = new Set(Object.keys(op.request.params?.properties ?? {}).map(toolArgumentName))
+  const query = new Set(Object.keys(op.request.query?.properties ?? {}))
+  const { given, missing } = fill(inputsOf(op))
+  const queryPart = Object.entries(given).filter(([n]) => query.has(n))
+  const bodyPart = Object.fromEntries(Object.entries(given).filter(([n]) => !params.has(n) && !query.has(n)))
+  const qs =
+    queryPart.length > 0 ? `?${queryPart.map(([n, v]) => `${n}=${encodeURIComponent(String(v))}`).join('&')}` : ''
+  const body = Object.keys(bodyPart).length > 0 ? ` ${t.body} ${JSON.stringify(bodyPart)}` : ''
+  const also = missing.length > 0 ? ` ${t.also} ${code(missing)}` : ''
+  return `${head}: \`${op.method} ${base}${path}${qs}\`${body}${also} — ${purpose}`
 }
 
 /**
@@ -165,6 +199,7 @@ export function renderPrompt(
   given: PromptValues,
   base: string,
   now: Date,
+  toolInputs: ToolInputs = restToolInputs,
 ): { description: string; text: string } {
   const w = p.workflow
   const lang = given.language ?? 'nb'
@@ -182,9 +217,13 @@ export function renderPrompt(
     summary,
     '',
     t.intro,
-    w.environment === 'sandbox' ? t.sandbox : t.production,
+    w.environment === 'production'
+      ? t.production
+      : w.steps.some((s) => toolOf(operationOf(s.op)))
+        ? t.sandbox
+        : t.publicSandbox,
     '',
-    ...w.steps.map((s, i) => stepLine(i, s, values, lang, base)),
+    ...w.steps.map((s, i) => stepLine(i, s, values, lang, base, toolInputs)),
     '',
     `${t.recipe}: ${base}/recipes#${w.id}`,
   ].join('\n')
