@@ -132,7 +132,7 @@ export interface ResourceDescriptor {
   variables: UriVariable[]
   /** the schema of each variable's input, for completion and for reading its value */
   inputs: Readonly<Record<string, TSchema>>
-  /** the concrete resources resources/list names (none for a template with a free variable) */
+  /** the concrete resources resources/list names to whoever is offered the operation (none for a template with a free variable) */
   listed: ListedResource[]
 }
 
@@ -183,7 +183,7 @@ function descriptorOf(op: Operation & { mcpResource: NonNullable<Operation['mcpR
   const schemas = Object.fromEntries(variables.map((v) => [v.name, inputs.get(v.name)!.schema]))
   const title = op.capability?.name_en ?? op.summary
   const keyless = isKeyless(op)
-  const combos = keyless ? combinations(variables, schemas) : null
+  const combos = combinations(variables, schemas)
   return {
     name,
     uriTemplate: uri,
