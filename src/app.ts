@@ -24,7 +24,8 @@ import { mountRoutes, type Extension } from './http/app.ts'
 export type { Extension } from './http/app.ts'
 import { discoveryHandlers } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
-import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
+import { handleMcp, mcpManifest, mcpToolsSummary, type McpSurface } from './mcp/server.ts'
+import { buildResources } from './mcp/resources.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
 import { returnSweeps } from './domain/delegation/refresh.ts'
 import { ProofCache } from './domain/anchors/proof-cache.ts'
@@ -187,11 +188,14 @@ export function composeDeps(
 export function createApp(deps: AppDeps, extension?: Extension) {
   const operations = extension ? [...allOperations, ...extension.operations] : allOperations
   const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
-  const tools = extension ? buildTools(operations, table, { ...toolBindings, ...extension.tools }) : TOOLS
+  const surface: McpSurface = {
+    tools: extension ? buildTools(operations, table, { ...toolBindings, ...extension.tools }) : TOOLS,
+    resources: buildResources(operations, table),
+  }
   return mountRoutes(deps, {
     operations,
     handlers: table,
-    mcp: (request, state) => handleMcp(request, deps, state, tools),
+    mcp: (request, state) => handleMcp(request, deps, state, surface),
   })
 }
 
