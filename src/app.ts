@@ -44,7 +44,7 @@ import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
 import { mockFilingPortal, mockFilingPortalWithFilings } from './upstream/filing-portal/mock.ts'
 import { buildGovernment } from './upstream/government.ts'
 import { MockDigitalAgency } from './upstream/digital-agency/mock.ts'
-import { NorgesBankClient } from './upstream/central-bank/live.ts'
+import { CentralBankClient } from './upstream/central-bank/live.ts'
 import { serverKeys } from './lib/server-secret.ts'
 import { Lifecycle } from './pipeline/lifecycle.ts'
 import { Metrics } from './pipeline/metrics.ts'
@@ -117,13 +117,13 @@ export function composeDeps(
   const register =
     overrides.register ??
     new LiveBusinessRegister(
-      base.config.brregBaseUrl,
+      base.config.businessRegisterUrl,
       client('Enhetsregisteret'),
       client('Fullmakttjenesten'),
       base.clock,
     )
-  const accounts = new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret'), base.clock)
-  const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
+  const accounts = new LiveAccountsRegister(base.config.businessRegisterUrl, client('Regnskapsregisteret'), base.clock)
+  const centralBank = new CentralBankClient(base.config.centralBankUrl, client('Norges Bank'), base.clock)
   const { digitalAgency: liveAgency, ...government } = {
     ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)),
     ...overrides.government,
@@ -168,7 +168,7 @@ export function composeDeps(
     backup: base.dumpDataDir ?? null,
     serverKeys: serverKeys(base.config.serverSecret ?? crypto.randomUUID() + crypto.randomUUID()),
     accountsRegister: new LiveAccountsRegister(
-      base.config.brregBaseUrl,
+      base.config.businessRegisterUrl,
       client('Regnskapsregisteret (diff)'),
       base.clock,
     ),

@@ -160,3 +160,22 @@ embeddedRun(
   },
   120_000,
 )
+
+embeddedRun(
+  'an old variable name starts the service with a warning naming its current name',
+  async () => {
+    const proc = start({ BRREG_BASE_URL: 'https://data.brreg.no' })
+    try {
+      const [line] = await readUntil(proc.stdout, /\{[^\n]*BRREG_BASE_URL[^\n]*\}/)
+      expect(JSON.parse(line)).toMatchObject({
+        level: 'warn',
+        msg: 'BRREG_BASE_URL is deprecated: use BUSINESS_REGISTER_URL',
+      })
+      await readUntil(proc.stderr, /listening on (http:\/\/\S+)/)
+    } finally {
+      proc.kill('SIGTERM')
+      await proc.exited
+    }
+  },
+  120_000,
+)

@@ -80,7 +80,7 @@ test('data-sovereignty names this deployment’s database, its register upstream
   expect(Value.Check(W.DataSovereignty, doc)).toBe(true)
   expect(doc.storage.kind).toBe(onPostgres ? 'postgres' : 'embedded')
   const brreg = doc.upstreams.find((u: { operator: string }) => u.operator === 'Brønnøysundregistrene')
-  expect(brreg).toMatchObject({ base_url: app.config.brregBaseUrl, mode: 'fixtures' })
+  expect(brreg).toMatchObject({ base_url: app.config.businessRegisterUrl, mode: 'fixtures' })
   // GOVERNMENT_MODE=mock: the government systems run in the process and receive nothing.
   expect(doc.upstreams.find((u: { system: string }) => u.system === 'Maskinporten')).toMatchObject({
     base_url: null,

@@ -48,7 +48,7 @@ test('a filing in the fixture register reaches the subscriber as one signed deli
   expect((await s.send('GET', `/api/v1/company/${POSTEN}/accounts`)).body.data.last_accounts_year).toBe(2024)
   expect((await runJob('accounts-diff')).result).toMatchObject({ baselined: 1, changes: 0 })
 
-  const filed = await fetch(`${app.fixtures.brregUrl}/__control/accounts/${POSTEN}`, {
+  const filed = await fetch(`${app.fixtures.businessRegisterUrl}/__control/accounts/${POSTEN}`, {
     method: 'POST',
     body: JSON.stringify({ year: 2025 }),
   })

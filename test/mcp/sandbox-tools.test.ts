@@ -129,9 +129,9 @@ describe('keyless tools and credentials', () => {
   })
 
   test('no upstream register is called for a sandbox answer', async () => {
-    await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
     await call('get_company_verification', { org_number: '999660002' })
-    expect(await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()).toEqual([])
+    expect(await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()).toEqual([])
   })
 
   test('a sandbox bearer with a bad suffix is refused without echoing it', async () => {

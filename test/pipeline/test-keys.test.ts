@@ -39,7 +39,7 @@ async function mintTestKey(consumer: string): Promise<Response> {
 }
 
 beforeAll(async () => {
-  app = await startApp({ env: { BRREG_BASE_URL: `http://127.0.0.1:${register.port}` } })
+  app = await startApp({ env: { BUSINESS_REGISTER_URL: `http://127.0.0.1:${register.port}` } })
   consumerId = (await createConsumer(app, 'starter')).id
   await addCredits(app, consumerId, 10_000)
   testKey = (await (await mintTestKey(consumerId)).json()).data.plaintext_key

@@ -119,15 +119,15 @@ export function liveGovernmentEnv(fixtures: FixtureServers): Record<string, stri
   const demo = fixtures.governmentClient
   return {
     GOVERNMENT_MODE: 'live',
-    MASKINPORTEN_URL: fixtures.maskinportenUrl,
-    MASKINPORTEN_CLIENT_ID: demo.clientId,
-    MASKINPORTEN_KID: demo.kid,
-    MASKINPORTEN_KEY_PEM: demo.privateKeyPem,
-    ALTINN_PLATFORM_URL: fixtures.altinnUrl,
-    ALTINN_SYSTEM_ID: demo.systemId,
-    ALTINN_MVA_APP_URL: demo.mvaAppUrl,
-    SKATTEETATEN_URL: fixtures.skatteetatenUrl,
-    AAREG_URL: fixtures.aaregUrl,
+    TOKEN_SERVICE_URL: fixtures.tokenServiceUrl,
+    TOKEN_SERVICE_CLIENT_ID: demo.clientId,
+    TOKEN_SERVICE_KID: demo.kid,
+    TOKEN_SERVICE_KEY_PEM: demo.privateKeyPem,
+    FILING_PORTAL_URL: fixtures.filingPortalUrl,
+    DIGITAL_AGENCY_SYSTEM_ID: demo.systemId,
+    FILING_PORTAL_VAT_APP_URL: demo.filingPortalVatAppUrl,
+    TAX_AUTHORITY_URL: fixtures.taxAuthorityUrl,
+    LABOUR_REGISTER_URL: fixtures.labourRegisterUrl,
   }
 }
 
@@ -165,8 +165,8 @@ export async function startApp(
     SERVER_SECRET,
     TRUST_PROXY: 'true',
     UPSTREAM_MODE: 'fixtures',
-    BRREG_BASE_URL: fixtures.brregUrl,
-    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    BUSINESS_REGISTER_URL: fixtures.businessRegisterUrl,
+    CENTRAL_BANK_URL: fixtures.centralBankUrl,
     UPSTREAM_TIMEOUT_MS: '400',
     ...government,
     ...opts.env,

@@ -52,7 +52,7 @@ export function tokenService(
 ): LiveTokenService {
   const g = fx.governmentClient
   return new LiveTokenService(
-    { url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) },
+    { url: fx.tokenServiceUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) },
     new UpstreamClient('Maskinporten', policy, clientClock),
     clock,
   )
@@ -65,7 +65,7 @@ export function digitalAgency(
   policy: UpstreamPolicy = FAST,
 ): LiveDigitalAgency {
   return new LiveDigitalAgency(
-    { platformUrl: fx.altinnUrl, systemId: fx.governmentClient.systemId },
+    { platformUrl: fx.filingPortalUrl, systemId: fx.governmentClient.systemId },
     tokens,
     new UpstreamClient('Altinn', policy, clock),
   )
@@ -73,7 +73,7 @@ export function digitalAgency(
 
 /** The organisation's administrator deletes a system user in Altinn (the fixture's control API; vendors cannot). */
 export async function deleteSystemUser(fx: FixtureServers, id: string): Promise<void> {
-  const res = await fetch(`${fx.altinnUrl}/__control/systemusers/${id}`, { method: 'DELETE' })
+  const res = await fetch(`${fx.filingPortalUrl}/__control/systemusers/${id}`, { method: 'DELETE' })
   expect(res.status).toBe(200)
 }
 
@@ -83,7 +83,7 @@ export async function answerSystemUserRequest(
   requestId: string,
   status: 'Accepted' | 'Rejected' | 'Timedout',
 ): Promise<void> {
-  const res = await fetch(`${fx.altinnUrl}/__control/systemuser-requests/${requestId}`, {
+  const res = await fetch(`${fx.filingPortalUrl}/__control/systemuser-requests/${requestId}`, {
     method: 'POST',
     body: JSON.stringify({ status }),
     headers: { 'content-type': 'application/json' },
@@ -104,7 +104,7 @@ export interface AltinnState {
 }
 
 export async function altinnState(fx: FixtureServers): Promise<AltinnState> {
-  return (await fetch(`${fx.altinnUrl}/__control/state`)).json() as Promise<AltinnState>
+  return (await fetch(`${fx.filingPortalUrl}/__control/state`)).json() as Promise<AltinnState>
 }
 
 /** A company that has approved a system user for the fixtures' demo system. */

@@ -55,7 +55,7 @@ import {
 } from './map.ts'
 import type { FilingSubmitterPort, PortalReceipt, VatFiling } from './port.ts'
 
-export const PORTAL_SYSTEM = 'Altinn'
+export const FILING_PORTAL_NAME = 'Altinn'
 /** The token-service scopes a filing's (system-user) token needs. */
 export const MVA_SUBMIT_SCOPES = 'altinn:instances.read altinn:instances.write'
 
@@ -90,7 +90,7 @@ export function receiptIdOf(instance: { guid: string }): string {
   return instance.guid.split('-')[4]!
 }
 
-const context = { upstream_system: PORTAL_SYSTEM }
+const context = { upstream_system: FILING_PORTAL_NAME }
 
 type Stage = 'fill' | 'confirm' | 'person' | 'done'
 
@@ -181,7 +181,7 @@ class Filing {
         throw new AppError('EXECUTION_CIRCUIT_OPEN', {
           context,
           headers: e.options.headers ?? {},
-          extra: { upstream_system: PORTAL_SYSTEM },
+          extra: { upstream_system: FILING_PORTAL_NAME },
           cause: e,
         })
       }
@@ -220,7 +220,7 @@ class Filing {
     if (!token)
       throw new AppError('GOVERNMENT_API_ERROR', {
         context,
-        extra: { upstream_system: PORTAL_SYSTEM, reason: 'unreadable answer', step: 'exchange' },
+        extra: { upstream_system: FILING_PORTAL_NAME, reason: 'unreadable answer', step: 'exchange' },
       })
     return token
   }
@@ -377,7 +377,11 @@ class Filing {
   // ── errors ───────────────────────────────────────────────────────────────────────────────────
 
   private deadlineExceeded(cause?: unknown): AppError {
-    return new AppError('EXECUTION_DEADLINE_EXCEEDED', { context, extra: { upstream_system: PORTAL_SYSTEM }, cause })
+    return new AppError('EXECUTION_DEADLINE_EXCEEDED', {
+      context,
+      extra: { upstream_system: FILING_PORTAL_NAME },
+      cause,
+    })
   }
 
   private exhausted(e: UpstreamGaveUp, attempts = e.attempts): AppError {
@@ -385,13 +389,13 @@ class Filing {
     if (!this.unanswered && e.options.extra?.upstream_status === 503) {
       return new AppError('GOVERNMENT_UNAVAILABLE', {
         context,
-        extra: { upstream_system: PORTAL_SYSTEM, upstream_status: 503, attempts },
+        extra: { upstream_system: FILING_PORTAL_NAME, upstream_status: 503, attempts },
         cause: e,
       })
     }
     return new AppError('RETRY_BUDGET_EXHAUSTED', {
       context,
-      extra: { upstream_system: PORTAL_SYSTEM, attempts, last_error: e.code },
+      extra: { upstream_system: FILING_PORTAL_NAME, attempts, last_error: e.code },
       cause: e,
     })
   }
@@ -401,7 +405,7 @@ class Filing {
     return new AppError('EXECUTION_TIMEOUT', {
       context,
       extra: {
-        upstream_system: PORTAL_SYSTEM,
+        upstream_system: FILING_PORTAL_NAME,
         outcome: {
           status: 'unknown',
           step: this.unanswered!.step,
@@ -420,7 +424,7 @@ class Filing {
     return new AppError('FOLLOWUP_REQUIRED', {
       context,
       extra: {
-        upstream_system: PORTAL_SYSTEM,
+        upstream_system: FILING_PORTAL_NAME,
         outcome: {
           status: 'awaiting_person',
           instance_id: i.id,
@@ -438,7 +442,7 @@ class Filing {
   }
 
   private unreadable(step: string): AppError {
-    return new AppError('PORTAL_ACK_UNPARSEABLE', { context, extra: { upstream_system: PORTAL_SYSTEM, step } })
+    return new AppError('PORTAL_ACK_UNPARSEABLE', { context, extra: { upstream_system: FILING_PORTAL_NAME, step } })
   }
 
   /** The app's validation refused the return: its result is the body (XML), or a problem's detail. */
@@ -450,7 +454,7 @@ class Filing {
       context,
       extra: {
         upstream: {
-          system: PORTAL_SYSTEM,
+          system: FILING_PORTAL_NAME,
           http_status: res.status,
           ...(result ? { valideringsresultat: result } : {}),
           ...(detail ? { detail } : {}),
@@ -463,12 +467,12 @@ class Filing {
     if (res.status === 401 || res.status === 403) {
       return new AppError('PORTAL_DELEGATION_MISSING', {
         context: { org_number: this.filing.org_number },
-        extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step },
+        extra: { upstream_system: FILING_PORTAL_NAME, upstream_status: res.status, step },
       })
     }
     return new AppError('GOVERNMENT_API_ERROR', {
       context,
-      extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step },
+      extra: { upstream_system: FILING_PORTAL_NAME, upstream_status: res.status, step },
     })
   }
 }

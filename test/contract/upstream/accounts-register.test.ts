@@ -44,7 +44,7 @@ let accounts: LiveAccountsRegister
 beforeAll(async () => {
   servers = await startFixtureServers()
   accounts = new LiveAccountsRegister(
-    servers.brregUrl,
+    servers.businessRegisterUrl,
     new UpstreamClient('Regnskapsregisteret', READ_POLICY, fixedClock('2026-03-04T12:00:00Z')),
     fixedClock('2026-03-04T12:00:00Z'),
   )

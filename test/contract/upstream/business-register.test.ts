@@ -41,7 +41,12 @@ let register: LiveBusinessRegister
 beforeAll(async () => {
   servers = await startFixtureServers()
   const client = () => new UpstreamClient('Brønnøysundregistrene', READ_POLICY, fixedClock('2026-03-04T12:00:00Z'))
-  register = new LiveBusinessRegister(servers.brregUrl, client(), client(), fixedClock('2026-03-04T12:00:00Z'))
+  register = new LiveBusinessRegister(
+    servers.businessRegisterUrl,
+    client(),
+    client(),
+    fixedClock('2026-03-04T12:00:00Z'),
+  )
 })
 afterAll(() => servers.stop())
 

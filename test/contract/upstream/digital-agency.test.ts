@@ -49,7 +49,7 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
   beforeAll(async () => {
     fx = await startFixtureServers({ now: () => clock.now().getTime() })
     fx.observe((system, e) => {
-      if (system === 'altinn' && e.path.startsWith('/authentication/'))
+      if (system === 'filing-portal' && e.path.startsWith('/authentication/'))
         exchanges.push({
           method: e.method,
           path: e.path,

@@ -60,7 +60,7 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
   beforeAll(async () => {
     fx = await startFixtureServers({ now: () => clock.now().getTime() })
     fx.observe((system, e) => {
-      if (system !== 'maskinporten' || e.path !== '/token') return
+      if (system !== 'token-service' || e.path !== '/token') return
       const assertion = new URLSearchParams(e.requestBody).get('assertion') ?? ''
       seen.push({
         grant: decodeJwt(assertion) as Record<string, unknown>,
