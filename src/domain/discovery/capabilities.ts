@@ -78,7 +78,7 @@ export function frontDoorIndex(baseUrl: string) {
 
 type Category = 'public-tool' | 'company-data' | 'auth' | 'actions' | 'account' | 'admin' | 'discovery'
 
-const COMPANY_TAGS = new Set(['Company data', 'Change archive', 'Webhooks', 'Anchors'])
+const COMPANY_TAGS = new Set(['Company data', 'Portfolios', 'Change archive', 'Webhooks', 'Anchors'])
 const ACCOUNT_TAGS = new Set(['Account', 'Billing', 'Saved profiles', 'Privacy', 'Pages'])
 
 /** The spec's capability categories, read off the registry entry's category, tag and path. */

@@ -1,0 +1,85 @@
+/**
+ * Portfolios (issue 30; beyond the spec, in its style): an accounting firm's clients as named lists
+ * of organisation numbers, and their deadlines in one answer. Keyed, tier `professional` (the
+ * entry's `planMinimum`), scope `read:register` — the spec's scope list is closed, and a
+ * portfolio exists to read the register's companies. Portfolios belong to the account: every key
+ * of it sees the same ones; another account's id is 404, never 403.
+ */
+import * as S from '../schemas/portfolios.ts'
+import { op, type Def, type Operation } from './define.ts'
+
+const SHARED = {
+  category: 'B',
+  format: 'envelope',
+  tag: 'Portfolios',
+  scope: 'read:register',
+  planMinimum: 'professional',
+} as const satisfies Partial<Def>
+
+const NOT_FOUND = 'Another account’s portfolio is 404 `NOT_FOUND`, exactly as one that does not exist.'
+
+export const portfoliosOperations = [
+  op({
+    ...SHARED,
+    id: 'createPortfolio',
+    summaryNb: 'Opprett en portefølje: et navngitt utvalg klienter',
+    method: 'POST',
+    path: '/api/v1/portfolios',
+    summary: 'Create a portfolio: a named list of client companies',
+    description:
+      '201 with `portfolio_id`, `name` and `company_count` (0); add its companies with `PUT …/companies`. At most 20 ' +
+      'portfolios an account: the 21st is 400 `VALIDATION_FAILED` naming `portfolios`. Supports `Idempotency-Key`.',
+    request: { body: S.PortfolioBody },
+    response: S.Portfolio,
+    successStatus: 201,
+    idempotency: 'optional',
+  }),
+  op({
+    ...SHARED,
+    id: 'listPortfolios',
+    summaryNb: 'Kontoens porteføljer',
+    method: 'GET',
+    path: '/api/v1/portfolios',
+    summary: 'The account’s portfolios',
+    description: 'Every portfolio of the account, oldest first, with its company count. At most 20 exist: no pages.',
+    response: S.PortfolioList,
+  }),
+  op({
+    ...SHARED,
+    id: 'getPortfolio',
+    summaryNb: 'Én portefølje med organisasjonsnumrene',
+    method: 'GET',
+    path: '/api/v1/portfolios/:id',
+    summary: 'One portfolio with its organisation numbers',
+    description: `The portfolio and its companies (\`companies[]\`, the numbers as given, ascending). ${NOT_FOUND}`,
+    request: { params: S.PortfolioParams },
+    response: S.PortfolioDetail,
+  }),
+  op({
+    ...SHARED,
+    id: 'setPortfolioCompanies',
+    summaryNb: 'Erstatt porteføljens klientliste',
+    method: 'PUT',
+    path: '/api/v1/portfolios/:id/companies',
+    summary: 'Replace the portfolio’s companies',
+    description:
+      '`org_numbers` replaces the list whole; duplicates collapse; at most 1 000 distinct numbers. One number that is not ' +
+      'nine digits or fails the MOD-11 check refuses the whole request with 400 `VALIDATION_FAILED` naming it ' +
+      '(`org_numbers.<index>`), and nothing changes. A sub-unit’s number (underenhet) is accepted and stands for its ' +
+      'legal entity: the deadlines read are that entity’s, and the sub-unit is named in the company’s state. Nothing ' +
+      `is read from the register here: new companies are fetched in the background, within the register’s limits. ${NOT_FOUND}`,
+    request: { params: S.PortfolioParams, body: S.CompaniesBody },
+    response: S.CompaniesSet,
+  }),
+  op({
+    ...SHARED,
+    id: 'deletePortfolio',
+    summaryNb: 'Slett en portefølje',
+    method: 'DELETE',
+    path: '/api/v1/portfolios/:id',
+    summary: 'Delete a portfolio',
+    description: `Deleted for good, with its companies; afterwards the id is 404. ${NOT_FOUND}`,
+    request: { params: S.PortfolioParams },
+    response: S.DeletedPortfolio,
+  }),
+] as const satisfies readonly Operation[]
