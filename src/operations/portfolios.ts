@@ -43,13 +43,14 @@ export const portfoliosOperations = [
     summary: 'The account’s portfolios',
     description: 'Every portfolio of the account, oldest first, with its company count. At most 20 exist: no pages.',
     response: S.PortfolioList,
+    mcpTool: 'list_portfolios',
   }),
   op({
     ...SHARED,
     id: 'getPortfolio',
     summaryNb: 'Én portefølje med organisasjonsnumrene',
     method: 'GET',
-    path: '/api/v1/portfolios/:id',
+    path: '/api/v1/portfolios/:portfolio_id',
     summary: 'One portfolio with its organisation numbers',
     description: `The portfolio and its companies (\`companies[]\`, the numbers as given, ascending). ${NOT_FOUND}`,
     request: { params: S.PortfolioParams },
@@ -60,7 +61,7 @@ export const portfoliosOperations = [
     id: 'setPortfolioCompanies',
     summaryNb: 'Erstatt porteføljens klientliste',
     method: 'PUT',
-    path: '/api/v1/portfolios/:id/companies',
+    path: '/api/v1/portfolios/:portfolio_id/companies',
     summary: 'Replace the portfolio’s companies',
     description:
       '`org_numbers` replaces the list whole; duplicates collapse; at most 1 000 distinct numbers. One number that is not ' +
@@ -70,16 +71,53 @@ export const portfoliosOperations = [
       `is read from the register here: new companies are fetched in the background, within the register’s limits. ${NOT_FOUND}`,
     request: { params: S.PortfolioParams, body: S.CompaniesBody },
     response: S.CompaniesSet,
+    mcpTool: 'set_portfolio_companies',
   }),
   op({
     ...SHARED,
     id: 'deletePortfolio',
     summaryNb: 'Slett en portefølje',
     method: 'DELETE',
-    path: '/api/v1/portfolios/:id',
+    path: '/api/v1/portfolios/:portfolio_id',
     summary: 'Delete a portfolio',
     description: `Deleted for good, with its companies; afterwards the id is 404. ${NOT_FOUND}`,
     request: { params: S.PortfolioParams },
     response: S.DeletedPortfolio,
+  }),
+  op({
+    ...SHARED,
+    id: 'getPortfolioDeadlines',
+    method: 'GET',
+    path: '/api/v1/portfolios/:portfolio_id/deadlines',
+    summary: 'Every client’s deadlines in one answer, merged, with each client’s state',
+    description:
+      '`from_date` (default today, Europe/Oslo) and `horizon_months` (1 to 60, default 12) as on the company deadlines ' +
+      'route. `deadlines[]`: each client’s entries exactly as `GET /api/v1/company/{org}/deadlines` gives them for the ' +
+      'same window, with `org_number` and `company_name` (a sub-unit’s: its legal entity’s, listed once), sorted by ' +
+      '`due_at`, then organisation number, undated last. `companies[]`: each client’s `state` — `answered`, `stale` (a ' +
+      'cached register answer older than its freshness, with its `freshness`), `unavailable` (with the `error` a company ' +
+      'read would answer: one client’s failure never fails the call) or `pending` (just added; its register data is ' +
+      'fetched in the background, within the register’s limits, so the answer never waits for it). `Accept: text/csv` ' +
+      'answers the same rows as RFC 4180 CSV (UTF-8, CRLF, a header row: `' +
+      'org_number,company_name,obligation_id,deadline_id,obligation_name,period_label,due_at,original_due_at,business_day_adjusted,filing_status,legal_reference`' +
+      '). Metered: 50 øre per call whatever the portfolio’s size — the price of one company read, so it never costs more ' +
+      'than the same company reads one by one — and nothing when it fails or answers no client (every client pending or ' +
+      `unavailable, or no clients): the charge is then refunded. ${NOT_FOUND}`,
+    request: { params: S.PortfolioParams, query: S.DeadlinesQuery },
+    response: S.PortfolioDeadlines,
+    costOre: 50,
+    mcpTool: 'get_portfolio_deadlines',
+    responseHeaders: {
+      'Content-Type': '`application/json`, or `text/csv; charset=utf-8; header=present` to `Accept: text/csv`',
+    },
+    capability: {
+      name_en: 'Portfolio deadlines',
+      name_nb: 'Frister for en portefølje',
+      description_en: 'Every client’s deadlines in one answer, as JSON or CSV, with each client’s state.',
+      description_nb: 'Alle klienters frister i ett svar, som JSON eller CSV, med hver klients tilstand.',
+      data_sources: ['enhetsregisteret', 'rulebook'],
+      freshness: 'cached',
+      status: 'live',
+    },
   }),
 ] as const satisfies readonly Operation[]

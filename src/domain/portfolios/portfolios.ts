@@ -12,6 +12,7 @@ import { hasValidCheckDigit, isOrgNumberShape } from '../../lib/org-number.ts'
 import { lockConsumer } from '../../store/accounts.ts'
 import type { Sql } from '../../store/db.ts'
 import * as store from '../../store/portfolios.ts'
+import { queueWarmups } from '../../store/register-warmups.ts'
 
 export const MAX_PORTFOLIOS = 20
 export const MAX_COMPANIES = 1000
@@ -114,9 +115,13 @@ export async function setCompanies(sql: Sql, consumerId: string, id: string, org
     throw validationError([
       { field: 'org_numbers', message: `at most ${MAX_COMPANIES} distinct organisation numbers per portfolio` },
     ])
-  const done = await sql.begin(async (tx) =>
-    store.replaceCompanies(tx as unknown as Sql, consumerId, id, distinct, now),
-  )
+  // New numbers are queued for the background warm-up (domain/portfolios/warmup.ts): nothing is read from the register here.
+  const done = await sql.begin(async (tx) => {
+    const t = tx as unknown as Sql
+    if (!(await store.replaceCompanies(t, consumerId, id, distinct, now))) return false
+    await queueWarmups(t, distinct, now)
+    return true
+  })
   if (!done) throw new AppError('NOT_FOUND')
   return {
     portfolio_id: id,
