@@ -16,6 +16,13 @@ const SHARED = {
   planMinimum: 'professional',
 } as const satisfies Partial<Def>
 
+/** How a portfolio read is priced: never more than the same company reads one by one. */
+const PORTFOLIO_PRICE =
+  '50 øre per call whatever the number of clients — the price of one company read (50 øre each), so a portfolio read ' +
+  'never costs more than the same company reads made one by one. Refunded when it fails or answers no client (all ' +
+  'pending or unavailable, or no clients), as those reads would have cost nothing. Charged once per call. Managing ' +
+  'portfolios (create, list, read, set companies, delete) and the changes by portfolio cost nothing.'
+
 const NOT_FOUND = 'Another account’s portfolio is 404 `NOT_FOUND`, exactly as one that does not exist.'
 
 export const portfoliosOperations = [
@@ -106,9 +113,11 @@ export const portfoliosOperations = [
     request: { params: S.PortfolioParams, query: S.DeadlinesQuery },
     response: S.PortfolioDeadlines,
     costOre: 50,
+    priceNote: PORTFOLIO_PRICE,
     mcpTool: 'get_portfolio_deadlines',
-    responseHeaders: {
-      'Content-Type': '`application/json`, or `text/csv; charset=utf-8; header=present` to `Accept: text/csv`',
+    alternateTypes: {
+      'text/csv':
+        'to `Accept: text/csv`: the same rows as RFC 4180 CSV (UTF-8, CRLF, quoted where needed) with a header row naming the fields',
     },
     capability: {
       name_en: 'Portfolio deadlines',

@@ -254,3 +254,16 @@ describe('CSV, and who may read', () => {
     expect((await readBalance(app.deps.sql, other.id)).balance_ore).toBe(before)
   })
 })
+
+describe('the price is documented where prices are', () => {
+  test('the price list and the capabilities document give 50 øre a call and say how it applies', async () => {
+    const prices = (await (await app.get('/api/v1/pricing')).json()) as any
+    const row = prices.data.operations.find((o: any) => o.operation_id === 'getPortfolioDeadlines')
+    expect(row).toMatchObject({ cost_ore: 50, mcp_tool: 'get_portfolio_deadlines' })
+    expect(row.price_note).toContain('never costs more than the same company reads made one by one')
+    const caps = (await (await app.get('/api/v1/capabilities')).json()) as any
+    const cap = caps.data.capabilities.find((c: any) => c.id === 'getPortfolioDeadlines')
+    expect(cap).toMatchObject({ price_ore: 50, tier_minimum: 'professional', scope: 'read:register' })
+    expect(cap.price_note).toBe(row.price_note)
+  })
+})

@@ -142,6 +142,7 @@ function capabilityOf(op: Operation & { auth: keyof typeof AUTH }, input: Capabi
     mcp_tool: op.mcpTool,
     scope: op.scope,
     price_ore: op.costOre,
+    ...(op.priceNote ? { price_note: op.priceNote } : {}),
     example_request: oauthOff ? { ...example, runnable: false } : example,
     data_sources: c?.data_sources ?? [SERVICE_NAME],
     freshness: c?.freshness ?? (own || op.method === 'GET' ? ('static' as const) : ('live' as const)),

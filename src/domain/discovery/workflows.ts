@@ -6,7 +6,7 @@
 import { allOperations, openApiPath, type Operation, type OperationId } from '../../operations/index.ts'
 
 /** `/workflows.json`'s own version: minor for a new workflow or step, major when a step changes or goes. */
-export const WORKFLOWS_VERSION = '2.0.0'
+export const WORKFLOWS_VERSION = '2.1.0'
 
 export interface StepDef {
   step: string
@@ -173,6 +173,30 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
       },
       { step: 'subscriptions', op: 'listSubscriptions', purpose_en: 'your active subscriptions' },
       { step: 'anchors', op: 'listAnchors', purpose_en: 'the daily Merkle anchors a change can be proved against' },
+    ],
+  },
+  {
+    id: 'accounting-firm-week',
+    title_en: 'An accounting firm’s week: every client’s deadlines in one answer',
+    title_nb: 'Regnskapsførerens uke: alle klienters frister i ett svar',
+    summary_en:
+      'Keep the clients in a portfolio, read every deadline of the next year in one call (JSON, the CSV a spreadsheet takes, or the MCP tool), and follow what changed across the clients (Professional tier).',
+    environment: 'production',
+    steps: [
+      { step: 'portfolio', op: 'createPortfolio', purpose_en: 'a named list for the clients' },
+      {
+        step: 'clients',
+        op: 'setPortfolioCompanies',
+        purpose_en: 'the clients’ organisation numbers, replaced whole; new ones are fetched in the background',
+      },
+      {
+        step: 'deadlines',
+        op: 'getPortfolioDeadlines',
+        purpose_en:
+          'every client’s deadlines merged by due date, each client’s state; Accept: text/csv for the spreadsheet',
+      },
+      { step: 'portfolios', op: 'listPortfolios', purpose_en: 'the account’s portfolios' },
+      { step: 'changes', op: 'getChanges', purpose_en: 'what changed across the clients: the archive by portfolio_id' },
     ],
   },
 ]
