@@ -14,6 +14,7 @@ import { AppError } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
 import type { AppDeps, Handler, ToolBinding } from '../pipeline/context.ts'
+import { precomputeCanonical } from '../pipeline/envelope.ts'
 import { metaOf } from '../pipeline/provenance.ts'
 import type * as S from '../schemas/portfolios.ts'
 import { deadlinesEnv } from './company.ts'
@@ -80,7 +81,11 @@ export const portfoliosHandlers = {
         },
       })
     }
-    return { data: r.data, meta: { ...metaOf(r.sources), legal_basis: DEADLINE_SHIFT_BASIS } }
+    return {
+      data: r.data,
+      precomputed: precomputeCanonical(r.data, r.canonical),
+      meta: { ...metaOf(r.sources), legal_basis: DEADLINE_SHIFT_BASIS },
+    }
   }) satisfies Handler<ById & { query: typeof S.DeadlinesQuery }>,
 }
 

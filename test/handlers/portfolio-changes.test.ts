@@ -18,7 +18,7 @@ let key: string
 beforeAll(async () => {
   app = await startApp()
   key = (await createKey(app, (await createConsumer(app, 'professional')).id)).key
-})
+}, 30_000)
 afterAll(() => app.stop())
 
 /** A random organisation number that passes MOD-11: rows of their own for each test. */

@@ -7,11 +7,14 @@
  * was answered); another account's portfolio.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { isValidOrgNumber } from '../../fixtures/data/mod11.ts'
 import { subUnitCase } from '../../fixtures/data/sub-units.ts'
 import { byScenario } from '../../fixtures/data/companies.ts'
 import { warmRegister } from '../../src/domain/portfolios/warmup.ts'
 import { CSV_COLUMNS } from '../../src/domain/portfolios/deadlines.ts'
 import { readBalance } from '../../src/store/credits.ts'
+import { canonicalJson } from '../../src/lib/canonical-json.ts'
+import { sha256Hex } from '../../src/lib/hash.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
 import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
 
@@ -33,7 +36,7 @@ beforeAll(async () => {
   consumerId = c.id
   await addCredits(app, c.id, 100_000)
   key = (await createKey(app, c.id)).key
-})
+}, 30_000)
 afterAll(() => app.stop())
 
 async function send(method: string, path: string, body?: unknown, k = key, headers: Record<string, string> = {}) {
@@ -61,6 +64,14 @@ async function warmAll() {
 
 const deadlines = (id: string, query = WINDOW, headers: Record<string, string> = {}) =>
   send('GET', `/api/v1/portfolios/${id}/deadlines?${query}`, undefined, key, headers)
+/** A number that passes MOD-11 and that no test has read: nothing of it is cached. */
+function freshOrg(): string {
+  for (;;) {
+    const prefix = String(Math.floor(10_000_000 + Math.random() * 79_999_999))
+    for (let d = 0; d <= 9; d++) if (isValidOrgNumber(`${prefix}${d}`)) return `${prefix}${d}`
+  }
+}
+
 const stateOf = (data: any, org: string) => data.companies.find((c: any) => c.org_number === org)
 
 async function brregFault(spec: Record<string, unknown>) {
@@ -94,6 +105,11 @@ describe('the merged deadlines are the company route’s', () => {
       expect(stateOf(data, org).deadline_count).toBe(one.deadlines.length)
     }
     expect(data.deadlines.length).toBeGreaterThan(10)
+  })
+
+  test('the answer’s response_hash is the SHA-256 of its data’s canonical JSON, as on every answer', async () => {
+    const r = await deadlines(id)
+    expect(r.body._meta.response_hash).toBe(`sha256:${sha256Hex(canonicalJson(r.body.data))}`)
   })
 
   test('entries are sorted by due date, then organisation number, undated last', () => {
@@ -155,14 +171,15 @@ describe('the merged deadlines are the company route’s', () => {
 
 describe('each client’s state; one client’s failure never fails the portfolio', () => {
   test('just added, clients are pending: the answer does not wait, and costs nothing', async () => {
-    // two clients no test here has read before
-    const id = await portfolio(['993718807', '930102504'])
+    // two numbers no test has read before
+    const [a, b] = [freshOrg(), freshOrg()]
+    const id = await portfolio([a, b])
     const before = (await readBalance(app.deps.sql, consumerId)).balance_ore
     const r = await deadlines(id)
     expect(r.status).toBe(200)
     expect(r.body.data.states).toEqual({ answered: 0, stale: 0, unavailable: 0, pending: 2 })
     expect(r.body.data.deadlines).toEqual([])
-    expect(stateOf(r.body.data, '993718807')).toMatchObject({ state: 'pending', error: null, freshness: null })
+    expect(stateOf(r.body.data, a)).toMatchObject({ state: 'pending', error: null, freshness: null })
     expect((await readBalance(app.deps.sql, consumerId)).balance_ore).toBe(before)
   })
 
@@ -189,7 +206,7 @@ describe('each client’s state; one client’s failure never fails the portfoli
   test('a register outage for one client (injected) makes it unavailable with REGISTER_DOWN; the rest are answered', async () => {
     const id = await portfolio([POSTEN, ENK])
     await warmAll()
-    const down = '926884107' // not read before here: no cached answer to fall back to
+    const down = freshOrg() // never read: no cached answer to fall back to
     await brregFault({ match: `/enheter/${down}`, mode: 'status', status: 503 })
     try {
       await send('PUT', `/api/v1/portfolios/${id}/companies`, { org_numbers: [POSTEN, ENK, down] })

@@ -21,7 +21,7 @@ let key: string
 beforeAll(async () => {
   app = await startApp()
   key = (await account()).key
-})
+}, 30_000)
 afterAll(() => app.stop())
 
 async function account(tier: 'free' | 'professional' | 'enterprise' = 'professional', scopes?: string[]) {

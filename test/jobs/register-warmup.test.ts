@@ -17,7 +17,7 @@ let key: string
 beforeAll(async () => {
   app = await startApp()
   key = (await createKey(app, (await createConsumer(app, 'professional')).id)).key
-})
+}, 30_000)
 afterAll(() => app.stop())
 
 function validOrgs(n: number): string[] {

@@ -18,6 +18,7 @@
  */
 import { AppError } from '../../errors/app-error.ts'
 import { CATALOGUE, type ErrorCode } from '../../errors/catalogue/index.ts'
+import { canonicalJson, canonicalMembers } from '../../lib/canonical-json.ts'
 import { addMonths } from '../../lib/local-date.ts'
 import type { Sql } from '../../store/db.ts'
 import { portfolioCompanies } from '../../store/portfolios.ts'
@@ -31,7 +32,7 @@ import {
 import { unitFacts } from '../company/obligations.ts'
 import type { SubUnitBlock } from '../company/register.ts'
 import { NotCached, type Provenance, type UnitReads } from '../sources.ts'
-import { requirePortfolio } from './portfolios.ts'
+import { MAX_COMPANIES, requirePortfolio } from './portfolios.ts'
 
 export interface PortfolioDeadlinesEnv extends DeadlinesEnv {
   sql: Sql
@@ -69,19 +70,41 @@ export interface PortfolioCompany {
   sub_unit?: SubUnitBlock
 }
 
-/** How many clients are read at once; cache reads of concurrent clients are batched into one statement. */
-const CONCURRENCY = 64
+/**
+ * Every client is read at once: the cache reads and the delegation checks of concurrent reads are
+ * batched into one statement each (lib/batched-lookup.ts), so a portfolio's read is a handful of
+ * statements, not one per client.
+ */
+const CONCURRENCY = MAX_COMPANIES
+
+/**
+ * A client's merged entries and each one's RFC 8785 canonical JSON, kept per answer of the company
+ * route's memo (`DeadlinesEnv.memo`: the same object while the same register answer is cached): a
+ * 1 000-client answer is then assembled from kept strings instead of serialised and canonicalised
+ * again on every read. Keyed by the memoised object itself, so it lives exactly as long as the
+ * instance keeps that answer (a Tier 2 answer, made per request, is never found here again).
+ */
+const mergedOf = new WeakMap<object, { entries: MergedDeadline[]; canonical: string[]; days: string[] }>()
+
+/** An entry's sort key: its due day in Oslo, undated last. */
+const dayOf = (d: MergedDeadline) => d.due_at?.slice(0, 10) ?? '\uffff'
+
+function mergedEntries(data: CompanyDeadlinesData, name: string) {
+  let kept = mergedOf.get(data)
+  if (!kept || kept.entries[0]?.company_name !== name) {
+    const entries = data.deadlines.map((d) => ({ org_number: data.org_number, company_name: name, ...d }))
+    kept = { entries, canonical: entries.map(canonicalJson), days: entries.map(dayOf) }
+    mergedOf.set(data, kept)
+  }
+  return kept
+}
+
+type Placed = { entry: MergedDeadline; canonical: string; day: string; i: number }
 
 /** By due date (the Oslo day), undated last; then organisation number; then the company route's own order. */
-function byDueThenOrg(a: MergedDeadline & { i: number }, b: MergedDeadline & { i: number }): number {
-  const da = a.due_at?.slice(0, 10) ?? null
-  const db = b.due_at?.slice(0, 10) ?? null
-  if (da !== db) {
-    if (da === null) return 1
-    if (db === null) return -1
-    return da < db ? -1 : 1
-  }
-  if (a.org_number !== b.org_number) return a.org_number < b.org_number ? -1 : 1
+function byDueThenOrg(a: Placed, b: Placed): number {
+  if (a.day !== b.day) return a.day < b.day ? -1 : 1
+  if (a.entry.org_number !== b.entry.org_number) return a.entry.org_number < b.entry.org_number ? -1 : 1
   return a.i - b.i
 }
 
@@ -169,39 +192,43 @@ export async function portfolioDeadlines(
   const pending = companies.filter((c) => c.state === 'pending').map((c) => c.org_number)
   await hurryWarmups(env.sql, pending, now)
 
-  const merged: (MergedDeadline & { i: number })[] = []
+  const merged: Placed[] = []
   const listed = new Set<string>()
   const sources: Provenance[] = []
   for (const [k, a] of answers.entries()) {
     if (!a) continue
     sources.push(...a.sources)
-    const entity = a.data.org_number
-    if (listed.has(entity)) continue
-    listed.add(entity)
-    const name = companies[k]!.name ?? ''
-    for (const d of a.data.deadlines) merged.push({ org_number: entity, company_name: name, ...d, i: merged.length })
+    if (listed.has(a.data.org_number)) continue
+    listed.add(a.data.org_number)
+    const kept = mergedEntries(a.data, companies[k]!.name ?? '')
+    for (const [j, entry] of kept.entries.entries())
+      merged.push({ entry, canonical: kept.canonical[j]!, day: kept.days[j]!, i: merged.length })
   }
   merged.sort(byDueThenOrg)
   const count = (s: CompanyState) => companies.filter((c) => c.state === s).length
-  return {
-    data: {
-      portfolio_id: portfolio.id,
-      name: portfolio.name,
-      from_date: window.fromDate,
-      to_date: addMonths(window.fromDate, window.horizonMonths),
-      horizon_months: window.horizonMonths,
-      company_count: orgs.length,
-      states: {
-        answered: count('answered'),
-        stale: count('stale'),
-        unavailable: count('unavailable'),
-        pending: count('pending'),
-      },
-      deadlines: merged.map(({ i: _, ...d }) => d as MergedDeadline),
-      companies,
+  const data = {
+    portfolio_id: portfolio.id,
+    name: portfolio.name,
+    from_date: window.fromDate,
+    to_date: addMonths(window.fromDate, window.horizonMonths),
+    horizon_months: window.horizonMonths,
+    company_count: orgs.length,
+    states: {
+      answered: count('answered'),
+      stale: count('stale'),
+      unavailable: count('unavailable'),
+      pending: count('pending'),
     },
-    sources,
+    deadlines: merged.map((m) => m.entry),
+    companies,
   }
+  // The answer's canonical JSON, from the kept entries: the envelope hashes and sends it as it is.
+  const { deadlines: _, ...rest } = data
+  const canonical = canonicalMembers({
+    ...Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, canonicalJson(v)])),
+    deadlines: `[${merged.map((m) => m.canonical).join(',')}]`,
+  })
+  return { data, canonical, sources }
 }
 
 /** The columns of the CSV form, in order: the merged entry's fields a spreadsheet needs. */
