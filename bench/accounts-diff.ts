@@ -2,7 +2,7 @@
  * The daily accounts diff over 100 000 cached companies against the fixture register (target:
  * under 60 s, memory bounded). The fixture servers run in a process of their own
  * (`bun fixtures/servers/main.ts`) and the service starts as a user points it at a register
- * (`BRREG_BASE_URL=… bun src/main.ts`), on the on-disk embedded database and on PostgreSQL
+ * (`BUSINESS_REGISTER_URL=… bun src/main.ts`), on the on-disk embedded database and on PostgreSQL
  * (BENCH_PG_URL, default the local server; skipped when none answers); the cache is seeded with
  * 100 000 units first. Run 1 is every company's first observation (silent baselines); then 1 000
  * filings are recorded through the fixture's control route and run 2 — the daily diff — finds them
@@ -13,7 +13,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { renderEnhet } from '../fixtures/servers/brreg/enhetsregisteret.ts'
+import { renderEnhet } from '../fixtures/servers/business-register/enhetsregisteret.ts'
 import { companyByOrg } from '../fixtures/data/companies.ts'
 import { openEmbedded, openPostgres, type Database } from '../src/store/db.ts'
 import { loadMigrations, migrate } from '../src/store/migrate.ts'
@@ -41,8 +41,8 @@ async function scenario(label: string, env: Record<string, string>): Promise<str
   const service = await startService({
     ...env,
     UPSTREAM_MODE: 'live',
-    BRREG_BASE_URL: fixtures.brregUrl,
-    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    BUSINESS_REGISTER_URL: fixtures.businessRegisterUrl,
+    CENTRAL_BANK_URL: fixtures.centralBankUrl,
   })
   try {
     const idle = service.rssMb()
@@ -51,7 +51,7 @@ async function scenario(label: string, env: Record<string, string>): Promise<str
     const firstPeak = rss.stop()
     for (let i = 0; i < FILINGS; i++) {
       const org = String(800000000 + Math.floor((i * COMPANIES) / FILINGS))
-      const res = await fetch(`${fixtures.brregUrl}/__control/accounts/${org}`, {
+      const res = await fetch(`${fixtures.businessRegisterUrl}/__control/accounts/${org}`, {
         method: 'POST',
         body: '{"year":2025}',
       })
@@ -112,7 +112,7 @@ await root.end()
 const table = [
   `### Daily accounts diff over ${COMPANIES.toLocaleString('en')} cached companies (fixture register) — ${new Date().toISOString().slice(0, 10)}`,
   '',
-  `Command: \`npm run bench -- accounts-diff\` (BENCH_COMPANIES=${COMPANIES}, BENCH_FILINGS=${FILINGS}); the fixture servers as \`bun fixtures/servers/main.ts\`, the service as \`BRREG_BASE_URL=<fixture> bun src/main.ts\`, the diff run through \`POST /api/v1/admin/jobs/accounts-diff/run\` (time: the tick's claimed_at → finished_at; 500 companies a batch, 32 register requests in flight); RSS of the service process sampled every 50 ms; machine: ${machine()}.`,
+  `Command: \`npm run bench -- accounts-diff\` (BENCH_COMPANIES=${COMPANIES}, BENCH_FILINGS=${FILINGS}); the fixture servers as \`bun fixtures/servers/main.ts\`, the service as \`BUSINESS_REGISTER_URL=<fixture> bun src/main.ts\`, the diff run through \`POST /api/v1/admin/jobs/accounts-diff/run\` (time: the tick's claimed_at → finished_at; 500 companies a batch, 32 register requests in flight); RSS of the service process sampled every 50 ms; machine: ${machine()}.`,
   '',
   '| database | run | companies asked | baselined | changes | time | companies/s | service RSS idle → peak |',
   '|---|---|---|---|---|---|---|---|',

@@ -136,8 +136,8 @@ export async function compareWithBare(
   const data = dataDir()
   const svc = await startService({
     UPSTREAM_MODE: 'live',
-    BRREG_BASE_URL: fixtures.brregUrl,
-    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    BUSINESS_REGISTER_URL: fixtures.businessRegisterUrl,
+    CENTRAL_BANK_URL: fixtures.centralBankUrl,
     TRUST_PROXY: 'true',
     DATA_DIR: data.path,
   })

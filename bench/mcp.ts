@@ -17,8 +17,8 @@ const fixtures = await startFixtures()
 const data = dataDir()
 const service = await startService({
   UPSTREAM_MODE: 'live',
-  BRREG_BASE_URL: fixtures.brregUrl,
-  NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+  BUSINESS_REGISTER_URL: fixtures.businessRegisterUrl,
+  CENTRAL_BANK_URL: fixtures.centralBankUrl,
   TRUST_PROXY: 'true',
   DATA_DIR: data.path,
 })

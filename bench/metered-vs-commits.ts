@@ -40,8 +40,8 @@ export async function meteredVsCommits(b: MeteredBench): Promise<string> {
   const data = dataDir()
   const upstreams = {
     UPSTREAM_MODE: 'live',
-    BRREG_BASE_URL: fixtures.brregUrl,
-    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    BUSINESS_REGISTER_URL: fixtures.businessRegisterUrl,
+    CENTRAL_BANK_URL: fixtures.centralBankUrl,
     TRUST_PROXY: 'true',
   }
   const sections: string[] = []

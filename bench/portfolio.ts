@@ -19,7 +19,7 @@ const N = Number(process.env.BENCH_PORTFOLIO_SIZE ?? 1000)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 
 const fixtures = await startFixtures()
-const template = await (await fetch(`${fixtures.brregUrl}/enhetsregisteret/api/enheter/984661185`)).text()
+const template = await (await fetch(`${fixtures.businessRegisterUrl}/enhetsregisteret/api/enheter/984661185`)).text()
 const perSecond = new Map<number, number>()
 let calls = 0
 const register = Bun.serve({
@@ -45,7 +45,7 @@ const service = await startService({
   DATA_DIR: data.path,
   UPSTREAM_MODE: 'live',
   BRREG_BASE_URL: `http://127.0.0.1:${register.port}`,
-  NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+  NORGES_BANK_BASE_URL: fixtures.centralBankUrl,
 })
 const base = service.url
 try {

@@ -21,8 +21,8 @@ const data = dataDir()
 // peer: two hops, so per-IP limits see the 4 096 client addresses, as in production.
 const svc = await startService({
   UPSTREAM_MODE: 'live',
-  BRREG_BASE_URL: fixtures.brregUrl,
-  NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+  BUSINESS_REGISTER_URL: fixtures.businessRegisterUrl,
+  CENTRAL_BANK_URL: fixtures.centralBankUrl,
   TRUST_PROXY: 'true',
   TRUSTED_PROXY_HOPS: '2',
   DATA_DIR: data.path,

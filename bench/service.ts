@@ -13,7 +13,7 @@ export interface Service {
   url: string
   pid: number
   /** the fixture brreg server's URL (UPSTREAM_MODE=fixtures) */
-  brregUrl: string | null
+  businessRegisterUrl: string | null
   /** ms from spawning the process to its "listening" line */
   startMs: number
   /** resident set size now, MB */
@@ -52,7 +52,7 @@ export async function startService(env: Record<string, string>, opts: { binary?:
       return {
         url: m[1]!.replace('localhost', '127.0.0.1'),
         pid: proc.pid,
-        brregUrl: brreg,
+        businessRegisterUrl: brreg,
         startMs: performance.now() - t0,
         rssMb: () => rssMb(proc.pid),
         stop: async () => {
@@ -69,7 +69,11 @@ export async function startService(env: Record<string, string>, opts: { binary?:
  * The fixture servers in a process of their own (`bun fixtures/servers/main.ts`, free ports), so
  * that a benchmark's service RSS is the service's alone: the fixture keeps a log of every request.
  */
-export async function startFixtures(): Promise<{ brregUrl: string; norgesBankUrl: string; stop(): Promise<void> }> {
+export async function startFixtures(): Promise<{
+  businessRegisterUrl: string
+  centralBankUrl: string
+  stop(): Promise<void>
+}> {
   const ports = Object.fromEntries(
     ['BRREG', 'NORGES_BANK', 'MASKINPORTEN', 'ALTINN', 'SKATTEETATEN', 'AAREG'].map((n) => [`FIXTURE_${n}_PORT`, '0']),
   )
@@ -90,8 +94,8 @@ export async function startFixtures(): Promise<{ brregUrl: string; norgesBankUrl
     for (;;) if ((await reader.read()).done) break
   })()
   return {
-    brregUrl: /data\.brreg\.no fixtures:\s+(\S+)/.exec(text)![1]!,
-    norgesBankUrl: /data\.norges-bank\.no fixtures:\s+(\S+)/.exec(text)![1]!,
+    businessRegisterUrl: /data\.brreg\.no fixtures:\s+(\S+)/.exec(text)![1]!,
+    centralBankUrl: /data\.norges-bank\.no fixtures:\s+(\S+)/.exec(text)![1]!,
     stop: async () => {
       proc.kill('SIGTERM')
       await proc.exited

@@ -8,22 +8,45 @@
 // charge pool, every metered request behind it hangs too. Likewise an error the server sent just
 // before closing (57P01 on a terminated session) is kept and handed to the first query of the
 // next session. Upstream: porsager/postgres#1193, #1130. The fix forgets the pinned query and the
-// kept error when their socket is gone. test/store/db.test.ts checks the patch
-// is installed and, on PostgreSQL, proves the behaviour; the compiled binary bundles the patched file.
+// kept error when their socket is gone.
+//
+// It also writes a transaction's BEGIN onto a connection without reserving it when BEGIN is the
+// query that fills the connection's pipeline (100 in flight) or meets a full socket buffer: the
+// reservation hook is the last term of an `&&` chain those short-circuit. `sql.begin` then runs
+// its body with no connection (a TypeError) and the session stays inside the transaction, so
+// unrelated queries run in it. On the embedded database's one connection, ~100 concurrent
+// requests were enough. And a socket's 'drain' handed a reserved connection back to the pool
+// mid-transaction. Upstream: porsager/postgres#1189, #823 (fixes proposed in #1218, #1207). The fix
+// runs the hook whenever the query was written and keeps a reserved connection out of the pool.
+//
+// test/store/db.test.ts checks every edit is installed and proves the behaviour (the outage on
+// PostgreSQL, BEGIN at the pipeline boundary on both); the compiled binary bundles the patched file.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'postgres')
-const MARK = '/* plikt: forget the query of a closed socket */'
+const CLOSED = '/* plikt: forget the query of a closed socket */'
+const BEGIN = '/* plikt: reserve the connection BEGIN was written to */'
+const DRAIN = '/* plikt: a reserved connection stays out of the pool */'
+// [the code as published, the code patched]; each is applied once, so a tree patched by an
+// earlier version of this script gains only the edits it lacks.
 const edits = [
   [
     '    if (initial)\n      return reconnect()\n',
-    `    if (initial)\n      return (query = errorResponse = null, reconnect()) ${MARK}\n`,
+    `    if (initial)\n      return (query = errorResponse = null, reconnect()) ${CLOSED}\n`,
   ],
   [
     "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
-    `    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = errorResponse = null ${MARK}\n`,
+    `    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = errorResponse = null ${CLOSED}\n`,
+  ],
+  [
+    '      return write(toBuffer(q))\n        && !q.describeFirst\n        && !q.cursorFn\n        && sent.length < max_pipeline\n        && (!q.options.onexecute || q.options.onexecute(connection))\n',
+    `      const written = write(toBuffer(q))\n      q.options.onexecute && q.options.onexecute(connection) ${BEGIN}\n      return written\n        && !q.describeFirst\n        && !q.cursorFn\n        && sent.length < max_pipeline\n        && !q.options.onexecute\n`,
+  ],
+  [
+    '  function drain() {\n    !query && onopen(connection)\n',
+    `  function drain() {\n    !query && !connection.reserved && onopen(connection) ${DRAIN}\n`,
   ],
 ]
 
@@ -36,8 +59,8 @@ try {
 for (const file of ['src/connection.js', 'cjs/src/connection.js']) {
   const path = join(root, file)
   let text = readFileSync(path, 'utf8')
-  if (text.includes(MARK)) continue
   for (const [from, to] of edits) {
+    if (text.includes(to)) continue
     if (!text.includes(from)) {
       console.error(
         `scripts/patch-postgres.mjs: postgres ${version} ${file} no longer has the code this patch fixes; check whether the upstream fix landed and drop or update the patch.`,

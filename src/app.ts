@@ -24,7 +24,8 @@ import { mountRoutes, type Extension } from './http/app.ts'
 export type { Extension } from './http/app.ts'
 import { discoveryHandlers } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
-import { handleMcp, mcpManifest, mcpToolsSummary } from './mcp/server.ts'
+import { handleMcp, mcpManifest, mcpToolsSummary, type McpSurface } from './mcp/server.ts'
+import { buildResources } from './mcp/resources.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
 import { returnSweeps } from './domain/delegation/refresh.ts'
 import { ProofCache } from './domain/anchors/proof-cache.ts'
@@ -43,7 +44,7 @@ import { LiveAccountsRegister } from './upstream/accounts-register/live.ts'
 import { mockFilingPortal, mockFilingPortalWithFilings } from './upstream/filing-portal/mock.ts'
 import { buildGovernment } from './upstream/government.ts'
 import { MockDigitalAgency } from './upstream/digital-agency/mock.ts'
-import { NorgesBankClient } from './upstream/central-bank/live.ts'
+import { CentralBankClient } from './upstream/central-bank/live.ts'
 import { serverKeys } from './lib/server-secret.ts'
 import { Lifecycle } from './pipeline/lifecycle.ts'
 import { Metrics } from './pipeline/metrics.ts'
@@ -116,13 +117,13 @@ export function composeDeps(
   const register =
     overrides.register ??
     new LiveBusinessRegister(
-      base.config.brregBaseUrl,
+      base.config.businessRegisterUrl,
       client('Enhetsregisteret'),
       client('Fullmakttjenesten'),
       base.clock,
     )
-  const accounts = new LiveAccountsRegister(base.config.brregBaseUrl, client('Regnskapsregisteret'), base.clock)
-  const centralBank = new NorgesBankClient(base.config.norgesBankBaseUrl, client('Norges Bank'), base.clock)
+  const accounts = new LiveAccountsRegister(base.config.businessRegisterUrl, client('Regnskapsregisteret'), base.clock)
+  const centralBank = new CentralBankClient(base.config.centralBankUrl, client('Norges Bank'), base.clock)
   const { digitalAgency: liveAgency, ...government } = {
     ...buildGovernment(base.config, base.clock, (c) => metrics.watch(c)),
     ...overrides.government,
@@ -167,7 +168,7 @@ export function composeDeps(
     backup: base.dumpDataDir ?? null,
     serverKeys: serverKeys(base.config.serverSecret ?? crypto.randomUUID() + crypto.randomUUID()),
     accountsRegister: new LiveAccountsRegister(
-      base.config.brregBaseUrl,
+      base.config.businessRegisterUrl,
       client('Regnskapsregisteret (diff)'),
       base.clock,
     ),
@@ -187,11 +188,14 @@ export function composeDeps(
 export function createApp(deps: AppDeps, extension?: Extension) {
   const operations = extension ? [...allOperations, ...extension.operations] : allOperations
   const table: Record<string, Handler<any>> = extension ? { ...handlers, ...extension.handlers } : handlers
-  const tools = extension ? buildTools(operations, table, { ...toolBindings, ...extension.tools }) : TOOLS
+  const surface: McpSurface = {
+    tools: extension ? buildTools(operations, table, { ...toolBindings, ...extension.tools }) : TOOLS,
+    resources: buildResources(operations, table),
+  }
   return mountRoutes(deps, {
     operations,
     handlers: table,
-    mcp: (request, state) => handleMcp(request, deps, state, tools),
+    mcp: (request, state) => handleMcp(request, deps, state, surface),
   })
 }
 

@@ -10,23 +10,25 @@ export type UpstreamMode = 'live' | 'fixtures'
 export interface GovernmentConfig {
   mode: 'mock' | 'live'
   /** the token service, e.g. https://maskinporten.no (test: https://test.maskinporten.no) */
-  maskinportenUrl: string
-  maskinportenClientId: string | null
+  tokenServiceUrl: string
+  tokenServiceClientId: string | null
   /** the registered key's id (the grant's `kid` header) */
-  maskinportenKid: string | null
-  /** the client's RSA private key, PEM (MASKINPORTEN_KEY_PEM), or the file holding it (MASKINPORTEN_KEY_FILE) */
-  maskinportenKeyPem: string | null
-  maskinportenKeyFile: string | null
-  /** Altinn platform: system users, token exchange, instance queries */
-  altinnPlatformUrl: string
-  /** our system's id in Altinn's system register, `<vendor orgno>_<name>` */
-  altinnSystemId: string | null
+  tokenServiceKid: string | null
+  /** the client's RSA private key, PEM (TOKEN_SERVICE_KEY_PEM), or the file holding it (TOKEN_SERVICE_KEY_FILE) */
+  tokenServiceKeyPem: string | null
+  tokenServiceKeyFile: string | null
+  /** the portal's platform (Altinn): the token exchange and the instance queries */
+  filingPortalUrl: string
+  /** the digital agency's system-user API (Altinn Authentication); by default the portal's platform, where it lives */
+  digitalAgencyUrl: string
+  /** our system's id in the digital agency's system register, `<vendor orgno>_<name>` */
+  digitalAgencySystemId: string | null
   /** the tax authority's VAT app in the portal */
-  mvaAppUrl: string
+  filingPortalVatAppUrl: string
   /** the tax authority's REST gateway (VAT validation) */
-  skatteetatenUrl: string
+  taxAuthorityUrl: string
   /** NAV Aa-registeret (GraphQL) */
-  aaregUrl: string
+  labourRegisterUrl: string
 }
 
 export interface Config {
@@ -39,9 +41,9 @@ export interface Config {
   databasePoolSize: number
   upstreamMode: UpstreamMode
   /** data.brreg.no: Enhetsregisteret, Fullmakttjenesten and Regnskapsregisteret */
-  brregBaseUrl: string
+  businessRegisterUrl: string
   /** data.norges-bank.no */
-  norgesBankBaseUrl: string
+  centralBankUrl: string
   /** per attempt of an upstream read; at most three attempts within 8 s */
   upstreamTimeoutMs: number
   /** bearer for the operator surfaces; unset → they answer AUTH_INVALID_KEY to everyone */
@@ -82,6 +84,8 @@ export interface Config {
   webhookAllowLoopback: boolean
   /** TSA_URL: an RFC 3161 time-stamping authority for the daily anchor roots; null → no timestamps */
   tsaUrl: string | null
+  /** an old variable name that was used, as a sentence for the start-up warning (RENAMED_VARIABLES) */
+  deprecatedVariables: string[]
   government: GovernmentConfig
   /** SECURITY_CONTACT: the `Contact` of /.well-known/security.txt (a `mailto:` or `https://` URI) */
   securityContact: string
@@ -156,25 +160,30 @@ function httpUrl(env: Record<string, string | undefined>, name: string, fallback
  */
 function governmentConfig(env: Record<string, string | undefined>, upstreamMode: UpstreamMode): GovernmentConfig {
   const mode = oneOf(env, 'GOVERNMENT_MODE', ['mock', 'live'] as const, 'mock')
-  const keyPem = env.MASKINPORTEN_KEY_PEM ? env.MASKINPORTEN_KEY_PEM.replaceAll('\\n', '\n') : null
-  const keyFile = env.MASKINPORTEN_KEY_FILE || null
+  const keyPem = env.TOKEN_SERVICE_KEY_PEM ? env.TOKEN_SERVICE_KEY_PEM.replaceAll('\\n', '\n') : null
+  const keyFile = env.TOKEN_SERVICE_KEY_FILE || null
   if (keyPem !== null && keyFile !== null)
-    throw new ConfigError('set MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE, not both')
-  const systemId = env.ALTINN_SYSTEM_ID || null
+    throw new ConfigError('set TOKEN_SERVICE_KEY_PEM or TOKEN_SERVICE_KEY_FILE, not both')
+  const systemId = env.DIGITAL_AGENCY_SYSTEM_ID || null
   if (systemId !== null && !/^\d{9}_[\w.-]{1,100}$/.test(systemId))
-    throw new ConfigError(`ALTINN_SYSTEM_ID must look like <vendor orgno>_<name>, got "${systemId}"`)
+    throw new ConfigError(`DIGITAL_AGENCY_SYSTEM_ID must look like <vendor orgno>_<name>, got "${systemId}"`)
   const config: GovernmentConfig = {
     mode,
-    maskinportenUrl: httpUrl(env, 'MASKINPORTEN_URL', 'https://maskinporten.no'),
-    maskinportenClientId: env.MASKINPORTEN_CLIENT_ID || null,
-    maskinportenKid: env.MASKINPORTEN_KID || null,
-    maskinportenKeyPem: keyPem,
-    maskinportenKeyFile: keyFile,
-    altinnPlatformUrl: httpUrl(env, 'ALTINN_PLATFORM_URL', 'https://platform.altinn.no'),
-    altinnSystemId: systemId,
-    mvaAppUrl: httpUrl(env, 'ALTINN_MVA_APP_URL', 'https://skd.apps.altinn.no/skd/mva-melding-innsending-v1'),
-    skatteetatenUrl: httpUrl(env, 'SKATTEETATEN_URL', 'https://idporten.api.skatteetaten.no'),
-    aaregUrl: httpUrl(env, 'AAREG_URL', 'https://aareg-dist-api.nav.no'),
+    tokenServiceUrl: httpUrl(env, 'TOKEN_SERVICE_URL', 'https://maskinporten.no'),
+    tokenServiceClientId: env.TOKEN_SERVICE_CLIENT_ID || null,
+    tokenServiceKid: env.TOKEN_SERVICE_KID || null,
+    tokenServiceKeyPem: keyPem,
+    tokenServiceKeyFile: keyFile,
+    filingPortalUrl: httpUrl(env, 'FILING_PORTAL_URL', 'https://platform.altinn.no'),
+    digitalAgencyUrl: httpUrl(env, 'DIGITAL_AGENCY_URL', env.FILING_PORTAL_URL || 'https://platform.altinn.no'),
+    digitalAgencySystemId: systemId,
+    filingPortalVatAppUrl: httpUrl(
+      env,
+      'FILING_PORTAL_VAT_APP_URL',
+      'https://skd.apps.altinn.no/skd/mva-melding-innsending-v1',
+    ),
+    taxAuthorityUrl: httpUrl(env, 'TAX_AUTHORITY_URL', 'https://idporten.api.skatteetaten.no'),
+    labourRegisterUrl: httpUrl(env, 'LABOUR_REGISTER_URL', 'https://aareg-dist-api.nav.no'),
   }
   if (mode === 'live' && upstreamMode === 'live') {
     const missing = missingGovernmentCredentials(config)
@@ -186,10 +195,10 @@ function governmentConfig(env: Record<string, string | undefined>, upstreamMode:
 /** The variables a live government configuration lacks, by name. */
 export function missingGovernmentCredentials(g: GovernmentConfig): string[] {
   const missing: string[] = []
-  if (!g.maskinportenClientId) missing.push('MASKINPORTEN_CLIENT_ID')
-  if (!g.maskinportenKid) missing.push('MASKINPORTEN_KID')
-  if (!g.maskinportenKeyPem && !g.maskinportenKeyFile) missing.push('MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE')
-  if (!g.altinnSystemId) missing.push('ALTINN_SYSTEM_ID')
+  if (!g.tokenServiceClientId) missing.push('TOKEN_SERVICE_CLIENT_ID')
+  if (!g.tokenServiceKid) missing.push('TOKEN_SERVICE_KID')
+  if (!g.tokenServiceKeyPem && !g.tokenServiceKeyFile) missing.push('TOKEN_SERVICE_KEY_PEM or TOKEN_SERVICE_KEY_FILE')
+  if (!g.digitalAgencySystemId) missing.push('DIGITAL_AGENCY_SYSTEM_ID')
   return missing
 }
 
@@ -226,11 +235,52 @@ function securityContact(env: Record<string, string | undefined>, baseUrl: strin
 }
 
 /**
+ * Variables renamed to the outside systems' role names (ARCHITECTURE.md "The outside systems, by
+ * name"), old name first. The old name keeps working and is reported at start; the portal's old
+ * platform variable stood for the digital agency's API too, which lives on the same platform.
+ */
+export const RENAMED_VARIABLES: readonly (readonly [string, string])[] = [
+  ['BRREG_BASE_URL', 'BUSINESS_REGISTER_URL'],
+  ['NORGES_BANK_BASE_URL', 'CENTRAL_BANK_URL'],
+  ['MASKINPORTEN_URL', 'TOKEN_SERVICE_URL'],
+  ['MASKINPORTEN_CLIENT_ID', 'TOKEN_SERVICE_CLIENT_ID'],
+  ['MASKINPORTEN_KID', 'TOKEN_SERVICE_KID'],
+  ['MASKINPORTEN_KEY_PEM', 'TOKEN_SERVICE_KEY_PEM'],
+  ['MASKINPORTEN_KEY_FILE', 'TOKEN_SERVICE_KEY_FILE'],
+  ['ALTINN_PLATFORM_URL', 'FILING_PORTAL_URL'],
+  ['ALTINN_PLATFORM_URL', 'DIGITAL_AGENCY_URL'],
+  ['ALTINN_SYSTEM_ID', 'DIGITAL_AGENCY_SYSTEM_ID'],
+  ['ALTINN_MVA_APP_URL', 'FILING_PORTAL_VAT_APP_URL'],
+  ['SKATTEETATEN_URL', 'TAX_AUTHORITY_URL'],
+  ['AAREG_URL', 'LABOUR_REGISTER_URL'],
+]
+
+/** The environment with each old name's value under its current name, and the old names that were used. */
+function withCurrentNames(given: Record<string, string | undefined>): {
+  env: Record<string, string | undefined>
+  deprecated: string[]
+} {
+  const env = { ...given }
+  const used = new Map<string, string[]>()
+  for (const [old, current] of RENAMED_VARIABLES) {
+    const value = given[old]
+    if (value === undefined || value === '') continue
+    const set = given[current]
+    if (set !== undefined && set !== '' && set !== value)
+      throw new ConfigError(`${old} is the old name of ${current}, and the two are set differently: keep ${current}`)
+    env[current] = value
+    used.set(old, [...(used.get(old) ?? []), current])
+  }
+  return { env, deprecated: [...used].map(([old, current]) => `${old} is deprecated: use ${current.join(' and ')}`) }
+}
+
+/**
  * `boundPort`: the port the server actually listens on, once it does. PORT=0 asks for any free
  * port, so the default BASE_URL (and what follows from it: the OAuth audience) can name the real
  * one only after listening; main parses the environment again with it.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env, boundPort?: number): Config {
+export function loadConfig(given: Record<string, string | undefined> = process.env, boundPort?: number): Config {
+  const { env, deprecated } = withCurrentNames(given)
   const port = int(env, 'PORT', 3000, 0, 65535)
   const host = env.HOST || '127.0.0.1'
   const databaseUrl = env.DATABASE_URL || null
@@ -259,8 +309,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: env.DATA_DIR || './data',
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     upstreamMode,
-    brregBaseUrl: httpUrl(env, 'BRREG_BASE_URL', 'https://data.brreg.no'),
-    norgesBankBaseUrl: httpUrl(env, 'NORGES_BANK_BASE_URL', 'https://data.norges-bank.no'),
+    businessRegisterUrl: httpUrl(env, 'BUSINESS_REGISTER_URL', 'https://data.brreg.no'),
+    centralBankUrl: httpUrl(env, 'CENTRAL_BANK_URL', 'https://data.norges-bank.no'),
     upstreamTimeoutMs: int(env, 'UPSTREAM_TIMEOUT_MS', 3000, 50, 30_000),
     adminToken,
     baseUrl,
@@ -280,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tsaUrl: env.TSA_URL ? httpUrl(env, 'TSA_URL', '') : null,
     government: governmentConfig(env, upstreamMode),
     securityContact: securityContact(env, baseUrl),
+    deprecatedVariables: deprecated,
     publicSandbox: {
       maxInflight: int(env, 'PUBLIC_SANDBOX_MAX_INFLIGHT', 64, 1, 10_000),
       loopLimit: int(env, 'PUBLIC_SANDBOX_LOOP_LIMIT', 20, 1, 10_000),

@@ -26,20 +26,21 @@ async function main() {
     const servers = await startFixtureServers({ hostname: '127.0.0.1' })
     const demo = servers.governmentClient
     upstreams = {
-      brregBaseUrl: servers.brregUrl,
-      norgesBankBaseUrl: servers.norgesBankUrl,
+      businessRegisterUrl: servers.businessRegisterUrl,
+      centralBankUrl: servers.centralBankUrl,
       government: {
         ...config.government,
-        maskinportenUrl: servers.maskinportenUrl,
-        maskinportenClientId: demo.clientId,
-        maskinportenKid: demo.kid,
-        maskinportenKeyPem: demo.privateKeyPem,
-        maskinportenKeyFile: null,
-        altinnPlatformUrl: servers.altinnUrl,
-        altinnSystemId: demo.systemId,
-        mvaAppUrl: demo.mvaAppUrl,
-        skatteetatenUrl: servers.skatteetatenUrl,
-        aaregUrl: servers.aaregUrl,
+        tokenServiceUrl: servers.tokenServiceUrl,
+        tokenServiceClientId: demo.clientId,
+        tokenServiceKid: demo.kid,
+        tokenServiceKeyPem: demo.privateKeyPem,
+        tokenServiceKeyFile: null,
+        filingPortalUrl: servers.filingPortalUrl,
+        digitalAgencyUrl: servers.filingPortalUrl,
+        digitalAgencySystemId: demo.systemId,
+        filingPortalVatAppUrl: demo.filingPortalVatAppUrl,
+        taxAuthorityUrl: servers.taxAuthorityUrl,
+        labourRegisterUrl: servers.labourRegisterUrl,
       },
     }
     config = { ...config, ...upstreams }
@@ -47,6 +48,7 @@ async function main() {
   }
   const stdout = bufferedStdout()
   const logger = createLogger(config.logLevel, stdout.sink)
+  for (const note of config.deprecatedVariables) logger.warn(note)
   if (config.webhookAllowLoopback) {
     logger.warn(
       'WEBHOOK_ALLOW_LOOPBACK=true: webhooks may be sent to http://127.0.0.1 and http://localhost on this machine; for development and tests only, never in production',
@@ -124,9 +126,9 @@ async function main() {
       `        curl ${where}/api/v1/errors\n` +
       `  docs: ${where}/docs\n` +
       (config.upstreamMode === 'fixtures'
-        ? `  upstreams: fixture servers (offline): register ${config.brregBaseUrl}, central bank ${config.norgesBankBaseUrl}\n`
+        ? `  upstreams: fixture servers (offline): register ${config.businessRegisterUrl}, central bank ${config.centralBankUrl}\n`
         : '') +
-      `  government systems: ${config.government.mode === 'mock' ? 'mock (GOVERNMENT_MODE=mock)' : `live, token service ${config.government.maskinportenUrl}, portal ${config.government.altinnPlatformUrl}`}\n\n`,
+      `  government systems: ${config.government.mode === 'mock' ? 'mock (GOVERNMENT_MODE=mock)' : `live, token service ${config.government.tokenServiceUrl}, portal ${config.government.filingPortalUrl}`}\n\n`,
   )
 
   let stopping = false

@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import postgres from 'postgres'
 import { unpackBackup } from '../src/lib/backup-archive.ts'
 import { serverKeys } from '../src/lib/server-secret.ts'
-import { freeFixedPort } from './support/service-process.ts'
+import { freeFixedPort } from './helpers.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'plikt-commands-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

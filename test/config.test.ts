@@ -81,36 +81,36 @@ test('TRUST_PROXY trusts one proxy hop unless TRUSTED_PROXY_HOPS says more; with
 
 describe('government systems', () => {
   const creds = {
-    MASKINPORTEN_CLIENT_ID: 'c0ffee00-0000-4000-8000-000000000001',
-    MASKINPORTEN_KID: 'plikt-2026',
-    MASKINPORTEN_KEY_FILE: '/etc/plikt/maskinporten.pem',
-    ALTINN_SYSTEM_ID: '314159268_plikt',
+    TOKEN_SERVICE_CLIENT_ID: 'c0ffee00-0000-4000-8000-000000000001',
+    TOKEN_SERVICE_KID: 'plikt-2026',
+    TOKEN_SERVICE_KEY_FILE: '/etc/plikt/maskinporten.pem',
+    DIGITAL_AGENCY_SYSTEM_ID: '314159268_plikt',
   }
 
   test('mock by default, with the production addresses', () => {
     expect(loadConfig({}).government).toMatchObject({
       mode: 'mock',
-      maskinportenUrl: 'https://maskinporten.no',
-      altinnPlatformUrl: 'https://platform.altinn.no',
-      mvaAppUrl: 'https://skd.apps.altinn.no/skd/mva-melding-innsending-v1',
-      skatteetatenUrl: 'https://idporten.api.skatteetaten.no',
-      aaregUrl: 'https://aareg-dist-api.nav.no',
-      maskinportenClientId: null,
+      tokenServiceUrl: 'https://maskinporten.no',
+      filingPortalUrl: 'https://platform.altinn.no',
+      filingPortalVatAppUrl: 'https://skd.apps.altinn.no/skd/mva-melding-innsending-v1',
+      taxAuthorityUrl: 'https://idporten.api.skatteetaten.no',
+      labourRegisterUrl: 'https://aareg-dist-api.nav.no',
+      tokenServiceClientId: null,
     })
   })
 
   test('GOVERNMENT_MODE=live without credentials refuses to start, naming every missing variable', () => {
     expect(() => loadConfig({ GOVERNMENT_MODE: 'live' })).toThrow(ConfigError)
-    expect(() => loadConfig({ GOVERNMENT_MODE: 'live', MASKINPORTEN_CLIENT_ID: 'x' })).toThrow(
-      /MASKINPORTEN_KID, MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE, ALTINN_SYSTEM_ID/,
+    expect(() => loadConfig({ GOVERNMENT_MODE: 'live', TOKEN_SERVICE_CLIENT_ID: 'x' })).toThrow(
+      /TOKEN_SERVICE_KID, TOKEN_SERVICE_KEY_PEM or TOKEN_SERVICE_KEY_FILE, DIGITAL_AGENCY_SYSTEM_ID/,
     )
   })
 
   test('GOVERNMENT_MODE=live with credentials starts', () => {
     expect(loadConfig({ GOVERNMENT_MODE: 'live', ...creds }).government).toMatchObject({
       mode: 'live',
-      maskinportenKeyFile: '/etc/plikt/maskinporten.pem',
-      altinnSystemId: '314159268_plikt',
+      tokenServiceKeyFile: '/etc/plikt/maskinporten.pem',
+      digitalAgencySystemId: '314159268_plikt',
     })
   })
 
@@ -118,18 +118,72 @@ describe('government systems', () => {
     expect(loadConfig({ GOVERNMENT_MODE: 'live', UPSTREAM_MODE: 'fixtures' }).government.mode).toBe('live')
   })
 
+  test('the digital agency’s API is on the portal’s platform unless DIGITAL_AGENCY_URL says otherwise', () => {
+    expect(loadConfig({ FILING_PORTAL_URL: 'https://platform.tt02.altinn.no' }).government.digitalAgencyUrl).toBe(
+      'https://platform.tt02.altinn.no',
+    )
+    expect(
+      loadConfig({ FILING_PORTAL_URL: 'https://a.example', DIGITAL_AGENCY_URL: 'https://b.example' }).government
+        .digitalAgencyUrl,
+    ).toBe('https://b.example')
+  })
+
+  test('every old variable name still works under its current name, and is named in a deprecation note', () => {
+    const old = {
+      BRREG_BASE_URL: 'https://brreg.example',
+      NORGES_BANK_BASE_URL: 'https://bank.example',
+      MASKINPORTEN_URL: 'https://test.maskinporten.no',
+      MASKINPORTEN_CLIENT_ID: 'client',
+      MASKINPORTEN_KID: 'kid',
+      MASKINPORTEN_KEY_FILE: '/etc/plikt/key.pem',
+      ALTINN_PLATFORM_URL: 'https://platform.tt02.altinn.no',
+      ALTINN_SYSTEM_ID: '314159268_plikt',
+      ALTINN_MVA_APP_URL: 'https://skd.apps.tt02.altinn.no/skd/mva-melding-innsending-etm2',
+      SKATTEETATEN_URL: 'https://tax.example',
+      AAREG_URL: 'https://aareg.example',
+    }
+    const c = loadConfig({ GOVERNMENT_MODE: 'live', ...old })
+    expect([c.businessRegisterUrl, c.centralBankUrl]).toEqual(['https://brreg.example', 'https://bank.example'])
+    expect(c.government).toMatchObject({
+      mode: 'live',
+      tokenServiceUrl: 'https://test.maskinporten.no',
+      tokenServiceClientId: 'client',
+      tokenServiceKid: 'kid',
+      tokenServiceKeyFile: '/etc/plikt/key.pem',
+      filingPortalUrl: 'https://platform.tt02.altinn.no',
+      digitalAgencyUrl: 'https://platform.tt02.altinn.no',
+      digitalAgencySystemId: '314159268_plikt',
+      filingPortalVatAppUrl: 'https://skd.apps.tt02.altinn.no/skd/mva-melding-innsending-etm2',
+      taxAuthorityUrl: 'https://tax.example',
+      labourRegisterUrl: 'https://aareg.example',
+    })
+    expect(c.deprecatedVariables).toContain(
+      'ALTINN_PLATFORM_URL is deprecated: use FILING_PORTAL_URL and DIGITAL_AGENCY_URL',
+    )
+    expect(c.deprecatedVariables).toHaveLength(Object.keys(old).length)
+    expect(loadConfig({}).deprecatedVariables).toEqual([])
+  })
+
+  test('an old name and its current name set to different values refuse to start', () => {
+    expect(() =>
+      loadConfig({ BRREG_BASE_URL: 'https://a.example', BUSINESS_REGISTER_URL: 'https://b.example' }),
+    ).toThrow(
+      'BRREG_BASE_URL is the old name of BUSINESS_REGISTER_URL, and the two are set differently: keep BUSINESS_REGISTER_URL',
+    )
+  })
+
   test('a PEM pasted into one line keeps its line breaks', () => {
     const g = loadConfig({
-      MASKINPORTEN_KEY_PEM: '-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----',
+      TOKEN_SERVICE_KEY_PEM: '-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----',
     }).government
-    expect(g.maskinportenKeyPem).toBe('-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----')
+    expect(g.tokenServiceKeyPem).toBe('-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----')
   })
 
   test.each([
-    ['both a key and a key file', { MASKINPORTEN_KEY_PEM: 'x', MASKINPORTEN_KEY_FILE: '/k.pem' }, /not both/],
-    ['a system id that is not <orgno>_<name>', { ALTINN_SYSTEM_ID: 'plikt' }, /ALTINN_SYSTEM_ID/],
+    ['both a key and a key file', { TOKEN_SERVICE_KEY_PEM: 'x', TOKEN_SERVICE_KEY_FILE: '/k.pem' }, /not both/],
+    ['a system id that is not <orgno>_<name>', { DIGITAL_AGENCY_SYSTEM_ID: 'plikt' }, /DIGITAL_AGENCY_SYSTEM_ID/],
     ['an unknown mode', { GOVERNMENT_MODE: 'sandbox' }, /GOVERNMENT_MODE must be one of mock, live/],
-    ['a token service address that is not a URL', { MASKINPORTEN_URL: 'maskinporten.no' }, /MASKINPORTEN_URL/],
+    ['a token service address that is not a URL', { TOKEN_SERVICE_URL: 'maskinporten.no' }, /TOKEN_SERVICE_URL/],
   ])('refuses %s', (_what, env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
   })

@@ -7,7 +7,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { listeningAddress } from './support/service-process.ts'
+import { listeningAddress } from './helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-drain-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

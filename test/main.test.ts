@@ -2,7 +2,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freeFixedPort } from './support/service-process.ts'
+import { freeFixedPort } from './helpers.ts'
 
 // `npm start` as a user runs it: the real entry point in its own process, on the embedded database.
 const dir = mkdtempSync(join(tmpdir(), 'plikt-main-'))
@@ -153,6 +153,25 @@ embeddedRun(
       const [line] = await readUntil(proc.stdout, /\{[^\n]*WEBHOOK_ALLOW_LOOPBACK[^\n]*\}/)
       expect(JSON.parse(line)).toMatchObject({ level: 'warn' })
       expect(line).toContain('never in production')
+    } finally {
+      proc.kill('SIGTERM')
+      await proc.exited
+    }
+  },
+  120_000,
+)
+
+embeddedRun(
+  'an old variable name starts the service with a warning naming its current name',
+  async () => {
+    const proc = start({ BRREG_BASE_URL: 'https://data.brreg.no' })
+    try {
+      const [line] = await readUntil(proc.stdout, /\{[^\n]*BRREG_BASE_URL[^\n]*\}/)
+      expect(JSON.parse(line)).toMatchObject({
+        level: 'warn',
+        msg: 'BRREG_BASE_URL is deprecated: use BUSINESS_REGISTER_URL',
+      })
+      await readUntil(proc.stderr, /listening on (http:\/\/\S+)/)
     } finally {
       proc.kill('SIGTERM')
       await proc.exited

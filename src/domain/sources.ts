@@ -41,7 +41,7 @@ import {
   type UnitLookup,
 } from '../upstream/business-register/map.ts'
 import { MalformedUpstream, SYSTEM_NAMES, type RawResponse, type UpstreamSystem } from '../upstream/raw.ts'
-import type { NorgesBankClient } from '../upstream/central-bank/live.ts'
+import type { CentralBankClient } from '../upstream/central-bank/live.ts'
 import { observationsOf, type RateObservation } from '../upstream/central-bank/map.ts'
 import type { LocalDate } from '../lib/local-date.ts'
 import { rateObservation, recordQuietly, vatObservation, type Observation } from './changes/observed.ts'
@@ -91,7 +91,7 @@ export interface SourceDeps {
   metrics?: { cacheRead(system: string, served: 'cache' | 'live' | 'stale'): void }
   register: BusinessRegister
   accounts: AccountsRegister
-  centralBank: NorgesBankClient
+  centralBank: CentralBankClient
 }
 
 /** The catalogued error for an upstream that failed or answered garbage. */

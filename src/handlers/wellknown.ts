@@ -17,7 +17,8 @@ import {
 } from '../domain/wellknown/documents.ts'
 import { COMPARISON_METHODOLOGY, COMPARISON_SOURCE, DIMENSIONS } from '../domain/wellknown/comparison.ts'
 import { serviceLinks } from '../domain/wellknown/links.ts'
-import { readinessReport, type ReadinessSource } from '../domain/wellknown/readiness.ts'
+import { readinessReport, type McpCounts, type ReadinessSource } from '../domain/wellknown/readiness.ts'
+import { mcpCounts } from '../domain/discovery/mcp-offer.ts'
 import { APPROVAL_TOKEN_LIFETIME_MS } from '../domain/actions/approval.ts'
 import { publishedReceiptKeys, receiptSigner } from '../domain/actions/receipt-keys.ts'
 import { MAGIC_LINK_TTL_MS, SESSION_TTL_MS } from '../domain/access/signin.ts'
@@ -95,6 +96,9 @@ const READINESS_SOURCE: Record<ReadinessSource, string> = {
 
 const byId = new Map(allOperations.map((o) => [o.id, o]))
 
+/** What an MCP host finds at /api/mcp, counted once (the probe reports it beside the measurements). */
+const MCP_COUNTS: McpCounts = mcpCounts()
+
 /** Built at start-up: evidence naming an operation the registry lacks stops the process (and every test) at once. */
 const COMPARISON = {
   subject: 'Integrating the Norwegian government systems directly, compared with using Plikt',
@@ -161,10 +165,11 @@ export const wellknownHandlers = {
 
   getAgentReadiness: (({ deps, now }) => {
     const tokenService = deps.government.tokenService
-    const data = readinessReport(deps.telemetry.snapshot(now.getTime()), {
-      state: tokenService.breakerState(),
-      mock: tokenService.mock,
-    })
+    const data = readinessReport(
+      deps.telemetry.snapshot(now.getTime()),
+      { state: tokenService.breakerState(), mock: tokenService.mock },
+      MCP_COUNTS,
+    )
     return { data, meta: { source: READINESS_SOURCE[data.source] } }
   }) satisfies Handler,
 

@@ -46,8 +46,8 @@ function codePoint(n: number, whole: string): string {
   return String.fromCodePoint(n)
 }
 
-const NAME = /[A-Za-z_][\w.\-]*(?::[A-Za-z_][\w.\-]*)?/y
-const ATTR = /\s+([A-Za-z_][\w.\-]*(?::[A-Za-z_][\w.\-]*)?)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/y
+const NAME = /[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?/y
+const ATTR = /\s+([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/y
 
 /** The document's root element. Throws XmlError on anything that is not well-formed. */
 export function parseXml(text: string): XmlElement {

@@ -19,7 +19,7 @@ import {
 import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts'
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import type { Limit } from '../domain/access/limits.ts'
-import { scopeGranted, type KeyPrincipal, type Principal } from '../domain/access/types.ts'
+import type { KeyPrincipal, Principal } from '../domain/access/types.ts'
 import { AppError, validationError, type FieldIssue } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
@@ -41,7 +41,10 @@ import {
 import { MCP_SCHEMA_VERSION, SERVICE_NAME } from '../lib/service.ts'
 import { serviceLinks } from '../domain/wellknown/links.ts'
 import { databaseUnavailable } from '../pipeline/unavailable.ts'
-import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, TOOLS, type Tool, type ToolOutput } from './tools.ts'
+import { APPROVAL_ARGUMENT, IDEMPOTENCY_ARGUMENT, offeredTo, TOOLS, type Tool, type ToolOutput } from './tools.ts'
+import { OPERATION_REFUSED, resourceOf, serveResources, visibleResources, type Resource } from './resources.ts'
+import { mcpOffer } from '../domain/discovery/mcp-offer.ts'
+import { servePrompts } from './prompts.ts'
 import { listedTool } from './listing.ts'
 import { isDryRun, type AnswerCodec } from '../pipeline/idempotency.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
@@ -61,6 +64,12 @@ import {
 } from '../pipeline/sandbox.ts'
 import { SANDBOX_BEARER_PREFIX } from '../domain/access/types.ts'
 import type { McpToolsSummary } from '../domain/discovery/capabilities.ts'
+
+/** What the MCP server serves: the tools and the resources of one registry, with their handlers. */
+export interface McpSurface {
+  tools: Tool[]
+  resources: Resource[]
+}
 
 /** A tool call's answer as the idempotency step stores it: what it returned (and how it was served), or the final failure. */
 type ToolAnswer = { output: ToolOutput; served: Served; replayed?: boolean } | { error: AppError }
@@ -110,13 +119,12 @@ export const isSandboxTool = (t: Tool) => t.operation.category === 'sandbox'
 const rehearsedBySandbox = (t: Tool, all: readonly Tool[]) =>
   !isSandboxTool(t) && all.some((s) => isSandboxTool(s) && s.name === t.name)
 
+/** A sandbox tool only under the sandbox bearer, which gets it instead of production's tool of the same name. */
 function visibleTools(principal: Principal, all: Tool[]): Tool[] {
-  if (principal.kind === 'anonymous') return all.filter((t) => t.keyless)
-  // Every tool is listed: the unmirrored ones answer SANDBOX_TOOL_UNAVAILABLE, which tells an agent why.
-  if (principal.kind === 'sandbox') return all.filter((t) => !rehearsedBySandbox(t, all))
-  if (principal.kind !== 'key') return []
   return all.filter(
-    (t) => !isSandboxTool(t) && (t.operation.scope === null || scopeGranted(principal.scopes, t.operation.scope)),
+    (t) =>
+      offeredTo(principal, t.operation) &&
+      (principal.kind === 'sandbox' ? !rehearsedBySandbox(t, all) : !isSandboxTool(t)),
   )
 }
 
@@ -300,41 +308,48 @@ function justificationOf(answer: { output: ToolOutput; served: Served }, org: un
   }
 }
 
+/** A call of an operation as the orchestrator left it: its answer, or the refusal (never thrown), with when and under which sandbox state. */
+export type Ran = { now: Date; sandbox: SandboxState | null } & (
+  | { answer: { output: ToolOutput; served: Served; replayed?: boolean } }
+  | { error: AppError }
+)
+
+/** Runs one operation's call through the orchestrator with the MCP codec: a tool call, a resource read, a completion's search. */
+export type RunCall = (binding: Tool, args: Record<string, unknown>, signal: AbortSignal) => Promise<Ran>
+
 function buildServer(
   principal: Principal,
   deps: AppDeps,
   state: RequestState,
   headers: InputHeaders,
-  all: Tool[],
+  surface: McpSurface,
   keyRefused: (e: AppError) => void,
   texts: PendingTexts,
 ): Server {
   const server = new Server(
     { name: SERVICE_NAME, version: MCP_SCHEMA_VERSION },
-    { capabilities: { tools: {} }, jsonSchemaValidator: validatorOf(deps) },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      jsonSchemaValidator: validatorOf(deps),
+    },
   )
-  const tools = visibleTools(principal, all)
+  const tools = visibleTools(principal, surface.tools)
   const codec = mcpCodec(principal, state.ip)
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')),
-  }))
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = tools.find((t) => t.name === req.params.name)
-    if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
+  const run: RunCall = async (binding, args, signal) => {
     const now = deps.clock.now()
-    const args = req.params.arguments ?? {}
     // Each call has its own state: one call's spent approval token must not make another's failure final.
     const callState: RequestState = {
       ...state,
-      operationId: tool.operation.id,
+      operationId: binding.operation.id,
       failureIsFinal: false,
-      sandbox: principal.kind === 'sandbox' ? sandboxState(isSandboxTool(tool) ? 'POST' : 'GET', SANDBOX_PREFIX) : null,
+      sandbox:
+        principal.kind === 'sandbox' ? sandboxState(isSandboxTool(binding) ? 'POST' : 'GET', SANDBOX_PREFIX) : null,
     }
     const sandbox = callState.sandbox
     const approvalToken = stringArgument(args, APPROVAL_ARGUMENT)
     const call: Call<Mcp> = {
-      op: tool.operation,
-      handler: tool.handler,
+      op: binding.operation,
+      handler: binding.handler,
       caller: { principal: state.principal },
       params: {},
       query: {},
@@ -347,45 +362,26 @@ function buildServer(
         accept: null,
       },
       approvalToken,
-      signal: extra.signal,
+      signal,
       state: callState,
       now,
-      via: { tool, args },
+      via: { tool: binding, args },
     }
     try {
       const answer = await runCall(call, deps, codec)
       if ('error' in answer) throw answer.error
-      const { result, meta, hash, precomputed, top } = answer.output
-      const metadata = {
-        tool: tool.name,
-        operation_id: answer.served === 'rehearsal' ? tool.operation.sandboxMirror : tool.operation.id,
-        correlation_id: state.correlationId,
-        ...(answer.replayed === true ? { idempotent_replayed: true } : {}),
-      }
-      // Production tools answer with production `_meta` under any bearer; a sandbox tool and a rehearsal with the sandbox's.
-      const body = envelope(
-        result,
-        justificationOf(answer, args.org_number),
-        metadata,
-        now,
-        false,
-        meta,
-        isSandboxTool(tool) || answer.served === 'rehearsal' ? sandbox : null,
-        hash,
-        top,
-      )
-      return toolContent(body, precomputed, texts)
+      return { now, sandbox, answer }
     } catch (e) {
       if (e instanceof AppError && KEY_REFUSALS.includes(e.code)) keyRefused(e)
-      if (e instanceof AppError) return failure(e, tool, deps, now, sandbox)
+      if (e instanceof AppError) return { now, sandbox, error: e }
       const unavailable = databaseUnavailable(e)
-      if (unavailable) return failure(unavailable, tool, deps, now, sandbox)
-      deps.logger.error('mcp tool failed', {
+      if (unavailable) return { now, sandbox, error: unavailable }
+      deps.logger.error('mcp call failed', {
         correlation_id: state.correlationId,
-        tool: tool.name,
+        operation_id: binding.operation.id,
         error: e instanceof Error ? e.message : String(e),
       })
-      return failure(new AppError('INTERNAL_ERROR'), tool, deps, now, sandbox)
+      return { now, sandbox, error: new AppError('INTERNAL_ERROR') }
     } finally {
       // The response's headers (balance, rate-limit state) are the HTTP request's, whichever call set
       // them; so is the key's confirmation.
@@ -393,6 +389,47 @@ function buildServer(
         state.extraHeaders = { ...state.extraHeaders, ...callState.extraHeaders }
       state.principal = callState.principal
     }
+  }
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => listedTool(t, principal.kind === 'sandbox')),
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const tool = tools.find((t) => t.name === req.params.name)
+    if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool: ${req.params.name}`)
+    const args = req.params.arguments ?? {}
+    const ran = await run(tool, args, extra.signal)
+    const { now, sandbox } = ran
+    if ('error' in ran) return failure(ran.error, tool, deps, now, sandbox)
+    const { answer } = ran
+    const { result, meta, hash, precomputed, top } = answer.output
+    const metadata = {
+      tool: tool.name,
+      operation_id: answer.served === 'rehearsal' ? tool.operation.sandboxMirror : tool.operation.id,
+      correlation_id: state.correlationId,
+      ...(answer.replayed === true ? { idempotent_replayed: true } : {}),
+    }
+    // Production tools answer with production `_meta` under any bearer; a sandbox tool and a rehearsal with the sandbox's.
+    const body = envelope(
+      result,
+      justificationOf(answer, args.org_number),
+      metadata,
+      now,
+      false,
+      meta,
+      isSandboxTool(tool) || answer.served === 'rehearsal' ? sandbox : null,
+      hash,
+      top,
+    )
+    return toolContent(body, precomputed, texts)
+  })
+  serveResources(server, { principal, deps, resources: visibleResources(principal, surface.resources), run })
+  servePrompts(server, {
+    principal,
+    deps,
+    tools,
+    allTools: surface.tools,
+    resources: visibleResources(principal, surface.resources),
+    run,
   })
   return server
 }
@@ -439,6 +476,13 @@ export function mcpManifest(deps: AppDeps) {
       },
     },
     tools: { keyless: summary.keyless.length, total: summary.names.length, names: summary.names },
+    // resources, resource templates, prompts and completions (src/mcp/resources.ts, src/mcp/prompts.ts)
+    ...mcpOffer(),
+    resource_errors: {
+      invalid_params: RpcError.InvalidParams,
+      operation_refused: OPERATION_REFUSED,
+      data: 'the REST error body: error_code, explanation, retryable, fix hints, _meta',
+    },
     documentation: links.docs,
   }
 }
@@ -476,7 +520,7 @@ function refused(e: AppError, deps: AppDeps): AppError {
  */
 export const MAX_BATCH_MESSAGES = 10
 
-type RpcMessage = { method?: string; params?: { name?: string } } | null
+type RpcMessage = { method?: string; params?: { name?: unknown; uri?: unknown } } | null
 
 /**
  * The body, read and parsed once: we need its messages (batch size, soft limit) and the SDK's
@@ -514,37 +558,50 @@ function softLimitMessages(messages: RpcMessage[], state: RequestState, deps: Ap
   for (let i = 0; i < Math.max(1, messages.length); i++) deps.softLimiter.hit(state.ip, now)
 }
 
-/**
- * An anonymous `tools/call` of a keyed tool is told to authenticate (401 with the challenge: the
- * plain one, or the OAuth one that says where to get a token), not "unknown tool": a host learns it
- * needs a credential. A name no tool has stays -32602.
- */
-function callsKeyedTool(messages: RpcMessage[], tools: Tool[]): boolean {
-  return messages.some((m) => m?.method === 'tools/call' && tools.some((t) => t.name === m.params?.name && !t.keyless))
+/** The operation a message runs through the orchestrator, if it is a `tools/call` or a `resources/read` of this surface. */
+function operationOfMessage(m: RpcMessage, surface: McpSurface): Tool | null {
+  const params = m?.params ?? {}
+  if (m?.method === 'tools/call') return surface.tools.find((t) => t.name === params.name) ?? null
+  if (m?.method === 'resources/read' && typeof params.uri === 'string')
+    return resourceOf(surface.resources, params.uri)?.resource.binding ?? null
+  return null
 }
 
 /**
- * One `tools/call` of a priced tool: its charge confirms the key in the same statement, as on REST,
- * so the key may come from this process's cache (domain/access/key-cache.ts). Anything else —
- * `tools/list`, a free tool, a batch — writes nothing that would confirm a cached key, so it is
- * answered after a fresh lookup.
+ * An anonymous `tools/call` of a keyed tool, or `resources/read` of a keyed resource, is told to
+ * authenticate (401 with the challenge: the plain one, or the OAuth one that says where to get a
+ * token), not "unknown tool": a host learns it needs a credential. A name no tool has stays -32602.
  */
-function chargesOneTool(messages: RpcMessage[], tools: Tool[]): boolean {
-  const [m] = messages
-  return (
-    messages.length === 1 &&
-    m?.method === 'tools/call' &&
-    tools.some((t) => t.name === m.params?.name && !t.keyless && t.operation.costOre > 0)
-  )
+function callsKeyed(messages: RpcMessage[], surface: McpSurface): boolean {
+  return messages.some((m) => {
+    const binding = operationOfMessage(m, surface)
+    return binding !== null && !binding.keyless
+  })
 }
+
+/**
+ * One `tools/call` of a priced tool, or one `resources/read` of a priced resource: its charge
+ * confirms the key in the same statement, as on REST, so the key may come from this process's
+ * cache (domain/access/key-cache.ts). Anything else — `tools/list`, a free tool, a batch — writes
+ * nothing that would confirm a cached key, so it is answered after a fresh lookup.
+ */
+function chargesOneCall(messages: RpcMessage[], surface: McpSurface): boolean {
+  const [m] = messages
+  if (messages.length !== 1) return false
+  const binding = operationOfMessage(m ?? null, surface)
+  return binding !== null && !binding.keyless && binding.operation.costOre > 0
+}
+
+/** The messages the orchestrator admits one by one (each a call of an operation); admission counts the rest. */
+const runsAnOperation = (m: RpcMessage) => m?.method === 'tools/call' || m?.method === 'resources/read'
 
 async function keyPrincipal(
   bearer: string,
   messages: RpcMessage[],
-  tools: Tool[],
+  surface: McpSurface,
   deps: AppDeps,
 ): Promise<KeyPrincipal> {
-  if (!chargesOneTool(messages, tools)) return principalForKey(deps.sql, bearer)
+  if (!chargesOneCall(messages, surface)) return principalForKey(deps.sql, bearer)
   const principal = await cachedPrincipalForKey(deps.sql, deps.keyCache, bearer)
   // A test key is never charged, so nothing would confirm it: look it up afresh.
   return !principal.confirmed && principal.test ? principalForKey(deps.sql, bearer) : principal
@@ -554,7 +611,7 @@ export async function handleMcp(
   request: Request,
   deps: AppDeps,
   state: RequestState,
-  tools: Tool[] = TOOLS,
+  surface: McpSurface,
 ): Promise<Response> {
   const body = await bodyOf(request)
   const messages = body.messages
@@ -569,13 +626,13 @@ export async function handleMcp(
       principal =
         deps.oauthVerifier && looksLikeJwt(bearer)
           ? await principalForToken(deps.sql, deps.oauthVerifier, bearer, deps.config.baseUrl)
-          : await keyPrincipal(bearer, messages, tools, deps)
+          : await keyPrincipal(bearer, messages, surface, deps)
     } catch (e) {
       // A refused credential is audited on every surface (spec: API key states), as admission does on REST.
       throw e instanceof AppError ? refused((await audited(e, state, deps)) as AppError, deps) : e
     }
     state.consumerId = principal.consumerId
-  } else if (callsKeyedTool(messages, tools)) {
+  } else if (callsKeyed(messages, surface)) {
     throw refused(new AppError('AUTH_MISSING'), deps)
   }
   state.principal = principal
@@ -583,7 +640,7 @@ export async function handleMcp(
   // A request with no message it could read (a GET, a body that is not JSON) is one request too.
   else
     await admitMessages(
-      messages.length === 0 ? 1 : messages.filter((m) => m?.method !== 'tools/call').length,
+      messages.length === 0 ? 1 : messages.filter((m) => !runsAnOperation(m)).length,
       principal,
       state,
       deps,
@@ -598,7 +655,7 @@ export async function handleMcp(
     deps,
     state,
     inputHeaders(request.headers),
-    tools,
+    surface,
     (e) => {
       if (fromCache) keyRefused = e
     },

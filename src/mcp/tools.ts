@@ -7,9 +7,11 @@
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import { coreHandlers, toolBindings } from '../handlers/index.ts'
-import { allOperations, isKeyless, type Operation } from '../operations/index.ts'
+import { allOperations, isKeyless, toolArgumentName, type Operation } from '../operations/index.ts'
 import type { Handler, HandlerInput, HandlerOutput, ToolBinding } from '../pipeline/context.ts'
 import type { MetaInput, PrecomputedData } from '../pipeline/envelope.ts'
+import type { CachedDocument } from '../pipeline/caching.ts'
+import { scopeGranted, type Principal } from '../domain/access/types.ts'
 
 export interface ToolOutput {
   result: unknown
@@ -22,6 +24,8 @@ export interface ToolOutput {
   hash?: string
   /** the REST twin's memoised answer, `result` serialised once (never stored with an idempotent answer) */
   precomputed?: PrecomputedData
+  /** a whole body that is not an envelope (a resource read of workflows.json or llms-full.txt) */
+  document?: CachedDocument
 }
 
 export interface Tool {
@@ -39,16 +43,11 @@ export interface Tool {
   output(out: HandlerOutput): ToolOutput
 }
 
-/** A tool argument named otherwise than the REST path parameter it fills. */
-const ARGUMENT_OF_PARAM: Record<string, string> = { org: 'org_number' }
-
 const props = (s: TSchema | undefined) => ((s as TObject | undefined)?.properties ?? {}) as Record<string, TSchema>
 
 /** The REST inputs as one flat object of arguments: path parameters (renamed), query, body. */
 export function flatInput(op: Operation): TSchema {
-  const params = Object.fromEntries(
-    Object.entries(props(op.request.params)).map(([k, v]) => [ARGUMENT_OF_PARAM[k] ?? k, v]),
-  )
+  const params = Object.fromEntries(Object.entries(props(op.request.params)).map(([k, v]) => [toolArgumentName(k), v]))
   return Type.Object(
     { ...params, ...props(op.request.query), ...props(op.request.body) },
     { additionalProperties: false },
@@ -97,11 +96,11 @@ function toolInput(op: Operation, own: TSchema | undefined): TSchema {
 }
 
 /** The handler's inputs from flat arguments: each argument goes back where its REST twin takes it. */
-function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
+export function unflatten(op: Operation, args: Record<string, unknown>): HandlerInput {
   const pick = (names: string[], rename: (n: string) => string = (n) => n) =>
     Object.fromEntries(names.filter((n) => rename(n) in args).map((n) => [n, args[rename(n)]]))
   return {
-    params: pick(Object.keys(props(op.request.params)), (n) => ARGUMENT_OF_PARAM[n] ?? n),
+    params: pick(Object.keys(props(op.request.params)), toolArgumentName),
     query: pick(Object.keys(props(op.request.query))),
     ...(op.request.body ? { body: pick(Object.keys(props(op.request.body))) } : {}),
   }
@@ -149,6 +148,18 @@ export function buildTools(
   return operations
     .filter((op): op is Operation & { mcpTool: string } => op.mcpTool !== null)
     .map((op) => toolOf(op, handlers, bindings))
+}
+
+/**
+ * Whether a credential is offered an operation's tool or resource: without one, only the keyless
+ * ones; under the sandbox bearer every one (an operation without a sandbox mirror answers
+ * SANDBOX_TOOL_UNAVAILABLE, which tells an agent why); a key those its scopes grant.
+ */
+export function offeredTo(principal: Principal, op: Operation): boolean {
+  if (principal.kind === 'anonymous') return isKeyless(op)
+  if (principal.kind === 'sandbox') return true
+  if (principal.kind !== 'key') return false
+  return op.scope === null || scopeGranted(principal.scopes, op.scope)
 }
 
 export const TOOLS: Tool[] = buildTools(allOperations, coreHandlers, toolBindings)

@@ -40,6 +40,7 @@ export const billingOperations = [
   }),
   op({
     id: 'getPricing',
+    mcpResource: { uri: 'plikt://pricing', name: 'pricing' },
     cache: CACHE.pricing,
     summaryNb: 'Priser på betalte kall, grenser for påfylling og hvordan du løser en 402',
     method: 'GET',

@@ -2,7 +2,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { ErrorCode } from '../errors/catalogue/index.ts'
 import * as C from '../schemas/company.ts'
-import { op, type HttpMethod, type Op, type Operation, type RequestShape } from './define.ts'
+import { op, type HttpMethod, type McpResource, type Op, type Operation, type RequestShape } from './define.ts'
 
 /** What every metered company read can answer besides the codes its key, price and input imply. */
 const COMPANY_ERRORS: ErrorCode[] = ['ORG_NUMBER_INVALID_CHECKSUM']
@@ -43,6 +43,7 @@ function companyOp<const Id extends string, const P extends string, const R exte
   request?: R
   response: TSchema
   mcpTool?: string
+  mcpResource?: McpResource
   sandboxMirror?: string
   errors?: ErrorCode[]
   /** read errors this operation answers as another code instead */
@@ -70,6 +71,7 @@ function companyOp<const Id extends string, const P extends string, const R exte
     scope: d.scope ?? 'read:register',
     costOre: 50,
     mcpTool: d.mcpTool ?? null,
+    mcpResource: d.mcpResource ?? null,
     sandboxMirror: d.sandboxMirror ?? null,
     errors: [
       ...new Set([...COMPANY_ERRORS, ...(d.id === 'getFilingHistory' ? [] : COMPANY_READ_ERRORS), ...(d.errors ?? [])]),
@@ -110,6 +112,7 @@ export const companyOperations = [
   }),
   companyOp({
     id: 'getCompanyContext',
+    mcpResource: { uri: 'plikt://company/{org_number}/context', name: 'company-context' },
     sandboxMirror: 'getSandboxContext',
     path: '/api/v1/company/:org/context',
     summary: 'Registry identity of a company (Tier 1)',
@@ -167,6 +170,7 @@ export const companyOperations = [
   }),
   companyOp({
     id: 'getCompanyAccounts',
+    mcpResource: { uri: 'plikt://company/{org_number}/accounts', name: 'company-accounts' },
     sandboxMirror: 'getSandboxAccounts',
     path: '/api/v1/company/:org/accounts',
     summary: 'Latest annual accounts: filed or not, and the key figures',
@@ -186,6 +190,7 @@ export const companyOperations = [
   }),
   companyOp({
     id: 'getCompanyAuthority',
+    mcpResource: { uri: 'plikt://company/{org_number}/authority', name: 'company-authority' },
     sandboxMirror: 'getSandboxAuthority',
     path: '/api/v1/company/:org/authority',
     summary: 'Who may sign: signature and procuration as registered',
@@ -212,6 +217,7 @@ export const companyOperations = [
   }),
   companyOp({
     id: 'getCompanySummary',
+    mcpResource: { uri: 'plikt://company/{org_number}/summary', name: 'company-summary' },
     sandboxMirror: 'getSandboxSummary',
     path: '/api/v1/company/:org/summary',
     summary: 'Obligations and deadlines together: the first call when orienting',
@@ -231,6 +237,7 @@ export const companyOperations = [
   }),
   companyOp({
     id: 'getCompanyObligations',
+    mcpResource: { uri: 'plikt://company/{org_number}/obligations', name: 'company-obligations' },
     sandboxMirror: 'getSandboxObligations',
     path: '/api/v1/company/:org/obligations',
     summary: 'Every rule evaluated for the company',
@@ -249,6 +256,10 @@ export const companyOperations = [
   }),
   companyOp({
     id: 'getCompanyDeadlines',
+    mcpResource: {
+      uri: 'plikt://company/{org_number}/deadlines{?from_date,horizon_months}',
+      name: 'company-deadlines',
+    },
     sandboxMirror: 'getSandboxDeadlines',
     path: '/api/v1/company/:org/deadlines',
     summary: 'The company’s deadlines in a horizon',

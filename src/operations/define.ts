@@ -98,6 +98,13 @@ export interface Operation {
    */
   priceNote?: string
   mcpTool: string | null
+  /**
+   * The MCP resource (or resource template) that reads this operation (src/mcp/resources.ts): its
+   * URI in Plikt's own `plikt://` scheme — each `{name}` a required input under its tool argument
+   * name (`org_number` for `:org`), each `{?a,b}` an optional query input — and a short `name`.
+   * Only a GET. Reading it runs this operation through the orchestrator as its tool would.
+   */
+  mcpResource: McpResource | null
   sandboxMirror: string | null
   capability: {
     name_en: string
@@ -132,6 +139,14 @@ export interface Operation {
   responseType?: string
   /** other media types the success answer comes in when `Accept` asks for them (a portfolio's CSV), with what each holds */
   alternateTypes?: Record<string, string>
+}
+
+/** How an operation is offered as an MCP resource: see `Operation.mcpResource`. */
+export interface McpResource {
+  /** an RFC 6570 URI template (levels 1 and 3's `{?…}` only) in the `plikt://` scheme */
+  uri: string
+  /** the resource's programmatic name, unique among resources */
+  name: string
 }
 
 /** `Cache-Control` of a keyless, deterministic answer (issue 34); see `CACHE` for the choices. */
@@ -188,6 +203,7 @@ type Defaulted =
   | 'planMinimum'
   | 'costOre'
   | 'mcpTool'
+  | 'mcpResource'
   | 'sandboxMirror'
   | 'capability'
   | 'successStatus'
@@ -215,6 +231,11 @@ const AUTH_BY_CATEGORY: Record<Operation['category'], AuthMode> = {
 /** `/api/v1/company/:org/context` → `/api/v1/company/{org}/context`, as the OpenAPI document writes a path. */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, '{$1}')
+}
+
+/** A path parameter's name as an MCP tool argument or resource variable: `org` is `org_number`, every other its own. */
+export function toolArgumentName(param: string): string {
+  return param === 'org' ? 'org_number' : param
 }
 
 /** Callable with no credential at all: such an operation's MCP tool is a keyless tool. */
@@ -318,6 +339,7 @@ export function op<const Id extends string, const R extends RequestShape = {}>(
     planMinimum: null,
     costOre: 0,
     mcpTool: null,
+    mcpResource: null,
     sandboxMirror: null,
     capability: null,
     request: {} as R,
@@ -337,5 +359,6 @@ export function op<const Id extends string, const R extends RequestShape = {}>(
   if (entry.cache && (entry.method !== 'GET' || entry.auth !== 'none' || entry.costOre > 0)) {
     throw new Error(`${def.id}: only a keyless, free GET may be kept by a shared cache`)
   }
+  if (entry.mcpResource && entry.method !== 'GET') throw new Error(`${def.id}: only a GET is read as an MCP resource`)
   return { ...entry, errors: [...new Set([...impliedErrors(entry), ...own])], ownErrors: own }
 }

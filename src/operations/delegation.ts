@@ -158,7 +158,7 @@ export const delegationOperations = [
     scope: 'read:actions',
     summary: 'Dry-run (`?dry_run=true`) or file an action for an organisation',
     description:
-      'Dry run: the five checks, nothing submitted, both action types. Live: only `mva_melding` (`a_melding` → 403 `PLAN_INSUFFICIENT`); needs `Idempotency-Key` and `X-Approval-Token` — a token the account’s owner has confirmed at its `confirmation_url` (before that 403 `APPROVAL_TOKEN_UNCONFIRMED` naming the page, after a decline 403 `APPROVAL_TOKEN_DECLINED`; either spends nothing); a failed check is 422 and leaves the token usable; the token is spent once every check passed and the conflict lock, the government token and the tax authority’s validation are in hand; one 8-second budget covers every upstream call. ' +
+      'Dry run: the five checks, nothing submitted, both action types. Live: only `mva_melding` (`a_melding` → 403 `PLAN_INSUFFICIENT`); needs `Idempotency-Key` and `X-Approval-Token` — a token the account’s owner has confirmed at its `confirmation_url` (before that 403 `APPROVAL_TOKEN_UNCONFIRMED` naming the page, after a decline 403 `APPROVAL_TOKEN_DECLINED`; either spends nothing); a failed check is 422 and leaves the token usable; the token is spent once every check passed and the conflict lock, the government token and the tax authority’s validation are in hand; one 8-second budget covers every upstream call. After the token is spent, an answer that is not a receipt says what is known: 504 `EXECUTION_TIMEOUT` when a write to the portal went unanswered and no read could confirm it (reconcile before filing again: the same `Idempotency-Key` resumes the same instance), 422 `FOLLOWUP_REQUIRED` when the portal’s process waits for a person (`outcome.followup_action` names the step), 503 `GOVERNMENT_UNAVAILABLE` when the portal said it is down, 502 `EXECUTION_FAILED` for a failure that says nothing about the filing’s fate. ' +
       'The lock (VAT return: 600 s) lets one agent at a time file an organisation’s period: another gets 409 `EXECUTION_CONFLICT` with `Retry-After`. The receipt is signed with your receipt key (GET /api/v1/auth/receipt-key). The body, payload included, is bounded by the write-body cap (256 KB); the 64 KiB payload cap is `validate_action`’s (spec Limits).' +
       ' Only a legal entity is party to it: a sub-unit’s number (underenhet) is 422 `ORG_NUMBER_IS_SUB_UNIT`, whose `parent_org_number` and fix name the entity to use.',
     request: { query: D.ExecuteQuery, body: D.ActionBody },
@@ -193,8 +193,12 @@ export const delegationOperations = [
       'EXECUTION_CIRCUIT_OPEN',
       'EXECUTION_DEADLINE_EXCEEDED',
       'RETRY_BUDGET_EXHAUSTED',
+      'EXECUTION_TIMEOUT',
+      'EXECUTION_FAILED',
+      'FOLLOWUP_REQUIRED',
       'TOKEN_SERVICE_AUTH_FAILED',
       'GOVERNMENT_VALIDATION_REJECTED',
+      'GOVERNMENT_UNAVAILABLE',
       'PORTAL_DELEGATION_MISSING',
       'PORTAL_ACK_UNPARSEABLE',
       ...UPSTREAM,

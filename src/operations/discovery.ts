@@ -71,6 +71,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getLlmsFullTxt',
+    mcpResource: { uri: 'plikt://llms-full.txt', name: 'llms-full' },
     cache: CACHE.discovery,
     summaryNb:
       'llms-full.txt: llms.txt med det viktigste tatt inn — kallkonvensjoner, stegene i hver arbeidsflyt, hver operasjon, hver feilkode',
@@ -85,6 +86,7 @@ export const discoveryOperations = [
   }),
   op({
     id: 'getWorkflows',
+    mcpResource: { uri: 'plikt://workflows', name: 'workflows' },
     cache: CACHE.discovery,
     summaryNb:
       'Arbeidsflytene for agenter: REST-operasjonen (operationId, metode, sti) og MCP-verktøyet for hvert steg',

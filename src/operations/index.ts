@@ -28,8 +28,8 @@ import { toolsOperations } from './tools.ts'
 import { webhooksOperations } from './webhooks.ts'
 import { wellknownOperations } from './wellknown.ts'
 
-export { CACHE, COMMON_ERRORS, impliedErrors, isKeyless, op, openApiPath } from './define.ts'
-export type { CachePolicy } from './define.ts'
+export { CACHE, COMMON_ERRORS, impliedErrors, isKeyless, op, openApiPath, toolArgumentName } from './define.ts'
+export type { CachePolicy, McpResource } from './define.ts'
 export type { AuthMode, HttpMethod, Op, Operation, OperationLimit, RequestShape } from './define.ts'
 export { PUBLIC_SANDBOX_PER_MINUTE, SANDBOX_WRITES } from './sandbox.ts'
 

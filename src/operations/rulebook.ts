@@ -10,6 +10,7 @@ import { CACHE, op, type Operation } from './define.ts'
 export const rulebookOperations = [
   op({
     id: 'getPublicDeadlines',
+    mcpResource: { uri: 'plikt://rulebook/deadlines{?year,entity_type}', name: 'rulebook-deadlines' },
     cache: CACHE.rulebook,
     method: 'GET',
     path: '/api/v1/public/deadlines',
@@ -42,6 +43,7 @@ export const rulebookOperations = [
   }),
   op({
     id: 'getPublicObligations',
+    mcpResource: { uri: 'plikt://rulebook/obligations/{entity_type}', name: 'rulebook-obligations' },
     cache: CACHE.rulebook,
     method: 'GET',
     path: '/api/v1/public/obligations',

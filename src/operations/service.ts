@@ -51,6 +51,7 @@ export const serviceOperations = [
   }),
   op({
     id: 'listErrors',
+    mcpResource: { uri: 'plikt://errors', name: 'error-catalogue' },
     cache: CACHE.discovery,
     method: 'GET',
     path: '/api/v1/errors',

@@ -52,6 +52,38 @@ export const Capability = Type.Object({
   status: Type.Union([Type.Literal('live'), Type.Literal('dry-run'), Type.Literal('gated')]),
 })
 
+/** What the MCP server offers besides tools (domain/discovery/mcp-offer.ts), in the capabilities document and the MCP manifest. */
+export const McpOfferFields = {
+  uri_scheme: Str('the scheme of every resource URI: `plikt://`'),
+  resources: Type.Array(
+    Type.Object({ uri: Str(), name: Str(), title: Str(), mime_type: Str(), keyless: Type.Boolean() }),
+    { description: 'the concrete resources `resources/list` names (keyless: readable with no credential)' },
+  ),
+  resource_templates: Type.Array(
+    Type.Object({
+      uri_template: Str('RFC 6570: `{name}` a required input, `{?a,b}` optional query inputs'),
+      name: Str(),
+      title: Str(),
+      mime_type: Str(),
+      keyless: Type.Boolean(),
+      operation_id: Str('the operation a read runs, charged and refused as its tool'),
+      price_ore: Type.Integer(),
+    }),
+    { description: 'the templates `resources/templates/list` names, the keyed ones to a key with their scope' },
+  ),
+  prompts: Type.Array(
+    Type.Object({
+      name: Str('the workflow’s id in /workflows.json'),
+      title: Str(),
+      arguments: Type.Array(Type.Object({ name: Str(), required: Type.Boolean() })),
+    }),
+  ),
+  completions: Type.Record(Type.String(), Type.String(), {
+    description: 'each argument `completion/complete` completes, with where its values come from and what it costs',
+  }),
+  change_signalling: Str('how a host learns that a resource changed (the server is stateless)'),
+}
+
 export const Capabilities = Type.Object({
   service: Str(),
   version: Type.Integer({ description: 'the document’s own version (1)' }),
@@ -102,6 +134,7 @@ export const Capabilities = Type.Object({
       manifest_schema_version: Str(
         'the tool manifest’s `schema_version` (`/.well-known/mcp.json`, 2026.10.0), which `initialize` reports as the server version',
       ),
+      ...McpOfferFields,
     },
     { additionalProperties: true },
   ),
@@ -124,6 +157,7 @@ export const Capabilities = Type.Object({
 export const WorkflowStep = Type.Object({
   step: Str(),
   purpose_en: Str(),
+  purpose_nb: Str(),
   operation_id: Str('the OpenAPI operationId'),
   method: Str(),
   path: Str(),
@@ -141,6 +175,7 @@ export const Workflows = Type.Object({
       title_en: Str(),
       title_nb: Str(),
       summary_en: Str(),
+      summary_nb: Str(),
       environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
       recipe_url: Str(),
       steps: Type.Array(WorkflowStep),

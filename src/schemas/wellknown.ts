@@ -128,6 +128,18 @@ export const AgentReadiness = Type.Object({
     breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
     mock: Type.Boolean(),
   }),
+  mcp: Type.Object(
+    {
+      tools: Type.Integer({ minimum: 0 }),
+      keyless_tools: Type.Integer({ minimum: 0 }),
+      resources: Type.Integer({ minimum: 0, description: 'concrete resources `resources/list` names with no key' }),
+      resource_templates: Type.Integer({ minimum: 0 }),
+      keyless_resource_templates: Type.Integer({ minimum: 0 }),
+      prompts: Type.Integer({ minimum: 0, description: 'one per workflow of /workflows.json' }),
+      completions: Type.Integer({ minimum: 0, description: 'the arguments `completion/complete` completes' }),
+    },
+    { description: 'what an MCP host finds on the server at /api/mcp' },
+  ),
 })
 
 export const Comparison = Type.Object({

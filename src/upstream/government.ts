@@ -11,32 +11,32 @@
  *   deps.digitalAgency = gov.digitalAgency ?? <the DB-backed mock agency>
  *   deps.filingSubmitter = gov.filingSubmitter                  // token: tokenService.token({ scope: MVA_SUBMIT_SCOPES, systemUser: { org, externalRef } })
  *   deps.taxAuthority = gov.taxAuthority                        // token: { scope: MVA_VALIDATION_SCOPE, systemUser: { org, externalRef } }
- *   deps.labourRegister = gov.labourRegister                    // token: { scope: AAREG_SCOPE, systemUser: { org, externalRef } }
+ *   deps.labourRegister = gov.labourRegister                    // token: { scope: LABOUR_REGISTER_SCOPE, systemUser: { org, externalRef } }
  * With UPSTREAM_MODE=fixtures main.ts points the live clients at the government fixture servers.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { ConfigError, missingGovernmentCredentials, type Config } from '../config.ts'
 import type { Clock } from '../lib/clock.ts'
-import { LiveDigitalAgency, ALTINN_SYSTEM } from './digital-agency/live.ts'
+import { LiveDigitalAgency, DIGITAL_AGENCY_NAME } from './digital-agency/live.ts'
 import type { DigitalAgency } from './digital-agency/port.ts'
 import { LiveFilingSubmitter } from './filing-portal/live.ts'
 import { mockFilingSubmitter } from './filing-portal/mock-submitter.ts'
 import type { FilingSubmitterPort } from './filing-portal/port.ts'
 import { READ_POLICY, UpstreamClient } from './http.ts'
-import { AAREG_SYSTEM, LiveLabourRegister } from './labour-register/live.ts'
+import { LABOUR_REGISTER_NAME, LiveLabourRegister } from './labour-register/live.ts'
 import { mockLabourRegister } from './labour-register/mock.ts'
 import type { LabourRegister } from './labour-register/port.ts'
-import { LiveTaxAuthority, SKATTEETATEN_SYSTEM } from './tax-authority/live.ts'
+import { LiveTaxAuthority, TAX_AUTHORITY_NAME } from './tax-authority/live.ts'
 import { mockTaxAuthority } from './tax-authority/mock.ts'
 import type { TaxAuthority } from './tax-authority/port.ts'
-import { LiveTokenService, MASKINPORTEN_SYSTEM } from './token-service/live.ts'
+import { LiveTokenService, TOKEN_SERVICE_NAME } from './token-service/live.ts'
 import { mockTokenService } from './token-service/mock.ts'
 import type { TokenService } from './token-service/port.ts'
 
 export { MVA_SUBMIT_SCOPES } from './filing-portal/live.ts'
 export { MVA_VALIDATION_SCOPE } from './tax-authority/live.ts'
-export { AAREG_SCOPE } from './labour-register/live.ts'
+export { LABOUR_REGISTER_SCOPE } from './labour-register/live.ts'
 export { SYSTEM_USER_SCOPES } from './digital-agency/live.ts'
 
 export interface Government {
@@ -50,13 +50,13 @@ export interface Government {
 
 function privateKey(g: Config['government']): KeyObject {
   let pem: string
-  if (g.maskinportenKeyPem) pem = g.maskinportenKeyPem
+  if (g.tokenServiceKeyPem) pem = g.tokenServiceKeyPem
   else {
     try {
-      pem = readFileSync(g.maskinportenKeyFile!, 'utf8')
+      pem = readFileSync(g.tokenServiceKeyFile!, 'utf8')
     } catch (e) {
       throw new ConfigError(
-        `MASKINPORTEN_KEY_FILE cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): ${g.maskinportenKeyFile}`,
+        `TOKEN_SERVICE_KEY_FILE cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): ${g.tokenServiceKeyFile}`,
       )
     }
   }
@@ -65,7 +65,7 @@ function privateKey(g: Config['government']): KeyObject {
     key = createPrivateKey(pem)
   } catch {
     throw new ConfigError(
-      'the Maskinporten key (MASKINPORTEN_KEY_PEM or MASKINPORTEN_KEY_FILE) is not a PEM private key',
+      'the Maskinporten key (TOKEN_SERVICE_KEY_PEM or TOKEN_SERVICE_KEY_FILE) is not a PEM private key',
     )
   }
   if (key.asymmetricKeyType !== 'rsa')
@@ -98,24 +98,24 @@ export function buildGovernment(
     return c
   }
   const tokenService = new LiveTokenService(
-    { url: g.maskinportenUrl, clientId: g.maskinportenClientId!, kid: g.maskinportenKid!, privateKey: privateKey(g) },
-    client(MASKINPORTEN_SYSTEM),
+    { url: g.tokenServiceUrl, clientId: g.tokenServiceClientId!, kid: g.tokenServiceKid!, privateKey: privateKey(g) },
+    client(TOKEN_SERVICE_NAME),
     clock,
   )
   return {
     tokenService,
     digitalAgency: new LiveDigitalAgency(
-      { platformUrl: g.altinnPlatformUrl, systemId: g.altinnSystemId! },
+      { platformUrl: g.digitalAgencyUrl, systemId: g.digitalAgencySystemId! },
       tokenService,
-      client(ALTINN_SYSTEM),
+      client(DIGITAL_AGENCY_NAME),
     ),
     // The filing has a breaker of its own: the VAT app failing must not stop delegation requests.
     filingSubmitter: new LiveFilingSubmitter(
-      { appUrl: g.mvaAppUrl, platformUrl: g.altinnPlatformUrl },
-      client(ALTINN_SYSTEM),
+      { appUrl: g.filingPortalVatAppUrl, platformUrl: g.filingPortalUrl },
+      client(DIGITAL_AGENCY_NAME),
       clock,
     ),
-    taxAuthority: new LiveTaxAuthority(g.skatteetatenUrl, client(SKATTEETATEN_SYSTEM)),
-    labourRegister: new LiveLabourRegister(g.aaregUrl, client(AAREG_SYSTEM)),
+    taxAuthority: new LiveTaxAuthority(g.taxAuthorityUrl, client(TAX_AUTHORITY_NAME)),
+    labourRegister: new LiveLabourRegister(g.labourRegisterUrl, client(LABOUR_REGISTER_NAME)),
   }
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { allOperations, type Operation } from '../../src/operations/index.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp, signIn, type Session } from '../access-helpers.ts'
+import { freshIp, signIn, type Session } from '../helpers.ts'
 
 let app: TestApp
 // A session of its own per operation: one of them (logout) ends the session it is sent with.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { startApp, type TestApp } from '../helpers.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 type Json = Record<string, any>
 

@@ -125,7 +125,7 @@ describe('every request format runs in linear time on hostile input', () => {
 })
 
 test('the scan itself catches a quadratic pattern', () => {
-  const quadratic = new RegExp('^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$')
+  const quadratic = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
   const { ms } = slowest((s) => quadratic.test(s), [`a@${'.'.repeat(20_000)}@`])
   expect(ms).toBeGreaterThan(BOUND_MS)
 })

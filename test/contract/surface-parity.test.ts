@@ -11,17 +11,22 @@
  * form of REST's SCOPE_INSUFFICIENT. An OAuth access token (spec: OAuth 2.1 for MCP hosts) is a
  * credential of MCP only: its permissions are those of the key its connection mapped, so its REST
  * twin is a key of the same plan with exactly that key's scopes.
+ *
+ * Every MCP resource template is held to the same: reading it (`resources/read`) gives the outcome
+ * and the charge of its REST route, principal by principal (a refusal is a JSON-RPC error whose
+ * `data` names the `error_code`; a template hidden from a credential is -32602 without one).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Type } from '@sinclair/typebox'
 import type { Extension } from '../../src/app.ts'
 import { exampleRequest } from '../../src/domain/discovery/examples.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
+import { expandUri, isTemplate, resourceDescriptors } from '../../src/domain/discovery/mcp-resources.ts'
 import { allOperations, op, type Operation } from '../../src/operations/index.ts'
 import { OAUTH_KEY_SCOPES } from '../../src/domain/access/oauth.ts'
-import { addCredits, createConsumer, createKey, postForm, signIn } from '../access-helpers.ts'
+import { addCredits, createConsumer, createKey, postForm, signIn } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { startAuthServer } from '../support/auth-server.ts'
+import { startAuthServer } from '../helpers.ts'
 
 const PLAN_PATH = '/api/v1/test/parity/professional'
 const PER_KEY_PATH = '/api/v1/test/parity/per-key'
@@ -39,6 +44,7 @@ const parityExtension: Extension = {
       scope: 'read:register',
       planMinimum: 'professional',
       mcpTool: 'test_parity_professional',
+      mcpResource: { uri: 'plikt://test/parity/professional', name: 'test-parity-professional' },
       response: Type.Object({ ok: Type.Boolean() }),
     }),
     op({
@@ -257,6 +263,37 @@ async function viaMcp(toolName: string, args: Record<string, unknown>, c: Caller
   return body.result.isError ? body.result.structuredContent.metadata.error_code : 'ok'
 }
 
+/** A resource read's outcome in the same vocabulary: the HTTP refusal, the JSON-RPC error's `error_code`, hidden, or ok. */
+async function viaMcpResource(uri: string, c: Caller): Promise<Outcome> {
+  const res = await fetch(`${app.url}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      ...c.auth,
+      'x-forwarded-for': c.ip,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }),
+  })
+  const body = (await res.json()) as Record<string, any>
+  if (res.status !== 200) return body.error_code
+  if (body.error)
+    return body.error.data?.error_code ?? (body.error.code === -32602 ? 'hidden' : `rpc ${body.error.code}`)
+  return 'ok'
+}
+
+/** The template's URI for the REST example of `o` (its twin under the sandbox bearer): its path parameters and the query the template takes. */
+function uriOf(template: string, o: Operation): string {
+  const ex = exampleRequest(o, app.url)
+  const values: Record<string, string> = {}
+  const got = ex.path.split('/')
+  o.path.split('/').forEach((seg, i) => {
+    if (seg.startsWith(':')) values[seg.slice(1) === 'org' ? 'org_number' : seg.slice(1)] = decodeURIComponent(got[i]!)
+  })
+  for (const [k, v] of Object.entries(ex.query ?? {})) if (template.includes(k)) values[k] = String(v)
+  return expandUri(template, values)
+}
+
 beforeAll(async () => {
   auth = await startAuthServer()
   app = await startApp({ extension: parityExtension, env: { OAUTH_ISSUER: auth.issuer, OAUTH_JWKS_URL: auth.jwksUrl } })
@@ -317,6 +354,40 @@ describe('REST and MCP answer every tool alike, for every kind of principal', ()
     expect(seen.filter((x) => x.kind === 'test key' && x.charged !== 0)).toEqual([])
     // The OAuth connection's key reads the registers and is charged for it, on both surfaces.
     expect(seen.filter((x) => x.kind === 'oauth' && x.outcome === 'ok' && x.charged > 0).length).toBeGreaterThan(3)
+  }, 600_000)
+})
+
+describe('REST and MCP resources answer alike, for every kind of principal', () => {
+  test('the same outcome and the same charge, resource template by template and principal by principal', async () => {
+    const templates = resourceDescriptors([...allOperations, ...parityExtension.operations])
+    expect(templates.filter(isTemplate).length).toBeGreaterThan(6)
+    const differences: string[] = []
+    const seen: { kind: Kind; outcome: Outcome; charged: number }[] = []
+    for (const kind of KINDS) {
+      for (const d of templates) {
+        const [r, m] = [callers.rest[kind], callers.mcp[kind]]
+        const [rb, mb] = [await balance(r), await balance(m)]
+        const twin = twinOf(kind, d.operation.mcpTool ?? '', d.operation)
+        const rest = twin ? await viaRest(twin, r) : 'SANDBOX_TOOL_UNAVAILABLE'
+        const mcp = await viaMcpResource(uriOf(d.uriTemplate, twin ?? d.operation), m)
+        const [rCharge, mCharge] = [(rb ?? 0) - ((await balance(r)) ?? 0), (mb ?? 0) - ((await balance(m)) ?? 0)]
+        // As for tools: a keyless route serves a key without the scope its resource is hidden from.
+        const specDifference =
+          (kind === 'no scope' || kind === 'oauth') && d.keyless && rest === 'ok' && mcp === 'hidden'
+        seen.push({ kind, outcome: rest, charged: rCharge })
+        if ((rest !== mcp && !specDifference) || rCharge !== mCharge)
+          differences.push(
+            `${kind} × ${d.uriTemplate}: REST ${rest} (charged ${rCharge}) / MCP ${mcp} (charged ${mCharge})`,
+          )
+        app.clock.advance(61_000)
+      }
+    }
+    expect(differences).toEqual([])
+    expect(seen.filter((x) => x.kind === 'free' && x.outcome === 'ok').length).toBeGreaterThan(5)
+    expect(seen.filter((x) => x.kind === 'enterprise' && x.charged > 0).length).toBeGreaterThan(5)
+    expect(seen.filter((x) => x.kind === 'none').map((x) => x.outcome)).toContain('AUTH_MISSING')
+    expect(seen.filter((x) => x.kind === 'free').map((x) => x.outcome)).toContain('PLAN_INSUFFICIENT')
+    expect(seen.filter((x) => x.kind === 'test key' && x.charged !== 0)).toEqual([])
   }, 600_000)
 })
 

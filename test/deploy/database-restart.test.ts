@@ -12,8 +12,8 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { freePort, HAPROXY_BIN, localConfig, startHaproxy, type Haproxy } from '../support/haproxy.ts'
-import { listeningAddress } from '../support/service-process.ts'
+import { freePort, HAPROXY_BIN, localConfig, startHaproxy, type Haproxy } from '../helpers.ts'
+import { listeningAddress } from '../helpers.ts'
 
 /** PostgreSQL's server binaries (Debian keeps them out of PATH), the newest first. */
 function postgresBin(): string | null {

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { guideHaproxy, serverStates } from '../../scripts/rolling-upgrade.ts'
-import { freePort, HAPROXY_BIN } from '../support/haproxy.ts'
-import { listeningAddress } from '../support/service-process.ts'
+import { freePort, HAPROXY_BIN } from '../helpers.ts'
+import { listeningAddress } from '../helpers.ts'
 
 const GUIDE = readFileSync(join(import.meta.dir, '../../docs/deploy.md'), 'utf8')
 const PG = process.env.DATABASE_URL

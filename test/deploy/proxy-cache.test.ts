@@ -5,9 +5,9 @@
  * story of a new rulebook). Skipped where HAProxy is not installed, except in CI (.ci/run installs it).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freePort, HAPROXY_BIN, localConfig, startHaproxy, type Haproxy } from '../support/haproxy.ts'
+import { freePort, HAPROXY_BIN, localConfig, startHaproxy, type Haproxy } from '../helpers.ts'
 
 describe.skipIf(!HAPROXY_BIN && !process.env.CI)('HAProxy with the deploy guide’s cache', () => {
   let app: TestApp

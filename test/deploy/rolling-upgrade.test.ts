@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
-import { listeningAddress } from '../support/service-process.ts'
+import { listeningAddress } from '../helpers.ts'
 
 const PG = process.env.DATABASE_URL
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].some((p) => existsSync(p))

@@ -13,7 +13,7 @@ import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
 import { readCached } from '../../src/store/upstream-cache.ts'
 import type { AccountsRegister } from '../../src/upstream/accounts-register/port.ts'
 import type { BusinessRegister } from '../../src/upstream/business-register/port.ts'
-import type { NorgesBankClient } from '../../src/upstream/central-bank/live.ts'
+import type { CentralBankClient } from '../../src/upstream/central-bank/live.ts'
 import type { RawResponse, UpstreamSystem } from '../../src/upstream/raw.ts'
 import { PINNED_NOW, testDatabase } from '../helpers.ts'
 
@@ -157,7 +157,7 @@ function setup() {
   const accounts: AccountsRegister = {
     accounts: (org) => answer('accounts', `/regnskapsregisteret/regnskap/${org}`, org),
   }
-  const centralBank = { exchangeRates: () => Promise.reject(new Error('not scripted')) } as unknown as NorgesBankClient
+  const centralBank = { exchangeRates: () => Promise.reject(new Error('not scripted')) } as unknown as CentralBankClient
 
   return {
     clock,

@@ -71,7 +71,7 @@ function sourceText(dir: string): string {
     .join('\n')
 }
 
-describe('codes not yet thrown', () => {
+describe('codes never thrown', () => {
   const text = sourceText(SRC)
   const used = (code: string) => text.includes(`'${code}'`) || text.includes(`"${code}"`)
 
@@ -81,17 +81,17 @@ describe('codes not yet thrown', () => {
     expect(text).not.toContain('satisfies Record<string, CatalogueEntry>')
   })
 
-  test('every code is used somewhere in src/ or names the capability it waits for', () => {
-    expect(ERROR_CODES.filter((code) => !used(code) && !entry(code).awaits)).toEqual([])
+  test('every code is used somewhere in src/ or says why it never is', () => {
+    expect(ERROR_CODES.filter((code) => !used(code) && !entry(code).unused)).toEqual([])
   })
 
-  test('no code that is used still says it waits', () => {
-    expect(ERROR_CODES.filter((code) => used(code) && entry(code).awaits)).toEqual([])
+  test('no code that is used still says it is not', () => {
+    expect(ERROR_CODES.filter((code) => used(code) && entry(code).unused)).toEqual([])
   })
 
-  test('`awaits` is bookkeeping: no public rendering of the catalogue shows it', async () => {
-    const awaited = [...new Set(ERROR_CODES.map((code) => entry(code).awaits).filter((a) => a !== undefined))]
-    expect(awaited.length).toBeGreaterThan(0)
+  test('`unused` is bookkeeping: no public rendering of the catalogue shows it', async () => {
+    const reasons = [...new Set(ERROR_CODES.map((code) => entry(code).unused).filter((a) => a !== undefined))]
+    expect(reasons.length).toBeGreaterThan(0)
     const docs = await (
       discoveryHandlers.getErrorDocs as unknown as (ctx: { deps: { documents: Documents } }) => {
         document: { blob: Blob }
@@ -104,8 +104,8 @@ describe('codes not yet thrown', () => {
       docs,
     ]
     for (const out of rendered) {
-      expect(out).not.toContain('awaits')
-      for (const a of awaited) expect(out).not.toContain(a)
+      expect(out).not.toContain('"unused"')
+      for (const a of reasons) expect(out).not.toContain(a)
     }
   })
 })

@@ -13,7 +13,7 @@ import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { openEmbedded } from '../../src/store/db.ts'
 import { ledgerSum, readBalance } from '../../src/store/credits.ts'
-import { listeningAddress } from '../support/service-process.ts'
+import { listeningAddress } from '../helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-kill9-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

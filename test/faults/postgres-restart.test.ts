@@ -13,7 +13,7 @@ import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
 import { HOLD_TIMEOUT_MS } from '../../src/domain/billing/metering.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
-import { listeningAddress } from '../support/service-process.ts'
+import { listeningAddress } from '../helpers.ts'
 
 const PG = process.env.DATABASE_URL
 const ADMIN = 'pg-restart-admin-token-0123456789abcdef0123'

@@ -5,7 +5,7 @@
  * passed) the same app answers live again — nothing is left stuck.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { addCredits, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, createConsumer, createKey } from '../helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
 
 let app: TestApp
@@ -17,7 +17,7 @@ beforeAll(async () => {
   key = (await createKey(app, c.id)).key
 })
 afterAll(async () => {
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
   await app.stop()
 })
 
@@ -38,13 +38,13 @@ async function summary(org: string, i: number) {
 }
 
 const upstreamCalls = async () =>
-  ((await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as unknown[]).length
+  ((await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()) as unknown[]).length
 
 test('the register hangs and resets under load: stale answers, the breaker opens, every request in time, recovery after', async () => {
   for (const [i, org] of CACHED.entries()) expect((await summary(org, i)).status).toBe(200)
   // Past the units' hour of freshness: every answer now needs the register, which hangs.
   app.clock.advance(2 * 3600_000)
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ match: '/enhetsregisteret', mode: 'timeout' }),
@@ -55,8 +55,8 @@ test('the register hangs and resets under load: stale answers, the breaker opens
 
   // Then it resets connections instead: still stale answers, and by now the breaker has opened
   // (one upstream call per organisation at a time, so it took two waves of failures).
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ match: '/enhetsregisteret', mode: 'reset' }),
@@ -66,7 +66,7 @@ test('the register hangs and resets under load: stale answers, the breaker opens
   expect(Math.max(...second.map((r) => r.ms))).toBeLessThan(8_000 + 1_000)
 
   // The breaker is open: calls are refused without reaching the register.
-  await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
   const third = await Promise.all(Array.from({ length: 30 }, (_, i) => summary(CACHED[i % CACHED.length]!, 250 + i)))
   expect(third.every((r) => r.status === 200 && r.stale)).toBe(true)
   expect(await upstreamCalls()).toBe(0)
@@ -75,7 +75,7 @@ test('the register hangs and resets under load: stale answers, the breaker opens
   expect([unknown.status, unknown.ms < 1_000]).toEqual([503, true])
 
   // Back: the fault gone and the breaker's open period over, the same app answers live.
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
   app.clock.advance(31_000)
   const after = await summary(CACHED[0]!, 400)
   expect([after.status, after.stale]).toEqual([200, false])

@@ -12,7 +12,7 @@ import {
   postForm,
   signIn,
   uniqueEmail,
-} from '../access-helpers.ts'
+} from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

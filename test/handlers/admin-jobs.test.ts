@@ -1,6 +1,6 @@
 /** The operator's job routes: the list with schedules and last runs, and a run now that is claimed like any tick and answers its outcome. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { admin, bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { admin, bearer, createConsumer, createKey } from '../helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
 
 let app: TestApp

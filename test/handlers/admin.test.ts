@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { allOperations } from '../../src/operations/index.ts'
 import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers.ts'
-import { admin, bearer, createConsumer, createKey, deliverMail, freshIp, uniqueEmail } from '../access-helpers.ts'
+import { admin, bearer, createConsumer, createKey, deliverMail, freshIp, uniqueEmail } from '../helpers.ts'
 
 let app: TestApp
 // The first file of a run starts the embedded database: allow more than the 5 s hook default on a busy machine.

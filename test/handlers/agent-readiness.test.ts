@@ -4,6 +4,8 @@ import { Value } from '@sinclair/typebox/value'
 import { AgentReadiness } from '../../src/schemas/wellknown.ts'
 import { MIN_SAMPLES, STATIC_DEFAULTS, WINDOW_MINUTES } from '../../src/domain/wellknown/readiness.ts'
 import { startApp, type TestApp } from '../helpers.ts'
+import { connectMcp } from '../helpers.ts'
+import { bearer, createConsumer, createKey } from '../helpers.ts'
 
 let app: TestApp | undefined
 afterEach(async () => {
@@ -62,4 +64,28 @@ test('the token service’s breaker state is reported as it is now', async () =>
   const real = app.deps.government.tokenService
   app.deps.government.tokenService = { ...real, mock: false, breakerState: () => 'open' }
   expect((await readiness(app)).data.token_service).toEqual({ breaker_state: 'open', mock: false })
+})
+
+test('it counts what an MCP host finds: as many tools, resources, templates and prompts as a host with a key lists', async () => {
+  app = await startApp()
+  const body = await readiness(app)
+  const keyless = await connectMcp(app)
+  const resources = (await keyless.listResources()).resources.length
+  const keylessTemplates = (await keyless.listResourceTemplates()).resourceTemplates.length
+  const keylessTools = (await keyless.listTools()).tools.length
+  const prompts = (await keyless.listPrompts()).prompts.length
+  await keyless.close()
+  const c = await createConsumer(app, 'enterprise')
+  const keyed = await connectMcp(app, bearer((await createKey(app, c.id)).key))
+  const templates = (await keyed.listResourceTemplates()).resourceTemplates.length
+  await keyed.close()
+  expect(body.data.mcp).toMatchObject({
+    keyless_tools: keylessTools,
+    resources,
+    resource_templates: templates,
+    keyless_resource_templates: keylessTemplates,
+    prompts,
+  })
+  expect(body.data.mcp.prompts).toBeGreaterThan(0)
+  expect(body.data.mcp.resource_templates).toBeGreaterThan(keylessTemplates)
 })

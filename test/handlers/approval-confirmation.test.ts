@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { auditFor } from '../../src/store/audit.ts'
-import { admin, bearer, createConsumer, postForm, signIn } from '../access-helpers.ts'
-import { confirmedToken, decideOnPage, formCsrf, mintForAction, ownerSession } from '../approval-helpers.ts'
+import { admin, bearer, createConsumer, postForm, signIn } from '../helpers.ts'
+import { confirmedToken, decideOnPage, formCsrf, mintForAction, ownerSession } from '../helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { ORG, agent, delegatedAgent, type Agent } from './delegation-helpers.ts'
+import { ORG, agent, delegatedAgent, type Agent } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

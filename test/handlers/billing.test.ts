@@ -5,16 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { allOperations } from '../../src/operations/index.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import {
-  addCredits,
-  admin,
-  bearer,
-  createConsumer,
-  createKey,
-  postForm,
-  signIn,
-  type Session,
-} from '../access-helpers.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, postForm, signIn, type Session } from '../helpers.ts'
 
 let app: TestApp
 // The first file of a run starts the embedded database: allow more than the 5 s hook default on a busy machine.

@@ -14,7 +14,7 @@ import {
 import { SOURCES } from '../../src/domain/changes/vocabulary.ts'
 import { appendChanges, type NewChange } from '../../src/store/changes.ts'
 import type { Sql } from '../../src/store/db.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 import { onPostgres, PINNED_NOW, secondInstanceSql, startApp, type TestApp } from '../helpers.ts'
 
 let app: TestApp

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { byScenario } from '../../fixtures/data/companies.ts'
 import { subUnitCase } from '../../fixtures/data/sub-units.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
-import { MVA } from './delegation-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
+import { MVA } from '../helpers.ts'
 
 let app: TestApp
 let key: string
@@ -321,10 +321,12 @@ describe('what only a legal entity can do: refused with the parent’s number in
 
 describe('caching: a sub-unit is read as a unit is', () => {
   async function brregRequests(): Promise<string[]> {
-    const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as { path: string }[]
+    const log = (await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()) as {
+      path: string
+    }[]
     return log.map((r) => r.path)
   }
-  const clearLog = () => fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+  const clearLog = () => fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
 
   test('the first read asks /enheter (404), then /underenheter (the parent is cached already); a second read asks nothing', async () => {
     const org = '973130005' // Posten's other branch, not read by any other test here

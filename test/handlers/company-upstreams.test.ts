@@ -12,7 +12,7 @@ import { readBalance } from '../../src/store/credits.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import type { Database } from '../../src/store/db.ts'
 import { PINNED_NOW, scratchDatabase, startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 async function customer(app: TestApp) {
   const c = await createConsumer(app, 'enterprise')
@@ -26,7 +26,7 @@ async function call(app: TestApp, key: string, path: string) {
 }
 
 async function fault(app: TestApp, spec: Record<string, unknown>) {
-  const res = await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+  const res = await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, {
     method: 'POST',
     body: JSON.stringify(spec),
     headers: { 'content-type': 'application/json' },
@@ -35,7 +35,7 @@ async function fault(app: TestApp, spec: Record<string, unknown>) {
 }
 
 async function upstreamRequests(app: TestApp): Promise<{ path: string }[]> {
-  return (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json() as Promise<{ path: string }[]>
+  return (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json() as Promise<{ path: string }[]>
 }
 
 describe('failure modes of the fixture servers', () => {
@@ -65,7 +65,7 @@ describe('failure modes of the fixture servers', () => {
   })
 
   test('a register answering 500 is 503 REGISTER_DOWN after three attempts', async () => {
-    await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
     const org = byScenario('register-5xx')
     const r = await call(app, c.key, `/api/v1/company/${org}/verify`)
     expect(r.status).toBe(503)
@@ -120,7 +120,7 @@ describe('failure modes of the fixture servers', () => {
       expect(r.status).toBe(503)
       expect(r.body.error_code).toBe('UPSTREAM_UNAVAILABLE')
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
   })
 
@@ -148,7 +148,7 @@ describe('failure modes of the fixture servers', () => {
       expect(r.body.data.sections.verify.status).toBe('ok')
       expect(r.body.data.sections.risk.status).toBe('ok')
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
   })
 
@@ -308,7 +308,7 @@ describe('cache, stale serving and removal (own database: these tests move the c
     const [snapshot] =
       await db.sql`select system, http_status, content_sha256 from source_snapshots where id = ${first.body._meta.source_snapshot_id}`
     expect(snapshot).toMatchObject({ system: 'enhetsregisteret', http_status: 200 })
-    await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
     clock.advance(30 * 60_000)
     const second = await call(app, c.key, `/api/v1/company/${org}/context`)
     expect(second.body._meta).toMatchObject({
@@ -334,7 +334,7 @@ describe('cache, stale serving and removal (own database: these tests move the c
       expect(r.status).toBe(200)
       expect(r.body._meta).toMatchObject({ served_from: 'cache', stale: true })
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
   })
 
@@ -347,7 +347,7 @@ describe('cache, stale serving and removal (own database: these tests move the c
       expect(r.body.data.org_number).toBe(org)
       expect(r.body._meta.stale).toBe(true)
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
   })
 
@@ -362,7 +362,7 @@ describe('cache, stale serving and removal (own database: these tests move the c
       expect(a.status).toBe(503)
       expect(a.body.error_code).toBe('UPSTREAM_UNAVAILABLE')
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
   })
 
@@ -391,7 +391,7 @@ describe('cache, stale serving and removal (own database: these tests move the c
         await db.sql`select 1 from source_snapshots where org_number = ${target} and http_status = 410`,
       ).toHaveLength(0)
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
   })
 })

@@ -9,7 +9,7 @@ import { readBalance } from '../../src/store/credits.ts'
 import { publicObligations } from '../../src/domain/rulebook/public.ts'
 import type { EntityType } from '../../src/domain/rulebook/facts.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 let app: TestApp
 let key: string
@@ -366,11 +366,11 @@ describe('metering', () => {
   test('without credits the call is 402 INSUFFICIENT_CREDITS and the register is not asked', async () => {
     const c = await createConsumer(app, 'enterprise')
     const k = (await createKey(app, c.id)).key
-    await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
     const res = await app.get('/api/v1/company/984661185/verify', { headers: { ...bearer(k), ...freshIp() } })
     expect(res.status).toBe(402)
     expect((await res.json()).error_code).toBe('INSUFFICIENT_CREDITS')
-    expect(await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()).toEqual([])
+    expect(await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()).toEqual([])
   })
 
   test('without read:register the call is 403 SCOPE_INSUFFICIENT', async () => {

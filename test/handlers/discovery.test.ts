@@ -1,7 +1,7 @@
 /** The discovery routes over HTTP: the capabilities document, llms files, workflows, recipes and the front door. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { bearer, connectMcp, createConsumer, createKey, freshIp } from '../helpers.ts'
 import { WORKFLOWS } from '../../src/domain/discovery/workflows.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
 
@@ -53,6 +53,25 @@ describe('GET /api/v1/capabilities', () => {
     const manifest = await (await app.get('/.well-known/mcp.json')).json()
     expect(data.mcp.tools).toEqual(manifest.tools.names)
     expect(data.mcp.tool_counts.initial).toBe(manifest.tools.keyless)
+  })
+
+  test('its MCP block and the MCP manifest name the resources, templates and prompts a host lists', async () => {
+    const { data } = await (await app.get('/api/v1/capabilities')).json()
+    const manifest = await (await app.get('/.well-known/mcp.json')).json()
+    const c = await createConsumer(app, 'enterprise')
+    const host = await connectMcp(app, bearer((await createKey(app, c.id)).key))
+    const resources = (await host.listResources()).resources.map((r) => r.uri)
+    const templates = (await host.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)
+    const prompts = (await host.listPrompts()).prompts.map((p) => p.name)
+    await host.close()
+    for (const doc of [data.mcp, manifest]) {
+      expect(doc.uri_scheme).toBe('plikt://')
+      expect(doc.resources.map((r: { uri: string }) => r.uri)).toEqual(resources)
+      expect(doc.resource_templates.map((t: { uri_template: string }) => t.uri_template)).toEqual(templates)
+      expect(doc.prompts.map((p: { name: string }) => p.name)).toEqual(prompts)
+      expect(Object.keys(doc.completions)).toContain('org_number')
+      expect(doc.change_signalling).toContain('etag')
+    }
   })
 })
 

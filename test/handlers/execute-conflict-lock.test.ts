@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { confirmedToken } from '../approval-helpers.ts'
-import { delegatedAgent, MVA, type Agent } from './delegation-helpers.ts'
+import { confirmedToken } from '../helpers.ts'
+import { delegatedAgent, MVA, type Agent } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { confirmedToken } from '../approval-helpers.ts'
-import { agent, MVA, type Agent } from './delegation-helpers.ts'
+import { confirmedToken } from '../helpers.ts'
+import { agent, MVA, type Agent } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -19,9 +19,9 @@ const PAYLOAD = { total_revenue_nok: 125000, output_vat_nok: 31250 }
 
 /** As the organisation's administrator, at the Altinn fixture. */
 async function acceptAtAltinn(delegationId: string) {
-  const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
+  const state = await (await fetch(`${app.fixtures.filingPortalUrl}/__control/state`)).json()
   const request = state.requests.find((r: { externalRef: string }) => r.externalRef === delegationId)
-  const res = await fetch(`${app.fixtures.altinnUrl}/__control/systemuser-requests/${request.id}`, {
+  const res = await fetch(`${app.fixtures.filingPortalUrl}/__control/systemuser-requests/${request.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ status: 'Accepted' }),
@@ -39,7 +39,7 @@ async function delegated(org: string): Promise<Agent> {
   )
   expect(res.status).toBe(201)
   const { data } = await res.json()
-  expect(data.delegation_url).toStartWith(app.fixtures.altinnUrl)
+  expect(data.delegation_url).toStartWith(app.fixtures.filingPortalUrl)
   await acceptAtAltinn(data.delegation_id)
   const snapshot = (await (await app.get(`/api/v1/auth/permissions/${org}`, { headers: a.auth })).json()).data
   expect(snapshot.status).toBe('full')
@@ -52,10 +52,10 @@ async function token(a: Agent, body: Record<string, unknown>): Promise<string> {
   return confirmedToken(app, a, body as Parameters<typeof confirmedToken>[2])
 }
 
-function file(a: Agent, body: unknown, approval: string) {
+function file(a: Agent, body: unknown, approval: string, idempotencyKey: string = crypto.randomUUID()) {
   return app.send('POST', '/api/v1/actions/execute', body, {
     ...a.auth,
-    'idempotency-key': crypto.randomUUID(),
+    'idempotency-key': idempotencyKey,
     'x-approval-token': approval,
   })
 }
@@ -71,7 +71,7 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
         a.auth,
       )
     ).json()
-    const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
+    const state = await (await fetch(`${app.fixtures.filingPortalUrl}/__control/state`)).json()
     const request = state.requests.find((r: { externalRef: string }) => r.externalRef === data.delegation_id)
     expect(request.redirectUrl).toBe(`${app.url}/fullmakt/returned`)
   })
@@ -84,7 +84,7 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
     expect(res.status).toBe(200)
     const { data } = await res.json()
     expect(data.receipt.altinn_receipt_id).not.toStartWith('MOCK-')
-    const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
+    const state = await (await fetch(`${app.fixtures.filingPortalUrl}/__control/state`)).json()
     expect(
       state.instances.filter(
         (i: { instanceOwner: { organisationNumber: string } }) => i.instanceOwner.organisationNumber === '923609016',
@@ -98,7 +98,7 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
     const body = { org_number: org, action_type: 'mva_melding', period: '2026-T1', payload: PAYLOAD }
     const approval = await token(a, body)
     const fault = await (
-      await fetch(`${app.fixtures.maskinportenUrl}/__control/faults`, {
+      await fetch(`${app.fixtures.tokenServiceUrl}/__control/faults`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ match: '/token', mode: 'status', status: 503 }),
@@ -114,16 +114,16 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
         expect(err.retryable).toBe(true)
       }
       expect(last!.code).toBe('EXECUTION_CIRCUIT_OPEN')
-      await fetch(`${app.fixtures.maskinportenUrl}/__control/requests`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.tokenServiceUrl}/__control/requests`, { method: 'DELETE' })
       const fast = await file(a, body, approval)
       expect((await fast.json()).error_code).toBe('EXECUTION_CIRCUIT_OPEN')
-      const calls = await (await fetch(`${app.fixtures.maskinportenUrl}/__control/requests`)).json()
+      const calls = await (await fetch(`${app.fixtures.tokenServiceUrl}/__control/requests`)).json()
       expect(calls).toHaveLength(0)
       const [t] = await app.deps
         .sql`select consumed_at from approval_tokens where namespace = ${`consumer:${a.consumerId}`}`
       expect(t!.consumed_at).toBeNull()
     } finally {
-      await fetch(`${app.fixtures.maskinportenUrl}/__control/faults/${fault.id}`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.tokenServiceUrl}/__control/faults/${fault.id}`, { method: 'DELETE' })
     }
     app.clock.advance(31_000)
     try {
@@ -133,4 +133,40 @@ describe('GOVERNMENT_MODE=live against the fixture servers', () => {
       app.clock.set(PINNED_NOW)
     }
   }, 60_000)
+
+  test('a portal process that waits for a person: 422 FOLLOWUP_REQUIRED naming the step and the instance, audited, final for its Idempotency-Key', async () => {
+    // A period no other test file files for this organisation: the conflict lock outlives a test.
+    const org = '984661185'
+    const a = await delegated(org)
+    const body = { org_number: org, action_type: 'mva_melding', period: '2026-A', payload: PAYLOAD }
+    const approval = await token(a, body)
+    const key = crypto.randomUUID()
+    const setProcess = (personTask: unknown) =>
+      fetch(`${app.fixtures.filingPortalUrl}/__control/app-process`, {
+        method: 'PUT',
+        body: JSON.stringify({ personTask }),
+      })
+    await setProcess({ elementId: 'Task_4', name: 'Signering', altinnTaskType: 'signing' })
+    try {
+      const res = await file(a, body, approval, key)
+      expect(res.status).toBe(422)
+      const err = await res.json()
+      expect(err.error_code).toBe('FOLLOWUP_REQUIRED')
+      expect(err.explanation.summary_en).toBe('The submission needs a follow-up.')
+      expect(err.outcome.followup_action).toMatchObject({ who: 'portal_user', task: 'signing', task_name: 'Signering' })
+      const state = await (await fetch(`${app.fixtures.filingPortalUrl}/__control/state`)).json()
+      const mine = state.instances.filter(
+        (i: { instanceOwner: { organisationNumber: string } }) => i.instanceOwner.organisationNumber === org,
+      )
+      expect(mine.map((i: { id: string }) => i.id)).toEqual([err.outcome.instance_id])
+      const [audit] = await app.deps.sql`
+        select details from audit_log where consumer_id = ${a.consumerId} and action = 'submit_mva_failed'`
+      expect(audit!.details.error_code).toBe('FOLLOWUP_REQUIRED')
+      // The token is spent: the key hears the same answer again, and nothing is filed twice.
+      const again = await file(a, body, approval, key)
+      expect([again.status, (await again.json()).error_code]).toEqual([422, 'FOLLOWUP_REQUIRED'])
+    } finally {
+      await setProcess(null)
+    }
+  }, 30_000)
 })

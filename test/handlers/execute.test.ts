@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { addCredits } from '../access-helpers.ts'
-import { confirmedToken } from '../approval-helpers.ts'
-import { ORG, agent, delegatedAgent, receiptKey, type Agent } from './delegation-helpers.ts'
+import { addCredits } from '../helpers.ts'
+import { confirmedToken } from '../helpers.ts'
+import { ORG, agent, delegatedAgent, receiptKey, type Agent } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { appendAudit } from '../../src/store/audit.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { mockInstances } from '../../src/upstream/filing-portal/mock.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

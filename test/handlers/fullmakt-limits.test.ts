@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { MAX_ASKED_PER_READ, MAX_OPEN_REQUESTS } from '../../src/domain/delegation/fullmakt.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { agent, decide, ORG, requestFullmakt, type Agent } from './delegation-helpers.ts'
+import { agent, decide, ORG, requestFullmakt, type Agent } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { startApp, type TestApp } from '../helpers.ts'
-import { AMELDING, MVA, ORG, agent, decide, receiptKey, requestFullmakt, requestIdOf } from './delegation-helpers.ts'
+import { AMELDING, MVA, ORG, agent, decide, receiptKey, requestFullmakt, requestIdOf } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { admin, bearer, createKey, freshIp, postForm, signIn, type Session } from '../access-helpers.ts'
+import { admin, bearer, createKey, freshIp, postForm, signIn, type Session } from '../helpers.ts'
 
 let app: TestApp
 // The first file of a run starts the embedded database: allow more than the 5 s hook default on a busy machine.

@@ -9,7 +9,7 @@ import { subUnitCase } from '../../fixtures/data/sub-units.ts'
 import { warmRegister } from '../../src/domain/portfolios/warmup.ts'
 import { appendChanges, type NewChange } from '../../src/store/changes.ts'
 import type { Sql } from '../../src/store/db.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
 
 let app: TestApp

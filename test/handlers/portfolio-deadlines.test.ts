@@ -16,7 +16,7 @@ import { readBalance } from '../../src/store/credits.ts'
 import { canonicalJson } from '../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 const POSTEN = '984661185'
 const ENK = '915241700'
@@ -75,7 +75,7 @@ function freshOrg(): string {
 const stateOf = (data: any, org: string) => data.companies.find((c: any) => c.org_number === org)
 
 async function brregFault(spec: Record<string, unknown>) {
-  const res = await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+  const res = await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, {
     method: 'POST',
     body: JSON.stringify(spec),
     headers: { 'content-type': 'application/json' },
@@ -220,7 +220,7 @@ describe('each client’s state; one client’s failure never fails the portfoli
       })
       expect(r.body.data.deadlines.some((d: any) => d.org_number === POSTEN)).toBe(true)
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
   })
 

@@ -9,7 +9,7 @@ import { isValidOrgNumber } from '../../fixtures/data/mod11.ts'
 import { subUnitCase } from '../../fixtures/data/sub-units.ts'
 import { MAX_COMPANIES, MAX_PORTFOLIOS } from '../../src/domain/portfolios/portfolios.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 const POSTEN = '984661185'
 const OTHER = '923609016'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { admin, freshIp, uniqueEmail } from '../access-helpers.ts'
+import { admin, freshIp, uniqueEmail } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { insertProfile } from '../../src/store/profiles.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 const POSTEN = '984661185'
 

@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { PublicDeadlines, PublicObligations } from '../../src/schemas/rulebook.ts'
 import { canonicalJson } from '../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../src/lib/hash.ts'
-import { createConsumer, createKey } from '../access-helpers.ts'
+import { createConsumer, createKey } from '../helpers.ts'
 import { startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
 
 let app: TestApp

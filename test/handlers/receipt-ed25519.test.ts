@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startApp, type TestApp } from '../helpers.ts'
 import { rotateReceiptKeys } from '../../src/domain/actions/receipt-keys.ts'
-import { MVA, agent, delegatedAgent, receiptKey, requestFullmakt } from './delegation-helpers.ts'
-import { file as fileInSandbox, as, vat } from './sandbox/write-helpers.ts'
-import { confirmedToken } from '../approval-helpers.ts'
+import { MVA, agent, delegatedAgent, receiptKey, requestFullmakt } from '../helpers.ts'
+import { file as fileInSandbox, as, vat } from '../helpers.ts'
+import { confirmedToken } from '../helpers.ts'
 
 type Keys = { kid: string; x: string; valid_from: string; valid_until: string | null }[]
 type Verify = (receipt: Record<string, unknown>, keys: Keys) => boolean

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import type { TestApp } from '../helpers.ts'
-import { admin, bearer, freshIp } from '../access-helpers.ts'
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts'
-import { retireSubscribers, subscribe, subscriber, webhookApp, type Subscriber } from '../support/webhooks.ts'
+import { admin, bearer, freshIp } from '../helpers.ts'
+import { startReceiver, type Receiver } from '../helpers.ts'
+import { retireSubscribers, subscribe, subscriber, webhookApp, type Subscriber } from '../helpers.ts'
 
 let app: TestApp
 let receiver: Receiver

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runMailQueue } from '../../jobs/mail-queue.ts'
 import type { Mailer } from '../../src/upstream/mail/port.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { createConsumer, freshIp, lastMailTo, magicToken, postForm, uniqueEmail } from '../access-helpers.ts'
-import { startSmtpReceiver } from '../smtp-receiver.ts'
+import { createConsumer, freshIp, lastMailTo, magicToken, postForm, uniqueEmail } from '../helpers.ts'
+import { startSmtpReceiver } from '../helpers.ts'
 
 /** An SMTP address nothing listens on: a receiver's port, once the receiver is closed. */
 async function deadSmtpUrl(): Promise<string> {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decryptSecret } from '../../src/domain/webhooks/secrets.ts'
 import type { TestApp } from '../helpers.ts'
-import { retireSubscribers, subscribe, subscriber, webhookApp, type Subscriber } from '../support/webhooks.ts'
+import { retireSubscribers, subscribe, subscriber, webhookApp, type Subscriber } from '../helpers.ts'
 
 let app: TestApp
 let sub: Subscriber

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mockEmployeeCount } from '../../src/upstream/labour-register/mock.ts'
-import { addCredits } from '../access-helpers.ts'
+import { addCredits } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { confirmedToken } from '../approval-helpers.ts'
-import { ORG, agent, delegatedAgent, type Agent } from './delegation-helpers.ts'
+import { confirmedToken } from '../helpers.ts'
+import { ORG, agent, delegatedAgent, type Agent } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

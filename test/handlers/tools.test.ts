@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { observations } from '../../fixtures/data/rates.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { freshIp } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -16,7 +16,7 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => app.stop())
 afterEach(async () => {
-  await fetch(`${app.fixtures.norgesBankUrl}/__control/faults`, { method: 'DELETE' })
+  await fetch(`${app.fixtures.centralBankUrl}/__control/faults`, { method: 'DELETE' })
 })
 
 async function rate(query: string) {
@@ -46,13 +46,13 @@ async function forgetWindow(code: string, day: string) {
 }
 
 async function norgesBankRequests(): Promise<{ path: string; query: string }[]> {
-  return (await fetch(`${app.fixtures.norgesBankUrl}/__control/requests`)).json() as Promise<
+  return (await fetch(`${app.fixtures.centralBankUrl}/__control/requests`)).json() as Promise<
     { path: string; query: string }[]
   >
 }
 
 async function fault(spec: Record<string, unknown>) {
-  const res = await fetch(`${app.fixtures.norgesBankUrl}/__control/faults`, {
+  const res = await fetch(`${app.fixtures.centralBankUrl}/__control/faults`, {
     method: 'POST',
     body: JSON.stringify(spec),
     headers: { 'content-type': 'application/json' },
@@ -179,7 +179,7 @@ describe('exchange rate', () => {
   test('_meta.data_source is Norges Bank; served_from is live, then cache on a repeat with no second upstream request', async () => {
     const day = '2025-06-18'
     await forgetWindow('CHF', day)
-    await fetch(`${app.fixtures.norgesBankUrl}/__control/requests`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.centralBankUrl}/__control/requests`, { method: 'DELETE' })
     const first = await rate(`currency=CHF&date=${day}`)
     expect(first.status).toBe(200)
     expect(first.body._meta).toMatchObject({ data_source: 'Norges Bank', served_from: 'live' })

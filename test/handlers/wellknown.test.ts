@@ -5,7 +5,7 @@ import * as W from '../../src/schemas/wellknown.ts'
 import { allOperations } from '../../src/operations/index.ts'
 import { RETENTION_MS } from '../../src/store/sweeps.ts'
 import { PINNED_NOW, onPostgres, startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { freshIp } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -80,7 +80,7 @@ test('data-sovereignty names this deployment’s database, its register upstream
   expect(Value.Check(W.DataSovereignty, doc)).toBe(true)
   expect(doc.storage.kind).toBe(onPostgres ? 'postgres' : 'embedded')
   const brreg = doc.upstreams.find((u: { operator: string }) => u.operator === 'Brønnøysundregistrene')
-  expect(brreg).toMatchObject({ base_url: app.config.brregBaseUrl, mode: 'fixtures' })
+  expect(brreg).toMatchObject({ base_url: app.config.businessRegisterUrl, mode: 'fixtures' })
   // GOVERNMENT_MODE=mock: the government systems run in the process and receive nothing.
   expect(doc.upstreams.find((u: { system: string }) => u.system === 'Maskinporten')).toMatchObject({
     base_url: null,

@@ -8,7 +8,7 @@ import { exampleRequest } from '../../src/domain/discovery/examples.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { allOperations } from '../../src/operations/index.ts'
 import { cacheControlOf } from '../../src/pipeline/caching.ts'
-import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
 
 let app: TestApp

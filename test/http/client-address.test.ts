@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { clientAddress } from '../../src/http/client-address.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { uniqueEmail } from '../access-helpers.ts'
+import { uniqueEmail } from '../helpers.ts'
 
 describe('clientAddress', () => {
   test('one trusted hop: the right-most entry, which our proxy appended', () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { startFixtureServers } from '../../fixtures/servers/index.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { openEmbedded, type Database } from '../../src/store/db.ts'
-import { admin, bearer } from '../access-helpers.ts'
+import { admin, bearer } from '../helpers.ts'
 import {
   ADMIN_TOKEN,
   liveGovernmentEnv,
@@ -22,8 +22,8 @@ import {
   startApp,
   testDatabase,
 } from '../helpers.ts'
-import { MVA } from '../handlers/delegation-helpers.ts'
-import { decideOverHttp } from '../approval-helpers.ts'
+import { MVA } from '../helpers.ts'
+import { decideOverHttp } from '../helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-lock-kill-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -43,7 +43,7 @@ const json = (headers: Record<string, string>) => ({ ...headers, 'content-type':
 /** Request, approve at the Altinn fixture, see it active, dry-run and mint a token: a key ready to file. */
 async function readyToFile(
   base: string,
-  altinnUrl: string,
+  filingPortalUrl: string,
   key: string,
   email: string,
   body: Record<string, unknown> = BODY,
@@ -55,9 +55,9 @@ async function readyToFile(
       body: JSON.stringify({ agent_principal_id: crypto.randomUUID(), org_number: ORG, scopes: [MVA] }),
     })
   ).json()
-  const state = await (await fetch(`${altinnUrl}/__control/state`)).json()
+  const state = await (await fetch(`${filingPortalUrl}/__control/state`)).json()
   const request = state.requests.find((r: { externalRef: string }) => r.externalRef === req.data.delegation_id)
-  await fetch(`${altinnUrl}/__control/systemuser-requests/${request.id}`, {
+  await fetch(`${filingPortalUrl}/__control/systemuser-requests/${request.id}`, {
     method: 'POST',
     headers: json({}),
     body: JSON.stringify({ status: 'Accepted' }),
@@ -110,8 +110,8 @@ test('a filing killed while the tax authority validates leaves its lock until it
     SERVER_SECRET,
     CLOCK_AT: PINNED_NOW,
     UPSTREAM_MODE: 'fixtures',
-    BRREG_BASE_URL: fixtures.brregUrl,
-    NORGES_BANK_BASE_URL: fixtures.norgesBankUrl,
+    BUSINESS_REGISTER_URL: fixtures.businessRegisterUrl,
+    CENTRAL_BANK_URL: fixtures.centralBankUrl,
     ...liveGovernmentEnv(fixtures),
     ...(onPostgres ? {} : { DATABASE_URL: '', DATA_DIR: dir }),
   }
@@ -145,31 +145,31 @@ test('a filing killed while the tax authority validates leaves its lock until it
         })
       ).json()
     ).data.plaintext_key
-    const token = await readyToFile(base, fixtures.altinnUrl, key, email)
+    const token = await readyToFile(base, fixtures.filingPortalUrl, key, email)
 
     // The tax authority holds its answer: the attempt has its lock and waits there when killed.
-    await fetch(`${fixtures.skatteetatenUrl}/__control/faults`, {
+    await fetch(`${fixtures.taxAuthorityUrl}/__control/faults`, {
       method: 'POST',
       headers: json({}),
       body: JSON.stringify({ match: '/valider', mode: 'timeout' }),
     })
     const inFlight = file(base, key, token).catch((e) => e)
     for (let i = 0; i < 500; i++) {
-      const seen = await (await fetch(`${fixtures.skatteetatenUrl}/__control/requests`)).json()
+      const seen = await (await fetch(`${fixtures.taxAuthorityUrl}/__control/requests`)).json()
       if (seen.length > 0) break
       await Bun.sleep(10)
     }
     child.kill('SIGKILL')
     await child.exited
     expect(await inFlight).toBeInstanceOf(Error)
-    await fetch(`${fixtures.skatteetatenUrl}/__control/faults`, { method: 'DELETE' })
+    await fetch(`${fixtures.taxAuthorityUrl}/__control/faults`, { method: 'DELETE' })
 
     db = shared ?? (await openEmbedded(dir))
     const [left] = await db.sql<
       { holder: string; attempt_id: string; expires_at: Date }[]
     >`select holder, attempt_id, expires_at from action_locks where org_number = ${ORG} and kind = 'mva_melding' and period = ${PERIOD}`
     expect(left).toBeDefined()
-    const state = await (await fetch(`${fixtures.altinnUrl}/__control/state`)).json()
+    const state = await (await fetch(`${fixtures.filingPortalUrl}/__control/state`)).json()
     expect(state.instances).toHaveLength(0)
 
     // Another account, on a new instance, before and after the dead attempt's lock expires.
@@ -184,7 +184,7 @@ test('a filing killed while the tax authority validates leaves its lock until it
       ).data.consumer_id
       const otherKey = (await (await app.send('POST', '/api/v1/admin/keys', { consumer_id: other }, admin)).json()).data
         .plaintext_key
-      const otherToken = await readyToFile(app.url, app.fixtures.altinnUrl, otherKey, otherEmail)
+      const otherToken = await readyToFile(app.url, app.fixtures.filingPortalUrl, otherKey, otherEmail)
       const rejectedToken = await tokenFor(app.url, otherKey, otherEmail, REJECTED)
       const early = await file(app.url, otherKey, otherToken)
       expect(early.status).toBe(409)

@@ -6,7 +6,7 @@ import { allOperations } from '../../src/operations/index.ts'
 import { openApiPath } from '../../src/http/openapi.ts'
 import { startApp, testDatabase, type TestApp } from '../helpers.ts'
 import { loadConfig } from '../../src/config.ts'
-import { connectMcp } from '../mcp/client.ts'
+import { connectMcp } from '../helpers.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 

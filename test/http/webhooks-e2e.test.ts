@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Database } from '../../src/store/db.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
-import { addCredits, admin } from '../access-helpers.ts'
+import { addCredits, admin } from '../helpers.ts'
 import { PINNED_NOW, scratchDatabase, type TestApp } from '../helpers.ts'
-import { importDocSnippet } from '../support/doc-snippet.ts'
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts'
-import { retireSubscribers, subscribe, subscriber, webhookApp } from '../support/webhooks.ts'
+import { importDocSnippet } from '../helpers.ts'
+import { startReceiver, type Receiver } from '../helpers.ts'
+import { retireSubscribers, subscribe, subscriber, webhookApp } from '../helpers.ts'
 
 const POSTEN = '984661185'
 let db: Database
@@ -48,7 +48,7 @@ test('a filing in the fixture register reaches the subscriber as one signed deli
   expect((await s.send('GET', `/api/v1/company/${POSTEN}/accounts`)).body.data.last_accounts_year).toBe(2024)
   expect((await runJob('accounts-diff')).result).toMatchObject({ baselined: 1, changes: 0 })
 
-  const filed = await fetch(`${app.fixtures.brregUrl}/__control/accounts/${POSTEN}`, {
+  const filed = await fetch(`${app.fixtures.businessRegisterUrl}/__control/accounts/${POSTEN}`, {
     method: 'POST',
     body: JSON.stringify({ year: 2025 }),
   })

@@ -15,7 +15,7 @@ import { diffCandidatesFor } from '../../src/store/accounts-baseline.ts'
 import type { Database } from '../../src/store/db.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import { PINNED_NOW, scratchDatabase, type TestApp } from '../helpers.ts'
-import { retireSubscribers, subscribe, subscriber, webhookApp } from '../support/webhooks.ts'
+import { retireSubscribers, subscribe, subscriber, webhookApp } from '../helpers.ts'
 
 let db: Database
 let app: TestApp
@@ -48,7 +48,7 @@ const lookUp = async (...orgs: string[]) => {
   for (const org of orgs) await app.deps.reads.unit(org)
 }
 const file = async (org: string, year: number) => {
-  const res = await fetch(`${app.fixtures.brregUrl}/__control/accounts/${org}`, {
+  const res = await fetch(`${app.fixtures.businessRegisterUrl}/__control/accounts/${org}`, {
     method: 'POST',
     body: JSON.stringify({ year }),
   })
@@ -82,10 +82,12 @@ const changesFor = async (org: string) =>
     select source, entity_type, entity_id, change_type, field_path, before_value, after_value, diff, source_snapshot_id
     from changes where entity_id = ${org} and entity_type = 'annual_accounts' order by seq`
 const accountsRequests = async () => {
-  const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as { path: string }[]
+  const log = (await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()) as {
+    path: string
+  }[]
   return log.filter((r) => r.path.startsWith('/regnskapsregisteret/')).map((r) => r.path.split('/').pop())
 }
-const clearRequests = () => fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+const clearRequests = () => fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
 
 describe('the first observation', () => {
   test('records a silent baseline for every looked-up company and emits nothing', async () => {

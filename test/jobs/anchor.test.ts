@@ -16,9 +16,9 @@ import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import { liveTimestampAuthority } from '../../src/upstream/timestamp-authority/live.ts'
 import { readTimeStampResponse } from '../../src/upstream/timestamp-authority/map.ts'
 import { scratchDatabase, startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
-import { importDocSnippet } from '../support/doc-snippet.ts'
-import { hasOpenssl, startLocalTsa, type LocalTsa } from '../support/tsa.ts'
-import { verifyInclusion } from '../support/rfc9162.ts'
+import { importDocSnippet } from '../helpers.ts'
+import { hasOpenssl, startLocalTsa, type LocalTsa } from '../helpers.ts'
+import { verifyInclusion } from '../helpers.ts'
 
 let db: Database
 let app: TestApp

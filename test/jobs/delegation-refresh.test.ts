@@ -9,7 +9,7 @@ import { ASK_CADENCE, SWEEP_BATCH } from '../../src/domain/delegation/refresh.ts
 import type { Database } from '../../src/store/db.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import { PINNED_NOW, scratchDatabase, startApp, type TestApp } from '../helpers.ts'
-import { agent, decide, requestFullmakt } from '../handlers/delegation-helpers.ts'
+import { agent, decide, requestFullmakt } from '../helpers.ts'
 
 let db: Database
 let app: TestApp

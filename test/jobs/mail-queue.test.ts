@@ -10,9 +10,9 @@ import { fixedClock } from '../../src/lib/clock.ts'
 import type { Database } from '../../src/store/db.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import type { Mailer } from '../../src/upstream/mail/port.ts'
-import { createConsumer, freshIp, magicToken, postForm, uniqueEmail } from '../access-helpers.ts'
+import { createConsumer, freshIp, magicToken, postForm, uniqueEmail } from '../helpers.ts'
 import { PINNED_NOW, scratchDatabase, startApp, type TestApp } from '../helpers.ts'
-import { mailText, startSmtpReceiver, type SmtpReceiver } from '../smtp-receiver.ts'
+import { mailText, startSmtpReceiver, type SmtpReceiver } from '../helpers.ts'
 
 let db: Database
 let smtp: SmtpReceiver

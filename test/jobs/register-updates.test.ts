@@ -34,7 +34,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await db.sql`delete from upstream_feed_cursors`
   await db.sql`delete from upstream_cache`
-  await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
 })
 
 const FIRST_ID = UPDATES[0]!.oppdateringsid
@@ -64,7 +64,7 @@ async function seedByReading(org: string) {
 }
 
 async function feedQueries(): Promise<URLSearchParams[]> {
-  const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as {
+  const log = (await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()) as {
     path: string
     query: string
   }[]
@@ -127,7 +127,7 @@ describe('with a cursor', () => {
       db.sql,
       {
         system: 'enhetsregisteret',
-        url: `${app.fixtures.brregUrl}/enhetsregisteret/api/enheter/${REMOVED}`,
+        url: `${app.fixtures.businessRegisterUrl}/enhetsregisteret/api/enheter/${REMOVED}`,
         status: 200,
         contentType: 'application/json',
         body: unit,
@@ -142,7 +142,7 @@ describe('with a cursor', () => {
       db.sql,
       {
         system: 'enhetsregisteret',
-        url: `${app.fixtures.brregUrl}/enhetsregisteret/api/enheter?navn=fjerning`,
+        url: `${app.fixtures.businessRegisterUrl}/enhetsregisteret/api/enheter?navn=fjerning`,
         status: 200,
         contentType: 'application/json',
         body: page,
@@ -198,7 +198,7 @@ describe('with a cursor', () => {
       { last_id: string; updated_at: Date }[]
     >`select last_id::text, updated_at from upstream_feed_cursors where feed = ${UNIT_FEED}`
     await seedByReading(POSTEN)
-    await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
 
     const later = fixedClock(PINNED_NOW)
     later.advance(5 * 60_000)
@@ -216,7 +216,7 @@ describe('with a cursor', () => {
   test('a feed that is down fails the run and leaves the cursor and the cache as they were', async () => {
     await seedByReading(POSTEN)
     await writeFeedCursor(db.sql, UNIT_FEED, FIRST_ID, new Date(PINNED_NOW))
-    const res = await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+    const res = await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, {
       method: 'POST',
       body: JSON.stringify({ match: '/oppdateringer/enheter', mode: 'status', status: 503 }),
       headers: { 'content-type': 'application/json' },
@@ -225,7 +225,7 @@ describe('with a cursor', () => {
     try {
       await expect(run()).rejects.toBeDefined()
     } finally {
-      await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+      await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     }
     expect(await readFeedCursor(db.sql, UNIT_FEED)).toBe(FIRST_ID)
     expect((await cachedKeys(POSTEN)).length).toBe(3)
@@ -238,7 +238,7 @@ describe('the sub-unit feed', () => {
   const BRANCH = SUB_UNIT_UPDATES[SUB_UNIT_UPDATES.length - 1]!.organisasjonsnummer // 973120018: Endring on 2026-03-12
 
   async function subUnitFeedQueries(): Promise<URLSearchParams[]> {
-    const log = (await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as {
+    const log = (await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()) as {
       path: string
       query: string
     }[]

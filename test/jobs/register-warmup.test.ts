@@ -10,7 +10,7 @@ import { runRegisterWarmup } from '../../jobs/register-warmup.ts'
 import { isValidOrgNumber } from '../../fixtures/data/mod11.ts'
 import { WARMUP } from '../../src/domain/portfolios/warmup.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 let app: TestApp
 let key: string
@@ -41,7 +41,7 @@ async function portfolio(orgs: string[]): Promise<string> {
 }
 
 const requests = async () =>
-  ((await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()) as { path: string }[]).length
+  ((await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()) as { path: string }[]).length
 
 const drain = async () => {
   while ((await runRegisterWarmup(app.deps)).claimed > 0);
@@ -82,7 +82,7 @@ test('a warmed number is not claimed again until shortly before its answer stops
 test('a failed read is recorded and retried after a backoff, not at once', async () => {
   await drain()
   const org = '929770404'
-  await fetch(`${app.fixtures.brregUrl}/__control/faults`, {
+  await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, {
     method: 'POST',
     body: JSON.stringify({ match: `/enheter/${org}`, mode: 'status', status: 503 }),
     headers: { 'content-type': 'application/json' },
@@ -94,7 +94,7 @@ test('a failed read is recorded and retried after a backoff, not at once', async
     const [row] = await app.deps.sql`select last_error_code from register_warmups where org_number = ${org}`
     expect(row!.last_error_code).toBe('REGISTER_DOWN')
   } finally {
-    await fetch(`${app.fixtures.brregUrl}/__control/faults`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.businessRegisterUrl}/__control/faults`, { method: 'DELETE' })
     await app.send('DELETE', `/api/v1/portfolios/${id}`, undefined, { ...bearer(key), ...freshIp() })
   }
 })

@@ -16,8 +16,8 @@ import type { Sql } from '../../src/store/db.ts'
 import { claimDueDeliveries } from '../../src/store/webhooks.ts'
 import { liveWebhookTransport } from '../../src/upstream/webhooks/live.ts'
 import { PINNED_NOW, secondInstanceSql, type TestApp } from '../helpers.ts'
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts'
-import { retireSubscribers, subscribe, subscriber, webhookApp } from '../support/webhooks.ts'
+import { startReceiver, type Receiver } from '../helpers.ts'
+import { retireSubscribers, subscribe, subscriber, webhookApp } from '../helpers.ts'
 
 let app: TestApp
 let receiver: Receiver

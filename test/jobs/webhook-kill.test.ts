@@ -16,7 +16,7 @@ import { openEmbedded, openPostgres, type Database, type Sql } from '../../src/s
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import { liveWebhookTransport } from '../../src/upstream/webhooks/live.ts'
 import { onPostgres, SERVER_SECRET } from '../helpers.ts'
-import { startReceiver } from '../support/webhook-receiver.ts'
+import { startReceiver } from '../helpers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-webhook-kill-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -2,7 +2,7 @@
 import { expect, test } from 'bun:test'
 import { checkFormToken, formToken } from '../../src/lib/form-token.ts'
 import { deriveKey } from '../../src/lib/server-secret.ts'
-import { PINNED_NOW } from '../support/pinned.ts'
+import { PINNED_NOW } from '../helpers.ts'
 
 const KEY = deriveKey('a'.repeat(40), 'form-tokens')
 const NOW = new Date(PINNED_NOW)

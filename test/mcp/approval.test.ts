@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
-import { approve, as, ownAudit, live, vat, type HeaderMap } from '../handlers/sandbox/write-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey } from '../helpers.ts'
+import { approve, as, ownAudit, live, vat, type HeaderMap } from '../helpers.ts'
 import { SANDBOX_RECEIPT_KEY, verifyReceiptSignature } from '../../src/domain/actions/receipt.ts'
 
 let app: TestApp

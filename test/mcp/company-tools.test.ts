@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { byScenario } from '../../fixtures/data/companies.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { canonicalJson } from '../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

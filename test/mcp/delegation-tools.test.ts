@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { createConsumer, createKey } from '../access-helpers.ts'
-import { decideOnPage, mintForAction, ownerSession } from '../approval-helpers.ts'
-import { agent, decide, MVA, ORG, receiptKey } from '../handlers/delegation-helpers.ts'
+import { createConsumer, createKey } from '../helpers.ts'
+import { decideOnPage, mintForAction, ownerSession } from '../helpers.ts'
+import { agent, decide, MVA, ORG, receiptKey } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

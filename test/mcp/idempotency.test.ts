@@ -10,8 +10,8 @@ import { AppError } from '../../src/errors/app-error.ts'
 import type { Extension } from '../../src/app.ts'
 import { op } from '../../src/operations/index.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
-import { connectMcp, toolBody } from './client.ts'
+import { addCredits, bearer, createConsumer, createKey } from '../helpers.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 
 let runs = 0
 const Body = Type.Object(

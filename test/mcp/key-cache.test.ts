@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { hashSecret } from '../../src/lib/tokens.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 let a: TestApp
 let b: TestApp

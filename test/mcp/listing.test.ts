@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { connectMcp } from './client.ts'
+import { connectMcp } from '../helpers.ts'
 import { byScenario } from '../../fixtures/data/companies.ts'
 import { allOperations, type Operation } from '../../src/operations/index.ts'
 import { toolAnnotations } from '../../src/mcp/listing.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey } from '../helpers.ts'
 
 let app: TestApp
 let key: string

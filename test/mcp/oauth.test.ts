@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { startApp, type TestApp } from '../helpers.ts'
-import { admin, bearer, freshIp, postForm, signIn, type Session } from '../access-helpers.ts'
-import { startAuthServer } from '../support/auth-server.ts'
+import { admin, bearer, freshIp, postForm, signIn, type Session } from '../helpers.ts'
+import { startAuthServer } from '../helpers.ts'
 
 type AuthServer = Awaited<ReturnType<typeof startAuthServer>>
 let auth: AuthServer

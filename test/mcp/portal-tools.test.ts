@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
-import { FIXTURE_PEOPLE } from '../support/pinned.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
+import { FIXTURE_PEOPLE } from '../helpers.ts'
 
 const POSTEN = '984661185'
 /** Posten's general manager, born 12 April 1968. */

@@ -4,11 +4,11 @@
  * (scope-filtered, tier-checked, metered once), and another account's portfolio is not found.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { warmRegister } from '../../src/domain/portfolios/warmup.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 const POSTEN = '984661185'
 const ENK = '915241700'

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import { freshIp } from '../helpers.ts'
 
 let app: TestApp
 let mcp: Client
@@ -129,9 +129,9 @@ describe('keyless tools and credentials', () => {
   })
 
   test('no upstream register is called for a sandbox answer', async () => {
-    await fetch(`${app.fixtures.brregUrl}/__control/requests`, { method: 'DELETE' })
+    await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`, { method: 'DELETE' })
     await call('get_company_verification', { org_number: '999660002' })
-    expect(await (await fetch(`${app.fixtures.brregUrl}/__control/requests`)).json()).toEqual([])
+    expect(await (await fetch(`${app.fixtures.businessRegisterUrl}/__control/requests`)).json()).toEqual([])
   })
 
   test('a sandbox bearer with a bad suffix is refused without echoing it', async () => {

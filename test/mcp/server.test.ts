@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { canonicalJson } from '../../src/lib/canonical-json.ts'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { bearer, createConsumer, createKey, freshIp, signIn, postForm } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp, signIn, postForm } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { connectMcp, toolBody } from './client.ts'
+import { connectMcp, toolBody } from '../helpers.ts'
 import { byScenario } from '../../fixtures/data/companies.ts'
 import { subUnitCase } from '../../fixtures/data/sub-units.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
+import { addCredits, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
 
 let app: TestApp
 let key: string

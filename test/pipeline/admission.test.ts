@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
-import { METERED_PATH, PROFESSIONAL_PATH, testExtension } from '../test-operations.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
+import { METERED_PATH, PROFESSIONAL_PATH, testExtension } from '../helpers.ts'
 import { PLAN_LIMITS } from '../../src/domain/access/limits.ts'
 
 // Two instances on one database: what one does, the other must see on the very next request.

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { allOperations, type Operation } from '../../src/operations/index.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../access-helpers.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../helpers.ts'
 
 let app: TestApp
 let key: string

@@ -4,8 +4,8 @@ import { allOperations } from '../../src/operations/index.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { windowHits } from '../../src/store/rate-limits.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
-import { METERED_PATH, testExtension } from '../test-operations.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '../helpers.ts'
+import { METERED_PATH, testExtension } from '../helpers.ts'
 
 // Two instances on one database: b resolves and caches a key, a changes it, and b must act on the
 // change on its very next request with that key.

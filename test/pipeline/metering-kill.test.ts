@@ -8,7 +8,7 @@ import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { openEmbedded, openPostgres, type Database } from '../../src/store/db.ts'
 import { readBalance, ledgerSum } from '../../src/store/credits.ts'
-import { admin, bearer } from '../access-helpers.ts'
+import { admin, bearer } from '../helpers.ts'
 import { ADMIN_TOKEN, onPostgres } from '../helpers.ts'
 
 // A process killed with SIGKILL in the middle of a metered call: the charge was taken, the work

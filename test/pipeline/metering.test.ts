@@ -12,8 +12,8 @@ import { chargeBatch, ledgerSum, readBalance, releaseHolds, type ChargeRequest }
 import { createLogger } from '../../src/lib/log.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { scratchDatabase, startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
-import { addCredits, bearer, createConsumer, createKey } from '../access-helpers.ts'
-import { closeGate, gate, METERED_PATH, testExtension } from '../test-operations.ts'
+import { addCredits, bearer, createConsumer, createKey } from '../helpers.ts'
+import { closeGate, gate, METERED_PATH, testExtension } from '../helpers.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 
 let app: TestApp

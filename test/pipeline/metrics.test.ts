@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import parse from 'parse-prometheus-text-format'
 import { jobRunner } from '../../jobs/runner.ts'
-import { addCredits, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, createConsumer, createKey } from '../helpers.ts'
 import { runWebhookDeliveries } from '../../jobs/webhook-deliveries.ts'
 import { appendChanges } from '../../src/store/changes.ts'
 import type { Sql } from '../../src/store/db.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { startReceiver } from '../support/webhook-receiver.ts'
-import { retireSubscribers, subscribe, subscriber, webhookApp } from '../support/webhooks.ts'
+import { startReceiver } from '../helpers.ts'
+import { retireSubscribers, subscribe, subscriber, webhookApp } from '../helpers.ts'
 
 const TOKEN = 'metrics-test-token-0123456789'
 let app: TestApp

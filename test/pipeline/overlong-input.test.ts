@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp, postForm } from '../access-helpers.ts'
+import { freshIp, postForm } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

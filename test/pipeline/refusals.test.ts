@@ -10,7 +10,7 @@ import { runExpirySweep } from '../../jobs/expiry-sweep.ts'
 import { fixedClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { bearer, createConsumer, createKey } from '../access-helpers.ts'
+import { bearer, createConsumer, createKey } from '../helpers.ts'
 
 // A day of its own, so the clock can move without touching other files' windows.
 const START = '2031-04-05T10:00:00.000Z'

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { SoftLimiter } from '../../src/pipeline/soft-limit.ts'
 import { AppError } from '../../src/errors/app-error.ts'
 import { startApp, type TestApp } from '../helpers.ts'
-import { freshIp, signIn } from '../access-helpers.ts'
+import { freshIp, signIn } from '../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../helpers.ts'
-import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../access-helpers.ts'
+import { addCredits, admin, bearer, createConsumer, createKey, freshIp, postForm, signIn } from '../helpers.ts'
 import { SANDBOX_NOTICE } from '../../src/pipeline/sandbox.ts'
 import { hasValidCheckDigit } from '../../src/lib/org-number.ts'
 import { Value } from '@sinclair/typebox/value'
@@ -39,7 +39,7 @@ async function mintTestKey(consumer: string): Promise<Response> {
 }
 
 beforeAll(async () => {
-  app = await startApp({ env: { BRREG_BASE_URL: `http://127.0.0.1:${register.port}` } })
+  app = await startApp({ env: { BUSINESS_REGISTER_URL: `http://127.0.0.1:${register.port}` } })
   consumerId = (await createConsumer(app, 'starter')).id
   await addCredits(app, consumerId, 10_000)
   testKey = (await (await mintTestKey(consumerId)).json()).data.plaintext_key

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEmbedded } from '../../src/store/db.ts'
-import { listeningAddress } from '../support/service-process.ts'
+import { listeningAddress } from '../helpers.ts'
 
 // `npm run build` must give one file that runs anywhere: PGlite, the docs UI and the migrations inside.
 const work = mkdtempSync(join(tmpdir(), 'plikt-bin-'))

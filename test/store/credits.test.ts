@@ -4,7 +4,7 @@ import { hit, windowHits } from '../../src/store/rate-limits.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
 import type { Database } from '../../src/store/db.ts'
 import { scratchDatabase, startApp, type TestApp, PINNED_NOW } from '../helpers.ts'
-import { addCredits, admin, createConsumer, createKey } from '../access-helpers.ts'
+import { addCredits, admin, createConsumer, createKey } from '../helpers.ts'
 
 // A database of its own: the hold sweep and the hold counts below see every hold in it.
 let db: Database

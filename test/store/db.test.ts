@@ -90,10 +90,42 @@ test('concurrent queries and transactions on the one embedded connection do not 
   }
 })
 
-test('the installed postgres.js carries the patch that forgets a closed socket’s query (scripts/patch-postgres.mjs)', () => {
+test('the installed postgres.js carries every edit of scripts/patch-postgres.mjs', () => {
   for (const file of ['src/connection.js', 'cjs/src/connection.js']) {
     const text = readFileSync(join(import.meta.dir, '../../node_modules/postgres', file), 'utf8')
     expect(text.split('/* plikt: forget the query of a closed socket */').length - 1).toBe(2)
+    expect(text).toContain('/* plikt: reserve the connection BEGIN was written to */')
+    expect(text).toContain('/* plikt: a reserved connection stays out of the pool */')
+  }
+})
+
+test('a transaction whose BEGIN fills the one connection’s pipeline still owns the connection, and its rollback undoes it', async () => {
+  // postgres.js pipelines up to 100 queries on a connection; unpatched, a BEGIN that is the 100th
+  // ran its body with no connection (TypeError) and left the session inside the transaction.
+  const db = await openEmbedded(null)
+  try {
+    await db.sql`create table t (n int not null)`
+    for (let before = 97; before <= 103; before++) {
+      const outcomes = await Promise.allSettled([
+        ...Array.from({ length: before }, () => db.sql`select 1`.execute()),
+        db.sql.begin(async (tx) => {
+          await tx`insert into t values (1)`
+          throw new Error('roll it back')
+        }),
+        ...Array.from({ length: 5 }, () => db.sql`select count(*)::int as n from t`.execute()),
+      ])
+      const refused = outcomes
+        .filter((o) => o.status === 'rejected')
+        .map((o) => (o as PromiseRejectedResult).reason.message)
+      expect(refused).toEqual(['roll it back'])
+      // The queries after the transaction did not run inside it: none saw its row.
+      const seen = outcomes.slice(before + 1).map((o) => (o.status === 'fulfilled' ? o.value[0]?.n : o.reason))
+      expect(seen).toEqual([0, 0, 0, 0, 0])
+      expect((await db.sql`select count(*)::int as n from t`)[0]!.n).toBe(0)
+      expect((await db.sql`select now() = statement_timestamp() as outside`)[0]!.outside).toBe(true)
+    }
+  } finally {
+    await db.close()
   }
 })
 

@@ -8,7 +8,7 @@ import { systemClock } from '../../src/lib/clock.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { openDatabase } from '../../src/store/db.ts'
 import { loadMigrations, migrate } from '../../src/store/migrate.ts'
-import { closeGate, testExtension } from '../test-operations.ts'
+import { closeGate, testExtension } from './test-operations.ts'
 
 const config = loadConfig({ ...process.env, PORT: '0', TRUST_PROXY: 'true' })
 const db = await openDatabase(config)

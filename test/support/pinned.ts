@@ -1,6 +1,6 @@
 /**
  * What every test holds fixed, in one place: the instant the test clock starts at, and the people
- * of the fixture register (fixtures/servers/brreg) by their fødselsnummer, as a person types it.
+ * of the fixture register (fixtures/servers/business-register) by their fødselsnummer, as a person types it.
  * `test/helpers.ts` re-exports them; a unit test that needs no app imports them from here.
  */
 

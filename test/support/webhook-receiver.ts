@@ -22,7 +22,7 @@ export interface Arrival {
   verified: boolean
 }
 
-export interface Answer {
+export interface ReceiverAnswer {
   status?: number
   body?: string | Buffer
   headers?: Record<string, string>
@@ -39,7 +39,7 @@ export interface Receiver {
   /** the secret per subscription id, set by the test once it has one */
   secrets: Map<string, string>
   /** how the next requests are answered (default 200) */
-  answer: (a: Arrival) => Answer
+  answer: (a: Arrival) => ReceiverAnswer
   /** the receiver's idea of now, Unix seconds (the tests pin the sender's clock) */
   now: () => number
   stop(): Promise<void>

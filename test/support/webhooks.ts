@@ -1,8 +1,8 @@
 /** What the webhook tests share: an app whose webhook transport resolves names from a table, and a subscriber's key. */
 import type { ResolvedAddress } from '../../src/domain/webhooks/target.ts'
 import { liveWebhookTransport } from '../../src/upstream/webhooks/live.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../access-helpers.ts'
-import { startApp, type TestApp } from '../helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from './access.ts'
+import { startApp, type TestApp } from './app.ts'
 import type { Database } from '../../src/store/db.ts'
 
 /** Names the tests use: a public receiver host and one that points inside. Anything else does not resolve. */

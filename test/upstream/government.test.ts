@@ -23,9 +23,9 @@ const rsaPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.ex
 }) as string
 const live = {
   GOVERNMENT_MODE: 'live',
-  MASKINPORTEN_CLIENT_ID: 'c0ffee00-0000-4000-8000-000000000001',
-  MASKINPORTEN_KID: 'plikt-2026',
-  ALTINN_SYSTEM_ID: '314159268_plikt',
+  TOKEN_SERVICE_CLIENT_ID: 'c0ffee00-0000-4000-8000-000000000001',
+  TOKEN_SERVICE_KID: 'plikt-2026',
+  DIGITAL_AGENCY_SYSTEM_ID: '314159268_plikt',
 }
 
 test('by default every adapter is a mock, and the digital agency is left to the composition root', () => {
@@ -41,7 +41,7 @@ test('by default every adapter is a mock, and the digital agency is left to the 
 })
 
 test('GOVERNMENT_MODE=live builds the live clients, with the key from the environment', () => {
-  const g = buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_PEM: rsaPem }), clock)
+  const g = buildGovernment(loadConfig({ ...live, TOKEN_SERVICE_KEY_PEM: rsaPem }), clock)
   expect([
     g.tokenService.mock,
     g.digitalAgency?.mock,
@@ -55,28 +55,28 @@ test('GOVERNMENT_MODE=live builds the live clients, with the key from the enviro
 test('the key may come from a file', () => {
   const file = join(dir, 'maskinporten.pem')
   writeFileSync(file, rsaPem)
-  expect(buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_FILE: file }), clock).tokenService.mock).toBe(false)
+  expect(buildGovernment(loadConfig({ ...live, TOKEN_SERVICE_KEY_FILE: file }), clock).tokenService.mock).toBe(false)
 })
 
 test('live mode whose credentials are still missing (fixtures mode without them) is a ConfigError naming them', () => {
   const config = loadConfig({ GOVERNMENT_MODE: 'live', UPSTREAM_MODE: 'fixtures' })
   expect(() => buildGovernment(config, clock)).toThrow(ConfigError)
-  expect(() => buildGovernment(config, clock)).toThrow(/MASKINPORTEN_CLIENT_ID/)
+  expect(() => buildGovernment(config, clock)).toThrow(/TOKEN_SERVICE_CLIENT_ID/)
 })
 
 test('a key file that cannot be read is a ConfigError naming it', () => {
   expect(() =>
-    buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_FILE: join(dir, 'missing.pem') }), clock),
-  ).toThrow(/MASKINPORTEN_KEY_FILE cannot be read \(ENOENT\)/)
+    buildGovernment(loadConfig({ ...live, TOKEN_SERVICE_KEY_FILE: join(dir, 'missing.pem') }), clock),
+  ).toThrow(/TOKEN_SERVICE_KEY_FILE cannot be read \(ENOENT\)/)
 })
 
 test('a key that is not a PEM private key, or not RSA, is a ConfigError', () => {
-  expect(() => buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_PEM: 'not a key' }), clock)).toThrow(
+  expect(() => buildGovernment(loadConfig({ ...live, TOKEN_SERVICE_KEY_PEM: 'not a key' }), clock)).toThrow(
     /not a PEM private key/,
   )
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
     type: 'pkcs8',
     format: 'pem',
   }) as string
-  expect(() => buildGovernment(loadConfig({ ...live, MASKINPORTEN_KEY_PEM: ec }), clock)).toThrow(/must be an RSA key/)
+  expect(() => buildGovernment(loadConfig({ ...live, TOKEN_SERVICE_KEY_PEM: ec }), clock)).toThrow(/must be an RSA key/)
 })

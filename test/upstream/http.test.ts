@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { AppError } from '../../src/errors/app-error.ts'
 import { fixedClock, systemClock } from '../../src/lib/clock.ts'
 import { parseRetryAfter, UpstreamClient, UpstreamGaveUp, type UpstreamPolicy } from '../../src/upstream/http.ts'
-import { PINNED_NOW } from '../support/pinned.ts'
+import { PINNED_NOW } from '../helpers.ts'
 
 // A real HTTP server with failure modes on demand, counting what it receives per path.
 const hits = new Map<string, number>()

@@ -1,5 +1,5 @@
 import type { Sql } from '../../store/db.ts'
-import * as accounts from '../../store/accounts.ts'
+import type * as accounts from '../../store/accounts.ts'
 import { windowHits } from '../../store/rate-limits.ts'
 import { PLAN_LIMITS, windowStart } from './limits.ts'
 import type { Plan } from './types.ts'

@@ -6,6 +6,7 @@
  * key signs the receipt, where the audit rows are written, and which day it is.
  */
 import { AppError, type FieldIssue } from '../../errors/app-error.ts'
+import { isDatabaseUnavailable } from '../../store/db.ts'
 import type { LocalDate } from '../../lib/local-date.ts'
 import { osloTimestamp } from '../../lib/oslo-time.ts'
 import { actionIdOf } from './action-id.ts'
@@ -176,11 +177,22 @@ export async function executeLive(env: ExecuteEnv, input: ActionInput, idempoten
   try {
     submission = await env.submitter.submit(filing)
   } catch (e) {
+    // The token is spent: a failure that does not say what happened upstream is not an internal
+    // error the caller may retry past, but a filing whose fate must be reconciled first. The
+    // database going away is said as such (503): a retry with the same Idempotency-Key resumes.
+    const failure =
+      e instanceof AppError || isDatabaseUnavailable(e)
+        ? e
+        : new AppError('EXECUTION_FAILED', {
+            context: { org_number: input.org_number },
+            extra: { action_id },
+            cause: e,
+          })
     await env.audit('submit_mva_failed', crypto.randomUUID(), {
       ...base,
-      error_code: e instanceof AppError ? e.code : 'INTERNAL_ERROR',
+      error_code: failure instanceof AppError ? failure.code : 'INTERNAL_ERROR',
     })
-    throw e
+    throw failure
   }
   const receipt = issueReceipt(
     {

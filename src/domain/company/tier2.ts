@@ -13,7 +13,7 @@ import { BatchedLookup } from '../../lib/batched-lookup.ts'
 import type { FilingPortal, PortalInstance } from '../../upstream/filing-portal/port.ts'
 import type { LabourRegister } from '../../upstream/labour-register/port.ts'
 import type { TokenService } from '../../upstream/token-service/port.ts'
-import { AAREG_SCOPE } from '../../upstream/government.ts'
+import { LABOUR_REGISTER_SCOPE } from '../../upstream/government.ts'
 import type { FiledLookup } from '../rulebook/evaluate.ts'
 import type { CompanyFacts } from '../rulebook/facts.ts'
 import type { CompanyReads, Provenance } from '../sources.ts'
@@ -78,7 +78,7 @@ export async function tier2Metrics(
     const acting = await actingSystemUser(d.sql, consumerId, org, null)
     if (!acting) throw new Error('no system user for this consumer yet')
     const token = await d.tokenService.token({
-      scope: AAREG_SCOPE,
+      scope: LABOUR_REGISTER_SCOPE,
       systemUser: { org, externalRef: acting.external_ref },
     })
     employees = await d.labourRegister.employeeCount(org, token.access_token)

@@ -12,6 +12,7 @@ import { RULEBOOK_VERSION } from '../rulebook/version.ts'
 import { CAPABILITIES_MCP_SCHEMA_VERSION, SERVICE_NAME } from '../../lib/service.ts'
 import { allOperations, openApiPath, type Operation } from '../../operations/index.ts'
 import { exampleRequest } from './examples.ts'
+import { mcpOffer } from './mcp-offer.ts'
 import { serviceLinks } from '../wellknown/links.ts'
 
 /** The document's own versions (spec Versioning): `_meta.schema_version` and `data.version`. */
@@ -185,6 +186,8 @@ export function capabilitiesDocument(input: CapabilitiesInput, ops: readonly Ope
       },
       keyless_tools: input.mcp.keyless,
       tools: input.mcp.names,
+      // resources, resource templates, prompts and completions, from the registry and the workflows
+      ...mcpOffer(ops),
       oauth: input.oauth
         ? {
             enabled: true,

@@ -9,6 +9,7 @@ import { allOperations, openApiPath, type Operation } from '../../operations/ind
 import { PUBLIC_SANDBOX_ORG } from '../../../fixtures/sandbox/companies.ts'
 import { KEY_PREFIX, SANDBOX_BEARER_PREFIX } from '../access/types.ts'
 import { discoveryPaths } from './capabilities.ts'
+import { mcpOffer } from './mcp-offer.ts'
 import { SANDBOX_EXAMPLE_ORG } from './examples.ts'
 import { operationOf, toolOf, WORKFLOWS } from './workflows.ts'
 
@@ -61,6 +62,7 @@ export function llmsTxt(base: string): string {
     '',
     ...gettingAKey(base).map((l) => `- ${l}`),
     '',
+    ...mcpSection(base),
     '## Workflows',
     '',
     ...WORKFLOWS.map((w) => link(base, `/recipes#${w.id}`, w.title_en, w.summary_en)),
@@ -81,6 +83,49 @@ export function llmsTxt(base: string): string {
       .map(([name, path]) => link(base, path, name.replaceAll('_', ' '), 'well-known discovery document')),
     '',
   ].join('\n')
+}
+
+/**
+ * The MCP server's resources, templates and prompts, as llms.txt links: a resource by its
+ * `plikt://` URI, a prompt by its workflow's recipe, and the manifest for the rest.
+ */
+function mcpSection(base: string): string[] {
+  const offer = mcpOffer()
+  const docs = discoveryPaths()
+  return [
+    '## MCP resources and prompts',
+    '',
+    ...offer.resources.map((r) =>
+      link('', r.uri, r.uri, `MCP resource, ${r.title} (${r.mime_type}${r.keyless ? ', no key' : ''})`),
+    ),
+    ...offer.resource_templates.map((t) =>
+      link(
+        '',
+        t.uri_template,
+        t.uri_template,
+        `MCP resource template, ${t.title} (${t.keyless ? 'no key' : `a key${t.price_ore ? `, ${t.price_ore} øre a read, as its tool` : ''}`})`,
+      ),
+    ),
+    ...offer.prompts.map((p) =>
+      link(
+        base,
+        `/recipes#${p.name}`,
+        `Prompt ${p.name}`,
+        `MCP prompt (${p.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')}): ${p.title}, in bokmål or English`,
+      ),
+    ),
+    ...(docs.mcp_manifest
+      ? [
+          link(
+            base,
+            docs.mcp_manifest,
+            'Completions and change signalling',
+            `completion/complete completes ${Object.keys(offer.completions).join(', ')} (an org_number from a name is a search_companies call with a key); the server is stateless, so a read's _meta.etag and _meta.rulebook_version tell a host that a resource changed`,
+          ),
+        ]
+      : []),
+    '',
+  ]
 }
 
 const AUTH_TEXT: Record<Operation['auth'], string> = {
@@ -117,7 +162,7 @@ export function llmsFullTxt(base: string): string {
     '- Writes that may be retried take `Idempotency-Key: <uuid>`: the same key and body replay the first answer without running it again. A filing also needs `X-Approval-Token` for exactly that action; it is spent only once every check passed.',
     `- Receipts (a live filing's, and each delegation request, approval and revocation) are signed twice: \`signature\` (HMAC-SHA256-v1 with your account's key, \`GET ${base}${operationOf('getReceiptKey').path}\`: only you can check it) and \`signature_ed25519\` by the key \`signature_ed25519_key_id\` names, over the RFC 8785 canonical JSON of the receipt without \`signature_ed25519\`, which anyone checks with the public keys at ${base}${operationOf('getReceiptKeys').path} (keys rotate; old ones stay listed with their validity window). Recipe: ${base}${operationOf('getReceiptDocs').path}. Sandbox receipts carry the HMAC only, under a public key: they prove nothing was filed.`,
     `- A production approval token is a person's confirmation: \`${operationOf('createApprovalToken').method} ${base}${operationOf('createApprovalToken').path}\` (the dry run's action with its \`action_id\`) answers the token \`awaiting_confirmation\` with a \`confirmation_url\` and \`ask_the_person\` (bokmål and English). Give the person the URL: the account's owner signs in to Plikt there, sees the organisation, period, amounts and the five checks, and confirms or declines. Until they confirm, the live execute answers 403 \`APPROVAL_TOKEN_UNCONFIRMED\` (naming the URL) and spends nothing; after a decline, 403 \`APPROVAL_TOKEN_DECLINED\`. A key cannot confirm. The sandbox's tokens are usable at once: it never files.`,
-    `- MCP: JSON-RPC 2.0 over streamable HTTP at ${base}/api/mcp (\`Accept: application/json, text/event-stream\`); the same key as REST in \`Authorization\`. Without a key only the keyless tools are listed; under \`${SANDBOX_BEARER_PREFIX}<suffix>\` the company tools answer from the sandbox.`,
+    `- MCP: JSON-RPC 2.0 over streamable HTTP at ${base}/api/mcp (\`Accept: application/json, text/event-stream\`); the same key as REST in \`Authorization\`. Without a key only the keyless tools are listed; under \`${SANDBOX_BEARER_PREFIX}<suffix>\` the company tools answer from the sandbox. Resources (\`plikt://…\`, above) read their REST twin through the same pipeline — a company template is charged and refused exactly as its tool — and answer the REST body; a refusal is a JSON-RPC error whose \`data\` is the REST error body. Prompts walk a workflow tool by tool; \`completion/complete\` completes their arguments. ${mcpOffer().change_signalling}`,
     `- Sandbox: ${base}/api/v1/sandbox (any key or none; \`${SANDBOX_BEARER_PREFIX}<suffix>\` namespaces your writes), deterministic synthetic companies, e.g. ${sandboxOrg}; the public mirror ${base}/api/v1/sandbox/public serves ${PUBLIC_SANDBOX_ORG} only. Catalogue: ${base}/api/v1/sandbox/fixtures.`,
     '',
     '## Workflows, step by step',

@@ -143,7 +143,6 @@ export async function portfolioDeadlines(
 ) {
   const portfolio = await requirePortfolio(env.sql, consumerId, portfolioId)
   const orgs = (await portfolioCompanies(env.sql, portfolio.id)).map((c) => c.org_number)
-  const failures = await warmupFailures(env.sql, orgs)
   const answers: ({ data: CompanyDeadlinesData; sources: Provenance[] } | null)[] = new Array(orgs.length).fill(null)
   const companies: PortfolioCompany[] = new Array(orgs.length)
   let next = 0
@@ -170,11 +169,8 @@ export async function portfolioDeadlines(
         }
       } catch (e) {
         if (e instanceof NotCached) {
-          const failed = failures.get(org)
-          const code = failed && failed in CATALOGUE ? (failed as ErrorCode) : failed ? 'UPSTREAM_UNAVAILABLE' : null
-          companies[i] = code
-            ? { org_number: org, state: 'unavailable', ...nobody, error: env.describe(new AppError(code)) }
-            : { org_number: org, state: 'pending', ...nobody, error: null }
+          // pending, unless its last warm-up failed (decided below, in one statement for all of them)
+          companies[i] = { org_number: org, state: 'pending', ...nobody, error: null }
         } else if (e instanceof AppError) {
           const sub = e.options.extra?.sub_unit as SubUnitBlock | undefined
           companies[i] = {
@@ -189,8 +185,22 @@ export async function portfolioDeadlines(
     }
   }
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, orgs.length) }, worker))
-  const pending = companies.filter((c) => c.state === 'pending').map((c) => c.org_number)
-  await hurryWarmups(env.sql, pending, now)
+  const notCached = companies.filter((c) => c.state === 'pending')
+  const failures = await warmupFailures(
+    env.sql,
+    notCached.map((c) => c.org_number),
+  )
+  for (const c of notCached) {
+    const failed = failures.get(c.org_number)
+    if (!failed) continue
+    c.state = 'unavailable'
+    c.error = env.describe(new AppError(failed in CATALOGUE ? (failed as ErrorCode) : 'UPSTREAM_UNAVAILABLE'))
+  }
+  await hurryWarmups(
+    env.sql,
+    notCached.filter((c) => c.state === 'pending').map((c) => c.org_number),
+    now,
+  )
 
   const merged: Placed[] = []
   const listed = new Set<string>()

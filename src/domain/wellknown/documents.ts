@@ -180,7 +180,7 @@ function upstreams(config: Config): Upstream[] {
     {
       system: 'Enhetsregisteret, Fullmakttjenesten, Regnskapsregisteret',
       operator: 'Brønnøysundregistrene',
-      base_url: config.brregBaseUrl,
+      base_url: config.businessRegisterUrl,
       jurisdiction: 'NO',
       mode: reg,
       receives: 'organisation numbers and search terms (open data; no personal data is sent)',
@@ -188,7 +188,7 @@ function upstreams(config: Config): Upstream[] {
     {
       system: 'Exchange rates',
       operator: 'Norges Bank',
-      base_url: config.norgesBankBaseUrl,
+      base_url: config.centralBankUrl,
       jurisdiction: 'NO',
       mode: reg,
       receives: 'currency codes and dates',
@@ -196,7 +196,7 @@ function upstreams(config: Config): Upstream[] {
     {
       system: 'Maskinporten',
       operator: 'Digitaliseringsdirektoratet',
-      base_url: govUrl(g.maskinportenUrl),
+      base_url: govUrl(g.tokenServiceUrl),
       jurisdiction: 'NO',
       mode: gov,
       receives: 'signed grants for the service’s own client, naming the organisation acted for',
@@ -204,7 +204,7 @@ function upstreams(config: Config): Upstream[] {
     {
       system: 'Altinn (system users, VAT filing)',
       operator: 'Digitaliseringsdirektoratet',
-      base_url: govUrl(g.altinnPlatformUrl),
+      base_url: govUrl(g.filingPortalUrl),
       jurisdiction: 'NO',
       mode: gov,
       receives: 'system-user requests and filings a person approved',
@@ -212,7 +212,7 @@ function upstreams(config: Config): Upstream[] {
     {
       system: 'Skatteetaten (VAT validation)',
       operator: 'Skatteetaten',
-      base_url: govUrl(g.skatteetatenUrl),
+      base_url: govUrl(g.taxAuthorityUrl),
       jurisdiction: 'NO',
       mode: gov,
       receives: 'VAT returns to validate before filing',
@@ -220,7 +220,7 @@ function upstreams(config: Config): Upstream[] {
     {
       system: 'Aa-registeret',
       operator: 'NAV',
-      base_url: govUrl(g.aaregUrl),
+      base_url: govUrl(g.labourRegisterUrl),
       jurisdiction: 'NO',
       mode: gov,
       receives: 'organisation numbers of companies that delegated access',

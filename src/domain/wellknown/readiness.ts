@@ -6,6 +6,10 @@
  */
 import { EXECUTION_BUDGET_MS } from '../actions/production.ts'
 import { READ_POLICY, type BreakerState } from '../../upstream/http.ts'
+import type { mcpCounts } from '../discovery/mcp-offer.ts'
+
+/** What an MCP host finds on the server (tools, resources, templates, prompts, completions): domain/discovery/mcp-offer.ts counts it. */
+export type McpCounts = ReturnType<typeof mcpCounts>
 
 /** The workflow classes an agent's calls fall into (pipeline/telemetry.ts sorts registry operations into them). */
 export const WORKFLOW_CLASSES = ['public_reads', 'company_data', 'delegation_actions', 'sandbox', 'mcp'] as const
@@ -63,6 +67,7 @@ export type ReadinessSource = 'telemetry' | 'static_defaults' | 'telemetry_and_s
 export function readinessReport(
   samples: Record<WorkflowClass, ClassSample>,
   tokenService: { state: BreakerState; mock: boolean },
+  mcp: McpCounts,
 ) {
   const classes = WORKFLOW_CLASSES.map((name) => {
     const s = samples[name]
@@ -89,5 +94,6 @@ export function readinessReport(
     scope: 'this instance, since it started or for the window, whichever is shorter',
     classes,
     token_service: { breaker_state: tokenService.state, mock: tokenService.mock },
+    mcp,
   }
 }

@@ -252,7 +252,7 @@ export const ACTIONS_CATALOGUE = {
     },
   },
   RISK_ELEVATED: {
-    awaits: 'delegation and live filing (issue 13)',
+    unused: 'every production filing needs a person’s confirmation already',
     status: 403,
     category: 'auth',
     retryable: false,
@@ -287,7 +287,6 @@ export const ACTIONS_CATALOGUE = {
     },
   },
   EXECUTION_FAILED: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 502,
     category: 'upstream',
     retryable: false,
@@ -315,7 +314,6 @@ export const ACTIONS_CATALOGUE = {
     },
   },
   EXECUTION_TIMEOUT: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 504,
     category: 'upstream',
     retryable: false,
@@ -343,7 +341,6 @@ export const ACTIONS_CATALOGUE = {
     },
   },
   FOLLOWUP_REQUIRED: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 422,
     category: 'upstream',
     retryable: false,

@@ -6,7 +6,7 @@ import type { CatalogueEntry } from './entry.ts'
 
 export const DELEGATION_CATALOGUE = {
   AUTH_INSUFFICIENT_ROLE: {
-    awaits: 'delegation and live filing (issue 13)',
+    unused: 'the portal does not say which right a refusal lacks',
     status: 403,
     category: 'auth',
     retryable: false,
@@ -113,7 +113,7 @@ export const DELEGATION_CATALOGUE = {
     },
   },
   FULLMAKT_PACKAGE_NOT_GRANTED: {
-    awaits: 'delegation and live filing (issue 13)',
+    unused: 'the portal does not say which right a refusal lacks',
     status: 403,
     category: 'auth',
     retryable: false,

@@ -57,15 +57,26 @@ export interface CatalogueEntry {
   fix_hint_nb: string
   explanation: CatalogueExplanation
   /**
-   * Set while nothing throws the code yet: the capability it waits for. Internal bookkeeping, never
-   * rendered (the registry, the explainer, the docs page and OpenAPI pick their fields one by one);
-   * remove it in the change that first throws the code (test/errors/catalogue-sections.test.ts).
+   * A code the spec catalogues that this service never throws, and why: what Plikt can observe does
+   * not let it tell that case apart (the code stays, so a client written to the spec knows it).
+   * Internal bookkeeping, never rendered (the registry, the explainer, the docs page and OpenAPI
+   * pick their fields one by one); remove it in the change that first throws the code
+   * (test/errors/catalogue-sections.test.ts).
    */
-  awaits?: AwaitedCapability
+  unused?: UnusedBecause
 }
 
-/** The capabilities a catalogued but not yet thrown code waits for. */
-export type AwaitedCapability = 'delegation and live filing (issue 13)' | 'operations (issue 17)'
+/**
+ * Why a catalogued code is not thrown. RISK_ELEVATED: an anomaly could only demand what every
+ * production filing needs already, a person's confirmation (src/pipeline/approval.ts).
+ * AUTH_INSUFFICIENT_ROLE and FULLMAKT_PACKAGE_NOT_GRANTED: the portal refuses a system user with a
+ * bare 401/403 that does not say whether a role, an access package or the delegation itself is
+ * missing, and the digital agency's vendor API does not show a system user's rights; the spec's
+ * PORTAL_DELEGATION_MISSING ("portal answered 401 or 403 for the system user") is what a refusal is.
+ */
+export type UnusedBecause =
+  | 'every production filing needs a person’s confirmation already'
+  | 'the portal does not say which right a refusal lacks'
 
 export const PLACEHOLDERS = ['org_number', 'role', 'scope', 'field', 'upstream_system', 'parent_org_number'] as const
 export type Placeholder = (typeof PLACEHOLDERS)[number]

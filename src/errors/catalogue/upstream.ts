@@ -112,7 +112,6 @@ export const UPSTREAM_CATALOGUE = {
     },
   },
   GOVERNMENT_UNAVAILABLE: {
-    awaits: 'delegation and live filing (issue 13)',
     status: 503,
     category: 'upstream',
     retryable: true,

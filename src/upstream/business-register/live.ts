@@ -5,7 +5,7 @@ import type { RawResponse, UpstreamSystem } from '../raw.ts'
 import type { BusinessRegister } from './port.ts'
 
 /** data.brreg.no serves Enhetsregisteret, Fullmakttjenesten and Regnskapsregisteret under one host. */
-export const BRREG_BASE_URL = 'https://data.brreg.no'
+export const BUSINESS_REGISTER_URL = 'https://data.brreg.no'
 
 const UNIT_TYPE = 'application/vnd.brreg.enhetsregisteret.enhet.v2+json;charset=UTF-8'
 const SUB_UNIT_TYPE = 'application/vnd.brreg.enhetsregisteret.underenhet.v2+json;charset=UTF-8'

@@ -9,12 +9,12 @@ import type { LocalDate } from '../../lib/local-date.ts'
 import type { UpstreamClient } from '../http.ts'
 import type { RawResponse } from '../raw.ts'
 
-export const NORGES_BANK_BASE_URL = 'https://data.norges-bank.no'
+export const CENTRAL_BANK_URL = 'https://data.norges-bank.no'
 
 const CURRENCY = /^[A-Z0-9]{3}$/
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 
-export class NorgesBankClient {
+export class CentralBankClient {
   private readonly baseUrl: string
 
   constructor(
@@ -28,11 +28,11 @@ export class NorgesBankClient {
   /** The URL for `currencies` (joined with `+`, SDMX's OR) between two dates, both inclusive. */
   exchangeRatesUrl(currencies: string[], from: LocalDate, to: LocalDate): string {
     const list = [...new Set(currencies)]
-    if (list.length === 0) throw new TypeError('NorgesBankClient: no currency given')
+    if (list.length === 0) throw new TypeError('CentralBankClient: no currency given')
     for (const c of list)
-      if (!CURRENCY.test(c)) throw new TypeError(`NorgesBankClient: not a currency code: ${JSON.stringify(c)}`)
+      if (!CURRENCY.test(c)) throw new TypeError(`CentralBankClient: not a currency code: ${JSON.stringify(c)}`)
     for (const d of [from, to])
-      if (!DATE.test(d)) throw new TypeError(`NorgesBankClient: not a YYYY-MM-DD date: ${JSON.stringify(d)}`)
+      if (!DATE.test(d)) throw new TypeError(`CentralBankClient: not a YYYY-MM-DD date: ${JSON.stringify(d)}`)
     return `${this.baseUrl}/api/data/EXR/B.${list.join('+')}.NOK.SP?format=sdmx-json&startPeriod=${from}&endPeriod=${to}&locale=en`
   }
 

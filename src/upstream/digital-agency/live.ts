@@ -22,7 +22,7 @@ import type { TokenService } from '../token-service/port.ts'
 import { mapSystemUser, mapSystemUserRequest, problemCode } from './map.ts'
 import type { DigitalAgency, NewSystemUserRequest, SystemUser, SystemUserRequest } from './port.ts'
 
-export const ALTINN_SYSTEM = 'Altinn'
+export const DIGITAL_AGENCY_NAME = 'Altinn'
 
 /** The token-service scopes of the system-user API. The system-user lookup needs the write scope (an API quirk). */
 export const SYSTEM_USER_SCOPES = {
@@ -45,19 +45,19 @@ const EXISTS = new Set(['AUTH-00004', 'AUTH-00006', 'AUTH-00007', 'AUTH-00008', 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-const context = { upstream_system: ALTINN_SYSTEM }
+const context = { upstream_system: DIGITAL_AGENCY_NAME }
 
 function unreadable(): AppError {
   return new AppError('GOVERNMENT_API_ERROR', {
     context,
-    extra: { upstream_system: ALTINN_SYSTEM, reason: 'unreadable answer' },
+    extra: { upstream_system: DIGITAL_AGENCY_NAME, reason: 'unreadable answer' },
   })
 }
 
 function refused(res: UpstreamResponse): AppError {
   return new AppError('GOVERNMENT_API_ERROR', {
     context,
-    extra: { upstream_system: ALTINN_SYSTEM, upstream_status: res.status, upstream_code: problemCode(res.text) },
+    extra: { upstream_system: DIGITAL_AGENCY_NAME, upstream_status: res.status, upstream_code: problemCode(res.text) },
   })
 }
 

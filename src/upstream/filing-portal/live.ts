@@ -20,8 +20,15 @@
  * Errors: 401/403 → PORTAL_DELEGATION_MISSING; 409 from `process/next` (the app validates the
  * return, "Ugyldig mva-melding") → GOVERNMENT_VALIDATION_REJECTED with the validation result;
  * a 2xx we cannot read → PORTAL_ACK_UNPARSEABLE, never retried; the budget spent →
- * EXECUTION_DEADLINE_EXCEEDED; three failed attempts at one step → RETRY_BUDGET_EXHAUSTED; the
- * breaker open → EXECUTION_CIRCUIT_OPEN; any other refusal → GOVERNMENT_API_ERROR.
+ * EXECUTION_DEADLINE_EXCEEDED; three failed attempts at one step → RETRY_BUDGET_EXHAUSTED, or
+ * GOVERNMENT_UNAVAILABLE when the portal said so (503) each time; the breaker open →
+ * EXECUTION_CIRCUIT_OPEN; any other refusal → GOVERNMENT_API_ERROR. Two outcomes are not failures
+ * of a step but of what is known: a filing that ends (budget, attempts, breaker) while a move or an
+ * upload it sent has no answer and no read has confirmed it is EXECUTION_TIMEOUT — the return may
+ * have arrived, and only reconciling tells; a process that stops at a task only a person can do in
+ * the portal (`signing`, `payment`: Altinn's task types) is FOLLOWUP_REQUIRED, naming the task and
+ * the instance in `outcome.followup_action`. A retry with the same idempotency key resumes the same
+ * instance either way.
  */
 import { AppError } from '../../errors/app-error.ts'
 import { canonicalJson } from '../../lib/canonical-json.ts'
@@ -48,7 +55,7 @@ import {
 } from './map.ts'
 import type { FilingSubmitterPort, PortalReceipt, VatFiling } from './port.ts'
 
-export const PORTAL_SYSTEM = 'Altinn'
+export const FILING_PORTAL_NAME = 'Altinn'
 /** The token-service scopes a filing's (system-user) token needs. */
 export const MVA_SUBMIT_SCOPES = 'altinn:instances.read altinn:instances.write'
 
@@ -83,9 +90,15 @@ export function receiptIdOf(instance: { guid: string }): string {
   return instance.guid.split('-')[4]!
 }
 
-const context = { upstream_system: PORTAL_SYSTEM }
+const context = { upstream_system: FILING_PORTAL_NAME }
 
-type Stage = 'fill' | 'confirm' | 'done'
+type Stage = 'fill' | 'confirm' | 'person' | 'done'
+
+/** Altinn app task types our system user cannot complete: a person does them in the portal. */
+const PERSON_TASKS = new Set(['signing', 'payment'])
+
+/** The codes that end a filing without an answer about what it changed. */
+const ENDED_UNANSWERED = new Set(['EXECUTION_DEADLINE_EXCEEDED', 'RETRY_BUDGET_EXHAUSTED', 'EXECUTION_CIRCUIT_OPEN'])
 
 export class LiveFilingSubmitter implements FilingSubmitterPort {
   readonly mock = false
@@ -117,6 +130,8 @@ class Filing {
   private portalToken = ''
   private readonly melding: MvaMelding
   private readonly tag: string
+  /** a move or an upload that was sent and not answered, until a read says whether it happened */
+  private unanswered: { step: string; instance: string } | null = null
 
   constructor(
     private readonly config: FilingPortalConfig,
@@ -132,11 +147,21 @@ class Filing {
   }
 
   async run(): Promise<PortalReceipt> {
+    try {
+      return await this.steps()
+    } catch (e) {
+      if (this.unanswered && e instanceof AppError && ENDED_UNANSWERED.has(e.code)) throw this.outcomeUnknown(e)
+      throw e
+    }
+  }
+
+  private async steps(): Promise<PortalReceipt> {
     this.portalToken = await this.exchange()
     let instance = (await this.find()) ?? (await this.create())
     for (let move = 0; move < MAX_MOVES; move++) {
       const stage = this.stageOf(instance)
       if (stage === 'done') return this.receipt(instance)
+      if (stage === 'person') throw this.followUp(instance)
       if (stage === 'fill') instance = await this.upload(instance)
       instance = await this.next(instance)
     }
@@ -156,7 +181,7 @@ class Filing {
         throw new AppError('EXECUTION_CIRCUIT_OPEN', {
           context,
           headers: e.options.headers ?? {},
-          extra: { upstream_system: PORTAL_SYSTEM },
+          extra: { upstream_system: FILING_PORTAL_NAME },
           cause: e,
         })
       }
@@ -195,7 +220,7 @@ class Filing {
     if (!token)
       throw new AppError('GOVERNMENT_API_ERROR', {
         context,
-        extra: { upstream_system: PORTAL_SYSTEM, reason: 'unreadable answer', step: 'exchange' },
+        extra: { upstream_system: FILING_PORTAL_NAME, reason: 'unreadable answer', step: 'exchange' },
       })
     return token
   }
@@ -256,6 +281,7 @@ class Filing {
       case 'feedback':
         return 'done'
       default:
+        if (PERSON_TASKS.has(i.process.task.altinnTaskType)) return 'person'
         throw this.unreadable('process')
     }
   }
@@ -295,8 +321,11 @@ class Filing {
         return this.read(i)
       } catch (e) {
         if (!(e instanceof UpstreamGaveUp)) throw e
+        // No status at all (a timeout, a reset): it may have happened. A status is an answer.
+        if (e.options.extra?.upstream_status === undefined) this.unanswered = { step: 'upload', instance: i.id }
         if (attempt >= MAX_ATTEMPTS) throw this.exhausted(e, attempt)
         current = await this.read(i)
+        this.unanswered = null
       }
     }
   }
@@ -320,8 +349,11 @@ class Filing {
         return { ...i, process }
       } catch (e) {
         if (!(e instanceof UpstreamGaveUp)) throw e
+        // No status at all (a timeout, a reset): it may have happened. A status is an answer.
+        if (e.options.extra?.upstream_status === undefined) this.unanswered = { step: 'process/next', instance: i.id }
         if (attempt >= MAX_ATTEMPTS) throw this.exhausted(e, attempt)
         const now = await this.read(i)
+        this.unanswered = null
         if (JSON.stringify(now.process) !== before) return now
       }
     }
@@ -345,19 +377,72 @@ class Filing {
   // ── errors ───────────────────────────────────────────────────────────────────────────────────
 
   private deadlineExceeded(cause?: unknown): AppError {
-    return new AppError('EXECUTION_DEADLINE_EXCEEDED', { context, extra: { upstream_system: PORTAL_SYSTEM }, cause })
+    return new AppError('EXECUTION_DEADLINE_EXCEEDED', {
+      context,
+      extra: { upstream_system: FILING_PORTAL_NAME },
+      cause,
+    })
   }
 
   private exhausted(e: UpstreamGaveUp, attempts = e.attempts): AppError {
+    // The portal said it is down (503) at every attempt, and nothing of ours is in doubt.
+    if (!this.unanswered && e.options.extra?.upstream_status === 503) {
+      return new AppError('GOVERNMENT_UNAVAILABLE', {
+        context,
+        extra: { upstream_system: FILING_PORTAL_NAME, upstream_status: 503, attempts },
+        cause: e,
+      })
+    }
     return new AppError('RETRY_BUDGET_EXHAUSTED', {
       context,
-      extra: { upstream_system: PORTAL_SYSTEM, attempts, last_error: e.code },
+      extra: { upstream_system: FILING_PORTAL_NAME, attempts, last_error: e.code },
       cause: e,
     })
   }
 
+  /** The filing ended while a write of ours had no answer: whether the return arrived is unknown. */
+  private outcomeUnknown(e: AppError): AppError {
+    return new AppError('EXECUTION_TIMEOUT', {
+      context,
+      extra: {
+        upstream_system: FILING_PORTAL_NAME,
+        outcome: {
+          status: 'unknown',
+          step: this.unanswered!.step,
+          instance_id: this.unanswered!.instance,
+          ended_by: e.code,
+        },
+      },
+      cause: e,
+    })
+  }
+
+  /** The process waits for a person in the portal: the instance is filled and stays in the organisation's inbox. */
+  private followUp(i: AppInstance): AppError {
+    const task = i.process.task!
+    const step = task.name ?? task.elementId
+    return new AppError('FOLLOWUP_REQUIRED', {
+      context,
+      extra: {
+        upstream_system: FILING_PORTAL_NAME,
+        outcome: {
+          status: 'awaiting_person',
+          instance_id: i.id,
+          followup_action: {
+            who: 'portal_user',
+            where: 'Altinn → Innboks',
+            task: task.altinnTaskType,
+            task_name: step,
+            what: `Fullfør steget «${step}» (${task.altinnTaskType}) i mva-meldingen i Altinn-innboksen til virksomheten.`,
+            what_en: `Complete the step "${step}" (${task.altinnTaskType}) of the VAT return in the organisation's Altinn inbox.`,
+          },
+        },
+      },
+    })
+  }
+
   private unreadable(step: string): AppError {
-    return new AppError('PORTAL_ACK_UNPARSEABLE', { context, extra: { upstream_system: PORTAL_SYSTEM, step } })
+    return new AppError('PORTAL_ACK_UNPARSEABLE', { context, extra: { upstream_system: FILING_PORTAL_NAME, step } })
   }
 
   /** The app's validation refused the return: its result is the body (XML), or a problem's detail. */
@@ -369,7 +454,7 @@ class Filing {
       context,
       extra: {
         upstream: {
-          system: PORTAL_SYSTEM,
+          system: FILING_PORTAL_NAME,
           http_status: res.status,
           ...(result ? { valideringsresultat: result } : {}),
           ...(detail ? { detail } : {}),
@@ -382,12 +467,12 @@ class Filing {
     if (res.status === 401 || res.status === 403) {
       return new AppError('PORTAL_DELEGATION_MISSING', {
         context: { org_number: this.filing.org_number },
-        extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step },
+        extra: { upstream_system: FILING_PORTAL_NAME, upstream_status: res.status, step },
       })
     }
     return new AppError('GOVERNMENT_API_ERROR', {
       context,
-      extra: { upstream_system: PORTAL_SYSTEM, upstream_status: res.status, step },
+      extra: { upstream_system: FILING_PORTAL_NAME, upstream_status: res.status, step },
     })
   }
 }

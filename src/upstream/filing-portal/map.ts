@@ -9,7 +9,7 @@ export interface ProcessPosition {
   /** when the process ended (the instance is archived); null while it runs */
   ended: string | null
   /** the current task; null when the process has ended */
-  task: { elementId: string; altinnTaskType: string } | null
+  task: { elementId: string; altinnTaskType: string; name: string | null } | null
 }
 
 export interface AppInstance {
@@ -35,7 +35,8 @@ export function mapProcess(body: unknown): ProcessPosition | null {
   if (current === null || current === undefined) return ended === null ? null : { ended, task: null }
   if (!isRecord(current) || typeof current.elementId !== 'string' || typeof current.altinnTaskType !== 'string')
     return null
-  return { ended, task: { elementId: current.elementId, altinnTaskType: current.altinnTaskType } }
+  const name = typeof current.name === 'string' ? current.name : null
+  return { ended, task: { elementId: current.elementId, altinnTaskType: current.altinnTaskType, name } }
 }
 
 export function mapInstance(body: unknown): AppInstance | null {

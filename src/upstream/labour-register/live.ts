@@ -13,8 +13,8 @@ import type { UpstreamClient } from '../http.ts'
 import { mapEmployments } from './map.ts'
 import type { LabourRegister } from './port.ts'
 
-export const AAREG_SYSTEM = 'Aa-registeret'
-export const AAREG_SCOPE = 'nav:aareg/v1/arbeidsforhold'
+export const LABOUR_REGISTER_NAME = 'Aa-registeret'
+export const LABOUR_REGISTER_SCOPE = 'nav:aareg/v1/arbeidsforhold'
 
 export const EMPLOYMENTS_QUERY = `query finnArbeidsforhold($finnArbeidsforholdVariabler: FinnArbeidsforholdVariabler) {
   finnArbeidsforhold(finnArbeidsforholdVariabler: $finnArbeidsforholdVariabler) {
@@ -49,17 +49,17 @@ export class LiveLabourRegister implements LabourRegister {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables: employmentsVariables(orgNumber) }),
     })
-    const context = { upstream_system: AAREG_SYSTEM }
+    const context = { upstream_system: LABOUR_REGISTER_NAME }
     if (res.status !== 200)
       throw new AppError('GOVERNMENT_API_ERROR', {
         context,
-        extra: { upstream_system: AAREG_SYSTEM, upstream_status: res.status },
+        extra: { upstream_system: LABOUR_REGISTER_NAME, upstream_status: res.status },
       })
     const answer = mapEmployments(res.text)
     if (!answer.ok)
       throw new AppError('GOVERNMENT_API_ERROR', {
         context,
-        extra: { upstream_system: AAREG_SYSTEM, reason: 'unreadable answer' },
+        extra: { upstream_system: LABOUR_REGISTER_NAME, reason: 'unreadable answer' },
         cause: new Error(answer.reason),
       })
     return answer.count

@@ -12,7 +12,7 @@ import { mapValideringsresultat } from './map.ts'
 import { meldingOf, mvaMeldingXml } from './mva-melding.ts'
 import type { TaxAuthority, VatReturn, VatValidation } from './port.ts'
 
-export const SKATTEETATEN_SYSTEM = 'Skatteetaten'
+export const TAX_AUTHORITY_NAME = 'Skatteetaten'
 export const VALIDATION_PATH = '/api/mva/grensesnittstoette/mva-melding/valider'
 export const MVA_VALIDATION_SCOPE = 'skatteetaten:mvameldingvalidering'
 
@@ -37,17 +37,17 @@ export class LiveTaxAuthority implements TaxAuthority {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/xml', accept: 'application/xml' },
       body,
     })
-    const context = { upstream_system: SKATTEETATEN_SYSTEM }
+    const context = { upstream_system: TAX_AUTHORITY_NAME }
     if (res.status !== 200)
       throw new AppError('GOVERNMENT_API_ERROR', {
         context,
-        extra: { upstream_system: SKATTEETATEN_SYSTEM, upstream_status: res.status },
+        extra: { upstream_system: TAX_AUTHORITY_NAME, upstream_status: res.status },
       })
     const result = mapValideringsresultat(res.text)
     if (!result)
       throw new AppError('GOVERNMENT_API_ERROR', {
         context,
-        extra: { upstream_system: SKATTEETATEN_SYSTEM, reason: 'unreadable answer' },
+        extra: { upstream_system: TAX_AUTHORITY_NAME, reason: 'unreadable answer' },
       })
     return result
   }

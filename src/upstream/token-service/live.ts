@@ -13,7 +13,7 @@ import { UpstreamGaveUp, type UpstreamClient } from '../http.ts'
 import { mapTokenError, mapTokenResponse } from './map.ts'
 import type { AccessToken, TokenRequest, TokenService } from './port.ts'
 
-export const MASKINPORTEN_SYSTEM = 'Maskinporten'
+export const TOKEN_SERVICE_NAME = 'Maskinporten'
 
 /** A token with less left than this is fetched anew: it could expire on its way to the API. */
 export const REFRESH_MARGIN_MS = 10_000
@@ -106,7 +106,7 @@ export class LiveTokenService implements TokenService {
   }
 
   private async grant(req: TokenRequest): Promise<AccessToken> {
-    const context = { upstream_system: MASKINPORTEN_SYSTEM }
+    const context = { upstream_system: TOKEN_SERVICE_NAME }
     const body = new URLSearchParams({
       grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
       assertion: await this.assertion(req),
@@ -127,7 +127,7 @@ export class LiveTokenService implements TokenService {
         throw new AppError('EXECUTION_CIRCUIT_OPEN', {
           context,
           headers: e.options.headers ?? {},
-          extra: { upstream_system: MASKINPORTEN_SYSTEM },
+          extra: { upstream_system: TOKEN_SERVICE_NAME },
           cause: e,
         })
       }
@@ -138,26 +138,26 @@ export class LiveTokenService implements TokenService {
       if (token) return token
       throw new AppError('GOVERNMENT_API_ERROR', {
         context,
-        extra: { upstream_system: MASKINPORTEN_SYSTEM, reason: 'unreadable answer' },
+        extra: { upstream_system: TOKEN_SERVICE_NAME, reason: 'unreadable answer' },
       })
     }
     if (res.status >= 400 && res.status < 500) {
       const refused = mapTokenError(res.text)
       // The description can name our client and key: it goes to the log (cause), not to the caller.
       const cause = new Error(
-        `${MASKINPORTEN_SYSTEM} ${res.status}: ${refused ? `${refused.error}: ${refused.error_description ?? ''}` : res.text.slice(0, 200)}`,
+        `${TOKEN_SERVICE_NAME} ${res.status}: ${refused ? `${refused.error}: ${refused.error_description ?? ''}` : res.text.slice(0, 200)}`,
       )
       if (req.systemUser !== undefined && refused?.error === NO_SYSTEM_USER) {
         throw new AppError('PORTAL_DELEGATION_MISSING', {
           context: { org_number: req.systemUser.org },
-          extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_error: refused.error },
+          extra: { upstream_system: TOKEN_SERVICE_NAME, upstream_error: refused.error },
           cause,
         })
       }
       throw new AppError('TOKEN_SERVICE_AUTH_FAILED', {
         context,
         extra: {
-          upstream_system: MASKINPORTEN_SYSTEM,
+          upstream_system: TOKEN_SERVICE_NAME,
           upstream_status: res.status,
           upstream_error: refused?.error ?? null,
         },
@@ -166,7 +166,7 @@ export class LiveTokenService implements TokenService {
     }
     throw new AppError('GOVERNMENT_API_ERROR', {
       context,
-      extra: { upstream_system: MASKINPORTEN_SYSTEM, upstream_status: res.status },
+      extra: { upstream_system: TOKEN_SERVICE_NAME, upstream_status: res.status },
     })
   }
 }

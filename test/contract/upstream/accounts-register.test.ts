@@ -13,7 +13,7 @@ import { READ_POLICY, UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveAccountsRegister } from '../../../src/upstream/accounts-register/live.ts'
 import { mapAccounts } from '../../../src/upstream/accounts-register/map.ts'
 import { MalformedUpstream, type RawResponse } from '../../../src/upstream/raw.ts'
-import { loadContract, loadExample, openApiComponent, openApiResponse, type Shape } from './openapi-shapes.ts'
+import { loadContract, loadExample, openApiComponent, openApiResponse, type Shape } from '../../helpers.ts'
 
 const doc = await loadContract('brreg-regnskapsregisteret/regnskapsregister.yaml')
 const regnskap = openApiComponent(doc, 'Regnskap')
@@ -44,7 +44,7 @@ let accounts: LiveAccountsRegister
 beforeAll(async () => {
   servers = await startFixtureServers()
   accounts = new LiveAccountsRegister(
-    servers.brregUrl,
+    servers.businessRegisterUrl,
     new UpstreamClient('Regnskapsregisteret', READ_POLICY, fixedClock('2026-03-04T12:00:00Z')),
     fixedClock('2026-03-04T12:00:00Z'),
   )

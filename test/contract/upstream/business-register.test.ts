@@ -13,7 +13,7 @@ import { fixedClock } from '../../../src/lib/clock.ts'
 import { READ_POLICY, UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
 import { mapSearch, mapUnit } from '../../../src/upstream/business-register/map.ts'
-import { loadContract, openApiComponent, openApiResponse, type Shape } from './openapi-shapes.ts'
+import { loadContract, openApiComponent, openApiResponse, type Shape } from '../../helpers.ts'
 
 const master = await loadContract('brreg-enhetsregisteret/enhetsregisteret.json')
 const branch = await loadContract('brreg-enhetsregisteret/enhetsregisteret.forbedringerOpenAPI.json')
@@ -41,7 +41,12 @@ let register: LiveBusinessRegister
 beforeAll(async () => {
   servers = await startFixtureServers()
   const client = () => new UpstreamClient('Brønnøysundregistrene', READ_POLICY, fixedClock('2026-03-04T12:00:00Z'))
-  register = new LiveBusinessRegister(servers.brregUrl, client(), client(), fixedClock('2026-03-04T12:00:00Z'))
+  register = new LiveBusinessRegister(
+    servers.businessRegisterUrl,
+    client(),
+    client(),
+    fixedClock('2026-03-04T12:00:00Z'),
+  )
 })
 afterAll(() => servers.stop())
 

@@ -9,10 +9,10 @@ import { startFixtureServers, type FixtureServers } from '../../../fixtures/serv
 import { CURRENCIES } from '../../../fixtures/data/rates.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { READ_POLICY, UpstreamClient } from '../../../src/upstream/http.ts'
-import { NorgesBankClient } from '../../../src/upstream/central-bank/live.ts'
+import { CentralBankClient } from '../../../src/upstream/central-bank/live.ts'
 import { mapExchangeRates } from '../../../src/upstream/central-bank/map.ts'
 import { MalformedUpstream } from '../../../src/upstream/raw.ts'
-import { jsonSchema, loadContract, loadExample } from './openapi-shapes.ts'
+import { jsonSchema, loadContract, loadExample } from '../../helpers.ts'
 
 const sdmx = jsonSchema(
   'SDMX-JSON 1.0 data message',
@@ -23,12 +23,12 @@ const recorded = `${import.meta.dir}/../../upstream/central-bank/fixtures`
 const single = (await Bun.file(`${recorded}/single-usd.json`).json()) as Record<string, any>
 
 let servers: FixtureServers
-let bank: NorgesBankClient
+let bank: CentralBankClient
 
 beforeAll(async () => {
   servers = await startFixtureServers()
-  bank = new NorgesBankClient(
-    servers.norgesBankUrl,
+  bank = new CentralBankClient(
+    servers.centralBankUrl,
     new UpstreamClient('Norges Bank', READ_POLICY, fixedClock('2026-03-04T16:00:00Z')),
     fixedClock('2026-03-04T16:00:00Z'),
   )

@@ -9,9 +9,9 @@ import { startFixtureServers, type FixtureServers } from '../../../fixtures/serv
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { mapSystemUserRequest } from '../../../src/upstream/digital-agency/map.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { decide, digitalAgency, tokenService } from '../../upstream/government-fixtures.ts'
-import { jsonSchemaJudge } from './json-schema.ts'
-import { contractText } from './xsd.ts'
+import { answerSystemUserRequest, digitalAgency, tokenService } from '../../helpers.ts'
+import { jsonSchemaJudge } from '../../helpers.ts'
+import { contractText } from '../../helpers.ts'
 
 const CONTRACT = 'altinn-authentication/system-user-request.schema.json'
 
@@ -49,7 +49,7 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
   beforeAll(async () => {
     fx = await startFixtureServers({ now: () => clock.now().getTime() })
     fx.observe((system, e) => {
-      if (system === 'altinn' && e.path.startsWith('/authentication/'))
+      if (system === 'filing-portal' && e.path.startsWith('/authentication/'))
         exchanges.push({
           method: e.method,
           path: e.path,
@@ -78,7 +78,7 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
     const first = await ask()
     await agency.requestStatus(first.id)
     await ask()
-    await decide(fx, first.id, 'Accepted')
+    await answerSystemUserRequest(fx, first.id, 'Accepted')
     await ask()
     await agency.systemUser('923609016', 'contract-ref-1')
     await agency.requestStatus(crypto.randomUUID())

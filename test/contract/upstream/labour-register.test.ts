@@ -7,14 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { parse, validate, type GraphQLSchema } from 'graphql'
-import { aaregSchema, asTheSchemaAnswers } from './graphql.ts'
+import { aaregSchema, asTheSchemaAnswers } from '../../helpers.ts'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
-import { AAREG_SCOPE, EMPLOYMENTS_QUERY, employmentsVariables } from '../../../src/upstream/labour-register/live.ts'
+import {
+  LABOUR_REGISTER_SCOPE,
+  EMPLOYMENTS_QUERY,
+  employmentsVariables,
+} from '../../../src/upstream/labour-register/live.ts'
 import { mapEmployments } from '../../../src/upstream/labour-register/map.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { tokenService } from '../../upstream/government-fixtures.ts'
-import { contractText } from './xsd.ts'
+import { tokenService } from '../../helpers.ts'
+import { contractText } from '../../helpers.ts'
 
 let schema: GraphQLSchema
 beforeAll(async () => {
@@ -64,12 +68,12 @@ describe('the fixture answers what the register can answer', () => {
   const clock = fixedClock(PINNED_NOW)
   beforeAll(async () => {
     fx = await startFixtureServers({ now: () => clock.now().getTime() })
-    token = (await tokenService(fx, clock).token({ scope: AAREG_SCOPE })).access_token
+    token = (await tokenService(fx, clock).token({ scope: LABOUR_REGISTER_SCOPE })).access_token
   })
   afterAll(() => fx.stop())
 
   const ask = async (variables: unknown, query = EMPLOYMENTS_QUERY) => {
-    const res = await fetch(`${fx.aaregUrl}/graphql`, {
+    const res = await fetch(`${fx.labourRegisterUrl}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),

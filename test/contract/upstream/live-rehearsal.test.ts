@@ -7,17 +7,17 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { parse, validate, type GraphQLSchema } from 'graphql'
-import { aaregSchema, asTheSchemaAnswers } from './graphql.ts'
+import { aaregSchema, asTheSchemaAnswers } from '../../helpers.ts'
 import { decodeJwt } from 'jose'
 import type { FixtureSystem } from '../../../fixtures/servers/index.ts'
 import type { Exchange } from '../../../fixtures/servers/harness.ts'
-import { activeEmployees } from '../../../fixtures/servers/aareg.ts'
-import { addCredits } from '../../access-helpers.ts'
+import { activeEmployees } from '../../../fixtures/servers/labour-register.ts'
+import { addCredits } from '../../helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { confirmedToken } from '../../approval-helpers.ts'
-import { agent, MVA } from '../../handlers/delegation-helpers.ts'
-import { jsonSchemaJudge } from './json-schema.ts'
-import { SKATTEETATEN_XSD, xsdErrorsOf } from './xsd.ts'
+import { confirmedToken } from '../../helpers.ts'
+import { agent, MVA } from '../../helpers.ts'
+import { jsonSchemaJudge } from '../../helpers.ts'
+import { TAX_AUTHORITY_XSD, xsdErrorsOf } from '../../helpers.ts'
 
 // An organisation and period no other test files (delegation-helpers.ts keeps the list).
 const ORG = '993718807'
@@ -36,41 +36,41 @@ const verdicts: Promise<{ system: FixtureSystem; what: string; errors: string[] 
 /** What each exchange is, and its errors against the publisher's contract; null for what no contract covers (control routes). */
 async function judge(system: FixtureSystem, e: Exchange): Promise<{ what: string; errors: string[] } | null> {
   const json = () => JSON.parse(e.responseBody) as unknown
-  if (system === 'maskinporten' && e.path === '/token') {
+  if (system === 'token-service' && e.path === '/token') {
     const grant = decodeJwt(new URLSearchParams(e.requestBody).get('assertion') ?? '')
     const errors = [...(await jsonSchemaJudge('maskinporten/jwt-grant.schema.json', 'grant'))(grant)]
     if (e.status === 200)
       errors.push(...(await jsonSchemaJudge('maskinporten/jwt-grant.schema.json', 'tokenResponse'))(json()))
     return { what: grant.authorization_details ? 'system-user token' : 'client token', errors }
   }
-  if (system === 'altinn' && e.path.startsWith('/authentication/api/v1/systemuser')) {
+  if (system === 'filing-portal' && e.path.startsWith('/authentication/api/v1/systemuser')) {
     const c = 'altinn-authentication/system-user-request.schema.json'
     const errors = e.method === 'POST' ? (await jsonSchemaJudge(c, 'createRequest'))(JSON.parse(e.requestBody)) : []
     const model = e.status >= 400 ? 'problem' : e.path.endsWith('/vendor/byquery') ? 'systemUser' : 'requestResponse'
     errors.push(...(await jsonSchemaJudge(c, model))(json()))
     return { what: `system-user ${e.method} ${model}`, errors }
   }
-  if (system === 'skatteetaten') {
+  if (system === 'tax-authority') {
     const errors = [
-      ...(await xsdErrorsOf(SKATTEETATEN_XSD.mvaMelding, e.requestBody)),
-      ...(await xsdErrorsOf(SKATTEETATEN_XSD.valideringsresultat, e.responseBody)),
+      ...(await xsdErrorsOf(TAX_AUTHORITY_XSD.mvaMelding, e.requestBody)),
+      ...(await xsdErrorsOf(TAX_AUTHORITY_XSD.valideringsresultat, e.responseBody)),
     ]
     return { what: 'validation', errors }
   }
   if (
-    system === 'altinn' &&
+    system === 'filing-portal' &&
     e.method === 'POST' &&
     e.path.endsWith('/data') &&
     e.query.includes('datatype=mvamelding')
   ) {
-    return { what: 'return uploaded', errors: await xsdErrorsOf(SKATTEETATEN_XSD.mvaMelding, e.requestBody) }
+    return { what: 'return uploaded', errors: await xsdErrorsOf(TAX_AUTHORITY_XSD.mvaMelding, e.requestBody) }
   }
-  if (system === 'altinn' && e.method === 'PUT' && /\/data\/[0-9a-f-]{36}$/.test(e.path)) {
-    return { what: 'envelope uploaded', errors: await xsdErrorsOf(SKATTEETATEN_XSD.konvolutt, e.requestBody) }
+  if (system === 'filing-portal' && e.method === 'PUT' && /\/data\/[0-9a-f-]{36}$/.test(e.path)) {
+    return { what: 'envelope uploaded', errors: await xsdErrorsOf(TAX_AUTHORITY_XSD.konvolutt, e.requestBody) }
   }
-  if (system === 'altinn' && e.path.endsWith('/feedback/status'))
+  if (system === 'filing-portal' && e.path.endsWith('/feedback/status'))
     return { what: 'feedback', errors: e.status === 200 ? [] : [`status ${e.status}`] }
-  if (system === 'aareg') {
+  if (system === 'labour-register') {
     const body = JSON.parse(e.requestBody) as { query: string; variables: Record<string, unknown> }
     const errors = validate(aareg, parse(body.query)).map((x) => x.message)
     const answer = json() as { data: Record<string, unknown> }
@@ -105,11 +105,11 @@ test('delegate → approve → Tier 2 read → validate → file → feedback, e
   )
   expect(requested.status).toBe(201)
   const { data: delegation } = await requested.json()
-  const state = await (await fetch(`${app.fixtures.altinnUrl}/__control/state`)).json()
+  const state = await (await fetch(`${app.fixtures.filingPortalUrl}/__control/state`)).json()
   const request = state.requests.find((r: { externalRef: string }) => r.externalRef === delegation.delegation_id)
   expect(
     (
-      await fetch(`${app.fixtures.altinnUrl}/__control/systemuser-requests/${request.id}`, {
+      await fetch(`${app.fixtures.filingPortalUrl}/__control/systemuser-requests/${request.id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ status: 'Accepted' }),
@@ -139,7 +139,7 @@ test('delegate → approve → Tier 2 read → validate → file → feedback, e
   expect((await filed.json()).data.receipt.altinn_receipt_id).not.toStartWith('MOCK-')
 
   // Every system-user token named the system user by the externalRef the delegation was requested with.
-  const tokenGrants = (await (await fetch(`${app.fixtures.maskinportenUrl}/__control/requests`)).json()) as unknown[]
+  const tokenGrants = (await (await fetch(`${app.fixtures.tokenServiceUrl}/__control/requests`)).json()) as unknown[]
   expect(tokenGrants.length).toBeGreaterThan(0)
 
   const judged = (await Promise.all(verdicts)).filter((v) => v !== null)

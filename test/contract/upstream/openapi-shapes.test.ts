@@ -3,7 +3,7 @@
  * `nullable` (OpenAPI 3.0, Schema Object) and `$ref`s within the document.
  */
 import { describe, expect, test } from 'bun:test'
-import { openApiComponent, openApiResponse } from './openapi-shapes.ts'
+import { openApiComponent, openApiResponse } from '../../helpers.ts'
 
 const doc = {
   openapi: '3.0.3',

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { VALIDATION_PATH } from '../../../fixtures/servers/skatteetaten.ts'
-import { judge, readMelding, valideringsresultatXml } from '../../../fixtures/servers/skatteetaten/melding.ts'
+import { VALIDATION_PATH } from '../../../fixtures/servers/tax-authority.ts'
+import { judge, readMelding, valideringsresultatXml } from '../../../fixtures/servers/tax-authority/melding.ts'
 import { validatePayload } from '../../../src/domain/actions/payload.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { mapInstance } from '../../../src/upstream/filing-portal/map.ts'
@@ -24,8 +24,8 @@ import {
   xsdDecimal,
 } from '../../../src/upstream/tax-authority/mva-melding.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { tokenService } from '../../upstream/government-fixtures.ts'
-import { contractText, SKATTEETATEN_XSD, xsdErrors, xsdErrorsOf } from './xsd.ts'
+import { tokenService } from '../../helpers.ts'
+import { contractText, TAX_AUTHORITY_XSD, xsdErrors, xsdErrorsOf } from '../../helpers.ts'
 
 const ORG = '984661185'
 const vat = (payload: Record<string, unknown>, period = '2026-T2') => ({ org_number: ORG, period, payload })
@@ -115,7 +115,7 @@ describe('the schemas judge: the publisher’s own examples pass, a broken docum
     const names = (await readdir(dir)).filter((n) => n.endsWith('.xml')).sort()
     expect(names.length).toBeGreaterThan(30)
     const docs = await Promise.all(names.map((n) => contractText(`skatteetaten-mva/examples/melding/${n}`)))
-    const failing = (await xsdErrors(SKATTEETATEN_XSD.mvaMelding, docs)).flatMap((e, i) =>
+    const failing = (await xsdErrors(TAX_AUTHORITY_XSD.mvaMelding, docs)).flatMap((e, i) =>
       e.length > 0 ? [names[i]] : [],
     )
     expect(failing).toEqual(['justering_kompensasjon.xml', 'omvendtavgiftsplikt_mvamelding.xml'])
@@ -127,10 +127,10 @@ describe('the schemas judge: the publisher’s own examples pass, a broken docum
       '<mvaMeldingInnsending ',
       `<mvaMeldingInnsending xmlns="${ns}" `,
     )
-    expect(await xsdErrorsOf(SKATTEETATEN_XSD.konvolutt, envelope)).toEqual([])
+    expect(await xsdErrorsOf(TAX_AUTHORITY_XSD.konvolutt, envelope)).toEqual([])
     expect(
       await xsdErrorsOf(
-        SKATTEETATEN_XSD.mvaMelding,
+        TAX_AUTHORITY_XSD.mvaMelding,
         await contractText('skatteetaten-mva/examples/feedback/mvamelding.xml'),
       ),
     ).toEqual([])
@@ -139,7 +139,7 @@ describe('the schemas judge: the publisher’s own examples pass, a broken docum
   test('the published validation result passes the result schema', async () => {
     expect(
       await xsdErrorsOf(
-        SKATTEETATEN_XSD.valideringsresultat,
+        TAX_AUTHORITY_XSD.valideringsresultat,
         await contractText('skatteetaten-mva/examples/feedback/valideringsresultat.xml'),
       ),
     ).toEqual([])
@@ -156,7 +156,7 @@ describe('the schemas judge: the publisher’s own examples pass, a broken docum
       '<fastsattMerverdiavgift>5000</fastsattMerverdiavgift>',
       '<fastsattMerverdiavgift>1e+21</fastsattMerverdiavgift>',
     )
-    const [a, b, c] = await xsdErrors(SKATTEETATEN_XSD.mvaMelding, [noPayment, twoRemarks, exponent])
+    const [a, b, c] = await xsdErrors(TAX_AUTHORITY_XSD.mvaMelding, [noPayment, twoRemarks, exponent])
     expect(a!.join()).toContain('betalingsinformasjon')
     expect(b!.join()).toContain('utvalgtMerknad')
     expect(c!.join()).toContain('fastsattMerverdiavgift')
@@ -166,7 +166,7 @@ describe('the schemas judge: the publisher’s own examples pass, a broken docum
 describe('what Plikt sends passes the publisher’s schema', () => {
   test('every return of the spread passes the return schema', async () => {
     const docs = SPREAD.map(([, payload, period]) => returnOf(payload, period))
-    const errors = await xsdErrors(SKATTEETATEN_XSD.mvaMelding, docs)
+    const errors = await xsdErrors(TAX_AUTHORITY_XSD.mvaMelding, docs)
     expect(errors.map((e, i) => [SPREAD[i]![0], e])).toEqual(SPREAD.map(([name]) => [name, []]))
   })
 
@@ -177,7 +177,7 @@ describe('what Plikt sends passes the publisher’s schema', () => {
   test('the envelope passes the envelope schema for every period kind and category', async () => {
     const at = new Date(PINNED_NOW)
     const docs = SPREAD.map(([, payload, period]) => konvoluttXml(meldingOf(vat(payload, period)), 'Plikt', at))
-    expect((await xsdErrors(SKATTEETATEN_XSD.konvolutt, docs)).flat()).toEqual([])
+    expect((await xsdErrors(TAX_AUTHORITY_XSD.konvolutt, docs)).flat()).toEqual([])
   })
 
   test('a return with no KID still carries betalingsinformasjon, empty', () => {
@@ -238,7 +238,7 @@ describe('the fixture answers what the real system answers', () => {
   afterAll(() => fx.stop())
 
   const validateAtFixture = async (xml: string) => {
-    const res = await fetch(`${fx.skatteetatenUrl}${VALIDATION_PATH}`, {
+    const res = await fetch(`${fx.taxAuthorityUrl}${VALIDATION_PATH}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/xml' },
       body: xml,
@@ -256,7 +256,7 @@ describe('the fixture answers what the real system answers', () => {
         returnOf({ total_revenue_nok: 1 }).replace(/<betalingsinformasjon>.*?<\/betalingsinformasjon>/, ''),
       ),
     ])
-    expect((await xsdErrors(SKATTEETATEN_XSD.valideringsresultat, answers)).flat()).toEqual([])
+    expect((await xsdErrors(TAX_AUTHORITY_XSD.valideringsresultat, answers)).flat()).toEqual([])
     expect(answers.map((a) => mapValideringsresultat(a)?.avvikVedMeldingslevering)).toEqual([
       'ingen avvik',
       'ugyldig skattemelding',
@@ -282,7 +282,7 @@ describe('the fixture answers what the real system answers', () => {
       ),
       example.replace('<grunnlag>20000</grunnlag>', '<grunnlag>20 000</grunnlag>'),
     ]
-    const schema = (await xsdErrors(SKATTEETATEN_XSD.mvaMelding, docs)).map((e) => e.length === 0)
+    const schema = (await xsdErrors(TAX_AUTHORITY_XSD.mvaMelding, docs)).map((e) => e.length === 0)
     const fixture = docs.map((d) => readMelding(d).ok)
     expect(fixture).toEqual(schema)
     expect(schema.filter((ok) => !ok)).toHaveLength(4)
@@ -296,7 +296,7 @@ describe('the fixture answers what the real system answers', () => {
         valideringsresultatXml([{ severity, stiTilAvvik: '//x', avvikKode: 'K', regelDefinisjon: 'R', detaljer: 'D' }]),
       ),
     ]
-    expect((await xsdErrors(SKATTEETATEN_XSD.valideringsresultat, docs)).flat()).toEqual([])
+    expect((await xsdErrors(TAX_AUTHORITY_XSD.valideringsresultat, docs)).flat()).toEqual([])
   })
 })
 

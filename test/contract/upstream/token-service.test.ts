@@ -10,9 +10,9 @@ import { startFixtureServers, type FixtureServers } from '../../../fixtures/serv
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { mapTokenResponse } from '../../../src/upstream/token-service/map.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { approvedCompany, tokenService } from '../../upstream/government-fixtures.ts'
-import { jsonSchemaJudge } from './json-schema.ts'
-import { contractText } from './xsd.ts'
+import { approvedCompany, tokenService } from '../../helpers.ts'
+import { jsonSchemaJudge } from '../../helpers.ts'
+import { contractText } from '../../helpers.ts'
 
 const CONTRACT = 'maskinporten/jwt-grant.schema.json'
 let grantJudge: (v: unknown) => string[]
@@ -60,7 +60,7 @@ describe('what Plikt sends and what the fixture answers, judged as they pass', (
   beforeAll(async () => {
     fx = await startFixtureServers({ now: () => clock.now().getTime() })
     fx.observe((system, e) => {
-      if (system !== 'maskinporten' || e.path !== '/token') return
+      if (system !== 'token-service' || e.path !== '/token') return
       const assertion = new URLSearchParams(e.requestBody).get('assertion') ?? ''
       seen.push({
         grant: decodeJwt(assertion) as Record<string, unknown>,

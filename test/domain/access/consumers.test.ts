@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createConsumer, updateConsumer } from '../../../src/domain/access/consumers.ts'
 import type { Sql } from '../../../src/store/db.ts'
 import { testDatabase } from '../../helpers.ts'
-import { uniqueEmail } from '../../access-helpers.ts'
+import { uniqueEmail } from '../../helpers.ts'
 
 let sql: Sql
 // An audit log that refuses rows of one correlation id: the failure arrives after the account write.

@@ -34,7 +34,10 @@ const AUTHORISED: ActionFacts = {
   delegatedScopes: ['skatteetaten:mva-melding'],
 }
 
-async function env(input: ActionInput, over: { facts?: ActionFacts; token?: string | null; rejects?: boolean } = {}) {
+async function env(
+  input: ActionInput,
+  over: { facts?: ActionFacts; token?: string | null; rejects?: boolean; breaks?: unknown } = {},
+) {
   const { sql } = await testDatabase()
   const namespace = `consumer:${crypto.randomUUID()}`
   const { token } = await mintApprovalToken(
@@ -60,6 +63,7 @@ async function env(input: ActionInput, over: { facts?: ActionFacts; token?: stri
       async submit(f) {
         submitted.push(f)
         if (over.rejects) throw new AppError('GOVERNMENT_VALIDATION_REJECTED')
+        if (over.breaks !== undefined) throw over.breaks
         return { receipt_id: `MOCK-${f.action_id.slice(4, 20)}`, government_response_raw: { status: 'ACCEPTED' } }
       },
     },
@@ -142,6 +146,20 @@ describe('executeLive', () => {
     expect(audited.map(([a, d]) => [a, d.error_code])).toEqual([
       ['submit_mva_failed', 'GOVERNMENT_VALIDATION_REJECTED'],
     ])
+  })
+
+  test('a failure after the token was spent that says nothing of the filing is EXECUTION_FAILED, audited, not an internal error', async () => {
+    const { e, audited, spent } = await env(vat(), { breaks: new TypeError('a bug between the portal and us') })
+    const err = await refusal(executeLive(e, vat(), 'idem'))
+    expect([err.code, err.status]).toEqual(['EXECUTION_FAILED', 502])
+    expect(spent()).toBe(1)
+    expect(audited.map(([a, d]) => [a, d.error_code])).toEqual([['submit_mva_failed', 'EXECUTION_FAILED']])
+  })
+
+  test('the database going away after the token was spent stays what it is, so a retry with the same key resumes', async () => {
+    const gone = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })
+    const { e } = await env(vat(), { breaks: gone })
+    expect(await executeLive(e, vat(), 'idem').catch((x: unknown) => x)).toBe(gone)
   })
 
   test('an a-melding is refused as PLAN_INSUFFICIENT before its token is looked at', async () => {

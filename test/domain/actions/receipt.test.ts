@@ -6,7 +6,7 @@ import {
   verifyReceiptSignature,
   type SandboxReceiptInput,
 } from '../../../src/domain/actions/receipt.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const input: SandboxReceiptInput = {
   namespace: 'sandbox:test',

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto'
 import { expect, test } from 'bun:test'
 import { auditPath, EMPTY_ROOT, leafData, leafHash, rootOf } from '../../../src/domain/anchors/merkle.ts'
-import { importDocSnippet } from '../../support/doc-snippet.ts'
-import { verifyInclusion as verify } from '../../support/rfc9162.ts'
+import { importDocSnippet } from '../../helpers.ts'
+import { verifyInclusion as verify } from '../../helpers.ts'
 
 const h = (...parts: Buffer[]) => parts.reduce((x, p) => x.update(p), createHash('sha256')).digest()
 const leaves = (n: number) => Array.from({ length: n }, (_, i) => `leaf ${i}`)

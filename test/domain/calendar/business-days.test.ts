@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { isBusinessDay, nextBusinessDay } from '../../../src/domain/calendar/business-days.ts'
-import { dow, gaussEaster, shift } from './independent.ts'
+import { dow, gaussEaster, shift } from '../../helpers.ts'
 
 const DAY_MS = 86_400_000
 const START = Date.UTC(2020, 0, 1)

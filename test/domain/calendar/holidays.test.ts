@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test'
 import Holidays from 'date-holidays'
 import { easterSunday, holidayOn, publicHolidays } from '../../../src/domain/calendar/holidays.ts'
 import { isBusinessDay } from '../../../src/domain/calendar/business-days.ts'
-import { dow, gaussEaster, iso, shift } from './independent.ts'
+import { dow, gaussEaster, iso, shift } from '../../helpers.ts'
 
 const FIRST_YEAR = 2020
 const LAST_YEAR = 2100

@@ -14,13 +14,13 @@ import { employeeObservation, recordObservations, vatObservation } from '../../.
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { createLogger } from '../../../src/lib/log.ts'
 import type { BusinessRegister } from '../../../src/upstream/business-register/port.ts'
-import type { NorgesBankClient } from '../../../src/upstream/central-bank/live.ts'
+import type { CentralBankClient } from '../../../src/upstream/central-bank/live.ts'
 import type { FilingPortal, PortalInstance } from '../../../src/upstream/filing-portal/port.ts'
 import type { LabourRegister } from '../../../src/upstream/labour-register/port.ts'
 import type { RawResponse } from '../../../src/upstream/raw.ts'
-import { createConsumer } from '../../access-helpers.ts'
+import { createConsumer } from '../../helpers.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { ORG, agent, decide, delegatedAgent, requestFullmakt } from '../../handlers/delegation-helpers.ts'
+import { ORG, agent, decide, delegatedAgent, requestFullmakt } from '../../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -88,7 +88,7 @@ function scripted() {
     subUnitUpdates: unscripted,
     subUnitUpdatesSince: unscripted,
   } as unknown as BusinessRegister
-  const centralBank = { exchangeRates: async () => raw('norges-bank', next()) } as unknown as NorgesBankClient
+  const centralBank = { exchangeRates: async () => raw('norges-bank', next()) } as unknown as CentralBankClient
   const reads = new UpstreamReads({
     sql: app.deps.sql,
     clock,

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { filedLookup } from '../../../src/domain/company/tier2.ts'
 import { recordFiling } from '../../../src/store/delegations.ts'
-import { createConsumer } from '../../access-helpers.ts'
+import { createConsumer } from '../../helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 
 let app: TestApp

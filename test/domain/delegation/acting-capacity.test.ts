@@ -11,7 +11,7 @@ import { AppError } from '../../../src/errors/app-error.ts'
 import { actingCapacity, sealFnr } from '../../../src/domain/delegation/acting-capacity.ts'
 import type { CompanyReads, Provenance } from '../../../src/domain/sources.ts'
 import type { AuthorityLookup, Role, RegisterUnit } from '../../../src/upstream/business-register/map.ts'
-import { FIXTURE_PEOPLE } from '../../support/pinned.ts'
+import { FIXTURE_PEOPLE } from '../../helpers.ts'
 
 const KEY = Buffer.alloc(32, 7)
 

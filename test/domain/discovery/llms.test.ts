@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { mcpOffer } from '../../../src/domain/discovery/mcp-offer.ts'
 import { llmsFullTxt, llmsTxt } from '../../../src/domain/discovery/llms.ts'
 import { ERROR_CODES } from '../../../src/errors/catalogue/index.ts'
 import { allOperations, openApiPath } from '../../../src/operations/index.ts'
@@ -11,7 +12,13 @@ describe('llms.txt', () => {
     expect(lines[0]).toBe('# Plikt')
     expect(lines[2]!.startsWith('> ')).toBe(true)
     const sections = lines.filter((l) => l.startsWith('## '))
-    expect(sections).toEqual(['## Start here', '## Get a key', '## Workflows', '## Optional'])
+    expect(sections).toEqual([
+      '## Start here',
+      '## Get a key',
+      '## MCP resources and prompts',
+      '## Workflows',
+      '## Optional',
+    ])
     expect(lines.filter((l) => l.startsWith('# '))).toHaveLength(1)
   })
 
@@ -20,6 +27,13 @@ describe('llms.txt', () => {
     expect(text).toContain(`POST ${BASE}/api/v1/account/signup`)
     expect(text).toContain(`${BASE}/login`)
     expect(text).toContain(`POST ${BASE}/api/v1/admin/keys`)
+  })
+
+  test('names every MCP resource, resource template and prompt', () => {
+    const text = llmsTxt(BASE)
+    for (const r of mcpOffer().resources) expect(text).toContain(`- [${r.uri}](${r.uri}): MCP resource`)
+    for (const t of mcpOffer().resource_templates) expect(text).toContain(`- [${t.uri_template}](${t.uri_template})`)
+    for (const p of mcpOffer().prompts) expect(text).toContain(`- [Prompt ${p.name}](${BASE}/recipes#${p.name})`)
   })
 
   test('links the two-minute sandbox tour first', () => {

@@ -56,6 +56,7 @@ describe('workflows', () => {
     expect(file).toEqual({
       step: 'file',
       purpose_en: expect.any(String),
+      purpose_nb: expect.any(String),
       operation_id: 'executeAction',
       method: 'POST',
       path: '/api/v1/actions/execute',

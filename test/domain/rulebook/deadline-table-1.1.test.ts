@@ -20,7 +20,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { publicDeadlines } from '../../../src/domain/rulebook/public.ts'
-import { dow, firstWorkingDayFrom, iso, osloEndOfDay } from '../calendar/independent.ts'
+import { dow, firstWorkingDayFrom, iso, osloEndOfDay } from '../../helpers.ts'
 
 interface Expected {
   id: string

@@ -6,7 +6,7 @@ import {
   evaluateObligations,
   OVERDUE_LOOKBACK_MONTHS,
 } from '../../../src/domain/rulebook/evaluate.ts'
-import { AS_SMALL_TIER2, AS_TIER1, ANS_MANY_PARTNERS, ENK_SMALL_TIER2, NUF_TIER1 } from './fixtures.ts'
+import { AS_SMALL_TIER2, AS_TIER1, ANS_MANY_PARTNERS, ENK_SMALL_TIER2, NUF_TIER1 } from '../../helpers.ts'
 
 const results = (facts: Parameters<typeof evaluateObligations>[0]) =>
   Object.fromEntries(evaluateObligations(facts).map((e) => [e.rule_id, e.evaluation_result]))

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test'
 import { companyDeadlines, evaluateObligations } from '../../../src/domain/rulebook/evaluate.ts'
 import { ENTITY_TYPES } from '../../../src/domain/rulebook/facts.ts'
 import { publicDeadlines, publicObligations } from '../../../src/domain/rulebook/public.ts'
-import { AS_SMALL_TIER2, AS_TIER1, ANS_MANY_PARTNERS, ENK_SMALL_TIER2, NUF_TIER1 } from './fixtures.ts'
+import { AS_SMALL_TIER2, AS_TIER1, ANS_MANY_PARTNERS, ENK_SMALL_TIER2, NUF_TIER1 } from '../../helpers.ts'
 import V1_0_0 from './fixtures/rulebook-1.0.0.json'
 
 type Keyed = { obligation_id?: string; rule_id?: string; deadline_id?: string | null }

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { RULES } from '../../../src/domain/rulebook/rules.ts'
 import { instanceOf, instanceUncertainties, keptNote } from '../../../src/domain/rulebook/schedule.ts'
-import { firstWorkingDayFrom, isWorkingDay } from '../calendar/independent.ts'
+import { firstWorkingDayFrom, isWorkingDay } from '../../helpers.ts'
 
 const years = fc.integer({ min: 2020, max: 2100 })
 const RUNS = { numRuns: 300 }

@@ -10,13 +10,8 @@ import { attemptDelivery, MAX_RESPONSE_BYTES, type DeliveryEnv } from '../../../
 import type { ResolvedAddress } from '../../../src/domain/webhooks/target.ts'
 import { liveWebhookTransport } from '../../../src/upstream/webhooks/live.ts'
 import type { WebhookPost, WebhookTransport } from '../../../src/upstream/webhooks/port.ts'
-import {
-  independentVerify,
-  selfSignedCertificate,
-  startReceiver,
-  type Receiver,
-} from '../../support/webhook-receiver.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { independentVerify, selfSignedCertificate, startReceiver, type Receiver } from '../../helpers.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const SECRET = 'whsec_' + '5e'.repeat(32)
 const AT = new Date(PINNED_NOW)

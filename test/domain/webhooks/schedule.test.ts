@@ -1,7 +1,7 @@
 /** The retry schedule (spec: Events): its delays, the ±10 % jitter bounds, and the seventh attempt as the last. */
 import { expect, test } from 'bun:test'
 import { JITTER, MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from '../../../src/domain/webhooks/schedule.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const AT = new Date(PINNED_NOW)
 const MIN = 60_000

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
-import { importDocSnippet } from '../../support/doc-snippet.ts'
+import { importDocSnippet } from '../../helpers.ts'
 
 type Verify = (rawBody: unknown, header: unknown, secret: unknown, nowSeconds?: number) => boolean
 

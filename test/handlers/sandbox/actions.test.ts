@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { DryRunOutcome, SandboxExecuteResult, SandboxPlan } from '../../../src/schemas/sandbox.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { freshIp } from '../../access-helpers.ts'
+import { freshIp } from '../../helpers.ts'
 import {
   aMelding,
   actionIdFor,
@@ -32,7 +32,7 @@ import {
   tokenRows,
   vat,
   type ActionBody,
-} from './write-helpers.ts'
+} from '../../helpers.ts'
 
 let app: TestApp
 // The first file of a run may start the embedded database: allow more than the 5 s hook default.

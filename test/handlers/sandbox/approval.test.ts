@@ -8,7 +8,7 @@ import { Value } from '@sinclair/typebox/value'
 import { actionIdOf } from '../../../src/domain/actions/action-id.ts'
 import { SandboxApprovalToken } from '../../../src/schemas/sandbox.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { bearer, createConsumer, createKey, freshIp } from '../../access-helpers.ts'
+import { bearer, createConsumer, createKey, freshIp } from '../../helpers.ts'
 import {
   actionIdFor,
   approve,
@@ -22,7 +22,7 @@ import {
   PUBLIC,
   tokenRows,
   vat,
-} from './write-helpers.ts'
+} from '../../helpers.ts'
 
 let app: TestApp
 // The first file of a run may start the embedded database: allow more than the 5 s hook default.

@@ -17,7 +17,7 @@ import * as S from '../../../src/schemas/sandbox.ts'
 import { hasValidCheckDigit } from '../../../src/lib/org-number.ts'
 import { appendSandboxAudit } from '../../../src/store/sandbox-audit.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { admin, bearer, createConsumer, createKey } from '../../access-helpers.ts'
+import { admin, bearer, createConsumer, createKey } from '../../helpers.ts'
 import {
   call,
   company,
@@ -28,7 +28,7 @@ import {
   scenario,
   synthetic,
   withoutTimestamp,
-} from './read-helpers.ts'
+} from '../../helpers.ts'
 import { consumerSandboxNamespace } from '../../../src/domain/sandbox/namespaces.ts'
 import { SANDBOX_SERIES, syntheticCompany } from '../../../src/domain/sandbox/synthetic.ts'
 

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS, SANDBOX_COMPANIES } from '../../../fixtures/sandbox/companies.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { freshIp } from '../../access-helpers.ts'
-import { ORG_ROUTES, PUBLIC, SANDBOX, withoutTimestamp } from './read-helpers.ts'
-import { listeningAddress } from '../../support/service-process.ts'
+import { freshIp } from '../../helpers.ts'
+import { ORG_ROUTES, PUBLIC, SANDBOX, withoutTimestamp } from '../../helpers.ts'
+import { listeningAddress } from '../../helpers.ts'
 
 let app: TestApp
 let fresh: { url: string; proc: ReturnType<typeof Bun.spawn>; dir: string }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SIMULATED_ERRORS } from '../../../src/schemas/sandbox.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { bearer, createConsumer, createKey } from '../../access-helpers.ts'
+import { bearer, createConsumer, createKey } from '../../helpers.ts'
 import {
   call,
   expectSandboxError,
@@ -14,7 +14,7 @@ import {
   SANDBOX,
   synthetic,
   withoutTimestamp,
-} from './read-helpers.ts'
+} from '../../helpers.ts'
 
 let app: TestApp
 let realKey: string

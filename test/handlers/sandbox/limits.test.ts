@@ -9,8 +9,8 @@ import { PUBLIC_SANDBOX_ORG } from '../../../fixtures/sandbox/companies.ts'
 import { SANDBOX_WRITES } from '../../../src/operations/index.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { freshIp } from '../../access-helpers.ts'
-import { call, expectSandboxError } from './read-helpers.ts'
+import { freshIp } from '../../helpers.ts'
+import { call, expectSandboxError } from '../../helpers.ts'
 import {
   actionIdFor,
   as,
@@ -22,7 +22,7 @@ import {
   SANDBOX,
   tokenRows,
   vat,
-} from './write-helpers.ts'
+} from '../../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

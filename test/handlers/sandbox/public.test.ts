@@ -8,7 +8,7 @@ import { PUBLIC_SANDBOX_ORG, RESERVED_ERROR_ORGS } from '../../../fixtures/sandb
 import { PUBLIC_SANDBOX_PER_MINUTE } from '../../../src/operations/index.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 import { SERVE_OPTIONS } from '../../../src/http/server.ts'
-import { freshIp } from '../../access-helpers.ts'
+import { freshIp } from '../../helpers.ts'
 import {
   call,
   expectSandboxError,
@@ -19,7 +19,7 @@ import {
   SANDBOX,
   withoutTimestamp,
   type Answer,
-} from './read-helpers.ts'
+} from '../../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

@@ -6,18 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { syntheticCompany } from '../../../src/domain/sandbox/synthetic.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import {
-  approve,
-  as,
-  auditOf,
-  clientVerifies,
-  dryRun,
-  expectWriteError,
-  file,
-  live,
-  plan,
-  vat,
-} from './write-helpers.ts'
+import { approve, as, auditOf, clientVerifies, dryRun, expectWriteError, file, live, plan, vat } from '../../helpers.ts'
 
 let app: TestApp
 // The first file of a run may start the embedded database: allow more than the 5 s hook default.

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { allOperations } from '../../../src/operations/index.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { freshIp, lastMailTo, magicToken, postForm, signIn, uniqueEmail } from '../../access-helpers.ts'
+import { freshIp, lastMailTo, magicToken, postForm, signIn, uniqueEmail } from '../../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

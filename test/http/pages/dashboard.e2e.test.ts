@@ -13,9 +13,9 @@ import {
   type Page,
   type Response as PwResponse,
 } from 'playwright-core'
-import { bearer, deliverMail, uniqueEmail } from '../../access-helpers.ts'
+import { bearer, deliverMail, uniqueEmail } from '../../helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { mailText, startSmtpReceiver, type SmtpReceiver } from '../../smtp-receiver.ts'
+import { mailText, startSmtpReceiver, type SmtpReceiver } from '../../helpers.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOT = '/tmp/dashboard.png'

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { MockDigitalAgency } from '../../../src/upstream/digital-agency/mock.ts'
 import type { DigitalAgency } from '../../../src/upstream/digital-agency/port.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { freshIp, postForm } from '../../access-helpers.ts'
+import { freshIp, postForm } from '../../helpers.ts'
 
 const ORG = '997612302'
 const PACKAGES = ['urn:altinn:accesspackage:merverdiavgift', 'urn:altinn:accesspackage:a-ordning']

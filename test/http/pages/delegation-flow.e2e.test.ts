@@ -9,8 +9,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { freshIp, lastMailTo, magicToken } from '../../access-helpers.ts'
-import { agent, ORG, MVA, receiptKey } from '../../handlers/delegation-helpers.ts'
+import { freshIp, lastMailTo, magicToken } from '../../helpers.ts'
+import { agent, ORG, MVA, receiptKey } from '../../helpers.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 

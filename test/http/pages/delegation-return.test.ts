@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { QUEUE_JOBS, startJobs } from '../../../jobs/runner.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../../helpers.ts'
-import { freshIp, postForm } from '../../access-helpers.ts'
-import { agent, decide, requestFullmakt, type Agent } from '../../handlers/delegation-helpers.ts'
+import { freshIp, postForm } from '../../helpers.ts'
+import { agent, decide, requestFullmakt, type Agent } from '../../helpers.ts'
 
 /** FJORDREVISJON AS in the fixtures: DAGL Ragnhild Fjord may approve. */
 const ORG = '997612302'

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { signIn, uniqueEmail } from '../../access-helpers.ts'
+import { signIn, uniqueEmail } from '../../helpers.ts'
 import { startApp, type TestApp } from '../../helpers.ts'
 
 // Run in the page by Playwright; the tests are compiled without the DOM library.

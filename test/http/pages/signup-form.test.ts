@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApp, type TestApp } from '../../helpers.ts'
-import { createConsumer, freshIp, lastMailTo, postForm, uniqueEmail } from '../../access-helpers.ts'
+import { createConsumer, freshIp, lastMailTo, postForm, uniqueEmail } from '../../helpers.ts'
 
 let app: TestApp
 beforeAll(async () => {

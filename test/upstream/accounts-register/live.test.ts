@@ -7,7 +7,7 @@ import { fixedClock, systemClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient, type UpstreamPolicy } from '../../../src/upstream/http.ts'
 import { LiveAccountsRegister } from '../../../src/upstream/accounts-register/live.ts'
 import { mapAccounts } from '../../../src/upstream/accounts-register/map.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const body = await Bun.file(`${import.meta.dir}/fixtures/regnskap-selskap.json`).text()
 const FILED = '912345688'

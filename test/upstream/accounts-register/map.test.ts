@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { mapAccounts, type AccountsRecord } from '../../../src/upstream/accounts-register/map.ts'
 import { MalformedUpstream, type RawResponse } from '../../../src/upstream/raw.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const fixture = (name: string) => Bun.file(`${dir}/${name}`).text()

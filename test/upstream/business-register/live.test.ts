@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock, systemClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient, type UpstreamPolicy } from '../../../src/upstream/http.ts'
-import { BRREG_BASE_URL, LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
+import { BUSINESS_REGISTER_URL, LiveBusinessRegister } from '../../../src/upstream/business-register/live.ts'
 import {
   mapAuthority,
   mapRoles,
@@ -16,7 +16,7 @@ import {
   mapUnit,
   mapUpdates,
 } from '../../../src/upstream/business-register/map.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const files = {
@@ -102,7 +102,7 @@ const register = () =>
   )
 
 test('the production base is data.brreg.no', () => {
-  expect(BRREG_BASE_URL).toBe('https://data.brreg.no')
+  expect(BUSINESS_REGISTER_URL).toBe('https://data.brreg.no')
 })
 
 describe('requests', () => {

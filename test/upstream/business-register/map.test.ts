@@ -16,7 +16,7 @@ import {
   type RegisterUnit,
 } from '../../../src/upstream/business-register/map.ts'
 import { MalformedUpstream, type RawResponse, type UpstreamSystem } from '../../../src/upstream/raw.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const dir = `${import.meta.dir}/fixtures`
 const fixture = (name: string) => Bun.file(`${dir}/${name}`).text()

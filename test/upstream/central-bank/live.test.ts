@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { fixedClock, systemClock } from '../../../src/lib/clock.ts'
 import { READ_POLICY, UpstreamClient } from '../../../src/upstream/http.ts'
 import { mapExchangeRates } from '../../../src/upstream/central-bank/map.ts'
-import { NORGES_BANK_BASE_URL, NorgesBankClient } from '../../../src/upstream/central-bank/live.ts'
+import { CENTRAL_BANK_URL, CentralBankClient } from '../../../src/upstream/central-bank/live.ts'
 
 const single = await Bun.file(`${import.meta.dir}/fixtures/single-usd.json`).text()
 const requests: string[] = []
@@ -34,11 +34,11 @@ afterAll(() => server.stop(true))
 
 const clock = fixedClock('2026-03-04T15:30:00Z')
 const client = () =>
-  new NorgesBankClient(`${base}/`, new UpstreamClient('Norges Bank', READ_POLICY, systemClock), clock)
+  new CentralBankClient(`${base}/`, new UpstreamClient('Norges Bank', READ_POLICY, systemClock), clock)
 
 describe('request', () => {
   test('the production base URL is data.norges-bank.no', () => {
-    expect(NORGES_BANK_BASE_URL).toBe('https://data.norges-bank.no')
+    expect(CENTRAL_BANK_URL).toBe('https://data.norges-bank.no')
   })
 
   test('asks for business-day spot rates against NOK in SDMX-JSON for the window', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import type { LiveDigitalAgency } from '../../../src/upstream/digital-agency/live.ts'
 import type { LiveTokenService } from '../../../src/upstream/token-service/live.ts'
@@ -15,12 +15,12 @@ import {
   altinnState,
   clearFaults,
   clearRequests,
-  decide,
+  answerSystemUserRequest,
   deleteSystemUser,
   digitalAgency,
   requestLog,
   tokenService,
-} from '../government-fixtures.ts'
+} from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers
@@ -52,7 +52,7 @@ test('a request is New, for our system, with the packages asked for and a confir
     status: 'New',
     redirectUrl: 'https://plikt.example/back',
   })
-  expect(r.confirmUrl).toBe(`${fx.altinnUrl}/accessmanagement/ui/systemuser/request?id=${r.id}`)
+  expect(r.confirmUrl).toBe(`${fx.filingPortalUrl}/accessmanagement/ui/systemuser/request?id=${r.id}`)
   expect(r.created).toBe(PINNED_NOW)
 })
 
@@ -64,7 +64,7 @@ test('asking again with the same externalRef returns the first request and makes
 })
 
 test('asking again while the lookup of the first request fails once still finds it (the lookup is retried)', async () => {
-  await addFault(fx.altinnUrl, {
+  await addFault(fx.filingPortalUrl, {
     match: '/systemuser/request/vendor/byexternalref',
     mode: 'status',
     status: 503,
@@ -73,27 +73,27 @@ test('asking again while the lookup of the first request fails once still finds 
   const first = await ask('915241700')
   const again = await ask('915241700')
   expect(again.id).toBe(first.id)
-  await clearFaults(fx.altinnUrl)
+  await clearFaults(fx.filingPortalUrl)
 })
 
 test('status polling follows the administrator: New, then Accepted', async () => {
   const r = await ask('921173601')
   expect((await agency.requestStatus(r.id))?.status).toBe('New')
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   expect((await agency.requestStatus(r.id))?.status).toBe('Accepted')
 })
 
 test('a request the agency does not know is null (AUTH-00010), and an id that is not a uuid is null without a call', async () => {
   expect(await agency.requestStatus(crypto.randomUUID())).toBeNull()
-  await clearRequests(fx.altinnUrl)
+  await clearRequests(fx.filingPortalUrl)
   expect(await agency.requestStatus('not-a-uuid')).toBeNull()
-  expect(await requestLog(fx.altinnUrl)).toEqual([])
+  expect(await requestLog(fx.filingPortalUrl)).toEqual([])
 })
 
 test('no system user before acceptance; after it, the system user bound to the externalRef', async () => {
   const r = await ask('993718807')
   expect(await agency.systemUser('993718807', 'ref-993718807')).toBeNull()
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   const user = await agency.systemUser('993718807', 'ref-993718807')
   expect(user).toMatchObject({
     systemId: fx.governmentClient.systemId,
@@ -105,7 +105,7 @@ test('no system user before acceptance; after it, the system user bound to the e
 
 test('a rejected request is returned as it stands when asked again: never quietly renewed', async () => {
   const r = await ask('994029509')
-  await decide(fx, r.id, 'Rejected')
+  await answerSystemUserRequest(fx, r.id, 'Rejected')
   const again = await ask('994029509')
   expect(again).toMatchObject({ id: r.id, status: 'Rejected' })
   expect((await altinnState(fx)).requests.filter((x) => x.partyOrgNo === '994029509')).toHaveLength(1)
@@ -119,16 +119,16 @@ test('revoking a pending request deletes it', async () => {
 
 test('revoking an accepted request is unconfirmed: the vendor API cannot delete a system user, and no delete is tried', async () => {
   const r = await ask('926884107')
-  await decide(fx, r.id, 'Accepted')
-  await clearRequests(fx.altinnUrl)
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
+  await clearRequests(fx.filingPortalUrl)
   expect(await agency.revoke('926884107', 'ref-926884107')).toBe('unconfirmed')
-  expect((await requestLog(fx.altinnUrl)).filter((l) => l.method === 'DELETE')).toEqual([])
+  expect((await requestLog(fx.filingPortalUrl)).filter((l) => l.method === 'DELETE')).toEqual([])
   expect((await altinnState(fx)).systemUsers.find((u) => u.reporteeOrgNo === '926884107')?.isDeleted).toBe(false)
 })
 
 test('once the organisation deleted the system user, revoking is not_found; what never existed too', async () => {
   const r = await ask('930102504')
-  await decide(fx, r.id, 'Accepted')
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
   const user = await agency.systemUser('930102504', 'ref-930102504')
   await deleteSystemUser(fx, user!.id)
   expect(await agency.revoke('930102504', 'ref-930102504')).toBe('not_found')
@@ -137,11 +137,11 @@ test('once the organisation deleted the system user, revoking is not_found; what
 
 test('asking again after acceptance is answered AUTH-00004 by the agency, and finds the accepted request', async () => {
   const r = await ask('935118472')
-  await decide(fx, r.id, 'Accepted')
-  await clearRequests(fx.altinnUrl)
+  await answerSystemUserRequest(fx, r.id, 'Accepted')
+  await clearRequests(fx.filingPortalUrl)
   const again = await ask('935118472')
   expect(again).toMatchObject({ id: r.id, status: 'Accepted' })
-  const log = await requestLog(fx.altinnUrl)
+  const log = await requestLog(fx.filingPortalUrl)
   expect(log.map((l) => [l.method, l.path.split('/').slice(5, 8).join('/')])).toEqual([
     ['POST', 'request/vendor'],
     ['GET', 'request/vendor/byexternalref'],
@@ -150,15 +150,15 @@ test('asking again after acceptance is answered AUTH-00004 by the agency, and fi
 
 test('asking again while the request is open is answered 200 with that request: no second request', async () => {
   const r = await ask('937406217')
-  await clearRequests(fx.altinnUrl)
+  await clearRequests(fx.filingPortalUrl)
   expect(await ask('937406217')).toMatchObject({ id: r.id, status: 'New' })
-  expect((await requestLog(fx.altinnUrl)).map((l) => l.method)).toEqual(['POST'])
+  expect((await requestLog(fx.filingPortalUrl)).map((l) => l.method)).toEqual(['POST'])
   expect((await altinnState(fx)).requests.filter((x) => x.partyOrgNo === '937406217')).toHaveLength(1)
 })
 
 test('a timed-out request gives way to a new one when asked again', async () => {
   const r = await ask('939261038')
-  await decide(fx, r.id, 'Timedout')
+  await answerSystemUserRequest(fx, r.id, 'Timedout')
   const again = await ask('939261038')
   expect(again.id).not.toBe(r.id)
   expect(again.status).toBe('New')
@@ -166,18 +166,18 @@ test('a timed-out request gives way to a new one when asked again', async () => 
 
 test('revoking a rejected request is not_found: it delegated nothing', async () => {
   const r = await ask('929770404')
-  await decide(fx, r.id, 'Rejected')
+  await answerSystemUserRequest(fx, r.id, 'Rejected')
   expect(await agency.revoke('929770404', 'ref-929770404')).toBe('not_found')
 })
 
 test('an upstream failure while revoking throws (the caller records the revocation and warns)', async () => {
-  await addFault(fx.altinnUrl, { match: '/systemuser/request/vendor/byexternalref', mode: 'status', status: 503 })
+  await addFault(fx.filingPortalUrl, { match: '/systemuser/request/vendor/byexternalref', mode: 'status', status: 503 })
   const e = await agency.revoke('933550109', 'ref-933550109').then(
     () => null,
     (x: unknown) => x as AppError,
   )
   expect(e?.code).toBe('UPSTREAM_UNAVAILABLE')
-  await clearFaults(fx.altinnUrl)
+  await clearFaults(fx.filingPortalUrl)
 })
 
 test('a request the agency refuses (a package that does not exist) is GOVERNMENT_API_ERROR with its code', async () => {
@@ -192,7 +192,7 @@ test('a request the agency refuses (a package that does not exist) is GOVERNMENT
 })
 
 test('an answer that is not a request is GOVERNMENT_API_ERROR (unreadable answer)', async () => {
-  await addFault(fx.altinnUrl, { match: '/systemuser/request/vendor', mode: 'malformed', times: 1 })
+  await addFault(fx.filingPortalUrl, { match: '/systemuser/request/vendor', mode: 'malformed', times: 1 })
   const e = await ask('920663109').then(
     () => null,
     (x: unknown) => x as AppError,

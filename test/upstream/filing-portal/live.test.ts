@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { systemClock } from '../../../src/lib/clock.ts'
 import { filingTag, LiveFilingSubmitter, MVA_SUBMIT_SCOPES } from '../../../src/upstream/filing-portal/live.ts'
 import type { VatFiling } from '../../../src/upstream/filing-portal/port.ts'
@@ -20,7 +20,7 @@ import {
   FAST,
   requestLog,
   tokenService,
-} from '../government-fixtures.ts'
+} from '../../helpers.ts'
 
 const ORG = '984661185'
 const UNAPPROVED = '923609016'
@@ -34,13 +34,13 @@ beforeAll(async () => {
 })
 afterAll(() => fx.stop())
 afterEach(async () => {
-  await clearFaults(fx.altinnUrl)
-  await clearRequests(fx.altinnUrl)
+  await clearFaults(fx.filingPortalUrl)
+  await clearRequests(fx.filingPortalUrl)
 })
 
 const submitter = (policy: UpstreamPolicy = FAST) =>
   new LiveFilingSubmitter(
-    { appUrl: fx.governmentClient.mvaAppUrl, platformUrl: fx.altinnUrl },
+    { appUrl: fx.governmentClient.filingPortalVatAppUrl, platformUrl: fx.filingPortalUrl },
     new UpstreamClient('Altinn', policy, systemClock),
     systemClock,
   )
@@ -62,7 +62,7 @@ const tagged = async (f: VatFiling) =>
     (i) => i.dataValues?.pliktFiling === filingTag(f.org_number, f.idempotency_key),
   )
 const calls = async () =>
-  (await requestLog(fx.altinnUrl)).map(
+  (await requestLog(fx.filingPortalUrl)).map(
     (r) =>
       `${r.method} ${r.path.replace(/\/instances\/\d+\/[0-9a-f-]{36}/, '/instances/{id}').replace(/\/data\/[0-9a-f-]{36}/, '/data/{data}')}`,
   )
@@ -109,7 +109,7 @@ describe('a filing', () => {
   test('filed again with the same idempotency key: the first receipt, and no second instance', async () => {
     const f = filing()
     const first = await submitter().submitVatReturn(f, token, 8000)
-    await clearRequests(fx.altinnUrl)
+    await clearRequests(fx.filingPortalUrl)
     const again = await submitter().submitVatReturn(f, token, 8000)
     expect(again.receipt_id).toBe(first.receipt_id)
     expect(again.instance_id).toBe(first.instance_id)
@@ -119,7 +119,7 @@ describe('a filing', () => {
 
   test('retried after it failed mid-way, it resumes the first instance: one instance in the end', async () => {
     const f = filing()
-    await addFault(fx.altinnUrl, { match: '/process/next', mode: 'status', status: 503, times: 3 })
+    await addFault(fx.filingPortalUrl, { match: '/process/next', mode: 'status', status: 500, times: 3 })
     expect((await failure(submitter().submitVatReturn(f, token, 8000)))?.code).toBe('RETRY_BUDGET_EXHAUSTED')
     const receipt = await submitter().submitVatReturn(f, token, 8000)
     const all = await tagged(f)
@@ -128,7 +128,7 @@ describe('a filing', () => {
   })
 
   test('a move whose request failed is confirmed by reading the instance before it is tried again', async () => {
-    await addFault(fx.altinnUrl, { match: '/process/next', mode: 'reset', times: 1 })
+    await addFault(fx.filingPortalUrl, { match: '/process/next', mode: 'reset', times: 1 })
     await submitter().submitVatReturn(filing(), token, 8000)
     const log = await calls()
     const failedAt = log.indexOf('PUT /skd/mva-melding-innsending-v1/instances/{id}/process/next')
@@ -148,7 +148,7 @@ describe('a filing', () => {
       return res
     }) as typeof fetch
     const s = new LiveFilingSubmitter(
-      { appUrl: fx.governmentClient.mvaAppUrl, platformUrl: fx.altinnUrl },
+      { appUrl: fx.governmentClient.filingPortalVatAppUrl, platformUrl: fx.filingPortalUrl },
       new UpstreamClient('Altinn', FAST, systemClock, losing),
       systemClock,
     )
@@ -191,36 +191,114 @@ describe('failures', () => {
   })
 
   test('a 2xx that cannot be read is PORTAL_ACK_UNPARSEABLE and is never retried', async () => {
-    await addFault(fx.altinnUrl, { match: '/process/next', mode: 'malformed', times: 1 })
+    await addFault(fx.filingPortalUrl, { match: '/process/next', mode: 'malformed', times: 1 })
     expect((await failure(submitter().submitVatReturn(filing(), token, 8000)))?.code).toBe('PORTAL_ACK_UNPARSEABLE')
     expect((await calls()).filter((c) => c.endsWith('/process/next'))).toHaveLength(1)
   })
 
   test('a portal slower than the budget is EXECUTION_DEADLINE_EXCEEDED', async () => {
-    await addFault(fx.altinnUrl, { match: '/process/next', mode: 'slow', delay_ms: 5000 })
+    await addFault(fx.filingPortalUrl, { match: '/process/next', mode: 'slow', delay_ms: 5000 })
     expect((await failure(submitter().submitVatReturn(filing(), token, 600)))?.code).toBe('EXECUTION_DEADLINE_EXCEEDED')
   })
 
   test('a portal that never answers within the budget is EXECUTION_DEADLINE_EXCEEDED', async () => {
-    await addFault(fx.altinnUrl, { match: '/storage/api/v1/instances', mode: 'timeout' })
+    await addFault(fx.filingPortalUrl, { match: '/storage/api/v1/instances', mode: 'timeout' })
     expect((await failure(submitter().submitVatReturn(filing(), token, 600)))?.code).toBe('EXECUTION_DEADLINE_EXCEEDED')
   })
 
   test('a step that keeps failing is RETRY_BUDGET_EXHAUSTED after three attempts', async () => {
-    await addFault(fx.altinnUrl, { match: '/feedback/status', mode: 'status', status: 500 })
+    await addFault(fx.filingPortalUrl, { match: '/feedback/status', mode: 'status', status: 500 })
     const e = await failure(submitter().submitVatReturn(filing(), token, 8000))
     expect(e?.code).toBe('RETRY_BUDGET_EXHAUSTED')
     expect((await calls()).filter((c) => c.endsWith('/feedback/status'))).toHaveLength(3)
   })
 
+  test('a portal that answers 503 at every attempt before anything was sent is GOVERNMENT_UNAVAILABLE', async () => {
+    await addFault(fx.filingPortalUrl, { match: '/exchange/', mode: 'status', status: 503 })
+    const e = await failure(submitter().submitVatReturn(filing(), token, 8000))
+    expect([e?.code, e?.status]).toEqual(['GOVERNMENT_UNAVAILABLE', 503])
+    expect((await calls()).filter((c) => c.includes('/exchange/'))).toHaveLength(3)
+  })
+
+  test('a move sent without an answer that no read can confirm is EXECUTION_TIMEOUT: the outcome is unknown, with the step and the instance', async () => {
+    let sent = false
+    // The move reaches the portal and its answer is lost; then the portal cannot be read at all.
+    const dark = (async (url: string, init: RequestInit) => {
+      if (sent && (init.method ?? 'GET') === 'GET') throw new TypeError('ECONNRESET: the portal went dark')
+      const res = await fetch(url, init)
+      if (!sent && url.endsWith('/process/next')) {
+        sent = true
+        throw new TypeError('ECONNRESET: the socket closed before the answer was read')
+      }
+      return res
+    }) as typeof fetch
+    const s = new LiveFilingSubmitter(
+      { appUrl: fx.governmentClient.filingPortalVatAppUrl, platformUrl: fx.filingPortalUrl },
+      new UpstreamClient('Altinn', FAST, systemClock, dark),
+      systemClock,
+    )
+    const f = filing()
+    const e = await failure(s.submitVatReturn(f, token, 8000))
+    expect(e?.code).toBe('EXECUTION_TIMEOUT')
+    const outcome = (e!.options.extra as { outcome: Record<string, unknown> }).outcome
+    expect(outcome).toEqual({
+      status: 'unknown',
+      step: 'process/next',
+      instance_id: (await tagged(f))[0]!.id,
+      ended_by: 'RETRY_BUDGET_EXHAUSTED',
+    })
+  })
+
   test('after repeated failure the breaker opens: EXECUTION_CIRCUIT_OPEN at once, and the portal sees no call', async () => {
     const s = submitter({ ...FAST, attempts: 1, breakerThreshold: 1, breakerOpenMs: 30_000 })
-    await addFault(fx.altinnUrl, { match: '/exchange/', mode: 'status', status: 503 })
+    await addFault(fx.filingPortalUrl, { match: '/exchange/', mode: 'status', status: 503 })
     await failure(s.submitVatReturn(filing(), token, 8000))
-    await clearRequests(fx.altinnUrl)
+    await clearRequests(fx.filingPortalUrl)
     const e = await failure(s.submitVatReturn(filing(), token, 8000))
     expect(e?.code).toBe('EXECUTION_CIRCUIT_OPEN')
     expect(e?.options.headers?.['retry-after']).toBeDefined()
-    expect(await requestLog(fx.altinnUrl)).toEqual([])
+    expect(await requestLog(fx.filingPortalUrl)).toEqual([])
+  })
+})
+
+describe('a process that waits for a person', () => {
+  const SIGNING = { elementId: 'Task_4', name: 'Signering', altinnTaskType: 'signing' }
+  const setProcess = (personTask: typeof SIGNING | null) =>
+    fetch(`${fx.filingPortalUrl}/__control/app-process`, { method: 'PUT', body: JSON.stringify({ personTask }) })
+  afterEach(() => setProcess(null))
+
+  test('is FOLLOWUP_REQUIRED naming the step and the instance, and nothing moves it for the person', async () => {
+    await setProcess(SIGNING)
+    const f = filing()
+    const e = await failure(submitter().submitVatReturn(f, token, 8000))
+    expect([e?.code, e?.status]).toEqual(['FOLLOWUP_REQUIRED', 422])
+    const [instance] = await tagged(f)
+    expect((e!.options.extra as { outcome: unknown }).outcome).toEqual({
+      status: 'awaiting_person',
+      instance_id: instance!.id,
+      followup_action: {
+        who: 'portal_user',
+        where: 'Altinn → Innboks',
+        task: 'signing',
+        task_name: 'Signering',
+        what: 'Fullfør steget «Signering» (signing) i mva-meldingen i Altinn-innboksen til virksomheten.',
+        what_en: 'Complete the step "Signering" (signing) of the VAT return in the organisation\'s Altinn inbox.',
+      },
+    })
+    expect(instance!.process.currentTask?.altinnTaskType).toBe('signing')
+  })
+
+  test('once the person has done the step, the same filing resumes the same instance to its receipt', async () => {
+    await setProcess(SIGNING)
+    const f = filing()
+    await failure(submitter().submitVatReturn(f, token, 8000))
+    const [instance] = await tagged(f)
+    const guid = instance!.id.split('/')[1]
+    expect(
+      (await fetch(`${fx.filingPortalUrl}/__control/instances/${guid}/process/next`, { method: 'POST' })).status,
+    ).toBe(200)
+    const receipt = await submitter().submitVatReturn(f, token, 8000)
+    expect(receipt.instance_id).toBe(instance!.id)
+    expect(await tagged(f)).toHaveLength(1)
   })
 })

@@ -29,7 +29,7 @@ test('a new instance: id split into party and guid, owner, the pre-made envelope
         dataType: 'no.skatteetaten.fastsetting.avgift.mva.mvameldinginnsending.v1.0',
       },
     ],
-    process: { ended: null, task: { elementId: 'Task_1', altinnTaskType: 'data' } },
+    process: { ended: null, task: { elementId: 'Task_1', altinnTaskType: 'data', name: 'Utfylling' } },
     isSoftDeleted: false,
   })
   expect(i?.raw).toEqual((await read('instance-created.json')) as Record<string, unknown>)
@@ -38,7 +38,7 @@ test('a new instance: id split into party and guid, owner, the pre-made envelope
 test('the process at the feedback task, and after it ended', async () => {
   expect(mapProcess(await read('process-feedback.json'))).toEqual({
     ended: null,
-    task: { elementId: 'Task_3', altinnTaskType: 'feedback' },
+    task: { elementId: 'Task_3', altinnTaskType: 'feedback', name: 'Tilbakemelding' },
   })
   expect(mapProcess(await read('process-ended.json'))).toEqual({ ended: '2026-03-14T09:31:12.0091234Z', task: null })
 })

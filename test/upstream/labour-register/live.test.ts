@@ -3,31 +3,31 @@
  * of a known employer, an unknown one, what it asks for, and the failures.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
-import { activeEmployees, employmentsOf } from '../../../fixtures/servers/aareg.ts'
+import { activeEmployees, employmentsOf } from '../../../fixtures/servers/labour-register.ts'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
 import {
-  AAREG_SCOPE,
+  LABOUR_REGISTER_SCOPE,
   EMPLOYMENTS_QUERY,
   employmentsVariables,
   LiveLabourRegister,
 } from '../../../src/upstream/labour-register/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { addFault, clearFaults, FAST, tokenService } from '../government-fixtures.ts'
+import { addFault, clearFaults, FAST, tokenService } from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers
 let token: string
 beforeAll(async () => {
   fx = await startFixtureServers({ now: () => clock.now().getTime() })
-  token = (await tokenService(fx, clock).token({ scope: AAREG_SCOPE })).access_token
+  token = (await tokenService(fx, clock).token({ scope: LABOUR_REGISTER_SCOPE })).access_token
 })
 afterAll(() => fx.stop())
-afterEach(() => clearFaults(fx.aaregUrl))
+afterEach(() => clearFaults(fx.labourRegisterUrl))
 
-const register = () => new LiveLabourRegister(fx.aaregUrl, new UpstreamClient('Aa-registeret', FAST, clock))
+const register = () => new LiveLabourRegister(fx.labourRegisterUrl, new UpstreamClient('Aa-registeret', FAST, clock))
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => null,
@@ -51,7 +51,7 @@ test('a unit the register has nothing on (deleted from the business register): 0
 test('the query asks for the employee identity only, and the register reads the variables by the key finnArbeidsforholdVariabler', async () => {
   expect(EMPLOYMENTS_QUERY).toContain('arbeidsforhold { arbeidstaker { ident } }')
   const ask = (variables: unknown) =>
-    fetch(`${fx.aaregUrl}/graphql`, {
+    fetch(`${fx.labourRegisterUrl}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query: EMPLOYMENTS_QUERY, variables }),
@@ -69,7 +69,7 @@ test('the query asks for the employee identity only, and the register reads the 
 })
 
 test('the fixture answers an enum value the register does not know with AA-207 naming the variable, as the register does', async () => {
-  const res = await fetch(`${fx.aaregUrl}/graphql`, {
+  const res = await fetch(`${fx.labourRegisterUrl}/graphql`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -96,7 +96,7 @@ test("a token without the register's scope is refused: GOVERNMENT_API_ERROR with
 })
 
 test('an unreadable answer is GOVERNMENT_API_ERROR (unreadable answer)', async () => {
-  await addFault(fx.aaregUrl, { match: '/graphql', mode: 'malformed' })
+  await addFault(fx.labourRegisterUrl, { match: '/graphql', mode: 'malformed' })
   const e = await failure(register().employeeCount('993718807', token))
   expect(e?.code).toBe('GOVERNMENT_API_ERROR')
   expect(e?.options.extra).toMatchObject({ reason: 'unreadable answer' })

@@ -4,12 +4,12 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveTaxAuthority, MVA_VALIDATION_SCOPE } from '../../../src/upstream/tax-authority/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import { addFault, clearFaults, FAST, tokenService } from '../government-fixtures.ts'
+import { addFault, clearFaults, FAST, tokenService } from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 let fx: FixtureServers
@@ -19,9 +19,9 @@ beforeAll(async () => {
   token = (await tokenService(fx, clock).token({ scope: MVA_VALIDATION_SCOPE })).access_token
 })
 afterAll(() => fx.stop())
-afterEach(() => clearFaults(fx.skatteetatenUrl))
+afterEach(() => clearFaults(fx.taxAuthorityUrl))
 
-const authority = () => new LiveTaxAuthority(fx.skatteetatenUrl, new UpstreamClient('Skatteetaten', FAST, clock))
+const authority = () => new LiveTaxAuthority(fx.taxAuthorityUrl, new UpstreamClient('Skatteetaten', FAST, clock))
 const validate = (payload: Record<string, unknown>, t = token) =>
   authority().validateVatReturn({ org_number: '984661185', period: '2026-T1', payload }, t)
 const failure = (p: Promise<unknown>) =>
@@ -51,13 +51,13 @@ test('a token without the validation scope is refused: GOVERNMENT_API_ERROR with
 })
 
 test('an answer that is not a validation result is GOVERNMENT_API_ERROR (unreadable answer)', async () => {
-  await addFault(fx.skatteetatenUrl, { match: '/valider', mode: 'malformed' })
+  await addFault(fx.taxAuthorityUrl, { match: '/valider', mode: 'malformed' })
   const e = await failure(validate({ total_revenue_nok: 1 }))
   expect(e?.code).toBe('GOVERNMENT_API_ERROR')
   expect(e?.options.extra).toMatchObject({ reason: 'unreadable answer' })
 })
 
 test('a gateway that stays down is UPSTREAM_UNAVAILABLE after its attempts', async () => {
-  await addFault(fx.skatteetatenUrl, { match: '/valider', mode: 'status', status: 502 })
+  await addFault(fx.taxAuthorityUrl, { match: '/valider', mode: 'status', status: 502 })
   expect((await failure(validate({ total_revenue_nok: 1 })))?.code).toBe('UPSTREAM_UNAVAILABLE')
 })

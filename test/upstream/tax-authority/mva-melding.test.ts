@@ -12,7 +12,7 @@ import {
   mvaMeldingXml,
   skattleggingsperiode,
 } from '../../../src/upstream/tax-authority/mva-melding.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const vat = (payload: Record<string, unknown>, period = '2026-T2') => ({ org_number: '984661185', period, payload })
 

@@ -8,7 +8,7 @@ import {
   readTimeStampResponse,
   timeStampRequest,
 } from '../../../src/upstream/timestamp-authority/map.ts'
-import { hasOpenssl } from '../../support/tsa.ts'
+import { hasOpenssl } from '../../helpers.ts'
 
 test.skipIf(!hasOpenssl)(
   'a request is a v1 TimeStampReq over SHA-256 with the nonce, asking for the certificate',

@@ -7,21 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { startFixtureServers, type FixtureServers } from '../../../fixtures/servers/index.ts'
-import { AppError } from '../../../src/errors/app-error.ts'
+import type { AppError } from '../../../src/errors/app-error.ts'
 import { CATALOGUE } from '../../../src/errors/catalogue/index.ts'
 import { fixedClock } from '../../../src/lib/clock.ts'
 import { UpstreamClient } from '../../../src/upstream/http.ts'
 import { LiveTokenService, REFRESH_MARGIN_MS } from '../../../src/upstream/token-service/live.ts'
 import { PINNED_NOW } from '../../helpers.ts'
-import {
-  addFault,
-  approvedCompany,
-  clearFaults,
-  clearRequests,
-  FAST,
-  requestLog,
-  tokenService,
-} from '../government-fixtures.ts'
+import { addFault, approvedCompany, clearFaults, clearRequests, FAST, requestLog, tokenService } from '../../helpers.ts'
 
 const clock = fixedClock(PINNED_NOW)
 const LIFETIME_S = 120
@@ -32,12 +24,12 @@ beforeAll(async () => {
 afterAll(() => fx.stop())
 afterEach(async () => {
   clock.set(PINNED_NOW)
-  await clearFaults(fx.maskinportenUrl)
-  await clearRequests(fx.maskinportenUrl)
+  await clearFaults(fx.tokenServiceUrl)
+  await clearRequests(fx.tokenServiceUrl)
 })
 
 const SCOPE = 'altinn:authentication/systemuser.request.read'
-const grants = async () => (await requestLog(fx.maskinportenUrl)).filter((r) => r.path === '/token').length
+const grants = async () => (await requestLog(fx.tokenServiceUrl)).filter((r) => r.path === '/token').length
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => null,
@@ -53,7 +45,7 @@ function capturing() {
     return fetch(url, init)
   }) as typeof fetch
   const service = new LiveTokenService(
-    { url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) },
+    { url: fx.tokenServiceUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) },
     new UpstreamClient('Maskinporten', FAST, clock, fetchImpl),
     clock,
   )
@@ -77,7 +69,7 @@ describe('the grant', () => {
     expect(decodeProtectedHeader(assertion)).toMatchObject({ alg: 'RS256', kid: fx.governmentClient.kid })
     const claims = decodeJwt(assertion)
     expect(claims).toMatchObject({
-      aud: `${fx.maskinportenUrl}/`,
+      aud: `${fx.tokenServiceUrl}/`,
       iss: fx.governmentClient.clientId,
       scope: SCOPE,
       iat: Math.floor(clock.now().getTime() / 1000),
@@ -172,7 +164,7 @@ describe('the cache', () => {
   test('another scope or another customer is another grant', async () => {
     const tokens = tokenService(fx, clock)
     const systemUser = await approvedCompany(fx, tokens, clock, '993718807')
-    await clearRequests(fx.maskinportenUrl)
+    await clearRequests(fx.tokenServiceUrl)
     await tokens.token({ scope: SCOPE })
     await tokens.token({ scope: 'altinn:instances.read' })
     await tokens.token({ scope: 'altinn:instances.read', systemUser })
@@ -197,7 +189,7 @@ describe('failures', () => {
     const g = fx.governmentClient
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
     const tokens = new LiveTokenService(
-      { url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey },
+      { url: fx.tokenServiceUrl, clientId: g.clientId, kid: g.kid, privateKey },
       new UpstreamClient('Maskinporten', FAST, clock),
       clock,
     )
@@ -215,7 +207,7 @@ describe('failures', () => {
   })
 
   test('a service answering 503 is UPSTREAM_UNAVAILABLE after three attempts, retryable', async () => {
-    await addFault(fx.maskinportenUrl, { match: '/token', mode: 'status', status: 503 })
+    await addFault(fx.tokenServiceUrl, { match: '/token', mode: 'status', status: 503 })
     const e = await failure(tokenService(fx, clock).token({ scope: SCOPE }))
     expect(e?.code).toBe('UPSTREAM_UNAVAILABLE')
     expect(CATALOGUE.UPSTREAM_UNAVAILABLE.retryable).toBe(true)
@@ -223,13 +215,13 @@ describe('failures', () => {
   })
 
   test('a service that does not answer is UPSTREAM_TIMEOUT', async () => {
-    await addFault(fx.maskinportenUrl, { match: '/token', mode: 'timeout' })
+    await addFault(fx.tokenServiceUrl, { match: '/token', mode: 'timeout' })
     const e = await failure(tokenService(fx, clock, { ...FAST, timeoutMs: 100, attempts: 2 }).token({ scope: SCOPE }))
     expect(e?.code).toBe('UPSTREAM_TIMEOUT')
   })
 
   test('a 200 that is not a token response is GOVERNMENT_API_ERROR (unreadable answer)', async () => {
-    await addFault(fx.maskinportenUrl, { match: '/token', mode: 'malformed' })
+    await addFault(fx.tokenServiceUrl, { match: '/token', mode: 'malformed' })
     const e = await failure(tokenService(fx, clock).token({ scope: SCOPE }))
     expect(e?.code).toBe('GOVERNMENT_API_ERROR')
     expect(e?.options.extra).toMatchObject({ reason: 'unreadable answer' })
@@ -237,12 +229,12 @@ describe('failures', () => {
 
   test('after repeated failure the breaker opens: EXECUTION_CIRCUIT_OPEN at once, with Retry-After, and no call is made', async () => {
     const tokens = tokenService(fx, clock, { ...FAST, attempts: 1, breakerThreshold: 2, breakerOpenMs: 30_000 })
-    await addFault(fx.maskinportenUrl, { match: '/token', mode: 'status', status: 503 })
+    await addFault(fx.tokenServiceUrl, { match: '/token', mode: 'status', status: 503 })
     expect(tokens.breakerState()).toBe('closed')
     await failure(tokens.token({ scope: SCOPE }))
     await failure(tokens.token({ scope: SCOPE }))
     expect(tokens.breakerState()).toBe('open')
-    await clearRequests(fx.maskinportenUrl)
+    await clearRequests(fx.tokenServiceUrl)
     const e = await failure(tokens.token({ scope: SCOPE }))
     expect(e?.code).toBe('EXECUTION_CIRCUIT_OPEN')
     expect(e?.options.headers?.['retry-after']).toBe('30')
@@ -251,7 +243,7 @@ describe('failures', () => {
 
   test('after the open period one call probes; its success closes the breaker', async () => {
     const tokens = tokenService(fx, clock, { ...FAST, attempts: 1, breakerThreshold: 1, breakerOpenMs: 30_000 })
-    await addFault(fx.maskinportenUrl, { match: '/token', mode: 'status', status: 503, times: 1 })
+    await addFault(fx.tokenServiceUrl, { match: '/token', mode: 'status', status: 503, times: 1 })
     await failure(tokens.token({ scope: SCOPE }))
     expect(tokens.breakerState()).toBe('open')
     clock.advance(30_000)

@@ -1,7 +1,7 @@
 /** The token service's answers, in its documented shapes: a token response and its error bodies. */
 import { expect, test } from 'bun:test'
 import { mapTokenError, mapTokenResponse } from '../../../src/upstream/token-service/map.ts'
-import { PINNED_NOW } from '../../support/pinned.ts'
+import { PINNED_NOW } from '../../helpers.ts'
 
 const read = (name: string) => Bun.file(`${import.meta.dir}/fixtures/${name}`).text()
 const now = new Date(PINNED_NOW)

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { MAX_RESPONSE_BYTES } from '../../../src/domain/webhooks/delivery.ts'
 import { liveWebhookTransport } from '../../../src/upstream/webhooks/live.ts'
-import { selfSignedCertificate, startReceiver, type Receiver } from '../../support/webhook-receiver.ts'
+import { selfSignedCertificate, startReceiver, type Receiver } from '../../helpers.ts'
 
 let plain: Receiver
 beforeAll(async () => {

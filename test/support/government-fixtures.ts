@@ -52,7 +52,7 @@ export function tokenService(
 ): LiveTokenService {
   const g = fx.governmentClient
   return new LiveTokenService(
-    { url: fx.maskinportenUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) },
+    { url: fx.tokenServiceUrl, clientId: g.clientId, kid: g.kid, privateKey: createPrivateKey(g.privateKeyPem) },
     new UpstreamClient('Maskinporten', policy, clientClock),
     clock,
   )
@@ -65,7 +65,7 @@ export function digitalAgency(
   policy: UpstreamPolicy = FAST,
 ): LiveDigitalAgency {
   return new LiveDigitalAgency(
-    { platformUrl: fx.altinnUrl, systemId: fx.governmentClient.systemId },
+    { platformUrl: fx.filingPortalUrl, systemId: fx.governmentClient.systemId },
     tokens,
     new UpstreamClient('Altinn', policy, clock),
   )
@@ -73,17 +73,17 @@ export function digitalAgency(
 
 /** The organisation's administrator deletes a system user in Altinn (the fixture's control API; vendors cannot). */
 export async function deleteSystemUser(fx: FixtureServers, id: string): Promise<void> {
-  const res = await fetch(`${fx.altinnUrl}/__control/systemusers/${id}`, { method: 'DELETE' })
+  const res = await fetch(`${fx.filingPortalUrl}/__control/systemusers/${id}`, { method: 'DELETE' })
   expect(res.status).toBe(200)
 }
 
 /** The administrator's answer to a pending system-user request, through the Altinn fixture's control API. */
-export async function decide(
+export async function answerSystemUserRequest(
   fx: FixtureServers,
   requestId: string,
   status: 'Accepted' | 'Rejected' | 'Timedout',
 ): Promise<void> {
-  const res = await fetch(`${fx.altinnUrl}/__control/systemuser-requests/${requestId}`, {
+  const res = await fetch(`${fx.filingPortalUrl}/__control/systemuser-requests/${requestId}`, {
     method: 'POST',
     body: JSON.stringify({ status }),
     headers: { 'content-type': 'application/json' },
@@ -98,13 +98,13 @@ export interface AltinnState {
     id: string
     instanceOwner: { organisationNumber: string }
     dataValues: Record<string, string> | null
-    process: { ended: string | null }
+    process: { ended: string | null; currentTask: { altinnTaskType: string } | null }
     data: { dataType: string }[]
   }[]
 }
 
 export async function altinnState(fx: FixtureServers): Promise<AltinnState> {
-  return (await fetch(`${fx.altinnUrl}/__control/state`)).json() as Promise<AltinnState>
+  return (await fetch(`${fx.filingPortalUrl}/__control/state`)).json() as Promise<AltinnState>
 }
 
 /** A company that has approved a system user for the fixtures' demo system. */
@@ -121,6 +121,6 @@ export async function approvedCompany(
     externalRef,
     accessPackages: ['urn:altinn:accesspackage:merverdiavgift'],
   })
-  if (req.status === 'New') await decide(fx, req.id, 'Accepted')
+  if (req.status === 'New') await answerSystemUserRequest(fx, req.id, 'Accepted')
   return { org, externalRef }
 }

@@ -1,7 +1,7 @@
 /** Shared by the sandbox read-side tests: paths, bearers, and the sandbox `_meta` contract. */
 import { expect } from 'bun:test'
-import { SANDBOX_COMPANIES, type SandboxCompany } from '../../../fixtures/sandbox/companies.ts'
-import type { TestApp } from '../../helpers.ts'
+import { SANDBOX_COMPANIES, type SandboxCompany } from '../../fixtures/sandbox/companies.ts'
+import type { TestApp } from './app.ts'
 
 export const SANDBOX = '/api/v1/sandbox'
 export const PUBLIC = '/api/v1/sandbox/public'

@@ -5,11 +5,9 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { expect } from 'bun:test'
-import type { TestApp } from '../../helpers.ts'
-import { freshIp } from '../../access-helpers.ts'
-
-export const SANDBOX = '/api/v1/sandbox'
-export const PUBLIC = '/api/v1/sandbox/public'
+import type { TestApp } from './app.ts'
+import { freshIp } from './access.ts'
+import { SANDBOX } from './sandbox-read.ts'
 
 /** 818000006: every check passes, the delegation holds both scopes. */
 export const HEALTHY_ORG = '818000006'

@@ -1,6 +1,6 @@
 /** Accounts, keys, credits and sessions for tests, made through the real operator API and sign-in flow. */
-import { runMailQueue } from '../jobs/mail-queue.ts'
-import { ADMIN_TOKEN, type TestApp } from './helpers.ts'
+import { runMailQueue } from '../../jobs/mail-queue.ts'
+import { ADMIN_TOKEN, type TestApp } from './app.ts'
 
 let ipCounter = 0
 /** A fresh client address (the test apps trust X-Forwarded-For), so per-IP limits do not leak between tests. */

@@ -1,5 +1,5 @@
 /** Company facts for rulebook tests, until the register adapters supply real ones. */
-import { tier1Facts, type CompanyFacts } from '../../../src/domain/rulebook/facts.ts'
+import { tier1Facts, type CompanyFacts } from '../../src/domain/rulebook/facts.ts'
 
 /** An AS as the open registers show it: VAT registered, nothing else known. */
 export const AS_TIER1: CompanyFacts = tier1Facts({

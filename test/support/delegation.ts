@@ -11,8 +11,8 @@
  * receipt-ed25519: 923609016 2026-T4; approval-confirmation: 984661185 2026-T4 and 2026-T5.
  */
 import { decideMockRequest } from '../../src/store/mock-agency.ts'
-import { createConsumer, createKey } from '../access-helpers.ts'
-import type { TestApp } from '../helpers.ts'
+import { createConsumer, createKey } from './access.ts'
+import type { TestApp } from './app.ts'
 
 export const ORG = '984661185'
 export const MVA = 'skatteetaten:mva-melding'

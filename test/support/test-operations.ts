@@ -3,9 +3,9 @@
  * company-data-like read (until the company routes exist) and one that needs the professional tier.
  */
 import { Type } from '@sinclair/typebox'
-import { AppError } from '../src/errors/app-error.ts'
-import type { Extension } from '../src/app.ts'
-import { op } from '../src/operations/index.ts'
+import { AppError } from '../../src/errors/app-error.ts'
+import type { Extension } from '../../src/app.ts'
+import { op } from '../../src/operations/index.ts'
 
 export const METERED_PATH = '/api/v1/test/metered'
 export const PROFESSIONAL_PATH = '/api/v1/test/professional'

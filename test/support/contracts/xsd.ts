@@ -7,7 +7,7 @@ import { validateXML } from 'xmllint-wasm'
 
 const ROOT = new URL('../../../contracts/', import.meta.url)
 
-export const SKATTEETATEN_XSD = {
+export const TAX_AUTHORITY_XSD = {
   mvaMelding: 'skatteetaten-mva/xsd/no.skatteetaten.fastsetting.avgift.mva.skattemeldingformerverdiavgift.v1.0.xsd',
   konvolutt: 'skatteetaten-mva/xsd/no.skatteetaten.fastsetting.avgift.mva.mvameldinginnsending.v1.0.xsd',
   valideringsresultat: 'skatteetaten-mva/xsd/no.skatteetaten.fastsetting.avgift.mva.valideringsresultat.v1.xsd',

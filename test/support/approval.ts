@@ -6,8 +6,8 @@
  * person meets it.
  */
 import { expect } from 'bun:test'
-import { postForm, signIn, type Session } from './access-helpers.ts'
-import type { TestApp } from './helpers.ts'
+import { postForm, signIn, type Session } from './access.ts'
+import type { TestApp } from './app.ts'
 
 /** The key's side: what the agent holds. */
 export interface Keyed {

@@ -1,8 +1,8 @@
 /** A real MCP SDK client against a test app, and the tool-result envelope it returns. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { TestApp } from '../helpers.ts'
-import { freshIp } from '../access-helpers.ts'
+import type { TestApp } from './app.ts'
+import { freshIp } from './access.ts'
 
 export async function connectMcp(app: TestApp, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'plikt-test', version: '1.0.0' })
