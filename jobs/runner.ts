@@ -48,6 +48,9 @@ import { SWEEP_SECONDS } from '../src/domain/delegation/refresh.ts'
 import { runDailyAccountsDiff } from './accounts-diff.ts'
 import { runAnchorJob } from './anchor.ts'
 import { runWebhookDeliveries } from './webhook-deliveries.ts'
+import { runRegisterWarmup } from './register-warmup.ts'
+import { WARMUP } from '../src/domain/portfolios/warmup.ts'
+import type { UnitReads } from '../src/domain/sources.ts'
 import { lastTicks } from '../src/store/job-ticks.ts'
 import type { JobControl, JobOutcome, JobSummary } from '../src/domain/jobs.ts'
 import type { DigitalAgency } from '../src/upstream/digital-agency/port.ts'
@@ -76,6 +79,8 @@ export interface JobDeps {
   webhooks?: { transport: WebhookTransport; policy: TargetPolicy }
   /** TSA_URL's authority; null or absent: anchor roots are not timestamped */
   tsa?: TimestampAuthority | null
+  /** the register reads through the cache, for the portfolio warm-up; absent in tests of other jobs */
+  reads?: UnitReads
 }
 
 export interface ScheduledJob {
@@ -121,6 +126,11 @@ export const QUEUE_JOBS: Record<string, QueueJob> = {
     everySeconds: SWEEP_SECONDS,
     run: runDelegationRefresh,
     description: 'asks the digital agency about pending delegations: young ones every 5 s, older every minute, round-robin over accounts, each claimed on its own',
+  },
+  'register-warmup': {
+    everySeconds: WARMUP.everySeconds,
+    run: runRegisterWarmup,
+    description: `reads portfolio companies' register data through the cache in the background, at most ${WARMUP.perRun} organisations a run, each claimed on its own`,
   },
 }
 

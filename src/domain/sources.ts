@@ -129,6 +129,20 @@ export type CompanyReads = Pick<
   'unit' | 'subUnit' | 'roles' | 'signature' | 'prokura' | 'accounts' | 'search'
 >
 
+/** The reads that say which legal entity an organisation number stands for (domain/company/register.ts `resolveOrg`). */
+export type UnitReads = Pick<CompanyReads, 'unit' | 'subUnit'>
+
+/**
+ * A resource the cache holds no usable answer for, asked of `UpstreamReads.cachedOnly()`: its
+ * answer is being fetched in the background, not by this read.
+ */
+export class NotCached extends Error {
+  override name = 'NotCached'
+  constructor(readonly key: string) {
+    super(`not cached: ${key}`)
+  }
+}
+
 /**
  * Read-only from now on, all the way down: a mapped answer is shared by every request that reads
  * the same cached answer, and a caller that changed it would change it for the others. Such a
@@ -194,6 +208,42 @@ export class UpstreamReads {
       (raw) => mapSubUnit(raw, org),
       (u) => u.kind === 'found',
     )
+  }
+
+  /**
+   * The unit and sub-unit reads from the cache alone, never the register: for a read over many
+   * companies at once (a portfolio's deadlines), which must not become a burst of upstream calls;
+   * what it lacks is fetched in the background (domain/portfolios/warmup.ts). A cached answer is
+   * served up to its stale limit (a "not found", up to the unit's), marked `stale` once it is older
+   * than its freshness; a resource with nothing usable cached throws `NotCached`.
+   */
+  cachedOnly(): UnitReads {
+    return {
+      unit: (org) =>
+        this.read(
+          'enhetsregisteret',
+          'unit',
+          `enhet:${org}`,
+          org,
+          () => Promise.reject(new NotCached(`enhet:${org}`)),
+          (raw) => mapUnit(raw, org),
+          undefined,
+          undefined,
+          true,
+        ),
+      subUnit: (org) =>
+        this.read(
+          'enhetsregisteret',
+          'unit',
+          `underenhet:${org}`,
+          org,
+          () => Promise.reject(new NotCached(`underenhet:${org}`)),
+          (raw) => mapSubUnit(raw, org),
+          undefined,
+          undefined,
+          true,
+        ),
+    }
   }
 
   roles(org: string): Promise<Sourced<RolesLookup>> {
@@ -278,6 +328,8 @@ export class UpstreamReads {
     archived: (value: T) => boolean = () => true,
     /** what a live answer tells the change archive */
     observe?: (value: T, snapshotId: string | null) => Observation[],
+    /** answer from the cache alone (`cachedOnly`) */
+    cacheOnly = false,
   ): Promise<Sourced<T>> {
     const now = this.deps.clock.now().getTime()
     const cached = await this.readCache(system, key)
@@ -289,6 +341,20 @@ export class UpstreamReads {
         cachedValue = undefined // a row we can no longer read is as good as none
       }
       const fresh = cached.raw.status === 200 ? FRESHNESS[kind].fresh : FRESHNESS.notFound.fresh
+      const age = now - cached.raw.fetchedAt.getTime()
+      if (cacheOnly && cachedValue !== undefined && age < FRESHNESS[kind].staleLimit) {
+        this.deps.metrics?.cacheRead(system, age < fresh ? 'cache' : 'stale')
+        return {
+          value: cachedValue,
+          source: {
+            system,
+            snapshotId: cached.snapshotId,
+            fetchedAt: cached.raw.fetchedAt,
+            servedFrom: 'cache',
+            stale: age >= fresh,
+          },
+        }
+      }
       if (cachedValue !== undefined && now - cached.raw.fetchedAt.getTime() < fresh) {
         this.deps.metrics?.cacheRead(system, 'cache')
         return {
@@ -303,6 +369,7 @@ export class UpstreamReads {
         }
       }
     }
+    if (cacheOnly) throw new NotCached(key)
     try {
       const { raw, snapshotId } = await this.fetchOnce(key, org, fetch, map, archived, observe)
       this.deps.metrics?.cacheRead(system, 'live')

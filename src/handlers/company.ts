@@ -3,12 +3,12 @@ import { DEADLINE_SHIFT_BASIS } from '../domain/rulebook/rules.ts'
 import { validationError, type AppError } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
-import { addMonths, isLocalDate } from '../lib/local-date.ts'
 import { osloDate } from '../lib/oslo-time.ts'
 import { accountsSnapshot } from '../domain/company/accounts.ts'
 import { signingAuthority } from '../domain/company/authority.ts'
 import { filingHistory } from '../domain/company/filing-history.ts'
-import { deadlinesOf, obligationsOf, snapshotKey, summaryOf, unitFacts } from '../domain/company/obligations.ts'
+import { companyDeadlinesFor, deadlineWindow, type DeadlinesEnv } from '../domain/company/deadlines.ts'
+import { obligationsOf, snapshotKey, summaryOf, unitFacts } from '../domain/company/obligations.ts'
 import {
   companyContext,
   companyProfile,
@@ -25,6 +25,7 @@ import type { AppDeps, Handler, ToolBinding } from '../pipeline/context.ts'
 import type { Principal } from '../domain/access/types.ts'
 import { filedLookup, tier2Metrics, withTier2 } from '../domain/company/tier2.ts'
 import { metaOf } from '../pipeline/provenance.ts'
+import type { PrecomputedData } from '../pipeline/envelope.ts'
 
 type OrgRoute = { params: typeof C.OrgParams }
 
@@ -45,8 +46,12 @@ function describe(e: AppError) {
   return { error_code: e.code, retryable: CATALOGUE[e.code].retryable, message: x.summary, message_en: x.summary_en }
 }
 
-/** The whole days of a date the latest from_date may reach; beyond it the calendar is not meaningful. */
-const MAX_FROM_DATE = '2100-12-31'
+/** What one company's deadlines need of the instance (domain/company/deadlines.ts): the company route's and a portfolio's. */
+export const deadlinesEnv = (deps: AppDeps): DeadlinesEnv => ({
+  tier2: tier2Deps(deps),
+  delegatedTo: (consumer, org) => deps.grants.delegatedTo(consumer, org),
+  memo: (key, compute) => deps.answers.get(key, compute),
+})
 
 /**
  * The consumer's Tier 2 figures for a company it holds a delegation from (a sub-unit's: its legal
@@ -157,31 +162,14 @@ export const companyHandlers = {
   }) satisfies Handler<OrgRoute>,
 
   getCompanyDeadlines: (async ({ params, query, deps, now, principal }) => {
-    const fromDate = query.from_date ?? osloDate(now)
-    const horizonMonths = query.horizon_months ?? 12
-    if (!isLocalDate(fromDate))
-      throw validationError([{ field: 'from_date', message: 'is not a calendar date (YYYY-MM-DD)' }])
-    if (fromDate < '2020-01-01' || addMonths(fromDate, horizonMonths) > MAX_FROM_DATE) {
-      throw validationError([
-        { field: 'from_date', message: 'must be between 2020-01-01 and a date whose horizon ends by 2100-12-31' },
-      ])
-    }
+    const window = deadlineWindow(query, now)
     const u = await unitFacts(deps.reads, params.org)
-    const t2 = await tier2Of(deps, principal, u)
-    if (t2) {
-      const filed = await filedLookup(deps, u.unit.org_number, now)
-      const data = deadlinesOf(
-        { ...u, facts: withTier2(u.facts!, t2.metrics) },
-        { fromDate, horizonMonths, filed },
-        'tier_2',
-      )
-      return { data, meta: { ...metaOf([...u.sources, ...t2.provenance]), legal_basis: DEADLINE_SHIFT_BASIS } }
+    const r = await companyDeadlinesFor(deadlinesEnv(deps), consumerOf(principal), u, window, now)
+    return {
+      data: r.data,
+      ...(r.body ? { precomputed: r.body as PrecomputedData } : {}),
+      meta: { ...metaOf(r.sources), legal_basis: DEADLINE_SHIFT_BASIS },
     }
-    const hit = deps.answers.get(`deadlines|${snapshotKey(u)}|${fromDate}|${horizonMonths}`, () => ({
-      data: deadlinesOf(u, { fromDate, horizonMonths }),
-      counts: null,
-    }))
-    return { data: hit.data, precomputed: hit.body, meta: { ...metaOf(u.sources), legal_basis: DEADLINE_SHIFT_BASIS } }
   }) satisfies Handler<OrgRoute & { query: typeof C.DeadlinesQuery }>,
 
   getFilingHistory: (async ({ params, query, deps, now, principal }) => {

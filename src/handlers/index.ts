@@ -11,6 +11,7 @@ import { billingHandlers, billingTools } from './billing.ts'
 import { companyHandlers, companyTools } from './company.ts'
 import { portalHandlers, portalTools } from './portal.ts'
 import { profilesHandlers } from './profiles.ts'
+import { portfoliosHandlers, portfoliosTools } from './portfolios.ts'
 import { changesHandlers } from './changes.ts'
 import { webhooksHandlers } from './webhooks.ts'
 import { anchorsHandlers } from './anchors.ts'
@@ -38,6 +39,7 @@ export const coreHandlers = {
   ...companyHandlers,
   ...portalHandlers,
   ...profilesHandlers,
+  ...portfoliosHandlers,
   ...changesHandlers,
   ...webhooksHandlers,
   ...anchorsHandlers,
@@ -57,6 +59,7 @@ export const toolBindings = {
   ...accountTools,
   ...toolTools,
   ...companyTools,
+  ...portfoliosTools,
   ...portalTools,
   ...delegationTools,
   ...sandboxActionTools,

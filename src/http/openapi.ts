@@ -139,7 +139,17 @@ function successResponse(op: Operation): Json {
       : op.response
         ? jsonSchema(op.response)
         : {}
-  return { description: op.summary, headers, content: { [op.responseType ?? 'application/json']: { schema: body } } }
+  const alternates = Object.fromEntries(
+    Object.entries(op.alternateTypes ?? {}).map(([type, description]) => [
+      type,
+      { schema: { type: 'string', description } },
+    ]),
+  )
+  return {
+    description: op.summary,
+    headers,
+    content: { [op.responseType ?? 'application/json']: { schema: body }, ...alternates },
+  }
 }
 
 const SECURITY: Record<Operation['auth'], Json[]> = {

@@ -3,6 +3,15 @@
  * JCS forms of numbers and strings; JCS adds member ordering by UTF-16 code units, which is what
  * the default string comparison in Array.prototype.sort does.
  */
+/**
+ * The canonical JSON of an object whose members are already canonical JSON (`members`: name →
+ * canonical value): for an answer assembled from parts canonicalised once and kept.
+ */
+export function canonicalMembers(members: Record<string, string>): string {
+  const keys = Object.keys(members).sort()
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${members[k]}`).join(',')}}`
+}
+
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('JCS: non-finite number')

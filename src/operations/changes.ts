@@ -23,7 +23,8 @@ export const changesOperations = [
       'are Tier 2 data and not shown — read them with your own delegation), `directorate` `delegation` (the agency decided a ' +
       'delegation request: `/status` from `pending` to `active`, `rejected` or `expired`). Only `accounts.updated` is delivered ' +
       'by webhook; every other row is read here. Filters: `source`, `entity_type`, `entity_id`, `change_type`, ' +
-      '`since` (detected at or after). Pages are in archive order; `next_cursor` is always given: ask again with it to get ' +
+      '`since` (detected at or after), and `portfolio_id`: only the changes of one of your portfolios’ companies (the numbers ' +
+      'it holds and, for a sub-unit, its legal entity; another account’s portfolio is 404 `NOT_FOUND`), with the same cursor. Pages are in archive order; `next_cursor` is always given: ask again with it to get ' +
       'the rows after this page — at once while `has_more`, or later to follow new rows. Rows are committed in cursor order, so ' +
       'following the cursor never skips a row that arrives meanwhile and never repeats one. `limit` 1 to 200, default 50.',
     request: { query: S.ChangesQuery },

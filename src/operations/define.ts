@@ -92,6 +92,11 @@ export interface Operation {
   planMinimum: 'free' | 'professional' | null
   /** metered price per successful call, whole øre */
   costOre: number
+  /**
+   * how the price applies when a call is not simply one read (a portfolio's deadlines: one price
+   * for many companies, and when it is refunded); the price list and the capabilities document show it
+   */
+  priceNote?: string
   mcpTool: string | null
   /**
    * The MCP resource (or resource template) that reads this operation (src/mcp/resources.ts): its
@@ -132,6 +137,8 @@ export interface Operation {
   responseHeaders?: Record<string, string>
   /** the success body's media type when it is not JSON's (security.txt, a linkset); default application/json */
   responseType?: string
+  /** other media types the success answer comes in when `Accept` asks for them (a portfolio's CSV), with what each holds */
+  alternateTypes?: Record<string, string>
 }
 
 /** How an operation is offered as an MCP resource: see `Operation.mcpResource`. */

@@ -20,6 +20,7 @@ import { pagesOperations } from './pages.ts'
 import { portalOperations } from './portal.ts'
 import { privacyOperations } from './privacy.ts'
 import { profilesOperations } from './profiles.ts'
+import { portfoliosOperations } from './portfolios.ts'
 import { rulebookOperations } from './rulebook.ts'
 import { sandboxOperations } from './sandbox.ts'
 import { serviceOperations } from './service.ts'
@@ -44,6 +45,7 @@ export const operations = [
   ...anchorsOperations,
   ...portalOperations,
   ...profilesOperations,
+  ...portfoliosOperations,
   ...toolsOperations,
   ...delegationOperations,
   ...sandboxOperations,

@@ -115,6 +115,11 @@ export interface RequestState {
   principal: Principal
   /** headers every response to this request carries (rate-limit state, low-balance warning) */
   extraHeaders: Record<string, string> | null
+  /**
+   * set by a handler whose successful answer is not to be charged (a portfolio read that answered
+   * no client): the metering step refunds it as it refunds a failure, with this reason
+   */
+  refundReason?: string
   /** set by a handler once something irreversible happened (an approval token spent): a failure from then on is final, and an Idempotency-Key replays it */
   failureIsFinal: boolean
 }

@@ -108,6 +108,22 @@ export function precompute(data: unknown): PrecomputedData {
   return { data, hash: responseHash(data), json, prefix: encoder.encode(`{"success":true,"data":${json},"_meta":`) }
 }
 
+/**
+ * As `precompute`, for data whose RFC 8785 canonical JSON the caller assembled itself (from parts
+ * canonicalised once and kept: a portfolio's merged deadlines): the canonical JSON is the body's
+ * JSON too, so the answer is serialised and encoded once.
+ */
+export function precomputeCanonical(data: unknown, canonical: string): PrecomputedData {
+  const bytes = encoder.encode(canonical)
+  const head = encoder.encode('{"success":true,"data":')
+  const tail = encoder.encode(',"_meta":')
+  const prefix = new Uint8Array(head.length + bytes.length + tail.length)
+  prefix.set(head, 0)
+  prefix.set(bytes, head.length)
+  prefix.set(tail, head.length + bytes.length)
+  return { data, hash: `sha256:${sha256Hex(bytes)}`, json: canonical, prefix }
+}
+
 function sameMeta(a: MetaInput, b: MetaInput): boolean {
   const ka = Object.keys(a) as (keyof MetaInput)[]
   if (ka.length !== Object.keys(b).length) return false

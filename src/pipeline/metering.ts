@@ -11,7 +11,7 @@ import { audited, confirm, lookAgain } from './key-confirmation.ts'
  * The metering step, the same on every surface (REST and MCP): a keyed call of a priced operation
  * is charged together with confirming its key and counting its limits (one statement), then
  * settled when `run` succeeds, or refunded when it throws or its outcome `failed`. Nothing is
- * charged for a failure.
+ * charged for a failure, nor for an answer its handler marked free (`state.refundReason`).
  */
 export async function metered<T>(
   op: Operation,
@@ -71,6 +71,7 @@ export async function metered<T>(
     throw e
   }
   if (failed(out)) await giveBack('failed call')
+  else if (state.refundReason) await giveBack(state.refundReason)
   else deps.settler.finish(charge)
   return out
 }

@@ -143,6 +143,11 @@ export const Pricing = Type.Object({
       path: Type.String(),
       cost_ore: Type.Integer(),
       mcp_tool: Type.Union([Type.String(), Type.Null()]),
+      price_note: Type.Optional(
+        Type.String({
+          description: 'how the price applies when a call is more than one read (a portfolio’s deadlines)',
+        }),
+      ),
     }),
     { description: 'every metered operation' },
   ),

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { CHANGE_TYPES, ENTITY_TYPES, SOURCES } from '../domain/changes/vocabulary.ts'
 import { CHANGES_PAGE } from '../domain/changes/archive.ts'
-import { Lit } from './common.ts'
+import { Lit, Uuid } from './common.ts'
 
 /** Each source's rows (domain/changes/observed.ts has the same table): the OpenAPI document's words. */
 const SOURCE_DOC =
@@ -69,6 +69,11 @@ export const ChangesQuery = Type.Object(
       }),
     ),
     change_type: Type.Optional(Lit(CHANGE_TYPES)),
+    portfolio_id: Type.Optional(
+      Uuid(
+        'only changes of a portfolio’s companies (yours; another account’s is 404): the numbers it holds and, for a sub-unit, its legal entity',
+      ),
+    ),
     since: Type.Optional(
       Type.String({
         format: 'date-time',

@@ -43,6 +43,9 @@ export const Capability = Type.Object({
   mcp_tool: Type.Union([Type.String(), Type.Null()]),
   scope: Type.Union([Type.String(), Type.Null()]),
   price_ore: Type.Integer({ minimum: 0 }),
+  price_note: Type.Optional(
+    Type.String({ description: 'how the price applies when a call is more than one read (a portfolio’s deadlines)' }),
+  ),
   example_request: ExampleRequest,
   data_sources: Type.Array(Type.String()),
   freshness: Type.Union([Type.Literal('static'), Type.Literal('cached'), Type.Literal('live')]),

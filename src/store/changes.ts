@@ -91,6 +91,8 @@ export interface ChangeFilter {
   source?: string
   entity_type?: string
   entity_id?: string
+  /** any of these entities (a portfolio's companies) */
+  entity_ids?: string[]
   change_type?: string
   since?: Date
 }
@@ -107,6 +109,7 @@ export async function listChanges(
     ...(filter.source !== undefined ? [sql`source = ${filter.source}`] : []),
     ...(filter.entity_type !== undefined ? [sql`entity_type = ${filter.entity_type}`] : []),
     ...(filter.entity_id !== undefined ? [sql`entity_id = ${filter.entity_id}`] : []),
+    ...(filter.entity_ids !== undefined ? [sql`entity_id = any(${filter.entity_ids}::text[])`] : []),
     ...(filter.change_type !== undefined ? [sql`change_type = ${filter.change_type}`] : []),
     ...(filter.since !== undefined ? [sql`detected_at >= ${filter.since}`] : []),
   ]

@@ -22,6 +22,12 @@ beforeAll(async () => {
   const c = await createConsumer(app, 'enterprise')
   await addCredits(app, c.id, 100_000)
   key = (await createKey(app, c.id)).key
+  // the portfolio tools answer about a portfolio of the key's own account
+  const res = await app.post('/api/v1/portfolios', { name: 'Listing' }, { headers: bearer(key) })
+  const portfolio_id = ((await res.json()) as { data: { portfolio_id: string } }).data.portfolio_id
+  ARGS.list_portfolios = {}
+  ARGS.set_portfolio_companies = { portfolio_id, org_numbers: [POSTEN] }
+  ARGS.get_portfolio_deadlines = { portfolio_id, horizon_months: 6 }
 }, 30_000)
 afterAll(() => app.stop())
 

@@ -32,6 +32,8 @@ export function testDatabase(): Promise<Database> {
     await db.sql`delete from idempotency_records`
     // …and without upstream answers cached at this run's pinned time by an earlier run.
     await db.sql`delete from upstream_cache`
+    // …and without the warm-ups of those answers, due at this run's pinned instants.
+    await db.sql`delete from register_warmups`
     // …and without scheduled-job ticks claimed at this run's pinned instants by an earlier run.
     await db.sql`delete from job_ticks`
     // …and without conflict locks of live filings taken at this run's pinned instants.

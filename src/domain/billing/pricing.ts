@@ -8,6 +8,7 @@ export interface Priced {
   path: string
   costOre: number
   mcpTool: string | null
+  priceNote?: string
 }
 
 export function priceList(operations: readonly Priced[], baseUrl: string, ceilingOre: number) {
@@ -22,6 +23,7 @@ export function priceList(operations: readonly Priced[], baseUrl: string, ceilin
         path: o.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
         cost_ore: o.costOre,
         mcp_tool: o.mcpTool,
+        ...(o.priceNote ? { price_note: o.priceNote } : {}),
       })),
     top_up: {
       min_ore: TOPUP_MIN_ORE,

@@ -47,19 +47,24 @@ function decodeCursor(cursor: string): bigint {
   return seq
 }
 
-export interface ChangesQuery extends Omit<ChangeFilter, 'since'> {
+export interface ChangesQuery extends Omit<ChangeFilter, 'since' | 'entity_ids'> {
   since?: string
   cursor?: string
   limit?: number
 }
 
-export async function readChanges(sql: Sql, q: ChangesQuery) {
+/** `entities`: only rows of these entities (a portfolio's companies, domain/portfolios/changes.ts). */
+export async function readChanges(sql: Sql, q: ChangesQuery, entities?: string[]) {
   const after = q.cursor === undefined ? 0n : decodeCursor(q.cursor)
   const limit = q.limit ?? CHANGES_PAGE.default
   const { cursor: _c, limit: _l, since, ...filter } = q
   const rows = await listChanges(
     sql,
-    { ...filter, ...(since !== undefined ? { since: new Date(since) } : {}) },
+    {
+      ...filter,
+      ...(since !== undefined ? { since: new Date(since) } : {}),
+      ...(entities !== undefined ? { entity_ids: entities } : {}),
+    },
     after,
     limit + 1,
   )

@@ -15,7 +15,7 @@ import {
 } from '../rulebook/evaluate.ts'
 import { tier1Facts, type CompanyFacts } from '../rulebook/facts.ts'
 import { entityTypeOf, requireUnit, subUnitOf, type SubUnitBlock } from './register.ts'
-import type { CompanyReads, Provenance } from '../sources.ts'
+import type { Provenance, UnitReads } from '../sources.ts'
 
 export interface Coverage {
   covered: boolean
@@ -72,7 +72,7 @@ export interface UnitFacts {
  * The register unit as rulebook facts: the one upstream read the evaluations need (two or three
  * when the number is a sub-unit's, whose legal entity is then evaluated).
  */
-export async function unitFacts(sources: CompanyReads, org: string): Promise<UnitFacts> {
+export async function unitFacts(sources: UnitReads, org: string): Promise<UnitFacts> {
   const unit = await requireUnit(sources, org)
   return {
     unit: unit.value,

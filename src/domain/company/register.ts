@@ -8,7 +8,7 @@ import { hasValidCheckDigit, isOrgNumberShape } from '../../lib/org-number.ts'
 import type { Address, Coded, RegisterSubUnit, RegisterUnit, Role } from '../../upstream/business-register/map.ts'
 import { UPGRADE_PATH_NB } from '../rulebook/evaluate.ts'
 import { ENTITY_TYPES, type EntityType } from '../rulebook/facts.ts'
-import { attempt, type CompanyReads, type Provenance, type Sourced } from '../sources.ts'
+import { attempt, type CompanyReads, type Provenance, type Sourced, type UnitReads } from '../sources.ts'
 
 export const UPGRADE_PATH_EN =
   'Tier 2 data (employees, turnover, balance sheet) needs an active delegation from the company: ask the general manager or access manager to approve Plikt’s system user in Altinn.'
@@ -110,7 +110,7 @@ const notFound = (org: string) =>
  * sub-unit stands for its parent (deleted or not). A deleted sub-unit whose entry no longer names
  * its parent is SUB_UNIT_DELETED; a number that is neither is COMPANY_NOT_FOUND.
  */
-export async function resolveOrg(sources: CompanyReads, org: string): Promise<Resolution> {
+export async function resolveOrg(sources: UnitReads, org: string): Promise<Resolution> {
   const unit = await sources.unit(org)
   if (unit.value.kind === 'found')
     return {
@@ -151,7 +151,7 @@ export async function resolveOrg(sources: CompanyReads, org: string): Promise<Re
  * The legal entity, or 404: COMPANY_NOT_FOUND when the register knows the number neither as a unit
  * nor as a sub-unit (or removed it), SUB_UNIT_DELETED for a deleted sub-unit that names no parent.
  */
-export async function requireUnit(sources: CompanyReads, org: string): Promise<LegalEntity> {
+export async function requireUnit(sources: UnitReads, org: string): Promise<LegalEntity> {
   const r = await resolveOrg(sources, org)
   if (r.kind === 'missing') throw r.error
   return r.entity

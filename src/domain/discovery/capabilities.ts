@@ -79,7 +79,7 @@ export function frontDoorIndex(baseUrl: string) {
 
 type Category = 'public-tool' | 'company-data' | 'auth' | 'actions' | 'account' | 'admin' | 'discovery'
 
-const COMPANY_TAGS = new Set(['Company data', 'Change archive', 'Webhooks', 'Anchors'])
+const COMPANY_TAGS = new Set(['Company data', 'Portfolios', 'Change archive', 'Webhooks', 'Anchors'])
 const ACCOUNT_TAGS = new Set(['Account', 'Billing', 'Saved profiles', 'Privacy', 'Pages'])
 
 /** The spec's capability categories, read off the registry entry's category, tag and path. */
@@ -143,6 +143,7 @@ function capabilityOf(op: Operation & { auth: keyof typeof AUTH }, input: Capabi
     mcp_tool: op.mcpTool,
     scope: op.scope,
     price_ore: op.costOre,
+    ...(op.priceNote ? { price_note: op.priceNote } : {}),
     example_request: oauthOff ? { ...example, runnable: false } : example,
     data_sources: c?.data_sources ?? [SERVICE_NAME],
     freshness: c?.freshness ?? (own || op.method === 'GET' ? ('static' as const) : ('live' as const)),

@@ -93,6 +93,7 @@ function byName(name: string, w: Where, op: Operation): unknown {
     action_id: actionIdOf(action),
     consumer_id: PLACEHOLDER_UUID,
     id: PLACEHOLDER_UUID,
+    portfolio_id: PLACEHOLDER_UUID,
     connection: PLACEHOLDER_UUID,
     snapshot_id: PLACEHOLDER_UUID,
     token: '<token>',

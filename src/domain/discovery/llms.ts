@@ -16,7 +16,7 @@ import { operationOf, toolOf, WORKFLOWS } from './workflows.ts'
 const TITLE = '# Plikt'
 const SUMMARY =
   '> Machine-readable answers about Norwegian regulatory obligations for software agents: who a company is and who may act for it, ' +
-  'what it must file and when (with the law), delegation brokering, dry-runs and approved filings with signed receipts, a change ' +
+  'what it must file and when (with the law) — for one company or an accounting firm’s whole portfolio of clients, as JSON, CSV or MCP —, delegation brokering, dry-runs and approved filings with signed receipts, a change ' +
   'archive with signed webhooks — over REST (`/api/v1`) and MCP (`/api/mcp`), with a keyless sandbox to rehearse in.'
 
 const link = (base: string, path: string, name: string, note: string) => `- [${name}](${base}${path}): ${note}`

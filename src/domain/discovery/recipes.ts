@@ -234,6 +234,32 @@ function monitorChanges(): RecipeScript[] {
   ]
 }
 
+function accountingFirmWeek(): RecipeScript[] {
+  const auth = '$PLIKT_KEY'
+  const params = { portfolio_id: '$PORTFOLIO' }
+  return [
+    script(
+      'Monday: the clients in a portfolio, every deadline of the next year (JSON, CSV, MCP), and what changed',
+      ['PLIKT_KEY'],
+      [
+        `PORTFOLIO=$(${curl('createPortfolio', { auth, body: { name: 'Klienter' } })} | ${field('portfolio_id')})`,
+        `# replace with your clients' organisation numbers (at most 1 000; a sub-unit's stands for its legal entity)`,
+        curl('setPortfolioCompanies', { params, auth, body: { org_numbers: [PRODUCTION_EXAMPLE_ORG, '923609016'] } }),
+        `# new clients are "pending" until their register data is fetched in the background: the answer never waits`,
+        `for i in $(seq 1 30); do ${curl('getPortfolioDeadlines', { params, auth })} | grep -q '"pending":0' && break; sleep 2; done`,
+        `# 50 øre a call, whatever the number of clients`,
+        curl('getPortfolioDeadlines', { params, query: 'horizon_months=12', auth }),
+        `# the same rows for the spreadsheet`,
+        curl('getPortfolioDeadlines', { params, auth, headers: ['accept: text/csv'] }),
+        mcpCall('getPortfolioDeadlines', { portfolio_id: v('PORTFOLIO'), horizon_months: 12 }, auth),
+        curl('listPortfolios', { auth }),
+        `# through the week: what changed across the clients (read:changes), followed with next_cursor`,
+        curl('getChanges', { query: 'portfolio_id=$PORTFOLIO&limit=50', auth }),
+      ],
+    ),
+  ]
+}
+
 const INTROS: Record<string, string> = {
   'sandbox-tour': 'Runs as it stands: no key, no sign-up. Only organisation 999999999 is served here.',
   'rehearse-in-sandbox':
@@ -244,6 +270,8 @@ const INTROS: Record<string, string> = {
     'Needs a key (see “Get a key and a metered answer”) and a person with signing authority for the company. Replace ORG with the company you act for.',
   'monitor-changes':
     'Needs a Professional key with the subscribe:webhooks scope and an HTTPS receiver of yours in WEBHOOK_URL (verify deliveries as /docs/webhook-signature shows).',
+  'accounting-firm-week':
+    'Needs a Professional key with read:register and read:changes, and credits. Replace the organisation numbers with your clients’.',
 }
 
 /** The recipes, one per workflow, in the workflows' order; `now` picks the VAT term a live filing is for. */
@@ -254,6 +282,7 @@ export function recipes(now: Date): Recipe[] {
     'first-metered-answer': firstMeteredAnswer,
     'file-vat-return': () => fileVatReturn(now),
     'monitor-changes': monitorChanges,
+    'accounting-firm-week': accountingFirmWeek,
   }
   return WORKFLOWS.map((workflow) => {
     const build = scripts[workflow.id]

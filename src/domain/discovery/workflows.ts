@@ -7,7 +7,7 @@ import { PUBLIC_SANDBOX_ORG } from '../../../fixtures/sandbox/companies.ts'
 import { allOperations, openApiPath, type Operation, type OperationId } from '../../operations/index.ts'
 
 /** `/workflows.json`'s own version: minor for a new workflow or step, major when a step changes or goes. */
-export const WORKFLOWS_VERSION = '2.1.0'
+export const WORKFLOWS_VERSION = '2.2.0'
 
 export interface StepDef {
   step: string
@@ -292,6 +292,50 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
         op: 'listAnchors',
         purpose_en: 'the daily Merkle anchors a change can be proved against',
         purpose_nb: 'de daglige Merkle-ankrene en endring kan bevises mot',
+      },
+    ],
+  },
+  {
+    id: 'accounting-firm-week',
+    title_en: 'An accounting firm’s week: every client’s deadlines in one answer',
+    title_nb: 'Regnskapsførerens uke: alle klienters frister i ett svar',
+    summary_en:
+      'Keep the clients in a portfolio, read every deadline of the next year in one call (JSON, the CSV a spreadsheet takes, or the MCP tool), and follow what changed across the clients (Professional tier).',
+    summary_nb:
+      'Hold klientene i en portefølje, les alle frister det neste året i ett kall (JSON, CSV for regnearket eller MCP-verktøyet), og følg med på hva som er endret hos klientene (Professional).',
+    environment: 'production',
+    steps: [
+      {
+        step: 'portfolio',
+        op: 'createPortfolio',
+        purpose_en: 'a named list for the clients',
+        purpose_nb: 'en navngitt liste over klientene',
+      },
+      {
+        step: 'clients',
+        op: 'setPortfolioCompanies',
+        purpose_en: 'the clients’ organisation numbers, replaced whole; new ones are fetched in the background',
+        purpose_nb: 'klientenes organisasjonsnumre, erstattet i sin helhet; nye hentes i bakgrunnen',
+      },
+      {
+        step: 'deadlines',
+        op: 'getPortfolioDeadlines',
+        purpose_en:
+          'every client’s deadlines merged by due date, each client’s state; Accept: text/csv for the spreadsheet',
+        purpose_nb:
+          'alle klienters frister etter forfallsdato, med hver klients tilstand; Accept: text/csv for regnearket',
+      },
+      {
+        step: 'portfolios',
+        op: 'listPortfolios',
+        purpose_en: 'the account’s portfolios',
+        purpose_nb: 'kontoens porteføljer',
+      },
+      {
+        step: 'changes',
+        op: 'getChanges',
+        purpose_en: 'what changed across the clients: the archive by portfolio_id',
+        purpose_nb: 'hva som er endret hos klientene: arkivet etter portfolio_id',
       },
     ],
   },
