@@ -6,7 +6,7 @@
 import { allOperations, openApiPath, type Operation, type OperationId } from '../../operations/index.ts'
 
 /** `/workflows.json`'s own version: minor for a new workflow or step, major when a step changes or goes. */
-export const WORKFLOWS_VERSION = '2.1.0'
+export const WORKFLOWS_VERSION = '2.2.0'
 
 export interface StepDef {
   step: string
@@ -194,6 +194,12 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
         op: 'getPortfolioDeadlines',
         purpose_en:
           'every client’s deadlines merged by due date, each client’s state; Accept: text/csv for the spreadsheet',
+      },
+      {
+        step: 'calendar',
+        op: 'createPortfolioFeed',
+        purpose_en:
+          'a secret iCalendar URL (shown once) for the firm’s calendar program to subscribe to: the program, not the agent, polls it, without a key; revoke it with DELETE …/feeds/{feed_id}',
       },
       { step: 'portfolios', op: 'listPortfolios', purpose_en: 'the account’s portfolios' },
       { step: 'changes', op: 'getChanges', purpose_en: 'what changed across the clients: the archive by portfolio_id' },
