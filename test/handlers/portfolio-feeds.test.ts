@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import ICAL from 'ical.js'
+import { byScenario } from '../../fixtures/data/companies.ts'
 import { warmRegister } from '../../src/domain/portfolios/warmup.ts'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { readBalance } from '../../src/store/credits.ts'
@@ -18,7 +19,7 @@ import { addCredits, admin, bearer, createConsumer, createKey, freshIp } from '.
 const POSTEN = '984661185'
 const ENK = '915241700'
 const ANS = '921173601'
-const ASA = '923609016'
+const UNKNOWN = byScenario('unknown')
 const NAME = 'Klienter; Bergen, Vest \\ «Nord»'
 
 let app: TestApp
@@ -31,15 +32,17 @@ beforeAll(async () => {
   consumerId = c.id
   await addCredits(app, c.id, 100_000)
   key = (await createKey(app, c.id)).key
-})
+}, 30_000)
 afterAll(() => app.stop())
 
 async function send(method: string, path: string, body?: unknown, k: string | null = key, headers = {}) {
   const res = await app.send(method, path, body, { ...(k ? bearer(k) : {}), ...freshIp(), ...headers })
-  const text = await res.text()
+  const bytes = new Uint8Array(await res.arrayBuffer())
+  const text = new TextDecoder().decode(bytes)
   return {
     status: res.status,
     headers: res.headers,
+    bytes,
     text,
     body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as any,
   }
@@ -72,25 +75,30 @@ const stable = (body: any) =>
  * DESCRIPTION or X-WR-CALNAME value, a backslash only before `\ , ; n N`); the calendar's
  * required VERSION and PRODID once (§3.6), and each VEVENT's UID and DTSTAMP once (§3.6.1).
  */
-function rfc5545Problems(raw: string): string[] {
+function rfc5545Problems(bytes: Uint8Array): string[] {
   const problems: string[] = []
+  const raw = new TextDecoder().decode(bytes)
   if (!raw.endsWith('\r\n')) problems.push('does not end with CRLF')
   if (/\r(?!\n)|(?<!\r)\n/.test(raw)) problems.push('a bare CR or LF')
-  const physical = raw.slice(0, -2).split('\r\n')
-  for (const [i, l] of physical.entries()) {
-    const octets = Buffer.from(l, 'utf8')
-    if (octets.length > 75) problems.push(`line ${i + 1} is ${octets.length} octets`)
-    problems.push(`line ${i + 1} splits a character`)
+  // Physical lines as octets: at most 75 each, each on its own well-formed UTF-8, and a
+  // continuation's first octet after its space never a UTF-8 continuation byte (10xxxxxx).
+  const lines: Uint8Array[] = []
+  let from = 0
+  for (let i = 0; i + 1 < bytes.length; i++) {
+    if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a) {
+      lines.push(bytes.subarray(from, i))
+      from = i + 2
+    }
   }
-  // Unfolding must give back well-formed UTF-8: a fold inside a multi-byte sequence would not.
-  const bytes = Buffer.from(raw, 'utf8')
-  const unfolded = Buffer.from(bytes.toString('latin1').replaceAll('\r\n ', ''), 'latin1')
-  if (!new TextDecoder('utf-8', { fatal: false }).decode(unfolded).isWellFormed()) problems.push('unfolds to bad UTF-8')
-  for (const [i, b] of physical.entries()) {
-    // each continuation's first octet after the space must not be a UTF-8 continuation byte
-    if (b.startsWith(' ') && i > 0) {
-      const first = Buffer.from(b.slice(1, 2), 'utf8')[0]
-      if (first !== undefined && (first & 0xc0) === 0x80) problems.push(`line ${i + 1} begins inside a character`)
+  const strict = new TextDecoder('utf-8', { fatal: true })
+  for (const [i, l] of lines.entries()) {
+    if (l.length > 75) problems.push(`line ${i + 1} is ${l.length} octets`)
+    if (l[0] === 0x20 && l[1] !== undefined && (l[1] & 0xc0) === 0x80)
+      problems.push(`line ${i + 1} begins inside a character`)
+    try {
+      strict.decode(l)
+    } catch {
+      problems.push(`line ${i + 1} is not UTF-8 by itself: a fold split a character`)
     }
   }
   const logical = raw.replaceAll('\r\n ', '').slice(0, -2).split('\r\n')
@@ -179,10 +187,33 @@ describe('the calendar', () => {
   })
 
   test('keeps RFC 5545’s rules: CRLF, folding at 75 octets, escaping, VERSION, PRODID, UID and DTSTAMP', () => {
-    expect(rfc5545Problems(first.text)).toEqual([])
+    expect(rfc5545Problems(first.bytes)).toEqual([])
     // the portfolio's name needs every escape, and the long descriptions need folding
     expect(first.text).toContain('X-WR-CALNAME:Frister – Klienter\\; Bergen\\, Vest \\\\ «Nord»')
     expect(first.text).toContain('\r\n ')
+  })
+
+  test('the RFC 5545 check itself finds bare LFs, long lines, unescaped text, split characters and missing properties', () => {
+    const long = `SUMMARY:${'a'.repeat(80)}`
+    const broken = Buffer.concat([
+      Buffer.from(
+        `BEGIN:VCALENDAR\r\nX-A:1\nX-B:2\r\nBEGIN:VEVENT\r\nSUMMARY:a, b\r\n${long}\r\nDESCRIPTION:${'a'.repeat(62)}`,
+      ),
+      Buffer.from('ø').subarray(0, 1),
+      Buffer.from('\r\n '),
+      Buffer.from('ø').subarray(1),
+      Buffer.from('\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n'),
+    ])
+    const problems = rfc5545Problems(broken)
+    for (const p of [
+      'a bare CR or LF',
+      'octets',
+      'unescaped , or ; in SUMMARY',
+      'begins inside a character',
+      'VERSION:2.0 missing',
+      'PRODID missing',
+    ])
+      expect({ p, found: problems.some((x) => x.includes(p)) }).toEqual({ p, found: true })
   })
 
   test('parses with ical.js: one all-day event per merged deadline due in the last 30 days and the next 12 months', () => {
@@ -275,8 +306,8 @@ describe('the price', () => {
     }
   })
 
-  test('a calendar with no client answered yet is free', async () => {
-    const id = await portfolio([ASA]) // added, not yet fetched by the warm-up: pending
+  test('a calendar with no client answered is free', async () => {
+    const id = await portfolio([UNKNOWN]) // pending until the warm-up has asked, then unavailable: never answered
     const url = (await newFeed(id)).body.data.feed_url
     const before = await balance()
     const r = await fetchFeed(url)
