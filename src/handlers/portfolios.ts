@@ -53,6 +53,17 @@ export const portfolioEnv = (deps: AppDeps): PortfolioDeadlinesEnv => ({
   },
 })
 
+/** The merged deadlines as a CSV download (the API's `Accept: text/csv`, and the dashboard's link). */
+export function csvResponse(data: { portfolio_id: string; deadlines: Parameters<typeof deadlinesCsv>[0] }): Response {
+  return new Response(deadlinesCsv(data.deadlines), {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8; header=present',
+      'content-disposition': `attachment; filename="portfolio-${data.portfolio_id}-deadlines.csv"`,
+      'cache-control': 'private, no-store',
+    },
+  })
+}
+
 /** Whether the caller prefers CSV: `text/csv` named before `application/json` (or without it), q-values aside. */
 export function wantsCsv(accept: string | null): boolean {
   if (!accept) return false
@@ -88,15 +99,7 @@ export const portfoliosHandlers = {
     const r = await portfolioDeadlines(portfolioEnv(deps), owner(principal), params.portfolio_id, window, now)
     // Never more than the same company reads one by one: with no client answered, those would have cost nothing.
     if (r.data.states.answered + r.data.states.stale === 0) state.refundReason = 'no client answered'
-    if (wantsCsv(headers.accept)) {
-      return new Response(deadlinesCsv(r.data.deadlines), {
-        headers: {
-          'content-type': 'text/csv; charset=utf-8; header=present',
-          'content-disposition': `attachment; filename="portfolio-${r.data.portfolio_id}-deadlines.csv"`,
-          'cache-control': 'private, no-store',
-        },
-      })
-    }
+    if (wantsCsv(headers.accept)) return csvResponse(r.data)
     return { data: r.data, meta: { ...metaOf(r.sources), legal_basis: DEADLINE_SHIFT_BASIS } }
   }) satisfies Handler<ById & { query: typeof S.DeadlinesQuery }>,
 }

@@ -6,7 +6,7 @@
  * form carries the session's CSRF token (checked at admission).
  */
 import { planAtLeast, type Principal } from '../../domain/access/types.ts'
-import { deadlinesCsv, portfolioDeadlines, type PortfolioCompany } from '../../domain/portfolios/deadlines.ts'
+import { portfolioDeadlines, type PortfolioCompany } from '../../domain/portfolios/deadlines.ts'
 import {
   createFeed,
   FEED_MONTHS,
@@ -18,7 +18,7 @@ import {
 import { listPortfolios, requirePortfolio } from '../../domain/portfolios/portfolios.ts'
 import { addDays } from '../../lib/local-date.ts'
 import { osloDate } from '../../lib/oslo-time.ts'
-import { portfolioEnv } from '../../handlers/portfolios.ts'
+import { csvResponse, portfolioEnv } from '../../handlers/portfolios.ts'
 import { sessionActor, sessionOf } from '../../pipeline/admission.ts'
 import type { AppDeps, Handler } from '../../pipeline/context.ts'
 import type { CsrfForm } from '../../schemas/pages.ts'
@@ -138,13 +138,7 @@ export const portfolioPageHandlers = {
       { fromDate: osloDate(now), horizonMonths: 12 },
       now,
     )
-    return new Response(deadlinesCsv(r.data.deadlines), {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8; header=present',
-        'content-disposition': `attachment; filename="portfolio-${r.data.portfolio_id}-deadlines.csv"`,
-        'cache-control': 'private, no-store',
-      },
-    })
+    return csvResponse(r.data)
   }) satisfies Handler<{ params: typeof PortfolioParams }>,
 
   dashboardCreateFeed: (async ({ principal, params, deps, now, state }) => {
