@@ -24,6 +24,7 @@ import { mountRoutes, type Extension } from './http/app.ts'
 export type { Extension } from './http/app.ts'
 import { discoveryHandlers } from './http/discovery.ts'
 import { pageHandlers } from './http/pages/account.ts'
+import { portfolioPageHandlers } from './http/pages/portfolios.ts'
 import { handleMcp, mcpManifest, mcpToolsSummary, type McpSurface } from './mcp/server.ts'
 import { buildResources } from './mcp/resources.ts'
 import { oauthHandlers } from './http/pages/oauth.ts'
@@ -74,6 +75,7 @@ export const handlers: { [K in Exclude<OperationId, 'mcp'>]: HandlerFor<K> } = {
   getMcpManifest: ({ deps }) => ({ data: undefined, document: mcpManifestDocument(deps) }),
   ...coreHandlers,
   ...pageHandlers,
+  ...portfolioPageHandlers,
   ...oauthHandlers,
   ...delegationApprovalHandlers,
   ...approvalConfirmationHandlers,

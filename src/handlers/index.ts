@@ -11,7 +11,7 @@ import { billingHandlers, billingTools } from './billing.ts'
 import { companyHandlers, companyTools } from './company.ts'
 import { portalHandlers, portalTools } from './portal.ts'
 import { profilesHandlers } from './profiles.ts'
-import { portfoliosHandlers, portfoliosTools } from './portfolios.ts'
+import { portfolioFeedHandlers, portfoliosHandlers, portfoliosTools } from './portfolios.ts'
 import { changesHandlers } from './changes.ts'
 import { webhooksHandlers } from './webhooks.ts'
 import { anchorsHandlers } from './anchors.ts'
@@ -40,6 +40,7 @@ export const coreHandlers = {
   ...portalHandlers,
   ...profilesHandlers,
   ...portfoliosHandlers,
+  ...portfolioFeedHandlers,
   ...changesHandlers,
   ...webhooksHandlers,
   ...anchorsHandlers,

@@ -266,6 +266,7 @@ export function mountRoutes(deps: AppDeps, routes: Routes) {
     const handler = table[op.id]!
     const soft = softLimited(op)
     const codec = restCodec(op, deps)
+    const feedAuth = op.auth === 'feed'
     // The context is destructured, never passed on whole: Elysia reads a handler's source, and a
     // context handed to a function makes it prepare everything for every request (cookie jar,
     // headers object, a second Response around ours).
@@ -291,7 +292,12 @@ export function mountRoutes(deps: AppDeps, routes: Routes) {
         const call: Call<Rest> = {
           op,
           handler,
-          caller: { credentials: credentialsOf(headers), body },
+          caller: {
+            credentials: feedAuth
+              ? { ...credentialsOf(headers), feedToken: String(params.feed_token ?? '') }
+              : credentialsOf(headers),
+            body,
+          },
           params,
           query,
           body,

@@ -87,6 +87,8 @@ function errorResponses(op: Operation): Json {
 
 /** What a cacheable answer (the operation's `cache` policy) and a keyed one say about caching. */
 function cachingHeaders(op: Operation): Json {
+  // An answer that makes its own validators (a calendar feed) documents them in `responseHeaders`.
+  if (op.notModified) return {}
   const control = cacheControlOf(op)
   if (!op.cache)
     return control
@@ -161,15 +163,23 @@ const SECURITY: Record<Operation['auth'], Json[]> = {
   key_or_session: [{ apiKey: [] }, { session: [] }],
   // No credential, the synthetic bearer, or a real key (the answer is still mock).
   sandbox: [{}, { sandboxBearer: [] }, { apiKey: [] }],
+  // The secret token in the path is the credential: no header (a calendar program sends none).
+  feed: [],
 }
 
 function operationObject(op: Operation): Json {
   const responses: Json = { [String(op.successStatus)]: successResponse(op) }
-  if (op.cache) {
+  if (op.cache || op.notModified) {
     const { Age: _age, ...validators } = cachingHeaders(op) as Record<string, Json>
+    const own = Object.fromEntries(
+      Object.entries(op.responseHeaders ?? {}).map(([name, description]) => [
+        name,
+        { description, schema: { type: 'string' } },
+      ]),
+    )
     responses['304'] = {
       description: 'Not modified: `If-None-Match` named the current `ETag`; the copy you hold is current. No body.',
-      headers: { ...CORRELATION_HEADER, ...validators },
+      headers: { ...CORRELATION_HEADER, ...(op.cache ? validators : own) },
     }
   }
   if (op.id === 'getHealth') {
@@ -180,7 +190,7 @@ function operationObject(op: Operation): Json {
   }
   Object.assign(responses, errorResponses(op))
   const params = [...parameters(op.request.params, 'path'), ...parameters(op.request.query, 'query')]
-  if (op.cache) {
+  if (op.cache || op.notModified) {
     params.push({
       name: 'If-None-Match',
       in: 'header',

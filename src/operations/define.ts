@@ -11,18 +11,21 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 /**
  * How a caller proves who it is: nothing; an API key (Category B: with `scope`, or any valid key
  * when `scope` is null); the browser session cookie (every `/api/v1/account/*` management route);
- * the operator's ADMIN_TOKEN; or either a session or a key.
+ * the operator's ADMIN_TOKEN; or either a session or a key. `feed`: no header at all — the secret
+ * token in the path (`:feed_token`) of a portfolio's calendar feed stands for its owner, who is
+ * charged; an unknown or revoked token is 404 NOT_FOUND (domain/portfolios/feeds.ts).
  */
-export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session' | 'sandbox' | 'metrics'
+export type AuthMode = 'none' | 'key' | 'session' | 'admin' | 'key_or_session' | 'sandbox' | 'metrics' | 'feed'
 
 /** An operation's own rate limit, on top of the plan limits every keyed call has. */
 export interface OperationLimit {
   /** operations naming the same group share one budget; default: the operation's own */
   group?: string
-  per: 'ip' | 'key' | 'consumer'
+  /** `feed`: per calendar feed (an operation whose `auth` is `feed`) */
+  per: 'ip' | 'key' | 'consumer' | 'feed'
   max: number
   window: 'minute' | 'hour' | 'day'
-  code: 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED'
+  code: 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED' | 'FEED_RATE_LIMITED'
 }
 
 /** The schemas a route validates its input with. */
@@ -139,6 +142,11 @@ export interface Operation {
   responseType?: string
   /** other media types the success answer comes in when `Accept` asks for them (a portfolio's CSV), with what each holds */
   alternateTypes?: Record<string, string>
+  /**
+   * the handler answers `304 Not Modified` to `If-None-Match` itself (a metered answer whose 304 is
+   * free: a calendar feed); documented in OpenAPI as a `cache` policy's 304 is
+   */
+  notModified?: true
 }
 
 /** How an operation is offered as an MCP resource: see `Operation.mcpResource`. */
@@ -269,6 +277,8 @@ const BY_AUTH: Record<AuthMode, ErrorCode[]> = {
   session: ['AUTH_SESSION_REQUIRED', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
   // no credential is fine; a real key is checked like anywhere else (the answer is still mock)
   sandbox: ['AUTH_INVALID_KEY', 'AUTH_CONSUMER_INACTIVE', 'RATE_LIMIT_EXCEEDED'],
+  // an unknown or revoked token is NOT_FOUND (common); the owner's plan below the entry's minimum
+  feed: ['PLAN_INSUFFICIENT'],
 }
 const IDEMPOTENCY: ErrorCode[] = [
   'IDEMPOTENCY_KEY_INVALID_FORMAT',

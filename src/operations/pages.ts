@@ -1,6 +1,7 @@
 /** Pages for people: sign-in, the magic link, the dashboard and its forms, top-up approval, confirming a filing, the mock digital agency's approval page. */
 import * as A from '../schemas/access.ts'
 import * as P from '../schemas/pages.ts'
+import * as PF from '../schemas/portfolios.ts'
 import { ACCOUNT_WRITES, OAUTH_KEY_REVOKE, SIGN_IN_MAILS } from './account.ts'
 import { op, type Operation } from './define.ts'
 
@@ -113,6 +114,57 @@ export const pagesOperations = [
     summary: 'Revoke an issuance token (form)',
     response: null,
     request: { params: A.IdParam, body: P.CsrfForm },
+    bodyType: 'form',
+    limits: [ACCOUNT_WRITES],
+  }),
+  op({
+    id: 'dashboardPortfolios',
+    method: 'GET',
+    path: '/dashboard/portfolios',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Portfolios: each client’s next deadline, the overdue ones marked, the CSV, the calendar feeds',
+    response: null,
+  }),
+  op({
+    id: 'dashboardPortfolioCsv',
+    method: 'GET',
+    path: '/dashboard/portfolios/:portfolio_id/deadlines.csv',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'A portfolio’s merged deadlines as CSV (download)',
+    description:
+      'The rows and columns of `GET /api/v1/portfolios/{id}/deadlines` with `Accept: text/csv`, for today and 12 months, ' +
+      'downloaded by the account’s person: free, 60 an hour per account (the API’s reads are the metered ones).',
+    response: null,
+    request: { params: PF.PortfolioParams },
+    limits: [{ per: 'consumer', max: 60, window: 'hour', code: 'RATE_LIMITED' }],
+  }),
+  op({
+    id: 'dashboardCreateFeed',
+    method: 'POST',
+    path: '/dashboard/portfolios/:portfolio_id/feeds',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Create a calendar feed (form; its URL shown once)',
+    response: null,
+    request: { params: PF.PortfolioParams, body: P.CsrfForm },
+    bodyType: 'form',
+    limits: [ACCOUNT_WRITES],
+  }),
+  op({
+    id: 'dashboardRevokeFeed',
+    method: 'POST',
+    path: '/dashboard/portfolios/:portfolio_id/feeds/:feed_id/revoke',
+    category: 'session',
+    format: 'html',
+    tag: 'Pages',
+    summary: 'Revoke a calendar feed (form)',
+    response: null,
+    request: { params: PF.FeedParams, body: P.CsrfForm },
     bodyType: 'form',
     limits: [ACCOUNT_WRITES],
   }),

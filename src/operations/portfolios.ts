@@ -25,6 +25,15 @@ const PORTFOLIO_PRICE =
 
 const NOT_FOUND = 'Another account’s portfolio is 404 `NOT_FOUND`, exactly as one that does not exist.'
 
+/** How a calendar feed's reads are priced (domain/portfolios/feeds.ts): predictable for a calendar that polls. */
+export const FEED_PRICE =
+  `A calendar feed's read costs ${50} øre for its first calendar of each Oslo day and nothing for the rest of the day: ` +
+  'a calendar program polling hourly (24 reads a day) pays 50 øre a day per feed — about NOK 15 a month — whatever it ' +
+  'polls, never more than one company read a day. A `304 Not Modified` and any failure are free, as is a calendar with no ' +
+  'client answered. The price is charged to the portfolio’s owner: taken before the answer is made and given back when ' +
+  'the answer is free, so an owner with less than 50 øre is answered 402 `INSUFFICIENT_CREDITS` until topped up (the ' +
+  'calendar program keeps showing the calendar it last fetched).'
+
 export const portfoliosOperations = [
   op({
     ...SHARED,
@@ -128,5 +137,97 @@ export const portfoliosOperations = [
       freshness: 'cached',
       status: 'live',
     },
+  }),
+  op({
+    ...SHARED,
+    id: 'createPortfolioFeed',
+    summaryNb: 'Opprett en kalenderstrøm (iCalendar) for porteføljens frister',
+    method: 'POST',
+    path: '/api/v1/portfolios/:portfolio_id/feeds',
+    summary: 'Create a calendar feed of the portfolio’s deadlines (iCalendar, for a calendar program)',
+    description:
+      '201 with `feed_id` and `feed_url`: the absolute URL a calendar program (Google Calendar, Outlook, Apple Calendar) ' +
+      'subscribes to and polls, without a key. The URL carries a secret token of 190 random bits; it is shown this once ' +
+      '(only its hash is kept), and anyone holding it reads the calendar, charged to this account. The calendar holds ' +
+      'one all-day event per deadline due from 30 days ago to 12 months ahead (Europe/Oslo). At most 5 feeds a portfolio: ' +
+      `the 6th is 400 \`VALIDATION_FAILED\` naming \`feeds\`. Free to create. ${FEED_PRICE} ${NOT_FOUND}`,
+    request: { params: S.PortfolioParams },
+    response: S.CreatedFeed,
+    successStatus: 201,
+    idempotency: 'optional',
+    priceNote: FEED_PRICE,
+    capability: {
+      name_en: 'Portfolio calendar feed',
+      name_nb: 'Kalenderstrøm for en portefølje',
+      description_en:
+        'A secret iCalendar URL of every client’s deadlines, for the firm’s calendar program to subscribe to; revoke it at once.',
+      description_nb:
+        'En hemmelig iCalendar-adresse med alle klientenes frister, som firmaets kalenderprogram abonnerer på; kan trekkes tilbake straks.',
+      data_sources: ['enhetsregisteret', 'rulebook'],
+      freshness: 'cached',
+      status: 'live',
+    },
+  }),
+  op({
+    ...SHARED,
+    id: 'listPortfolioFeeds',
+    summaryNb: 'Porteføljens kalenderstrømmer',
+    method: 'GET',
+    path: '/api/v1/portfolios/:portfolio_id/feeds',
+    summary: 'The portfolio’s calendar feeds (their ids, never their URLs)',
+    description: `Each feed’s id and creation time, oldest first; a URL is shown only when its feed is created. ${NOT_FOUND}`,
+    request: { params: S.PortfolioParams },
+    response: S.FeedList,
+  }),
+  op({
+    ...SHARED,
+    id: 'deletePortfolioFeed',
+    summaryNb: 'Trekk tilbake en kalenderstrøm',
+    method: 'DELETE',
+    path: '/api/v1/portfolios/:portfolio_id/feeds/:feed_id',
+    summary: 'Revoke a calendar feed',
+    description:
+      'Revoked at once: the feed’s URL then answers 404 `NOT_FOUND`, exactly as a made-up one does (a calendar program ' +
+      'may keep showing its own copy for up to 5 minutes, its `max-age`). Another account’s feed, or a feed of another ' +
+      'portfolio, is 404.',
+    request: { params: S.FeedParams },
+    response: S.RevokedFeed,
+  }),
+  op({
+    id: 'getPortfolioFeed',
+    category: 'A',
+    auth: 'feed',
+    format: 'json',
+    tag: 'Portfolios',
+    planMinimum: 'professional',
+    summaryNb: 'Kalenderstrømmen: porteføljens frister som iCalendar',
+    method: 'GET',
+    path: '/api/v1/feeds/:feed_token',
+    summary: 'A portfolio’s calendar feed (iCalendar, RFC 5545), read by a calendar program without a key',
+    description:
+      'The URL `createPortfolioFeed` answered; no key — the secret token in the path stands for the portfolio’s owner, ' +
+      'who is charged. A made-up or revoked token is 404 `NOT_FOUND`, the same answer either way. `text/calendar`: one ' +
+      'all-day VEVENT per deadline of the portfolio’s merged deadlines (the entries of `GET …/portfolios/{id}/deadlines` ' +
+      'for today) due from 30 days ago to 12 months ahead, by its Europe/Oslo date; undated obligations are left out. ' +
+      '`UID` is the organisation number and the obligation’s period id at the service’s host, the same in every fetch ' +
+      'and every feed; `SUMMARY` is “company: obligation (period)” in bokmål; `DESCRIPTION` gives the due date, a moved ' +
+      'date’s reason, the legal reference and the company’s deadlines route. Every answer has a strong `ETag`; ' +
+      '`If-None-Match` with it answers 304 with no body, free. `Cache-Control: private, max-age=300`: the URL is a ' +
+      'secret, so no shared cache may keep it, and a calendar program’s own copy is good for five minutes — ' +
+      'a revoked feed is gone from the program’s next fetch after that. The calendar changes at most once a day unless ' +
+      'a client’s register data or the rulebook changes (its `DTSTAMP` is the start of the Oslo day). At most 60 reads an ' +
+      `hour per feed (429 \`FEED_RATE_LIMITED\`, 304s included). ${FEED_PRICE} An owner whose plan is below ` +
+      'Professional is answered 403 `PLAN_INSUFFICIENT`. Errors are the JSON error envelope.',
+    request: { params: S.FeedTokenParams },
+    response: S.FeedCalendarBody,
+    responseType: 'text/calendar; charset=utf-8',
+    responseHeaders: {
+      ETag: 'a strong tag over the calendar; send it back as `If-None-Match` for a free 304',
+      'Cache-Control': '`private, max-age=300`',
+    },
+    notModified: true,
+    costOre: 50,
+    priceNote: FEED_PRICE,
+    limits: [{ per: 'feed', max: 60, window: 'hour', code: 'FEED_RATE_LIMITED' }],
   }),
 ] as const satisfies readonly Operation[]

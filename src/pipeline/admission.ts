@@ -11,6 +11,8 @@ import { cachedPrincipalForKey, principalForKey } from '../domain/access/keys.ts
 import { looksLikeJwt, principalForToken } from '../domain/access/oauth.ts'
 import { enforceLimits, planLimits, type Limit } from '../domain/access/limits.ts'
 import { sessionPrincipal } from '../domain/access/signin.ts'
+import { feedOfToken } from '../domain/portfolios/feeds.ts'
+import { feedById } from '../store/portfolio-feeds.ts'
 import { SANDBOX_BEARER_PREFIX, scopeGranted, planAtLeast, type Principal } from '../domain/access/types.ts'
 import type { Operation } from '../operations/index.ts'
 import { sandboxPrincipal } from './sandbox.ts'
@@ -44,6 +46,8 @@ async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): P
     }
     case 'sandbox':
       return sandboxPrincipal(creds.bearer, deps.sql)
+    case 'feed':
+      return feedPrincipal(deps, creds.feedToken ?? null)
     case 'session':
     case 'key_or_session': {
       const token = creds.sessionToken
@@ -62,7 +66,36 @@ async function authenticate(op: Operation, creds: Credentials, deps: AppDeps): P
   }
 }
 
+/**
+ * The owner a calendar feed's token stands for (domain/portfolios/feeds.ts): a token that opens no
+ * feed — made up, or revoked — is 404 NOT_FOUND, the same answer either way.
+ */
+async function feedPrincipal(deps: AppDeps, token: string | null): Promise<Principal> {
+  const feed = token ? await feedOfToken(deps.sql, token) : null
+  if (!feed) throw new AppError('NOT_FOUND')
+  return {
+    kind: 'feed',
+    feedId: feed.feed_id,
+    portfolioId: feed.portfolio_id,
+    consumerId: feed.consumer_id,
+    plan: feed.tier,
+  }
+}
+
+/** The feed's principal looked up again by its id (its owner's plan changed since it was resolved). */
+export async function feedAgain(state: RequestState, deps: AppDeps): Promise<Extract<Principal, { kind: 'feed' }>> {
+  const p = state.principal as Extract<Principal, { kind: 'feed' }>
+  const feed = await feedById(deps.sql, p.feedId)
+  if (!feed) throw new AppError('NOT_FOUND')
+  const fresh = { ...p, consumerId: feed.consumer_id, plan: feed.tier }
+  state.principal = fresh
+  return fresh
+}
+
 export function authorise(op: Operation, p: Principal): void {
+  // A feed's owner needs the plan its portfolio needs (a downgraded owner's calendar stops).
+  if (p.kind === 'feed' && op.planMinimum && !planAtLeast(p.plan, op.planMinimum))
+    throw new AppError('PLAN_INSUFFICIENT', { extra: { required_tier: op.planMinimum, tier: p.plan } })
   if (p.kind !== 'key') return
   if (op.scope && !scopeGranted(p.scopes, op.scope))
     throw new AppError('SCOPE_INSUFFICIENT', { context: { scope: op.scope }, extra: { required_scope: op.scope } })
@@ -108,9 +141,11 @@ export function limitsFor(op: Operation, p: Principal, ip: string): Limit[] {
         ? `ip:${ip}`
         : l.per === 'key' && p.kind === 'key'
           ? `key:${p.keyId}`
-          : 'consumerId' in p
-            ? `consumer:${p.consumerId}`
-            : `ip:${ip}`
+          : l.per === 'feed' && p.kind === 'feed'
+            ? `feed:${p.feedId}`
+            : 'consumerId' in p
+              ? `consumer:${p.consumerId}`
+              : `ip:${ip}`
     out.push({ bucket: `${who}:${l.group ?? op.id}`, max: l.max, window: l.window, code: l.code })
   }
   return out
@@ -123,11 +158,12 @@ export function isPublic(op: Operation): boolean {
 
 /**
  * Under the soft per-IP limit: every route a caller may use without a key — Category A and
- * discovery, with or without limits of their own, and the sandbox (a key there is optional and
- * changes nothing but the namespace) — unless it limits itself (MCP counts each keyless message).
+ * discovery, with or without limits of their own, the sandbox (a key there is optional and
+ * changes nothing but the namespace) and a calendar feed (its token is looked up per request) —
+ * unless it limits itself (MCP counts each keyless message).
  */
 export function softLimited(op: Operation): boolean {
-  return !op.selfLimited && (op.auth === 'none' || op.auth === 'sandbox')
+  return !op.selfLimited && (op.auth === 'none' || op.auth === 'sandbox' || op.auth === 'feed')
 }
 
 /** A request that may lead to a credential lookup: a route that reads one, and one presented. */
@@ -235,7 +271,7 @@ export async function admitMessages(
  */
 async function count(op: Operation, state: RequestState, deps: AppDeps, budgets: readonly Limit[]): Promise<void> {
   const p = state.principal
-  const charged = op.costOre > 0 && p.kind === 'key' && !p.test
+  const charged = op.costOre > 0 && ((p.kind === 'key' && !p.test) || p.kind === 'feed')
   const limits = charged ? [...budgets] : [...budgets, ...limitsFor(op, p, state.ip)]
   const key = !charged && unconfirmedKey(p) ? p : null
   let headers: Record<string, string>

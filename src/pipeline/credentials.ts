@@ -10,6 +10,11 @@ export interface Credentials {
   sessionToken: string | null
   /** X-CSRF-Token, for session writes that send no form */
   csrfHeader: string | null
+  /**
+   * a calendar feed's token, the one credential that travels in a URL (calendar programs send no
+   * headers of ours): read from the path by the REST codec for an operation whose `auth` is `feed`
+   */
+  feedToken?: string | null
 }
 
 export function bearerOf(authorization: string | null): string | null {

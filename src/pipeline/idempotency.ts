@@ -56,6 +56,8 @@ function idempotencyScope(p: Principal): string {
     case 'sandbox':
       // Never the same string as a production scope (`consumer:…`, `anonymous`).
       return `sandbox:${p.namespace}`
+    case 'feed':
+      return `feed:${p.feedId}`
   }
 }
 

@@ -3,13 +3,15 @@ import { KeyNotLive } from '../domain/access/key-cache.ts'
 import { judgeLimits, windowsFor } from '../domain/access/limits.ts'
 import { countAndCharge, LOW_BALANCE_ORE, type Charge } from '../domain/billing/metering.ts'
 import type { Operation } from '../operations/index.ts'
-import { authorise, limitsFor } from './admission.ts'
+import { authorise, feedAgain, limitsFor } from './admission.ts'
 import type { AppDeps, RequestState } from './context.ts'
 import { audited, confirm, lookAgain } from './key-confirmation.ts'
 
 /**
  * The metering step, the same on every surface (REST and MCP): a keyed call of a priced operation
- * is charged together with confirming its key and counting its limits (one statement), then
+ * is charged together with confirming its key and counting its limits (one statement) — a
+ * calendar feed's read likewise, to the feed's owner, with the owner's liveness in place of a
+ * key's (sql/0031 `consumer_is_live`) — then
  * settled when `run` succeeds, or refunded when it throws or its outcome `failed`. Nothing is
  * charged for a failure, nor for an answer its handler marked free (`state.refundReason`).
  */
@@ -21,7 +23,7 @@ export async function metered<T>(
   failed: (out: T) => boolean,
 ): Promise<T> {
   let principal = state.principal
-  if (op.costOre === 0 || principal.kind !== 'key') return run()
+  if (op.costOre === 0 || (principal.kind !== 'key' && principal.kind !== 'feed')) return run()
   let counted: { charge: Charge; headers: Record<string, string> } | null = null
   for (let attempt = 0; counted === null; attempt++) {
     const limits = limitsFor(op, principal, state.ip)
@@ -30,7 +32,7 @@ export async function metered<T>(
     try {
       counted = await countAndCharge(deps.charger, windows, (counts) => judgeLimits(limits, windows, counts, now), {
         consumerId: principal.consumerId,
-        keyId: principal.keyId,
+        keyId: principal.kind === 'key' ? principal.keyId : null,
         plan: principal.plan,
         costOre: op.costOre,
         operationId: op.id,
@@ -44,6 +46,12 @@ export async function metered<T>(
         throw e
       }
       if (attempt === 2) throw new AppError('CREDIT_CHECK_UNAVAILABLE', { headers: { 'retry-after': '1' } })
+      if (principal.kind === 'feed') {
+        // The owner was deactivated or re-planned since the feed was resolved: hear what it is now.
+        principal = await feedAgain(state, deps)
+        authorise(op, principal)
+        continue
+      }
       // The key changed since it was resolved: hear what it is now (a refusal, audited as any
       // refused credential is), or charge with its new plan.
       principal = await lookAgain(state, deps)

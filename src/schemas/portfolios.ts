@@ -144,3 +144,58 @@ export const PortfolioDeadlines = Type.Object({
   }),
   companies: Type.Array(PortfolioCompanyState, { description: 'one per number the portfolio holds, ascending' }),
 })
+
+export const FeedParams = Type.Object({
+  portfolio_id: Uuid('the portfolio’s id, as its creation answered it'),
+  feed_id: Uuid('the feed’s id, as its creation answered it'),
+})
+
+export const FeedTokenParams = Type.Object({
+  feed_token: Type.String({
+    maxLength: 64,
+    description: 'the secret token of the feed’s URL, as its creation answered it (`pf_` and 32 letters and digits)',
+    examples: ['pf_3kTz9QbVw2XyL8mN4pR7sD1fG6hJ0aKc'],
+  }),
+})
+
+const FeedWindow = Type.Object(
+  {
+    past_days: Type.Integer({ description: 'deadlines due this many days ago are still in the calendar' }),
+    months_ahead: Type.Integer({ description: 'and those due up to this many months ahead' }),
+    time_zone: Type.Literal('Europe/Oslo'),
+  },
+  { description: 'which deadlines the calendar holds: one all-day event each, by the Oslo date it falls due' },
+)
+
+export const CreatedFeed = Type.Object({
+  feed_id: Type.String({ format: 'uuid' }),
+  portfolio_id: Type.String({ format: 'uuid' }),
+  feed_url: Type.String({
+    format: 'uri',
+    description:
+      'the URL a calendar program subscribes to, with its secret token: shown this once (only its hash is kept); anyone holding it reads the calendar, charged to you',
+  }),
+  created_at: Type.String({ format: 'date-time' }),
+  window: FeedWindow,
+  max_feeds: Type.Integer({ description: 'how many feeds a portfolio may have' }),
+})
+
+export const FeedList = Type.Object({
+  portfolio_id: Type.String({ format: 'uuid' }),
+  max_feeds: Type.Integer(),
+  feeds: Type.Array(
+    Type.Object({ feed_id: Type.String({ format: 'uuid' }), created_at: Type.String({ format: 'date-time' }) }),
+    { description: 'oldest first; never their URLs (only the token’s hash is kept)' },
+  ),
+})
+
+export const RevokedFeed = Type.Object({
+  feed_id: Type.String({ format: 'uuid' }),
+  portfolio_id: Type.String({ format: 'uuid' }),
+  revoked: Type.Literal(true),
+})
+
+export const FeedCalendarBody = Type.String({
+  description:
+    'an iCalendar stream (RFC 5545): VERSION, PRODID, CALSCALE, X-WR-CALNAME; one all-day VEVENT per dated deadline in the window, with a UID stable across fetches, SUMMARY (company: obligation, bokmål), DESCRIPTION (the legal reference and the company’s deadlines route), DTSTAMP; CRLF lines folded at 75 octets',
+})

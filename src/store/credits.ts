@@ -40,8 +40,11 @@ export async function credit(
 
 export interface ChargeRequest {
   consumerId: string
-  /** the key the call came with: the charge counts only while it is live with this plan */
-  keyId: string
+  /**
+   * the key the call came with: the charge counts only while it is live with this plan; null for a
+   * call that came with no key (a calendar feed's read): then while the consumer is live with it
+   */
+  keyId: string | null
   plan: string
   cost: number
   operationId: string
@@ -99,7 +102,8 @@ export async function chargeBatch(sql: Sql, reqs: ChargeRequest[]): Promise<Char
     }[]
   >`
     with calls as (
-      select c.*, key_is_live(c.key_id, c.consumer_id, c.plan) as live
+      select c.*, case when c.key_id is null then consumer_is_live(c.consumer_id, c.plan)
+                       else key_is_live(c.key_id, c.consumer_id, c.plan) end as live
       from unnest(${reqs.map((r) => r.consumerId)}::uuid[], ${reqs.map((r) => r.keyId)}::uuid[], ${reqs.map((r) => r.plan)}::text[],
                   ${reqs.map((r) => r.cost)}::bigint[], ${reqs.map((r) => r.operationId)}::text[], ${reqs.map((r) => r.correlationId)}::text[])
         with ordinality as c(consumer_id, key_id, plan, cost, operation_id, correlation_id, i)

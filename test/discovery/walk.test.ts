@@ -321,13 +321,16 @@ describe('every recipe runs against a fresh service', () => {
     expect(out).toContain('whsec_')
   }, 60_000)
 
-  test('an accounting firm’s week: a portfolio, its clients warmed in the background, the merged deadlines as JSON, CSV and MCP, the changes', async () => {
+  test('an accounting firm’s week: a portfolio, its clients warmed in the background, the merged deadlines as JSON, CSV, MCP and a calendar feed, the changes', async () => {
     const key = await keyFor('professional', ['read:*'])
     const out = await run((await recipeScripts()).get('accounting-firm-week-1')!, { PLIKT_KEY: key })
     expect(out).toContain('"states":{"answered":2,"pending":0,"stale":0,"unavailable":0}')
     expect(out).toContain('org_number,company_name,obligation_id,')
     // the MCP tool's answer, with its justification
     expect(out).toContain('merged by due date')
+    // the calendar program's fetch, then its conditional one
+    expect(out).toContain('BEGIN:VCALENDAR\r\nVERSION:2.0')
+    expect(out).toMatch(/\n304\n/)
     expect(out).toContain('"next_cursor"')
   }, 120_000)
 

@@ -55,7 +55,7 @@ describe('error catalogue', () => {
     expect(SPEC_CODES.filter((c) => !(ERROR_CODES as string[]).includes(c))).toEqual([])
   })
 
-  test("only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), DELEGATION_REQUESTS_LIMIT (over 100 open delegation requests for one organisation, 409), EXECUTION_CONFLICT (another agent holds the filing lock, 409), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder's identity, 403), TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403), ORG_NUMBER_IS_SUB_UNIT (a delegation or filing for a sub-unit's number, 422) and SUB_UNIT_DELETED (a deleted sub-unit naming no parent, 404), APPROVAL_TOKEN_UNCONFIRMED and APPROVAL_TOKEN_DECLINED (a production token its owner has not confirmed, or declined, 403) beyond the spec", () => {
+  test("only adds AGENT_PRINCIPAL_CONFLICT and AGENT_PRINCIPAL_REVOKED (409), AUTH_SESSION_REQUIRED (a session-only route without a session, 401), COMPANY_INACTIVE (a filing for a registered but inactive company, 422), DELEGATION_REQUESTS_LIMIT (over 100 open delegation requests for one organisation, 409), EXECUTION_CONFLICT (another agent holds the filing lock, 409), FEED_RATE_LIMITED (a portfolio's calendar feed read over its per-feed limit, 429), METHOD_NOT_ALLOWED, OAUTH_IDENTITY_MISMATCH (a consent refused for another holder's identity, 403), TEST_KEY_PRODUCTION_ONLY (a test key on an operation without a synthetic answer, 403), ORG_NUMBER_IS_SUB_UNIT (a delegation or filing for a sub-unit's number, 422) and SUB_UNIT_DELETED (a deleted sub-unit naming no parent, 404), APPROVAL_TOKEN_UNCONFIRMED and APPROVAL_TOKEN_DECLINED (a production token its owner has not confirmed, or declined, 403) beyond the spec", () => {
     expect(ERROR_CODES.filter((c) => !SPEC_CODES.includes(c)).sort()).toEqual([
       'AGENT_PRINCIPAL_CONFLICT',
       'AGENT_PRINCIPAL_REVOKED',
@@ -65,6 +65,7 @@ describe('error catalogue', () => {
       'COMPANY_INACTIVE',
       'DELEGATION_REQUESTS_LIMIT',
       'EXECUTION_CONFLICT',
+      'FEED_RATE_LIMITED',
       'METHOD_NOT_ALLOWED',
       'OAUTH_IDENTITY_MISMATCH',
       'ORG_NUMBER_IS_SUB_UNIT',
@@ -75,6 +76,7 @@ describe('error catalogue', () => {
     expect(CATALOGUE.SUB_UNIT_DELETED.status).toBe(404)
     expect(CATALOGUE.TEST_KEY_PRODUCTION_ONLY.status).toBe(403)
     expect(CATALOGUE.EXECUTION_CONFLICT.status).toBe(409)
+    expect(CATALOGUE.FEED_RATE_LIMITED.status).toBe(429)
     expect(CATALOGUE.AGENT_PRINCIPAL_REVOKED.status).toBe(409)
     expect(CATALOGUE.AUTH_SESSION_REQUIRED.status).toBe(401)
     expect(CATALOGUE.OAUTH_IDENTITY_MISMATCH.status).toBe(403)

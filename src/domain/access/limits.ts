@@ -26,7 +26,7 @@ export interface Limit {
   bucket: string
   max: number
   window: WindowName
-  code: Extract<ErrorCode, 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED'>
+  code: Extract<ErrorCode, 'RATE_LIMIT_EXCEEDED' | 'RATE_LIMITED' | 'FEED_RATE_LIMITED'>
 }
 
 export function windowStart(now: Date, window: WindowName): Date {

@@ -26,6 +26,11 @@ export type Principal =
   | { kind: 'session'; sessionId: string; consumerId: string; plan: Plan; csrfToken: string }
   | { kind: 'admin' }
   | { kind: 'anonymous' }
+  /**
+   * a calendar feed's read: the secret URL stands for its portfolio's owner, who is charged
+   * (domain/portfolios/feeds.ts); it may read that one portfolio's calendar and nothing else
+   */
+  | { kind: 'feed'; feedId: string; portfolioId: string; consumerId: string; plan: Plan }
   /** a sandbox caller: writes live in `namespace` (the synthetic bearer's suffix, a real key's consumer, or `anonymous`) */
   | {
       kind: 'sandbox'

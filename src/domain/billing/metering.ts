@@ -119,7 +119,8 @@ export async function countAndCharge(
   judge: (counts: number[]) => Record<string, string>,
   p: {
     consumerId: string
-    keyId: string
+    /** null: a call with no key (a calendar feed's read), charged while its consumer is live with `plan` */
+    keyId: string | null
     plan: string
     costOre: number
     operationId: string

@@ -46,7 +46,9 @@ export function priceList(operations: readonly Priced[], baseUrl: string, ceilin
       description:
         'A metered answer is for its caller only: `Cache-Control: private, no-store`, no `ETag`, and never `304 Not Modified`, so a conditional request ' +
         'neither saves nor hides a charge — every successful metered call is a fresh answer, charged once. The free public answers (deadlines, obligations, ' +
-        'this price list, the discovery documents) carry an `ETag` and answer 304 to `If-None-Match`; a 304 costs nothing, like the 200.',
+        'this price list, the discovery documents) carry an `ETag` and answer 304 to `If-None-Match`; a 304 costs nothing, like the 200. ' +
+        'One metered answer is made for a calendar program, not its caller alone: a portfolio’s calendar feed (`GET /api/v1/feeds/{feed_token}`) ' +
+        'carries an `ETag` and `Cache-Control: private, max-age=300`, and its 304 costs nothing (see its `price_note`).',
     },
     insufficient_credits: {
       status: 402 as const,

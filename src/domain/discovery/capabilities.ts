@@ -99,17 +99,20 @@ function categoryOf(op: Operation): Category {
  * The document is for agents (spec "Capabilities document": `auth` is `none`, `api_key` or
  * `admin_api_key`), so it leaves out what only a person or the operator's scraper can use: a
  * person's page (tag `Pages`: sign-in, dashboard, approvals, consent), a browser-session-only route
- * (`/api/v1/account/me`, `/api/v1/account/keys`), and `/metrics` (METRICS_TOKEN). The OpenAPI
- * document still describes them all.
+ * (`/api/v1/account/me`, `/api/v1/account/keys`), `/metrics` (METRICS_TOKEN), and a portfolio's
+ * calendar feed (`auth: feed`): its reader is a calendar program holding a secret URL, never an
+ * agent (an agent reads the same deadlines as JSON, `get_portfolio_deadlines`), and its `auth` is
+ * none of the document's three; the agent who creates a feed (`createPortfolioFeed`, listed) finds
+ * its price there. The OpenAPI document and the price list still describe them all.
  */
 export function forAgents(
   op: Operation,
-): op is Operation & { auth: Exclude<Operation['auth'], 'session' | 'metrics'> } {
-  return op.tag !== 'Pages' && op.auth !== 'session' && op.auth !== 'metrics'
+): op is Operation & { auth: Exclude<Operation['auth'], 'session' | 'metrics' | 'feed'> } {
+  return op.tag !== 'Pages' && op.auth !== 'session' && op.auth !== 'metrics' && op.auth !== 'feed'
 }
 
 /** An agent's credential for each way an operation listed here is called (`key_or_session`: a key will do). */
-const AUTH: Record<Exclude<Operation['auth'], 'session' | 'metrics'>, 'none' | 'api_key' | 'admin_api_key'> = {
+const AUTH: Record<Exclude<Operation['auth'], 'session' | 'metrics' | 'feed'>, 'none' | 'api_key' | 'admin_api_key'> = {
   none: 'none',
   sandbox: 'none',
   key: 'api_key',

@@ -94,6 +94,7 @@ function byName(name: string, w: Where, op: Operation): unknown {
     consumer_id: PLACEHOLDER_UUID,
     id: PLACEHOLDER_UUID,
     portfolio_id: PLACEHOLDER_UUID,
+    feed_id: PLACEHOLDER_UUID,
     connection: PLACEHOLDER_UUID,
     snapshot_id: PLACEHOLDER_UUID,
     token: '<token>',
@@ -148,6 +149,8 @@ function credentialHeaders(op: Operation, w: Where): Record<string, string> {
       return { authorization: 'Bearer <METRICS_TOKEN>' }
     case 'session':
       return { cookie: '<the session cookie of a signed-in browser>' }
+    case 'feed':
+      return {}
     case 'sandbox':
       return w === 'sandbox' ? { authorization: `Bearer ${SANDBOX_EXAMPLE_BEARER}` } : {}
     case 'none':

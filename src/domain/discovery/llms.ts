@@ -136,6 +136,7 @@ const AUTH_TEXT: Record<Operation['auth'], string> = {
   admin: 'ADMIN_TOKEN',
   metrics: 'METRICS_TOKEN',
   session: 'browser session',
+  feed: 'no key: the secret feed URL',
 }
 
 function operationLine(op: Operation): string {

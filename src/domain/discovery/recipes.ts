@@ -239,7 +239,7 @@ function accountingFirmWeek(): RecipeScript[] {
   const params = { portfolio_id: '$PORTFOLIO' }
   return [
     script(
-      'Monday: the clients in a portfolio, every deadline of the next year (JSON, CSV, MCP), and what changed',
+      'Monday: the clients in a portfolio, every deadline of the next year (JSON, CSV, MCP, a calendar feed), and what changed',
       ['PLIKT_KEY'],
       [
         `PORTFOLIO=$(${curl('createPortfolio', { auth, body: { name: 'Klienter' } })} | ${field('portfolio_id')})`,
@@ -252,6 +252,14 @@ function accountingFirmWeek(): RecipeScript[] {
         `# the same rows for the spreadsheet`,
         curl('getPortfolioDeadlines', { params, auth, headers: ['accept: text/csv'] }),
         mcpCall('getPortfolioDeadlines', { portfolio_id: v('PORTFOLIO'), horizon_months: 12 }, auth),
+        `# a calendar feed for the firm's calendar program: its URL is shown once; the program polls it without a key`,
+        `FEED_URL=$(${curl('createPortfolioFeed', { params, auth })} | ${field('feed_url')})`,
+        `# what the calendar program reads: iCalendar, one all-day event per deadline (first of the Oslo day 50 øre, the rest free)`,
+        `FEED_HEADERS=$(mktemp)`,
+        `curl -sS --fail-with-body -D "$FEED_HEADERS" "$FEED_URL" | head -n 12`,
+        `# asked again with its ETag: 304, free`,
+        `curl -sS -o /dev/null -w '%{http_code}\n' -H "if-none-match: $(sed -n 's/^etag: *//Ip' "$FEED_HEADERS" | tr -d '\r')" "$FEED_URL"`,
+        `rm -f "$FEED_HEADERS"`,
         curl('listPortfolios', { auth }),
         `# through the week: what changed across the clients (read:changes), followed with next_cursor`,
         curl('getChanges', { query: 'portfolio_id=$PORTFOLIO&limit=50', auth }),

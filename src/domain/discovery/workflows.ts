@@ -7,7 +7,7 @@ import { PUBLIC_SANDBOX_ORG } from '../../../fixtures/sandbox/companies.ts'
 import { allOperations, openApiPath, type Operation, type OperationId } from '../../operations/index.ts'
 
 /** `/workflows.json`'s own version: minor for a new workflow or step, major when a step changes or goes. */
-export const WORKFLOWS_VERSION = '2.2.0'
+export const WORKFLOWS_VERSION = '2.3.0'
 
 export interface StepDef {
   step: string
@@ -324,6 +324,14 @@ export const WORKFLOWS: readonly WorkflowDef[] = [
           'every client’s deadlines merged by due date, each client’s state; Accept: text/csv for the spreadsheet',
         purpose_nb:
           'alle klienters frister etter forfallsdato, med hver klients tilstand; Accept: text/csv for regnearket',
+      },
+      {
+        step: 'calendar',
+        op: 'createPortfolioFeed',
+        purpose_en:
+          'a secret iCalendar URL (shown once) for the firm’s calendar program to subscribe to: the program, not the agent, polls it, without a key; revoke it with DELETE …/feeds/{feed_id}',
+        purpose_nb:
+          'en hemmelig iCalendar-adresse (vises én gang) som kalenderprogrammet til byrået abonnerer på: programmet, ikke agenten, henter den, uten nøkkel; tilbakekall den med DELETE …/feeds/{feed_id}',
       },
       {
         step: 'portfolios',

@@ -262,6 +262,33 @@ export const SERVICE_CATALOGUE = {
       handover: null,
     },
   },
+  FEED_RATE_LIMITED: {
+    status: 429,
+    category: 'rate_limit',
+    retryable: true,
+    fix_hint_en: 'Poll the calendar feed at most 60 times an hour; wait for the time in Retry-After.',
+    fix_hint_nb: 'Hent kalenderstrømmen høyst 60 ganger i timen; vent så lenge «Retry-After» angir.',
+    explanation: {
+      summary: 'Kalenderstrømmen er hentet for mange ganger denne timen.',
+      summary_en: 'The calendar feed was fetched too many times this hour.',
+      why: 'Hver kalenderstrøm kan hentes høyst 60 ganger i timen, uansett hvem som henter den. En kalender trenger sjelden mer enn én henting i timen: fristene endres sjelden oftere enn én gang om dagen.',
+      why_en:
+        'Each calendar feed may be fetched at most 60 times an hour, whoever fetches it. A calendar rarely needs more than one fetch an hour: deadlines seldom change more than once a day.',
+      fix_steps: [
+        'Vent så lenge «Retry-After» angir.',
+        'Still kalenderprogrammet til å oppdatere abonnementet sjeldnere, for eksempel hver time.',
+        'Del ikke strømmens adresse bredere enn nødvendig; opprett en egen strøm per bruker om mange henter den.',
+      ],
+      fix_steps_en: [
+        'Wait for the time given in Retry-After.',
+        'Set the calendar program to refresh the subscription less often, for instance hourly.',
+        'Do not share the feed’s URL more widely than needed; create a feed per user if many fetch it.',
+      ],
+      relevant_link: null,
+      legal_basis: null,
+      handover: null,
+    },
+  },
   INTERNAL_ERROR: {
     status: 500,
     category: 'internal',

@@ -181,6 +181,7 @@ async function dashboard(deps: AppDeps, s: Session, now: Date, flash = ''): Prom
     'Dashbord',
     `<h1>${bi('Dashbord', 'Dashboard')}</h1>${flash}
 <p>${esc(consumer.company_name ?? consumer.email)} · ${esc(consumer.email)} · ${bi('plan', 'plan')}: <strong>${esc(consumer.tier)}</strong></p>
+<p><a href="/dashboard/portfolios" id="to-portfolios">${bi('Porteføljer: klientenes frister, CSV og kalenderstrøm', 'Portfolios: your clients’ deadlines, CSV and calendar feed')}</a></p>
 
 ${
   awaiting.length > 0
