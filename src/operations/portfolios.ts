@@ -124,9 +124,13 @@ export const portfoliosOperations = [
     costOre: 50,
     priceNote: PORTFOLIO_PRICE,
     mcpTool: 'get_portfolio_deadlines',
+    mcpResource: {
+      uri: 'plikt://portfolio/{portfolio_id}/deadlines{?from_date,horizon_months}',
+      name: 'portfolio-deadlines',
+    },
     alternateTypes: {
       'text/csv':
-        'to `Accept: text/csv`: the same rows as RFC 4180 CSV (UTF-8, CRLF, quoted where needed) with a header row naming the fields',
+        'to `Accept: text/csv`: the same rows as RFC 4180 CSV (UTF-8, CRLF, quoted where needed) with a header row naming the fields; a cell a spreadsheet would run as a formula (starting with = + - @) begins with an apostrophe',
     },
     capability: {
       name_en: 'Portfolio deadlines',

@@ -43,6 +43,9 @@ export async function metered<T>(
       if (!(e instanceof KeyNotLive)) {
         // 402 and 429 come after the key was confirmed.
         if (e instanceof AppError && e.code !== 'CREDIT_CHECK_UNAVAILABLE') confirm(state)
+        // Whoever holds a feed's URL is not its owner: the owner's balance and top-up page stay theirs.
+        if (principal.kind === 'feed' && e instanceof AppError && e.code === 'INSUFFICIENT_CREDITS')
+          throw new AppError('INSUFFICIENT_CREDITS', { extra: { cost_ore: op.costOre } })
         throw e
       }
       if (attempt === 2) throw new AppError('CREDIT_CHECK_UNAVAILABLE', { headers: { 'retry-after': '1' } })
@@ -65,8 +68,12 @@ export async function metered<T>(
   confirm(state)
   const { charge, headers } = counted
   deps.metrics.charged(op.costOre)
-  state.extraHeaders = { ...state.extraHeaders, ...headers, 'x-credits-balance-ore': String(charge.balanceAfter) }
-  if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
+  state.extraHeaders = { ...state.extraHeaders, ...headers }
+  // The balance is the key holder's to see, not a feed reader's (a calendar program anyone may run).
+  if (principal.kind === 'key') {
+    state.extraHeaders['x-credits-balance-ore'] = String(charge.balanceAfter)
+    if (charge.balanceAfter < LOW_BALANCE_ORE) state.extraHeaders['x-credits-low'] = 'true'
+  }
   // The batch's hold is released only once this call's refund is written; a refund that fails is
   // tried again by the settler (and if this process dies first, the sweep refunds the batch).
   const giveBack = (reason: string) =>

@@ -325,6 +325,20 @@ describe('the price', () => {
     expect({ status: r.status, code: r.body.error_code }).toEqual({ status: 402, code: 'INSUFFICIENT_CREDITS' })
   })
 
+  test('whoever holds the URL never learns the owner’s balance or top-up page: not in a 402, not in a 200’s headers', async () => {
+    const poor = await createConsumer(app, 'professional')
+    const poorKey = (await createKey(app, poor.id)).key
+    const url = (await newFeed(await portfolio([POSTEN], poorKey), poorKey)).body.data.feed_url
+    const refused = await fetchFeed(url)
+    expect(refused.status).toBe(402)
+    expect(refused.body).not.toHaveProperty('balance_ore')
+    expect(refused.body).not.toHaveProperty('top_up_url')
+    const paid = await fetchFeed((await newFeed(await portfolio([POSTEN]))).body.data.feed_url)
+    expect(paid.status).toBe(200)
+    expect(paid.headers.get('x-credits-balance-ore')).toBeNull()
+    expect(paid.headers.get('x-credits-low')).toBeNull()
+  })
+
   test('an owner whose plan fell below Professional is answered 403 PLAN_INSUFFICIENT', async () => {
     const c = await createConsumer(app, 'professional')
     await addCredits(app, c.id, 1000)

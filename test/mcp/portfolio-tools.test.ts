@@ -85,3 +85,20 @@ test('a free-tier key calling a portfolio tool is refused PLAN_INSUFFICIENT', as
   expect(toolBody(res).metadata.error_code).toBe('PLAN_INSUFFICIENT')
   await client.close()
 })
+
+test('the portfolio’s deadlines read as a resource answer what REST answers, charged once as the tool is', async () => {
+  const k = await customer()
+  const id = (await rest('POST', '/api/v1/portfolios', k.key, { name: 'Resource' })).data.portfolio_id
+  await rest('PUT', `/api/v1/portfolios/${id}/companies`, k.key, { org_numbers: [POSTEN, ENK] })
+  for (let i = 0; i < 200 && (await warmRegister(app.deps)).claimed > 0; i++);
+  const client = await connectMcp(app, bearer(k.key))
+  const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)
+  expect(templates).toContain('plikt://portfolio/{portfolio_id}/deadlines{?from_date,horizon_months}')
+  const before = (await readBalance(app.deps.sql, k.id)).balance_ore
+  const [content] = (await client.readResource({ uri: `plikt://portfolio/${id}/deadlines?horizon_months=6` }))
+    .contents as { text: string }[]
+  expect((await readBalance(app.deps.sql, k.id)).balance_ore).toBe(before - 50)
+  const viaRest = await rest('GET', `/api/v1/portfolios/${id}/deadlines?horizon_months=6`, k.key)
+  expect(JSON.parse(content!.text).data).toEqual(viaRest.data)
+  await client.close()
+})

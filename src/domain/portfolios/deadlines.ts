@@ -256,7 +256,13 @@ export const CSV_COLUMNS = [
   'legal_reference',
 ] as const
 
-function csvField(v: string): string {
+/**
+ * A cell a spreadsheet would run as a formula (it starts with = + - @, a tab or a CR) gets a leading
+ * apostrophe, as OWASP's CSV-injection advice has it: a company name is the register's text, not
+ * ours, and the file is opened where formulas run.
+ */
+function csvField(raw: string): string {
+  const v = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw
   return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v
 }
 

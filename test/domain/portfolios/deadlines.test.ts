@@ -32,6 +32,16 @@ test('a field with a comma, a quote or a line break is quoted, its quotes double
   expect(csv.split('\r\n')[1]).toContain(',"Berg, ""Sønn"" &\nco AS",')
 })
 
+test('a name a spreadsheet would run as a formula is written as text, with a leading apostrophe', () => {
+  for (const name of ['=HYPERLINK("http://evil.example")', '+47 AS', '-1+1', '@SUM(A1)'])
+    expect(
+      deadlinesCsv([entry({ company_name: name })])
+        .split('\r\n')[1]!
+        .split(',')[1],
+    ).toStartWith(name.includes('"') ? '"\'' : "'")
+  expect(deadlinesCsv([entry({ company_name: 'Berg AS' })]).split('\r\n')[1]).toContain(',Berg AS,')
+})
+
 test('an undated deadline and a shifted one: empty due date; the legal date in original_due_at', () => {
   const csv = deadlinesCsv([
     entry({ due_at: null, deadline_id: null, period_label: null }),
