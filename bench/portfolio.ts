@@ -9,6 +9,11 @@
  *   calls in all and the most in any one second (target: no burst — the warm-up's own bound).
  * - Warm: the merged deadlines of the 12 months from one key, p99 (target < 300 ms), with the
  *   answer's size and entry count.
+ * - Feed: 10 000 reads of the portfolio's calendar feed (target < 100 ms; memory flat), plain GETs
+ *   as most calendar programs poll, from many addresses as pollers come (TRUST_PROXY=true with
+ *   X-Forwarded-For, the guide's setting behind a proxy), four at a time. A feed answers 60 reads
+ *   an hour, so the reads are spread over 170 feeds of 34 portfolios of the same clients (two
+ *   accounts: 20 portfolios and 5 feeds each at most). RSS is sampled every 1 000 reads.
  */
 import { appendFileSync } from 'node:fs'
 import { isValidOrgNumber } from '../fixtures/data/mod11.ts'
@@ -50,8 +55,9 @@ const data = dataDir()
 const service = await startService({
   DATA_DIR: data.path,
   UPSTREAM_MODE: 'live',
-  BRREG_BASE_URL: `http://127.0.0.1:${register.port}`,
-  NORGES_BANK_BASE_URL: fixtures.centralBankUrl,
+  BUSINESS_REGISTER_URL: `http://127.0.0.1:${register.port}`,
+  CENTRAL_BANK_URL: fixtures.centralBankUrl,
+  TRUST_PROXY: 'true',
 })
 const base = service.url
 try {
@@ -103,6 +109,57 @@ try {
   const warm = await load({ url, headers: { authorization: `Bearer ${key}` }, seconds, connections: 1 })
   const rss = service.rssMb()
 
+  // Feed
+  const FEED_READS = Number(process.env.BENCH_FEED_READS ?? 10_000)
+  const feeds: string[] = []
+  const accounts = [key, ...(await mintKeys(base, 1, 'portfolio-feeds'))]
+  for (const k of accounts) {
+    const h = { authorization: `Bearer ${k}`, 'content-type': 'application/json' }
+    for (let p = 0; p < 20 && feeds.length * 59 < FEED_READS; p++) {
+      const made = (await (
+        await fetch(`${base}/api/v1/portfolios`, {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify({ name: `Feed ${p}` }),
+        })
+      ).json()) as any
+      const pid = made.data?.portfolio_id
+      if (!pid) break // the account's 20 (the first account has the warm one already)
+      await fetch(`${base}/api/v1/portfolios/${pid}/companies`, {
+        method: 'PUT',
+        headers: h,
+        body: JSON.stringify({ org_numbers: orgs }),
+      })
+      for (let f = 0; f < 5 && feeds.length * 59 < FEED_READS; f++) {
+        const feed = (await (
+          await fetch(`${base}/api/v1/portfolios/${pid}/feeds`, { method: 'POST', headers: h })
+        ).json()) as any
+        feeds.push(feed.data.feed_url)
+      }
+    }
+  }
+  const feedMs: number[] = []
+  const feedRss: number[] = [service.rssMb()]
+  const statuses = new Map<number, number>()
+  let feedBytes = 0
+  let next = 0
+  const reader = async () => {
+    for (let i = next++; i < FEED_READS; i = next++) {
+      const t = performance.now()
+      const res = await fetch(feeds[i % feeds.length]!, {
+        headers: { 'x-forwarded-for': `10.9.${(i >> 8) & 255}.${i & 255}` },
+      })
+      const body = await res.arrayBuffer()
+      feedMs.push(performance.now() - t)
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+      if (res.status === 200) feedBytes = body.byteLength
+      if ((i + 1) % 1000 === 0) feedRss.push(service.rssMb())
+    }
+  }
+  await Promise.all([reader(), reader(), reader(), reader()])
+  feedMs.sort((a, b) => a - b)
+  const pct = (q: number) => feedMs[Math.min(feedMs.length - 1, Math.floor(q * feedMs.length))]!
+
   const table = [
     `### Portfolio of ${N} clients (issue 30) — ${new Date().toISOString().slice(0, 10)}`,
     '',
@@ -117,7 +174,10 @@ try {
     `| warm: merged deadlines, 12 months, one key, one connection: p50 / p99 | ${warm.p50_ms.toFixed(0)} / ${warm.p99_ms.toFixed(0)} ms | p99 < 300 ms |`,
     `| warm: requests a second, non-2xx | ${warm.rps.toFixed(1)}, ${warm.non2xx} | |`,
     `| warm: answer size, entries | ${(bytes / 1e6).toFixed(1)} MB, ${entries} | |`,
-    `| service RSS after the run | ${rss.toFixed(0)} MB | |`,
+    `| service RSS after the warm run | ${rss.toFixed(0)} MB | |`,
+    `| feed: ${FEED_READS} reads of ${feeds.length} feeds, four at a time: p50 / p99 / max | ${pct(0.5).toFixed(0)} / ${pct(0.99).toFixed(0)} / ${feedMs.at(-1)!.toFixed(0)} ms | < 100 ms |`,
+    `| feed: answers by status; calendar size | ${[...statuses].map(([k, n]) => `${k}: ${n}`).join(', ')}; ${(feedBytes / 1e3).toFixed(0)} kB | all 200 |`,
+    `| feed: RSS every 1 000 reads, MB | ${feedRss.map((m) => m.toFixed(0)).join(', ')} | flat |`,
     '',
   ].join('\n')
   console.log(table)

@@ -6,7 +6,11 @@
  */
 
 const MAX_OCTETS = 75
-const encoder = new TextEncoder()
+
+/** A code point's length in UTF-8. */
+function octets(cp: number): number {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4
+}
 
 /** A TEXT value (§3.3.11): `\` → `\\`, `;` → `\;`, `,` → `\,`, any line break → `\n`. */
 export function escapeText(value: string): string {
@@ -15,19 +19,19 @@ export function escapeText(value: string): string {
 
 /** One content line folded at 75 octets: whole code points only, each continuation starting with a space. */
 export function foldLine(line: string): string {
-  if (encoder.encode(line).length <= MAX_OCTETS) return line
+  if (Buffer.byteLength(line) <= MAX_OCTETS) return line
   const out: string[] = []
   let current = ''
-  let octets = 0
+  let used = 0
   for (const ch of line) {
-    const n = encoder.encode(ch).length
-    if (octets + n > MAX_OCTETS) {
+    const n = octets(ch.codePointAt(0)!)
+    if (used + n > MAX_OCTETS) {
       out.push(current)
       current = ` ${ch}`
-      octets = 1 + n
+      used = 1 + n
     } else {
       current += ch
-      octets += n
+      used += n
     }
   }
   out.push(current)

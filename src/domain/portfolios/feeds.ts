@@ -151,6 +151,26 @@ function descriptionOf(d: MergedDeadline, day: string, companyUrl: string): stri
   return lines.join('\n')
 }
 
+const eventText = new WeakMap<MergedDeadline, { made: string; text: string }>()
+
+/** One deadline's VEVENT, as content lines. */
+function eventOf(d: MergedDeadline, day: string, host: string, stamp: string, baseUrl: string): string {
+  const companyUrl = `${baseUrl}/api/v1/company/${d.org_number}/deadlines`
+  return contentLines([
+    'BEGIN:VEVENT',
+    property('UID', `${d.org_number}-${d.deadline_id}@${host}`),
+    property('DTSTAMP', stamp),
+    property('DTSTART', icalDate(day), { VALUE: 'DATE' }),
+    property('DTEND', icalDate(addDays(day, 1)), { VALUE: 'DATE' }),
+    property('SUMMARY', escapeText(summaryOf(d)), { LANGUAGE: 'nb' }),
+    property('DESCRIPTION', escapeText(descriptionOf(d, day, companyUrl)), { LANGUAGE: 'nb' }),
+    property('URL', companyUrl, { VALUE: 'URI' }),
+    'TRANSP:TRANSPARENT',
+    'CLASS:PRIVATE',
+    'END:VEVENT',
+  ])
+}
+
 export interface FeedCalendar {
   body: string
   etag: string
@@ -189,29 +209,24 @@ export async function feedCalendar(
     property('REFRESH-INTERVAL', 'PT1H', { VALUE: 'DURATION' }),
     'X-PUBLISHED-TTL:PT1H',
   ]
-  let events = 0
+  const parts = [contentLines(lines)]
+  const made = `${stamp} ${baseUrl}`
   for (const d of r.data.deadlines) {
     if (!d.due_at || !d.deadline_id) continue
     const day = d.due_at.slice(0, 10)
     if (day < first || day > last) continue
-    const companyUrl = `${baseUrl}/api/v1/company/${d.org_number}/deadlines`
-    lines.push(
-      'BEGIN:VEVENT',
-      property('UID', `${d.org_number}-${d.deadline_id}@${host}`),
-      property('DTSTAMP', stamp),
-      property('DTSTART', icalDate(day), { VALUE: 'DATE' }),
-      property('DTEND', icalDate(addDays(day, 1)), { VALUE: 'DATE' }),
-      property('SUMMARY', escapeText(summaryOf(d)), { LANGUAGE: 'nb' }),
-      property('DESCRIPTION', escapeText(descriptionOf(d, day, companyUrl)), { LANGUAGE: 'nb' }),
-      property('URL', companyUrl, { VALUE: 'URI' }),
-      'TRANSP:TRANSPARENT',
-      'CLASS:PRIVATE',
-      'END:VEVENT',
-    )
-    events++
+    // The entries are the ones kept per cached company answer (domain/portfolios/deadlines.ts), so
+    // an event's text is written once a day, not once per poll of every feed that holds the client.
+    let kept = eventText.get(d)
+    if (kept?.made !== made) {
+      kept = { made, text: eventOf(d, day, host, stamp, baseUrl) }
+      eventText.set(d, kept)
+    }
+    parts.push(kept.text)
   }
-  lines.push('END:VCALENDAR')
-  const body = contentLines(lines)
+  parts.push(contentLines(['END:VCALENDAR']))
+  const body = parts.join('')
+  const events = parts.length - 2
   return {
     body,
     etag: `"${sha256Hex(body)}"`,
