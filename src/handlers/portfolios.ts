@@ -19,9 +19,10 @@ import {
   listFeeds,
   MAX_FEEDS,
   revokeFeed,
+  KeptCalendars,
 } from '../domain/portfolios/feeds.ts'
 import { DEADLINE_SHIFT_BASIS } from '../domain/rulebook/rules.ts'
-import { ifNoneMatch, notModified } from '../pipeline/caching.ts'
+import { ifNoneMatch, notModified, perInstance } from '../pipeline/caching.ts'
 import { AppError } from '../errors/app-error.ts'
 import { CATALOGUE } from '../errors/catalogue/index.ts'
 import { explain } from '../errors/explain.ts'
@@ -73,6 +74,9 @@ export function wantsCsv(accept: string | null): boolean {
   const json = types.indexOf('application/json')
   return csv !== -1 && (json === -1 || csv < json)
 }
+
+/** The feed calendars this instance made last (domain/portfolios/feeds.ts). */
+const keptCalendars = perInstance('portfolio-feed-calendars', () => new KeptCalendars())
 
 export const portfoliosHandlers = {
   createPortfolio: (async ({ body, deps, principal, now }) => ({
@@ -156,6 +160,7 @@ export const portfolioFeedHandlers = {
       principal.portfolioId,
       deps.config.baseUrl,
       now,
+      keptCalendars(deps),
     )
     const validators = { etag: cal.etag, 'cache-control': `private, max-age=${FEED_MAX_AGE_S}` }
     if (ifNoneMatch(headers.ifNoneMatch, cal.etag)) {

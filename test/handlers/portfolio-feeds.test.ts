@@ -10,7 +10,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import ICAL from 'ical.js'
 import { byScenario } from '../../fixtures/data/companies.ts'
+import { feedCalendar, KeptCalendars } from '../../src/domain/portfolios/feeds.ts'
 import { warmRegister } from '../../src/domain/portfolios/warmup.ts'
+import { portfolioEnv } from '../../src/handlers/portfolios.ts'
 import { sha256Hex } from '../../src/lib/hash.ts'
 import { readBalance } from '../../src/store/credits.ts'
 import { PINNED_NOW, startApp, type TestApp } from '../helpers.ts'
@@ -393,5 +395,36 @@ describe('revocation and other accounts', () => {
     const mine = await portfolio([POSTEN])
     expect((await send('DELETE', `/api/v1/portfolios/${mine}/feeds/${feed_id}`)).status).toBe(404)
     expect((await fetchFeed(feed_url)).status).toBe(200)
+  })
+})
+
+describe('the calendars an instance keeps', () => {
+  test('the same entries on the same day give the calendar made before; a new day makes a new one', async () => {
+    const id = await portfolio([POSTEN, ENK])
+    for (let i = 0; i < 50 && (await warmRegister(app.deps)).claimed > 0; i++);
+    const kept = new KeptCalendars()
+    const at = (ms: number) =>
+      feedCalendar(portfolioEnv(app.deps), consumerId, id, app.config.baseUrl, new Date(ms), kept)
+    const first = await at(Date.parse(PINNED_NOW))
+    expect(first.events).toBeGreaterThan(0)
+    expect(await at(Date.parse(PINNED_NOW) + 60_000)).toBe(first)
+    const tomorrow = await at(Date.parse(PINNED_NOW) + 86_400_000)
+    expect(tomorrow).not.toBe(first)
+    expect(tomorrow.etag).not.toBe(first.etag)
+  })
+
+  test('keeps no more calendar text than its bound, the oldest going first', () => {
+    const kept = new KeptCalendars(10)
+    const cal = (body: string) => ({
+      entries: [],
+      answered: 1,
+      calendar: { body, etag: '"x"', answered: 1, events: 0 },
+    })
+    kept.set('a', cal('12345'))
+    kept.set('b', cal('123456'))
+    expect(kept.get('a')).toBeUndefined()
+    expect(kept.get('b')?.calendar.body).toBe('123456')
+    kept.set('c', cal('01234567890'))
+    expect(kept.get('c')).toBeUndefined()
   })
 })

@@ -190,6 +190,7 @@ export async function feedCalendar(
   portfolioId: string,
   baseUrl: string,
   now: Date,
+  kept?: KeptCalendars,
 ): Promise<FeedCalendar> {
   const today = osloDate(now)
   const first = addDays(today, -FEED_PAST_DAYS)
@@ -209,12 +210,20 @@ export async function feedCalendar(
     property('REFRESH-INTERVAL', 'PT1H', { VALUE: 'DURATION' }),
     'X-PUBLISHED-TTL:PT1H',
   ]
-  const parts = [contentLines(lines)]
   const made = `${stamp} ${baseUrl}`
-  for (const d of r.data.deadlines) {
-    if (!d.due_at || !d.deadline_id) continue
-    const day = d.due_at.slice(0, 10)
-    if (day < first || day > last) continue
+  const inWindow = r.data.deadlines.filter((d) => {
+    const day = d.due_at?.slice(0, 10)
+    return day !== undefined && d.deadline_id !== null && day >= first && day <= last
+  })
+  const answered = r.data.states.answered + r.data.states.stale
+  // The same entries (the same objects, kept per cached company answer) on the same day under the
+  // same name make the same calendar: it is neither written out nor hashed again.
+  const key = `${portfolioId} ${made} ${r.data.name}`
+  const hit = kept?.get(key)
+  if (hit && hit.answered === answered && sameEntries(hit.entries, inWindow)) return hit.calendar
+  const parts = [contentLines(lines)]
+  for (const d of inWindow) {
+    const day = d.due_at!.slice(0, 10)
     // The entries are the ones kept per cached company answer (domain/portfolios/deadlines.ts), so
     // an event's text is written once a day, not once per poll of every feed that holds the client.
     let kept = eventText.get(d)
@@ -226,11 +235,45 @@ export async function feedCalendar(
   }
   parts.push(contentLines(['END:VCALENDAR']))
   const body = parts.join('')
-  const events = parts.length - 2
-  return {
-    body,
-    etag: `"${sha256Hex(body)}"`,
-    answered: r.data.states.answered + r.data.states.stale,
-    events,
+  const calendar = { body, etag: `"${sha256Hex(body)}"`, answered, events: inWindow.length }
+  kept?.set(key, { entries: inWindow, answered, calendar })
+  return calendar
+}
+
+function sameEntries(a: readonly MergedDeadline[], b: readonly MergedDeadline[]): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i])
+}
+
+/**
+ * The calendars an instance made last, by portfolio, day and name, with the entries they were made
+ * from; at most `maxBytes` of calendar text, the oldest going first. One per instance (the handler
+ * holds it in `deps.documents`).
+ */
+export class KeptCalendars {
+  private readonly made = new Map<string, { entries: MergedDeadline[]; answered: number; calendar: FeedCalendar }>()
+  private bytes = 0
+
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+
+  get(key: string) {
+    return this.made.get(key)
+  }
+
+  set(key: string, value: { entries: MergedDeadline[]; answered: number; calendar: FeedCalendar }): void {
+    this.delete(key)
+    if (value.calendar.body.length > this.maxBytes) return
+    this.made.set(key, value)
+    this.bytes += value.calendar.body.length
+    for (const oldest of this.made.keys()) {
+      if (this.bytes <= this.maxBytes) break
+      this.delete(oldest)
+    }
+  }
+
+  private delete(key: string): void {
+    const old = this.made.get(key)
+    if (!old) return
+    this.bytes -= old.calendar.body.length
+    this.made.delete(key)
   }
 }
