@@ -26,12 +26,21 @@ export const SERVER_SECRET = 'bench-server-secret-0123456789abcdef0123456789'
 
 let started = 0
 
-/** `binary`: the compiled executable to run instead of `bun src/main.ts`. */
-export async function startService(env: Record<string, string>, opts: { binary?: string } = {}): Promise<Service> {
+/**
+ * `binary`: the compiled executable to run instead of `bun src/main.ts`; `cwd`: another checkout
+ * whose `src/main.ts` to run (a before-and-after comparison); `logFile`: where its log goes, kept
+ * after it stops.
+ */
+export async function startService(
+  env: Record<string, string>,
+  opts: { binary?: string; cwd?: string; logFile?: string } = {},
+): Promise<Service> {
   const { DATABASE_URL: _unset, ...rest } = process.env
-  const logFile = process.env.BENCH_SERVICE_LOG ?? `/tmp/plikt-bench-${process.pid}-${++started}.log`
+  const kept = opts.logFile ?? process.env.BENCH_SERVICE_LOG
+  const logFile = kept ?? `/tmp/plikt-bench-${process.pid}-${++started}.log`
   const t0 = performance.now()
   const proc = Bun.spawn(opts.binary ? [opts.binary] : [process.execPath, 'src/main.ts'], {
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
     env: { ...rest, PORT: '0', ADMIN_TOKEN, SERVER_SECRET, UPSTREAM_MODE: 'fixtures', ...env },
     stdout: Bun.file(logFile),
     stderr: 'pipe',
@@ -58,7 +67,7 @@ export async function startService(env: Record<string, string>, opts: { binary?:
         stop: async () => {
           proc.kill('SIGTERM')
           await proc.exited
-          if (!process.env.BENCH_SERVICE_LOG) rmSync(logFile, { force: true })
+          if (!kept) rmSync(logFile, { force: true })
         },
       }
     }

@@ -27,9 +27,10 @@
  * and they need no tick. They run every few seconds: a sign-in link waits in the mail queue for
  * about five seconds, not a minute.
  *
- * Daily work (the accounts diff, the anchor) ticks hourly and keeps its own progress in the
- * database, so the day's work is done once and a run that died is resumed by the next tick rather
- * than skipped (jobs/accounts-diff.ts, jobs/anchor.ts).
+ * Daily work (the accounts diff, the anchor, the ledger check) and monthly work (the ledger close)
+ * ticks hourly and keeps its own progress in the database, so the day's or month's work is done
+ * once and a run that died is resumed by the next tick rather than skipped (jobs/accounts-diff.ts,
+ * jobs/anchor.ts, jobs/ledger.ts).
  *
  * An operator's run (`jobControl().runNow`, POST /api/v1/admin/jobs/{name}/run) claims a tick of
  * its own at the instant it is asked for, marked manual, and answers what the run returned.
@@ -48,6 +49,7 @@ import { SWEEP_SECONDS } from '../src/domain/delegation/refresh.ts'
 import { runDailyAccountsDiff } from './accounts-diff.ts'
 import { runAnchorJob } from './anchor.ts'
 import { runWebhookDeliveries } from './webhook-deliveries.ts'
+import { runLedgerCheck, runLedgerClose } from './ledger.ts'
 import { runRegisterWarmup } from './register-warmup.ts'
 import { WARMUP } from '../src/domain/portfolios/warmup.ts'
 import type { UnitReads } from '../src/domain/sources.ts'
@@ -105,6 +107,16 @@ export const JOBS: Record<string, ScheduledJob> = {
     description: 'once per UTC day: every covered company’s filing status against the baseline; changes archived and webhooks queued (an operator’s run observes every company again)',
   },
   anchor: { everyMinutes: 60, run: runAnchorJob, description: 'once per UTC day: the Merkle anchor of each complete day; RFC 3161 timestamp with TSA_URL' },
+  'ledger-close': {
+    everyMinutes: 60,
+    run: runLedgerClose,
+    description: 'once per Oslo month, an hour after it ends: every consumer’s closing balance (resumed where a run died)',
+  },
+  'ledger-check': {
+    everyMinutes: 60,
+    run: (deps, opts) => runLedgerCheck(deps, { manual: opts?.manual ?? false }),
+    description: 'once per UTC day: every balance against its last closing plus the rows after it, and one closed month read again (an operator’s run checks again)',
+  },
 }
 
 /** What the queue jobs need besides the scheduled jobs' dependencies. */

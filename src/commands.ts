@@ -1,12 +1,21 @@
 /**
  * The commands of the binary besides `serve`: `migrate`, `backup <file>`, `restore <file>`,
- * `export --to postgres://…` and `rotate-receipt-key [--valid-from …]`. Each reads the same configuration as the service, answers `--help`,
+ * `export --to postgres://…`, `rotate-receipt-key [--valid-from …]` and `archive-ledger <month> <file>`. Each reads the same configuration as the service, answers `--help`,
  * and exits 2 on a bad argument, 1 when it could not do its work, 0 when it did.
  */
-import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { createReadStream, existsSync, readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
+import { createGunzip, gzipSync } from 'node:zlib'
 import { ConfigError, loadConfig, type Config } from './config.ts'
-import { writeFileExclusively } from './lib/exclusive-file.ts'
+import { exclusiveWriter, writeFileExclusively } from './lib/exclusive-file.ts'
+import {
+  deleteArchivedMonth,
+  LedgerArchiveRefused,
+  verifyMonthArchive,
+  writeMonthArchive,
+} from './domain/billing/ledger.ts'
 import { secretFromDataDir, serverKeys } from './lib/server-secret.ts'
 import { ROTATION_LEAD_MS, rotateReceiptKeys } from './domain/actions/receipt-keys.ts'
 import { sha256Hex } from './lib/hash.ts'
@@ -326,6 +335,61 @@ export const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  'archive-ledger': {
+    usage: 'plikt archive-ledger <YYYY-MM> <file> [--delete]',
+    summary: 'copy a closed month of the credit ledger to a file, verified; --delete then removes it from the database',
+    help: 'Writes every row of a closed Oslo month of the credit ledger (`ledger-close` closes each month an hour after it ends) to <file>, gzipped JSON lines: a header with the month and the totals its close recorded (rows, sum, checksum), then one row per line, every column. The file is written as <file>.partial — created exclusively, never through a symlink, mode 0600, fsynced — and renamed when whole; the rows must add up to the recorded totals, and the file is read back and checked against them, or nothing happens. With --delete the month\'s rows then leave the database (rows a later refund or an approved top-up refers to stay), and the month is recorded as archived with the file\'s SHA-256: balances and the nightly check start from the closings and need none of them. With the embedded database, stop the instance first (it holds DATA_DIR); with DATABASE_URL it runs beside the service. docs/deploy.md "The ledger over time".',
+    options: { delete: { type: 'boolean' } },
+    positionals: 2,
+    async run(config, [month, file], values) {
+      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month!)) throw new UsageError('<month> must be YYYY-MM, e.g. 2026-01')
+      if (existsSync(file!)) throw new UsageError(`${file} exists: archive-ledger writes a new file only`)
+      const db = await openForCommand(config)
+      try {
+        await migrate(db.sql, await loadMigrations())
+        const out = exclusiveWriter(file!)
+        let header
+        try {
+          ;({ header } = await writeMonthArchive(db.sql, `${month}-01`, (lines) => out.write(gzipSync(lines))))
+        } catch (e) {
+          out.abandon()
+          if (e instanceof LedgerArchiveRefused) throw new CommandFailed(e.message)
+          throw e
+        }
+        out.finish()
+        const back = await verifyMonthArchive(gzippedLines(file!))
+        if (!back.whole || back.rows !== header.rows)
+          throw new CommandFailed(
+            `${file} does not read back whole (${back.rows} rows of ${header.rows}): nothing was deleted`,
+          )
+        const sha256 = await fileSha256(file!)
+        say(
+          `${month}: ${header.rows} rows, ${header.sum_ore} øre, written to ${file} and read back whole (sha256 ${sha256})`,
+        )
+        if (values.delete) {
+          const deleted = await deleteArchivedMonth(db.sql, `${month}-01`, sha256).catch((e: unknown) => {
+            throw e instanceof LedgerArchiveRefused ? new CommandFailed(e.message) : e
+          })
+          say(
+            `${month}: ${deleted} rows deleted from the database${deleted < header.rows ? `, ${header.rows - deleted} kept (a later refund or a top-up refers to them)` : ''}; recorded as archived`,
+          )
+        }
+      } finally {
+        await db.close()
+      }
+    },
+  },
+}
+
+/** The lines of a gzipped file (its members one after the other), read as a stream. */
+function gzippedLines(file: string): AsyncIterable<string> {
+  return createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Number.POSITIVE_INFINITY })
+}
+
+async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
 }
 
 export function usage(): string {

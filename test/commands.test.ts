@@ -2,10 +2,11 @@
  * The binary's commands as an operator runs them, each in its own process: a backup taken from a
  * serving instance through its operator API, restored into an empty DATA_DIR and served again
  * with the same balances; an export of the embedded database into an empty PostgreSQL database,
- * verified table by table and served from there; bad arguments refused with exit code 2.
+ * verified table by table and served from there; a closed month of the credit ledger archived to
+ * a file and deleted; bad arguments refused with exit code 2.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createHmac } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import {
   cpSync,
   existsSync,
@@ -19,7 +20,9 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import postgres from 'postgres'
+import { closeDueMonths } from '../src/domain/billing/ledger.ts'
 import { unpackBackup } from '../src/lib/backup-archive.ts'
 import { serverKeys } from '../src/lib/server-secret.ts'
 import { freeFixedPort } from './helpers.ts'
@@ -394,5 +397,63 @@ describe.skipIf(!embeddedRun)('rotate-receipt-key', () => {
     const past = await run(['rotate-receipt-key', '--valid-from', '2020-01-01T00:00:00Z'], { DATA_DIR: dir })
     expect(past.code).toBe(1)
     expect(past.err).toContain('in the past')
+  }, 120_000)
+})
+
+describe.skipIf(!PG_URL)('archive-ledger', () => {
+  test('writes a closed month to a private file that reads back whole, and with --delete removes its rows; a month not closed exits 1, a bad month 2', async () => {
+    const name = `plikt_archive_${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`
+    const adminSql = postgres(PG_URL!, { max: 1, onnotice: () => {} })
+    await adminSql.unsafe(`create database ${name}`)
+    const url = new URL(PG_URL!)
+    url.pathname = `/${name}`
+    const sql = postgres(url.toString(), { max: 1, onnotice: () => {} })
+    try {
+      expect((await run(['migrate'], { DATABASE_URL: url.toString() })).code).toBe(0)
+      const [c] = await sql<{ id: string }[]>`insert into consumers (email) values ('archive@example.no') returning id`
+      await sql`insert into credit_balances (consumer_id, balance_ore) values (${c!.id}, 900)`
+      await sql`
+        insert into credit_ledger (consumer_id, amount_ore, kind, reason, created_at)
+        values (${c!.id}, 1000, 'topup', 'history', '2026-01-02T08:00:00Z'), (${c!.id}, -50, 'debit', 'history', '2026-01-03T08:00:00Z'),
+               (${c!.id}, -50, 'debit', 'history', '2026-02-03T08:00:00Z')`
+      await closeDueMonths(sql as never, new Date('2026-02-14T00:00:00Z'))
+      const file = join(root, 'ledger-2026-01.jsonl.gz')
+
+      const notClosed = await run(['archive-ledger', '2026-02', join(root, 'feb.gz')], { DATABASE_URL: url.toString() })
+      expect([notClosed.code, notClosed.err]).toEqual([
+        1,
+        'plikt archive-ledger: 2026-02 is not closed: only a closed month is archived\n',
+      ])
+      expect(existsSync(join(root, 'feb.gz'))).toBe(false)
+      expect((await run(['archive-ledger', '2026-13', file], { DATABASE_URL: url.toString() })).code).toBe(2)
+
+      const done = await run(['archive-ledger', '2026-01', file, '--delete'], { DATABASE_URL: url.toString() })
+      expect([done.code, done.err]).toEqual([0, ''])
+      expect(done.out).toContain('2026-01: 2 rows, 950 øre, written to')
+      expect(done.out).toContain('2026-01: 2 rows deleted from the database; recorded as archived')
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      // a gzip member per page of rows, as `zcat` reads them
+      const lines = gunzipSync(readFileSync(file)).toString().trim().split('\n')
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        format: 'plikt-ledger-month',
+        month: '2026-01-01',
+        rows: 2,
+        sum_ore: 950,
+      })
+      expect(lines.slice(1).map((l) => JSON.parse(l).amount_ore)).toEqual(['1000', '-50'])
+      const [left] = await sql<{ n: number }[]>`select count(*)::int as n from credit_ledger`
+      expect(left!.n).toBe(1)
+      const [m] = await sql<
+        { sha: string }[]
+      >`select archive_sha256 as sha from ledger_months where month = '2026-01-01'`
+      expect(m!.sha).toBe(createHash('sha256').update(readFileSync(file)).digest('hex'))
+      const again = await run(['archive-ledger', '2026-01', join(root, 'again.gz')], { DATABASE_URL: url.toString() })
+      expect(again.code).toBe(1)
+      expect(again.err).toContain('was archived on')
+    } finally {
+      await sql.end()
+      await adminSql.unsafe(`drop database ${name} with (force)`)
+      await adminSql.end()
+    }
   }, 120_000)
 })

@@ -21,25 +21,55 @@ function createExclusive(path: string): number {
   }
 }
 
-export function writeFileExclusively(file: string, bytes: Uint8Array): void {
+/**
+ * A file written piece by piece under the same rules: `write` appends, `finish` fsyncs and gives it
+ * its name, `abandon` removes the partial file.
+ */
+export function exclusiveWriter(file: string): { write(bytes: Uint8Array): void; finish(): void; abandon(): void } {
   const partial = `${file}.partial`
   const fd = createExclusive(partial)
+  let open = true
+  const close = () => {
+    if (open) closeSync(fd)
+    open = false
+  }
   try {
     fchmodSync(fd, 0o600)
-    let off = 0
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off)
-    fsyncSync(fd)
   } catch (e) {
-    closeSync(fd)
+    close()
     unlinkSync(partial)
     throw e
   }
-  closeSync(fd)
-  renameSync(partial, file)
-  const dir = openSync(dirname(file), constants.O_RDONLY)
-  try {
-    fsyncSync(dir)
-  } finally {
-    closeSync(dir)
+  return {
+    write(bytes) {
+      let off = 0
+      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off)
+    },
+    finish() {
+      fsyncSync(fd)
+      close()
+      renameSync(partial, file)
+      const dir = openSync(dirname(file), constants.O_RDONLY)
+      try {
+        fsyncSync(dir)
+      } finally {
+        closeSync(dir)
+      }
+    },
+    abandon() {
+      close()
+      unlinkSync(partial)
+    },
   }
+}
+
+export function writeFileExclusively(file: string, bytes: Uint8Array): void {
+  const out = exclusiveWriter(file)
+  try {
+    out.write(bytes)
+  } catch (e) {
+    out.abandon()
+    throw e
+  }
+  out.finish()
 }

@@ -8,87 +8,13 @@
  * Outcomes are counted, not timed. Skipped without HAProxy or PostgreSQL's server binaries.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import postgres from 'postgres'
-import { freePort, HAPROXY_BIN, localConfig, startHaproxy, type Haproxy } from '../helpers.ts'
-import { listeningAddress } from '../helpers.ts'
+import { HAPROXY_BIN, localConfig, startHaproxy, type Haproxy } from '../helpers.ts'
+import { PostgresCluster, clusterMissing } from '../helpers.ts'
+import { freePort, listeningAddress } from '../helpers.ts'
 
-/** PostgreSQL's server binaries (Debian keeps them out of PATH), the newest first. */
-function postgresBin(): string | null {
-  const root = '/usr/lib/postgresql'
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((v) => /^\d+$/.test(v))
-        .sort((a, b) => Number(b) - Number(a))
-    : []
-  for (const v of versions)
-    if (existsSync(join(root, v, 'bin', 'pg_ctl')) && existsSync(join(root, v, 'bin', 'initdb')))
-      return join(root, v, 'bin')
-  const onPath = Bun.which('pg_ctl')
-  return onPath && Bun.which('initdb') ? join(onPath, '..') : null
-}
-
-const BIN = postgresBin()
-// initdb refuses to run as root: as root the cluster is run by the `postgres` user
-const AS_ROOT = process.getuid?.() === 0
-const POSTGRES_USER =
-  !AS_ROOT || (Bun.spawnSync(['id', '-u', 'postgres']).exitCode === 0 && Bun.which('runuser') !== null)
-const missing = [
-  !HAPROXY_BIN && 'haproxy',
-  !BIN && 'PostgreSQL server binaries (initdb, pg_ctl)',
-  !POSTGRES_USER && 'a postgres user (with runuser) to run PostgreSQL as, since this runs as root',
-].filter(Boolean)
+const missing = [!HAPROXY_BIN && 'haproxy', ...clusterMissing].filter(Boolean)
 if (missing.length) process.stderr.write(`database-restart.test.ts: skipped, no ${missing.join(', no ')}\n`)
-
-/**
- * A throwaway cluster. initdb and the server refuse to run as root: as root they run as the
- * `postgres` user (runuser), which owns the data directory.
- */
-class Cluster {
-  readonly dir = mkdtempSync(join(tmpdir(), 'plikt-pg-'))
-  readonly data = join(this.dir, 'data')
-  readonly port = freePort()
-  private readonly asUser = AS_ROOT ? ['runuser', '-u', 'postgres', '--'] : []
-
-  private run(args: string[]): void {
-    const r = Bun.spawnSync([...this.asUser, ...args], { stdout: 'pipe', stderr: 'pipe' })
-    if (r.exitCode !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr.toString()}${r.stdout.toString()}`)
-  }
-
-  init(): void {
-    if (this.asUser.length) {
-      chmodSync(this.dir, 0o755)
-      const id = Bun.spawnSync(['id', '-u', 'postgres']).stdout.toString().trim()
-      const gid = Bun.spawnSync(['id', '-g', 'postgres']).stdout.toString().trim()
-      chownSync(this.dir, Number(id), Number(gid))
-    }
-    this.run([join(BIN!, 'initdb'), '-D', this.data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8'])
-  }
-
-  start(): void {
-    const opts = `-p ${this.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${this.dir} -c fsync=off -c shared_buffers=16MB`
-    this.run([join(BIN!, 'pg_ctl'), '-D', this.data, '-o', opts, '-l', join(this.dir, 'log'), '-w', 'start'])
-  }
-
-  stop(): void {
-    this.run([join(BIN!, 'pg_ctl'), '-D', this.data, '-m', 'fast', '-w', 'stop'])
-  }
-
-  url(db: string): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/${db}`
-  }
-
-  destroy(): void {
-    try {
-      this.stop()
-    } catch {
-      // already stopped
-    }
-    rmSync(this.dir, { recursive: true, force: true })
-  }
-}
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterAll(async () => {
@@ -97,7 +23,7 @@ afterAll(async () => {
 
 describe.skipIf(missing.length > 0)('a 3-second PostgreSQL restart behind HAProxy', () => {
   test('fails only the requests that needed the database, each with Plikt’s 503; keyless reads all succeed; the pool recovers', async () => {
-    const pg = new Cluster()
+    const pg = new PostgresCluster()
     cleanups.push(() => pg.destroy())
     pg.init()
     pg.start()

@@ -164,12 +164,14 @@ test('an unknown job name is refused', async () => {
   )
 })
 
-test('the expiry sweep runs every minute, the register update feed every five, the daily jobs hourly', () => {
+test('the expiry sweep runs every minute, the register update feed every five, the daily and monthly jobs hourly', () => {
   expect(Object.fromEntries(Object.entries(JOBS).map(([name, job]) => [name, cronPattern(job)]))).toEqual({
     'expiry-sweep': '* * * * *',
     'register-updates': '*/5 * * * *',
     'accounts-diff': '0 * * * *',
     anchor: '0 * * * *',
+    'ledger-close': '0 * * * *',
+    'ledger-check': '0 * * * *',
   })
 })
 
