@@ -55,6 +55,11 @@ export interface Operation {
   /** limits itself inside (MCP: the key's plan limits, or 100 keyless calls an hour per IP), so the
    * generic per-IP soft limit of Category A does not apply */
   selfLimited: boolean
+  /**
+   * a health probe (liveness, readiness): never under the per-IP soft limit, since a load
+   * balancer checks every instance from one address and a refused check takes the instance out
+   */
+  probe: boolean
   /** `Idempotency-Key` handling (pipeline/idempotency.ts): required, optional, or not offered */
   idempotency: 'required' | 'optional' | null
   /**
@@ -207,6 +212,7 @@ export type Op<Id extends string, R extends RequestShape> = Omit<Operation, 'id'
 type Defaulted =
   | 'cache'
   | 'selfLimited'
+  | 'probe'
   | 'scope'
   | 'planMinimum'
   | 'costOre'
@@ -357,6 +363,7 @@ export function op<const Id extends string, const R extends RequestShape = {}>(
     auth: AUTH_BY_CATEGORY[def.category],
     limits: [],
     selfLimited: false,
+    probe: false,
     idempotency: null,
     approval: false,
     bodyType: 'json' as const,

@@ -12,6 +12,7 @@ export const serviceOperations = [
     format: 'json',
     tag: 'Service',
     summary: 'Liveness and database check',
+    probe: true,
     description:
       'Plain JSON outside the envelope. Any answer means the process is alive; 200 `ok` when the database answers, 503 `degraded` when it ' +
       'does not (alert on it; restarting the instance does not help). For a load balancer use `/api/health/ready`.',
@@ -26,6 +27,7 @@ export const serviceOperations = [
     format: 'json',
     tag: 'Service',
     summary: 'Readiness: whether this instance should get traffic',
+    probe: true,
     description:
       'Plain JSON outside the envelope, for load balancers (HAProxy `option httpchk GET /api/health/ready`): whether this instance ' +
       'should get traffic. 200 `ready` unless the instance drains or a migration this build needs is missing; then 503 `not_ready` ' +

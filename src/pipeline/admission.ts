@@ -160,10 +160,10 @@ export function isPublic(op: Operation): boolean {
  * Under the soft per-IP limit: every route a caller may use without a key — Category A and
  * discovery, with or without limits of their own, the sandbox (a key there is optional and
  * changes nothing but the namespace) and a calendar feed (its token is looked up per request) —
- * unless it limits itself (MCP counts each keyless message).
+ * unless it limits itself (MCP counts each keyless message) or is a health probe.
  */
 export function softLimited(op: Operation): boolean {
-  return !op.selfLimited && (op.auth === 'none' || op.auth === 'sandbox' || op.auth === 'feed')
+  return !op.selfLimited && !op.probe && (op.auth === 'none' || op.auth === 'sandbox' || op.auth === 'feed')
 }
 
 /** A request that may lead to a credential lookup: a route that reads one, and one presented. */

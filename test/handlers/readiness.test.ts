@@ -84,3 +84,14 @@ test('the readiness route tells the lifecycle it was checked', async () => {
   await app.get('/api/health/ready')
   expect(app.deps.lifecycle.graceWarning(0)).toContain('DRAIN_GRACE_MS is 0')
 })
+
+test('health probes are never soft-limited: a load balancer’s address past the keyless limit still gets its checks answered', async () => {
+  const proxy = { 'x-forwarded-for': '198.51.100.77' }
+  // The address spends the keyless limit (1 000 a minute) on public reads first.
+  let limited = false
+  for (let i = 0; i < 1_100 && !limited; i++)
+    limited = (await app.get('/api/v1/public/deadlines?year=2026', { headers: proxy })).status === 429
+  expect(limited).toBe(true)
+  for (const path of ['/api/health/ready', '/api/health'])
+    expect((await app.get(path, { headers: proxy })).status, path).toBe(200)
+})
