@@ -19,6 +19,9 @@
 // mid-transaction. Upstream: porsager/postgres#1189, #823 (fixes proposed in #1218, #1207). The fix
 // runs the hook whenever the query was written and keeps a reserved connection out of the pool.
 //
+// And the pool's state is not exposed: `sql.pool()` answers its size and how many connections are
+// idle and in use, and how many queries wait for one, for the metrics an operator graphs.
+//
 // test/store/db.test.ts checks every edit is installed and proves the behaviour (the outage on
 // PostgreSQL, BEGIN at the pipeline boundary on both); the compiled binary bundles the patched file.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -29,9 +32,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules',
 const CLOSED = '/* plikt: forget the query of a closed socket */'
 const BEGIN = '/* plikt: reserve the connection BEGIN was written to */'
 const DRAIN = '/* plikt: a reserved connection stays out of the pool */'
+const POOL = '/* plikt: the pool as a scrape reads it */'
 // [the code as published, the code patched]; each is applied once, so a tree patched by an
 // earlier version of this script gains only the edits it lacks.
-const edits = [
+const connectionEdits = [
   [
     '    if (initial)\n      return reconnect()\n',
     `    if (initial)\n      return (query = errorResponse = null, reconnect()) ${CLOSED}\n`,
@@ -50,13 +54,26 @@ const edits = [
   ],
 ]
 
+const indexEdits = [
+  [
+    '    options,\n    reserve,\n    listen,\n',
+    `    options,\n    pool: () => ({ size: options.max, idle: open.length, in_use: busy.length + full.length + reserved.length, waiting: queries.length }), ${POOL}\n    reserve,\n    listen,\n`,
+  ],
+]
+const files = [
+  ['src/connection.js', connectionEdits],
+  ['cjs/src/connection.js', connectionEdits],
+  ['src/index.js', indexEdits],
+  ['cjs/src/index.js', indexEdits],
+]
+
 let version
 try {
   version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version
 } catch {
   process.exit(0) // postgres is not installed (e.g. a partial install): nothing to patch
 }
-for (const file of ['src/connection.js', 'cjs/src/connection.js']) {
+for (const [file, edits] of files) {
   const path = join(root, file)
   let text = readFileSync(path, 'utf8')
   for (const [from, to] of edits) {

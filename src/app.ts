@@ -8,7 +8,7 @@ import type { AppDeps, Handler, HandlerContext } from './pipeline/context.ts'
 import type { Config } from './config.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
-import type { Sql } from './store/db.ts'
+import { poolState, type Sql } from './store/db.ts'
 import { SoftLimiter } from './pipeline/soft-limit.ts'
 import { AnswerCache } from './pipeline/answer-cache.ts'
 import { ChargeBatcher, HoldSettler } from './domain/billing/metering.ts'
@@ -132,6 +132,10 @@ export function composeDeps(
   }
   const charger = new ChargeBatcher(base.chargeSql ?? base.sql)
   metrics.watchCharges(charger)
+  metrics.watchPools({
+    main: () => poolState(base.sql),
+    ...(base.chargeSql && base.chargeSql !== base.sql ? { charge: () => poolState(base.chargeSql!) } : {}),
+  })
   const reads = new UpstreamReads({
     sql: base.sql,
     clock: base.clock,

@@ -5,6 +5,7 @@
  * scraped.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { PoolState } from '../store/db.ts'
 import type { UpstreamClient } from '../upstream/http.ts'
 import type { WebhookAttemptOutcome } from '../domain/webhooks/sweep.ts'
 
@@ -121,6 +122,34 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(batcher.writing)
+      },
+    })
+  }
+
+  /** Reports each database pool (`main`; `charge`, the charges' own on PostgreSQL), read when scraped. */
+  watchPools(pools: Record<string, () => PoolState>): void {
+    const each = Object.entries(pools)
+    new Gauge({
+      name: 'plikt_db_pool_connections',
+      help: 'Database connections by pool and state: in_use (a query or a transaction on it), idle (open, free), size (the most the pool opens)',
+      labelNames: ['pool', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [pool, read] of each) {
+          const p = read()
+          this.set({ pool, state: 'in_use' }, p.in_use)
+          this.set({ pool, state: 'idle' }, p.idle)
+          this.set({ pool, state: 'size' }, p.size)
+        }
+      },
+    })
+    new Gauge({
+      name: 'plikt_db_pool_waiting',
+      help: 'Queries waiting for a free connection, by pool',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [pool, read] of each) this.set({ pool }, read().waiting)
       },
     })
   }

@@ -45,6 +45,19 @@ export interface Database {
   close(): Promise<void>
 }
 
+/** A connection pool as a scrape reads it: its size, connections idle and in use, queries waiting for one. */
+export interface PoolState {
+  size: number
+  idle: number
+  in_use: number
+  waiting: number
+}
+
+/** The pool behind `sql` (scripts/patch-postgres.mjs exposes it; postgres.js keeps it to itself). */
+export function poolState(sql: Sql): PoolState {
+  return (sql as unknown as { pool(): PoolState }).pool()
+}
+
 export class DatabaseLockedError extends Error {
   override name = 'DatabaseLockedError'
 }

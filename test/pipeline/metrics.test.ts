@@ -124,6 +124,19 @@ test('the charge batcher is described: metered calls waiting for their charge, a
   }
 })
 
+test('the database pools are described: connections in use, idle and the pool’s size, and queries waiting', async () => {
+  const m = await scrape()
+  const connections = family(m, 'plikt_db_pool_connections')
+  expect(connections.type).toBe('GAUGE')
+  const main = (state: string) =>
+    Number(connections.metrics.find((s) => s.labels?.pool === 'main' && s.labels.state === state)!.value)
+  expect(main('size')).toBeGreaterThanOrEqual(1)
+  expect(main('in_use') + main('idle')).toBeLessThanOrEqual(main('size'))
+  const waiting = family(m, 'plikt_db_pool_waiting')
+  expect(waiting.type).toBe('GAUGE')
+  expect(Number(waiting.metrics.find((s) => s.labels?.pool === 'main')!.value)).toBeGreaterThanOrEqual(0)
+})
+
 test('the process is described: resident memory, heap, event-loop lag', async () => {
   await scrape()
   await Bun.sleep(100) // the lag monitor, started by the first scrape, has samples

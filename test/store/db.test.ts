@@ -3,7 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { DatabaseLockedError, isDatabaseUnavailable, openEmbedded, openPostgres } from '../../src/store/db.ts'
+import {
+  DatabaseLockedError,
+  isDatabaseUnavailable,
+  openEmbedded,
+  openPostgres,
+  poolState,
+} from '../../src/store/db.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'plikt-db-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -90,12 +96,48 @@ test('concurrent queries and transactions on the one embedded connection do not 
   }
 })
 
+test('the pool says how many connections are in use and idle, and how many queries wait for one', async () => {
+  const db = await openEmbedded(null)
+  try {
+    await db.sql`select 1`
+    expect(poolState(db.sql)).toEqual({ size: 1, idle: 1, in_use: 0, waiting: 0 })
+    let release!: () => void
+    const held = new Promise<void>((r) => {
+      release = r
+    })
+    let inside!: () => void
+    const begun = new Promise<void>((r) => {
+      inside = r
+    })
+    const tx = db.sql.begin(async (t) => {
+      await t`select 1`
+      inside()
+      await held
+    })
+    await begun
+    const queued = db.sql`select 2 as n`.execute()
+    await new Promise((r) => setImmediate(r)) // the query reaches the pool on the next turn
+    const during = poolState(db.sql)
+    release()
+    await tx
+    expect(during).toMatchObject({ in_use: 1, idle: 0, waiting: 1 })
+    expect((await queued)[0]!.n).toBe(2)
+    expect(poolState(db.sql)).toMatchObject({ in_use: 0, idle: 1, waiting: 0 })
+  } finally {
+    await db.close()
+  }
+})
+
 test('the installed postgres.js carries every edit of scripts/patch-postgres.mjs', () => {
   for (const file of ['src/connection.js', 'cjs/src/connection.js']) {
     const text = readFileSync(join(import.meta.dir, '../../node_modules/postgres', file), 'utf8')
     expect(text.split('/* plikt: forget the query of a closed socket */').length - 1).toBe(2)
     expect(text).toContain('/* plikt: reserve the connection BEGIN was written to */')
     expect(text).toContain('/* plikt: a reserved connection stays out of the pool */')
+  }
+  for (const file of ['src/index.js', 'cjs/src/index.js']) {
+    const text = readFileSync(join(import.meta.dir, '../../node_modules/postgres', file), 'utf8')
+    expect(text).toContain('/* plikt: the pool as a scrape reads it */')
   }
 })
 
