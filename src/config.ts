@@ -67,8 +67,12 @@ export interface Config {
   metricsToken: string | null
   /** also serve /metrics (only) on this port, e.g. one the proxy does not expose; null → the main port only */
   metricsPort: number | null
-  /** SIGTERM/SIGINT: how long the instance keeps serving while not ready, so a proxy's health check sees it go first */
-  drainGraceMs: number
+  /**
+   * SIGTERM/SIGINT: how long the instance keeps serving while not ready, so a proxy's health check
+   * sees it go first; null (DRAIN_GRACE_MS unset): four intervals of the readiness checks seen,
+   * none when nobody checks (Lifecycle.automaticGrace)
+   */
+  drainGraceMs: number | null
   /** SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
   drainTimeoutMs: number
   /** the largest top-up request, in øre */
@@ -320,7 +324,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     allowOutboxMail: allowOutboxMail(env, smtp, baseUrl),
     mailFrom: env.MAIL_FROM || 'Plikt <no-reply@localhost>',
     drainTimeoutMs: int(env, 'DRAIN_TIMEOUT_MS', 10_000, 0, 600_000),
-    drainGraceMs: int(env, 'DRAIN_GRACE_MS', 0, 0, 600_000),
+    drainGraceMs: env.DRAIN_GRACE_MS ? int(env, 'DRAIN_GRACE_MS', 0, 0, 600_000) : null,
     metricsToken,
     metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null,
     topupCeilingOre: int(env, 'TOPUP_CEILING_ORE', 100_000, 1_000, 100_000_000),

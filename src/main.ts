@@ -140,12 +140,18 @@ async function main() {
     // connections are cut. Jobs stop at a safe point meanwhile. Then the charges batched in
     // memory are written, and the database closes (which releases the embedded lock).
     deps.lifecycle.draining = true
-    logger.info('draining', { signal, deadline_ms: config.drainTimeoutMs, grace_ms: config.drainGraceMs })
-    const tooShort = deps.lifecycle.graceWarning(config.drainGraceMs)
+    const grace = config.drainGraceMs ?? deps.lifecycle.automaticGrace()
+    logger.info('draining', {
+      signal,
+      deadline_ms: config.drainTimeoutMs,
+      grace_ms: grace,
+      grace_from: config.drainGraceMs === null ? 'readiness checks seen' : 'DRAIN_GRACE_MS',
+    })
+    const tooShort = config.drainGraceMs === null ? null : deps.lifecycle.graceWarning(grace)
     if (tooShort) logger.warn(tooShort)
     const jobsStopped = jobs.stop()
     // Still serving, not ready: a proxy checking readiness stops sending before the listener closes.
-    if (config.drainGraceMs > 0) await Bun.sleep(config.drainGraceMs)
+    if (grace > 0) await Bun.sleep(grace)
     void metricsServer?.stop(true)
     let timer: ReturnType<typeof setTimeout> | undefined
     const drained = await Promise.race([

@@ -43,3 +43,44 @@ test('SIGTERM during 200 requests in flight: every one completes, then the proce
       .length,
   ).toBe(200)
 }, 60_000)
+
+test('without DRAIN_GRACE_MS, an instance whose readiness is checked keeps serving for four check intervals after SIGTERM, while not ready', async () => {
+  const { DATABASE_URL: _ignored, BASE_URL: _unset, DRAIN_GRACE_MS: _none, ...rest } = process.env
+  const proc = Bun.spawn(['bun', 'src/main.ts'], {
+    env: { ...rest, PORT: '0', DATA_DIR: mkdtempSync(join(dir, 'grace-')) },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const stdout = new Response(proc.stdout).text()
+  const { url } = await listeningAddress(proc.stderr)
+  // A proxy's checks, every 250 ms.
+  for (let i = 0; i < 4; i++) {
+    expect((await fetch(`${url}/api/health/ready`)).status).toBe(200)
+    await Bun.sleep(250)
+  }
+  proc.kill('SIGTERM')
+  await Bun.sleep(300)
+  // Inside the grace: still accepting, and saying it is going.
+  expect((await fetch(`${url}/api/health/ready`)).status).toBe(503)
+  expect((await fetch(`${url}/api/v1/public/deadlines?year=2026`)).status).toBe(200)
+  expect(await proc.exited).toBe(0)
+  const draining = JSON.parse((await stdout).split('\n').find((l) => l.includes('"msg":"draining"'))!)
+  expect(draining.grace_from).toBe('readiness checks seen')
+  expect(draining.grace_ms).toBeGreaterThanOrEqual(1000)
+  expect(draining.grace_ms).toBeLessThan(2000)
+}, 60_000)
+
+test('without DRAIN_GRACE_MS and nobody checking readiness, SIGTERM does not wait', async () => {
+  const { DATABASE_URL: _ignored, BASE_URL: _unset, DRAIN_GRACE_MS: _none, ...rest } = process.env
+  const proc = Bun.spawn(['bun', 'src/main.ts'], {
+    env: { ...rest, PORT: '0', DATA_DIR: mkdtempSync(join(dir, 'nograce-')) },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const stdout = new Response(proc.stdout).text()
+  await listeningAddress(proc.stderr)
+  proc.kill('SIGTERM')
+  expect(await proc.exited).toBe(0)
+  const draining = JSON.parse((await stdout).split('\n').find((l) => l.includes('"msg":"draining"'))!)
+  expect(draining.grace_ms).toBe(0)
+}, 60_000)

@@ -33,7 +33,7 @@ export const serviceOperations = [
       'should get traffic. 200 `ready` unless the instance drains or a migration this build needs is missing; then 503 `not_ready` ' +
       'with `Retry-After` and the check that failed. The database is reported (`checks.database`), not counted: it is shared by every ' +
       'instance, so an outage is every instance’s, and an instance that cannot reach it still answers keyless reads and memoised ' +
-      'answers, and the rest with a retryable 503. On SIGTERM an instance turns not ready first, keeps accepting for DRAIN_GRACE_MS, ' +
+      'answers, and the rest with a retryable 503. On SIGTERM an instance turns not ready first, keeps accepting for DRAIN_GRACE_MS (unset: four intervals of the checks it has seen, none without a checker), ' +
       'then stops accepting and lets requests in flight finish. Liveness is `/api/health`.',
     response: Readiness,
   }),

@@ -31,6 +31,17 @@ export class Lifecycle {
     return `readiness is checked about every ${interval} ms, but DRAIN_GRACE_MS is ${graceMs}: the proxy may send requests after this instance stops accepting; set DRAIN_GRACE_MS to at least (fall + 1) × inter of its checks (docs/deploy.md §4)`
   }
 
+  /**
+   * The grace when DRAIN_GRACE_MS is not set: four of the intervals the readiness checks came at
+   * (within the last minute, at least twice) — enough for a proxy whose `fall` is 3 or less, the
+   * guide's among them (docs/deploy.md §4: (fall + 1) × inter) — at most 30 s; none when nobody
+   * checks, so a stop without a proxy in front is not delayed.
+   */
+  automaticGrace(nowMs: number = performance.now()): number {
+    if (this.lastCheck === null || nowMs - this.lastCheck > 60_000 || !Number.isFinite(this.shortestGap)) return 0
+    return Math.min(30_000, Math.ceil(4 * this.shortestGap))
+  }
+
   /** The migration versions this build knows, read once (they are part of the build). */
   knownMigrations(): Promise<number[]> {
     this.known ??= loadMigrations().then((ms) => ms.map((m) => m.version))

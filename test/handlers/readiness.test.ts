@@ -79,6 +79,17 @@ test('a grace shorter than two intervals of the checks seen is warned about at S
   expect(l.graceWarning(0, 70_000)).toBeNull() // the checker went away a minute ago
 })
 
+test('the automatic grace is four intervals of the checks seen, at most 30 s, and none when nobody checks', () => {
+  const l = new Lifecycle()
+  expect(l.automaticGrace(1_000)).toBe(0)
+  for (const t of [1_000, 1_500, 2_000]) l.readinessChecked(t)
+  expect(l.automaticGrace(2_100)).toBe(2_000) // the guide's HAProxy: inter 500ms fall 3
+  expect(l.automaticGrace(70_000)).toBe(0) // the checker went away a minute ago
+  const slow = new Lifecycle()
+  for (const t of [0, 20_000]) slow.readinessChecked(t)
+  expect(slow.automaticGrace(20_100)).toBe(30_000)
+})
+
 test('the readiness route tells the lifecycle it was checked', async () => {
   await app.get('/api/health/ready')
   await app.get('/api/health/ready')
