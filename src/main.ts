@@ -115,22 +115,6 @@ async function main() {
       server_secret_fingerprint: secretFingerprint(config.serverSecret!),
     })
   const jobs = startJobs(deps)
-  const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
-  logger.info('listening', {
-    url: where,
-    database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL',
-  })
-  process.stderr.write(
-    `\nPlikt is listening on ${where} (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})\n` +
-      `  try:  curl ${where}/api/health\n` +
-      `        curl ${where}/api/v1/errors\n` +
-      `  docs: ${where}/docs\n` +
-      (config.upstreamMode === 'fixtures'
-        ? `  upstreams: fixture servers (offline): register ${config.businessRegisterUrl}, central bank ${config.centralBankUrl}\n`
-        : '') +
-      `  government systems: ${config.government.mode === 'mock' ? 'mock (GOVERNMENT_MODE=mock)' : `live, token service ${config.government.tokenServiceUrl}, portal ${config.government.filingPortalUrl}`}\n\n`,
-  )
-
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -178,6 +162,22 @@ async function main() {
   }
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
+  // Said only once a stop signal is ours to handle: one sent the moment this is read drains, not kills.
+  const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`
+  logger.info('listening', {
+    url: where,
+    database: db.kind === 'embedded' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL',
+  })
+  process.stderr.write(
+    `\nPlikt is listening on ${where} (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})\n` +
+      `  try:  curl ${where}/api/health\n` +
+      `        curl ${where}/api/v1/errors\n` +
+      `  docs: ${where}/docs\n` +
+      (config.upstreamMode === 'fixtures'
+        ? `  upstreams: fixture servers (offline): register ${config.businessRegisterUrl}, central bank ${config.centralBankUrl}\n`
+        : '') +
+      `  government systems: ${config.government.mode === 'mock' ? 'mock (GOVERNMENT_MODE=mock)' : `live, token service ${config.government.tokenServiceUrl}, portal ${config.government.filingPortalUrl}`}\n\n`,
+  )
 }
 
 const [first, ...rest] = process.argv.slice(2)
