@@ -25,7 +25,7 @@ import postgres from 'postgres'
 import { closeDueMonths } from '../src/domain/billing/ledger.ts'
 import { unpackBackup } from '../src/lib/backup-archive.ts'
 import { serverKeys } from '../src/lib/server-secret.ts'
-import { freeFixedPort } from './helpers.ts'
+import { accountOn, freeFixedPort } from './helpers.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'plikt-commands-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -77,8 +77,6 @@ async function serve(extra: Record<string, string>): Promise<{ url: string; stop
   }
 }
 
-const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
-
 /**
  * The embedded commands run processes of their own on an embedded database whatever DATABASE_URL
  * says, so they run once per suite: in the embedded run (the PostgreSQL run has its own tests
@@ -100,29 +98,12 @@ function migratedDataDir(name: string): string {
 
 /** A consumer with credits, a key, and two metered reads: rows in the ledger, the holds, the audit log. */
 async function populate(url: string): Promise<{ consumer: string; key: string; balance: number }> {
-  const consumer = (
-    await (
-      await fetch(`${url}/api/v1/admin/consumers`, {
-        method: 'POST',
-        headers: admin,
-        body: JSON.stringify({ email: 'ops@example.no', tier: 'starter' }),
-      })
-    ).json()
-  ).data.consumer_id
-  await fetch(`${url}/api/v1/admin/credits`, {
-    method: 'POST',
-    headers: admin,
-    body: JSON.stringify({ consumer_id: consumer, amount_ore: 10_000, reason: 'backup test' }),
+  const { consumer, key } = await accountOn(url, ADMIN, {
+    email: 'ops@example.no',
+    tier: 'starter',
+    amountOre: 10_000,
+    reason: 'backup test',
   })
-  const key = (
-    await (
-      await fetch(`${url}/api/v1/admin/keys`, {
-        method: 'POST',
-        headers: admin,
-        body: JSON.stringify({ consumer_id: consumer }),
-      })
-    ).json()
-  ).data.plaintext_key
   for (const org of ['984661185', '923609016'])
     expect(
       (await fetch(`${url}/api/v1/company/${org}/summary`, { headers: { authorization: `Bearer ${key}` } })).status,

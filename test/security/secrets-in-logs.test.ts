@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isIdentityNumber } from '../../src/lib/fnr'
-import { listeningAddress } from '../helpers.ts'
+import { accountOn, listeningAddress } from '../helpers.ts'
 import { decideOverHttp } from '../helpers.ts'
 
 const ADMIN = 'secrets-scan-admin-token-0123456789abcdef01'
@@ -39,30 +39,12 @@ test('a representative run writes no key, token, secret or fnr to its logs', asy
   const { url, banner, rest: stderr } = await listeningAddress(proc.stderr)
   const handled: string[] = [ADMIN, SECRET, FNR]
   try {
-    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
-    const consumer = (
-      await (
-        await fetch(`${url}/api/v1/admin/consumers`, {
-          method: 'POST',
-          headers: admin,
-          body: JSON.stringify({ email: 'scan@example.no', tier: 'starter' }),
-        })
-      ).json()
-    ).data.consumer_id
-    await fetch(`${url}/api/v1/admin/credits`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ consumer_id: consumer, amount_ore: 5000, reason: 'scan' }),
+    const { key } = await accountOn(url, ADMIN, {
+      email: 'scan@example.no',
+      tier: 'starter',
+      amountOre: 5000,
+      reason: 'scan',
     })
-    const key = (
-      await (
-        await fetch(`${url}/api/v1/admin/keys`, {
-          method: 'POST',
-          headers: admin,
-          body: JSON.stringify({ consumer_id: consumer }),
-        })
-      ).json()
-    ).data.plaintext_key
     handled.push(key)
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
     await fetch(`${url}/api/v1/company/${ORG}/summary`, { headers: auth })

@@ -51,3 +51,23 @@ export function freeFixedPort(): number {
     }
   }
 }
+
+/**
+ * An account on a service running in its own process, made as its operator makes one (the admin
+ * routes): a consumer of `tier`, `amountOre` of credits, and a key. Answers the consumer's id and the key.
+ */
+export async function accountOn(
+  url: string,
+  adminToken: string,
+  o: { email: string; tier: string; amountOre: number; reason: string },
+): Promise<{ consumer: string; key: string }> {
+  const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }
+  const post = async (path: string, body: unknown) =>
+    (await (await fetch(`${url}${path}`, { method: 'POST', headers: admin, body: JSON.stringify(body) })).json()) as {
+      data: Record<string, string>
+    }
+  const consumer = (await post('/api/v1/admin/consumers', { email: o.email, tier: o.tier })).data.consumer_id!
+  await post('/api/v1/admin/credits', { consumer_id: consumer, amount_ore: o.amountOre, reason: o.reason })
+  const key = (await post('/api/v1/admin/keys', { consumer_id: consumer })).data.plaintext_key!
+  return { consumer, key }
+}
